@@ -1,0 +1,54 @@
+# One Makefile for everything: `make install`, `make run`, `make test`, `make lint`, `make bench`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PROTO_DIR := proto
+GEN_DIR := gen
+PROTOS := $(wildcard $(PROTO_DIR)/mahjong/shanghai/v1/*.proto)
+GEN_STAMP := $(GEN_DIR)/.generated
+
+.PHONY: install gen run test lint bench clean
+
+install: $(STAMP) $(GEN_STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+# Generated protobuf code: built here, never edited, rebuilt whenever a .proto changes.
+# The venv finds them through a .pth file.
+gen: $(GEN_STAMP)
+$(GEN_STAMP): $(PROTOS) $(STAMP)
+	rm -rf $(GEN_DIR) && mkdir -p $(GEN_DIR)
+	echo "$(CURDIR)/$(GEN_DIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/shmj-generated.pth"
+	test -z "$(PROTOS)" || $(PY) -m grpc_tools.protoc -I $(PROTO_DIR) \
+		--python_out=$(GEN_DIR) --grpc_python_out=$(GEN_DIR) \
+		--mypy_out=$(GEN_DIR) --mypy_grpc_out=$(GEN_DIR) \
+		--plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
+		--plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
+		$(PROTOS:$(PROTO_DIR)/%=%)
+	touch $(GEN_STAMP)
+
+run: install
+	$(VENV)/bin/shmj-server
+
+test: install
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	cd $(PROTO_DIR) && ../$(VENV)/bin/buf lint
+
+# The benchmark's reference library is kept out of the venv: its top-level package is
+# also named `mahjong`, which would shadow the generated `mahjong.shanghai.v1`.
+BENCH_DEPS := .bench-deps
+bench: install
+	$(PY) -m pip install --quiet --target $(BENCH_DEPS) -r requirements-bench.txt
+	$(PY) -m bench.rules_core_bench --reference-path $(BENCH_DEPS)
+
+clean:
+	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS)

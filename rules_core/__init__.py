@@ -1,0 +1,69 @@
+"""Shanghai Mahjong (上海麻将) rules: legality, itemised value, payments and the next hand.
+
+A pure library: no gRPC, no I/O. The usual entry points:
+
+- `settle(SettleRequest) -> SettleResult`
+- `check_win(...)`, `list_waits(...)`
+- `settle_json(dict) -> dict`, in the proto3 JSON mapping of API.md
+- `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
+"""
+
+from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.errors import FieldViolation, InvalidRequest, NotationError
+from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.patterns import IllegalReason, Pattern
+from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
+from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.results import (
+    ItemKind,
+    NextHand,
+    Payment,
+    PaymentReason,
+    Penalty,
+    PenaltyReason,
+    SettleResult,
+    ValueItem,
+    WinnerResult,
+)
+from rules_core.settle import settle
+from rules_core.tiles import Flower, Tile
+
+__all__ = [
+    "BUILTIN_PROFILES",
+    "CombineFixed",
+    "Dice",
+    "FieldViolation",
+    "Flower",
+    "FlowerSource",
+    "Hand",
+    "HuangfanMode",
+    "IllegalReason",
+    "InvalidRequest",
+    "ItemKind",
+    "LiabilityMode",
+    "LiabilityRelation",
+    "Meld",
+    "MeldKind",
+    "NextHand",
+    "NotationError",
+    "Outcome",
+    "Pattern",
+    "Payment",
+    "PaymentReason",
+    "Penalty",
+    "PenaltyReason",
+    "RuleProfile",
+    "SettleRequest",
+    "SettleResult",
+    "Tile",
+    "Unit",
+    "ValueItem",
+    "Winner",
+    "WinnerResult",
+    "format_hand",
+    "parse_flowers",
+    "parse_hand",
+    "parse_tile",
+    "parse_tiles",
+    "settle",
+]

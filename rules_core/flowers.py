@@ -1,0 +1,60 @@
+"""花: flowers, honour pungs and kongs (RULES.md section 5).
+
+Concealed honours with three or more copies count as one concealed pung
+(honours never chow, so every decomposition shares them; in a shapeless
+all-honour hand the rules say so outright). Concealed suited pungs are worth 0
+in every built-in profile; when a profile gives them 花, the decomposition
+with the most of them is used, as the highest-value decomposition counts.
+"""
+
+from __future__ import annotations
+
+from rules_core.profile import FlowerSource, RuleProfile
+from rules_core.requests import MeldKind
+from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
+
+_S = FlowerSource
+# (meld kind, tile class) -> source; tile class 0 suited, 1 wind, 2 dragon
+_MELD_SOURCE: dict[tuple[MeldKind, int], FlowerSource] = {
+    (MeldKind.PUNG, 0): _S.SUITED_PUNG,
+    (MeldKind.PUNG, 1): _S.WIND_PUNG,
+    (MeldKind.PUNG, 2): _S.DRAGON_PUNG,
+    (MeldKind.EXPOSED_KONG, 0): _S.SUITED_EXPOSED_KONG,
+    (MeldKind.EXPOSED_KONG, 1): _S.WIND_EXPOSED_KONG,
+    (MeldKind.EXPOSED_KONG, 2): _S.DRAGON_EXPOSED_KONG,
+    (MeldKind.ADDED_KONG, 0): _S.SUITED_EXPOSED_KONG,
+    (MeldKind.ADDED_KONG, 1): _S.WIND_EXPOSED_KONG,
+    (MeldKind.ADDED_KONG, 2): _S.DRAGON_EXPOSED_KONG,
+    (MeldKind.CONCEALED_KONG, 0): _S.SUITED_CONCEALED_KONG,
+    (MeldKind.CONCEALED_KONG, 1): _S.WIND_CONCEALED_KONG,
+    (MeldKind.CONCEALED_KONG, 2): _S.DRAGON_CONCEALED_KONG,
+}
+
+
+def tile_class(tile: int) -> int:
+    return 0 if tile < FIRST_HONOUR else (1 if tile < FIRST_DRAGON else 2)
+
+
+def flower_sources(
+    counts: list[int], melds, flower_count: int, concealed_suited_pungs: int
+) -> dict[FlowerSource, int]:
+    """How many of each 花 source the hand holds (sources it lacks are absent)."""
+    sources: dict[FlowerSource, int] = {}
+    if flower_count:
+        sources[_S.FLOWER_TILE] = flower_count
+    if concealed_suited_pungs:
+        sources[_S.SUITED_PUNG] = concealed_suited_pungs
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        if counts[tile] >= 3:
+            source = _S.WIND_PUNG if tile < FIRST_DRAGON else _S.DRAGON_PUNG
+            sources[source] = sources.get(source, 0) + 1
+    for meld in melds:
+        if meld.kind != MeldKind.CHOW:
+            source = _MELD_SOURCE[meld.kind, tile_class(meld.tiles[0])]
+            sources[source] = sources.get(source, 0) + 1
+    return sources
+
+
+def flower_total(profile: RuleProfile, sources: dict[FlowerSource, int]) -> int:
+    values = profile.flower_values
+    return sum(values.get(source, 0) * count for source, count in sources.items())

@@ -1,0 +1,53 @@
+"""Multipliers of a hand's value (RULES.md section 7): 荒番, dice 荒番 and 开宝.
+
+They apply after the caps, and the caps rise with them. They are the same for
+every winner of a hand, so they are worked out once per request.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
+from rules_core.requests import Dice
+from rules_core.results import ItemKind, ValueItem
+
+
+class Multipliers(NamedTuple):
+    huangfan_after_dice: int  # this hand's 荒番 count once the dice are added
+    factor: int
+    items: tuple[ValueItem, ...]
+
+
+def multipliers(profile: RuleProfile, huangfan_count: int, dice: Dice | None) -> Multipliers:
+    throw = dice_throw(dice.first, dice.second) if dice is not None else None
+    return _multipliers(profile, huangfan_count, throw)
+
+
+@lru_cache(maxsize=4096)
+def _multipliers(profile: RuleProfile, huangfan_count: int, throw: tuple[int, int] | None) -> Multipliers:
+    count = huangfan_count
+    items: list[ValueItem] = []
+    factor = 1
+    if throw is not None:
+        count += profile.dice_huangfan.get(throw, 0)
+    if count > 0:
+        if profile.huangfan_mode == HuangfanMode.PER_LEVEL:
+            huangfan = profile.huangfan_multiplier**count
+        else:
+            huangfan = profile.huangfan_multiplier
+        factor *= huangfan
+        items.append(ValueItem(ItemKind.MULTIPLIER, "HUANGFAN", "荒番", f"Huangfan hand (count {count})", huangfan))
+    if throw is not None and throw in profile.kaibao_throws:
+        factor *= profile.kaibao_multiplier
+        items.append(
+            ValueItem(
+                ItemKind.MULTIPLIER,
+                "KAIBAO",
+                "开宝",
+                f"Kaibao dice {throw[0]} and {throw[1]}",
+                profile.kaibao_multiplier,
+            )
+        )
+    return Multipliers(count, factor, tuple(items))

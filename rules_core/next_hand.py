@@ -1,0 +1,25 @@
+"""What the next hand starts with (RULES.md sections 9 and 10)."""
+
+from __future__ import annotations
+
+from rules_core.requests import Outcome, SettleRequest
+from rules_core.results import NextHand, WinnerResult
+
+
+def next_hand(request: SettleRequest, winners: tuple[WinnerResult, ...], huangfan_after_dice: int) -> NextHand | None:
+    """None while the hand has not ended: a claimed win that is not legal ends nothing."""
+    outcome = request.outcome
+    if outcome == Outcome.EXHAUSTIVE_DRAW:
+        return NextHand(request.dealer_seat, huangfan_after_dice + 1)  # 流局: the dealer stays
+    if outcome == Outcome.ABANDON:
+        return NextHand(request.dealer_seat, 0)  # 荒番 lapses when a player leaves
+    legal = [w.seat for w in winners if w.legal]
+    if not legal:
+        return None
+    if len(legal) == 1:
+        dealer = legal[0]
+    else:
+        # 一炮多响: the first winner in turn order after the discarder (点炮者最近的一个胡牌者)
+        discarder = request.discarder_seat
+        dealer = min(legal, key=lambda seat: (seat - discarder) % 4)
+    return NextHand(dealer, max(huangfan_after_dice - 1, 0))

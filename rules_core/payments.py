@@ -1,0 +1,97 @@
+"""Who pays whom (RULES.md section 8).
+
+Every payment goes to a winner. The ordinary payers depend on the outcome
+(self-draw and eight flowers: the three others; discard: the discarder;
+robbing a kong: the kong player); the profile's liability mode then adds to
+them (lezi 承包), replaces them, or applies the sankou 三口 table. A relation
+between winner W and seat X exists when either claimed at least
+``liability_threshold`` melds from the other's discards.
+"""
+
+from __future__ import annotations
+
+from rules_core.profile import LiabilityMode, RuleProfile
+from rules_core.requests import Outcome, SettleRequest
+from rules_core.results import Payment, PaymentReason, WinnerResult
+
+_BASE_REASON = {
+    Outcome.SELF_DRAW: PaymentReason.SELF_DRAW,
+    Outcome.EIGHT_FLOWERS: PaymentReason.EIGHT_FLOWERS,
+    Outcome.DISCARD: PaymentReason.DISCARD,
+    Outcome.ROBBING_KONG: PaymentReason.ROBBING_KONG,
+}
+
+
+def claim_counts(request: SettleRequest) -> dict[tuple[int, int], int]:
+    """(claimer, source) -> claims, entries for the same pair added up."""
+    counts: dict[tuple[int, int], int] = {}
+    for relation in request.liabilities:
+        key = (relation.claimer_seat, relation.source_seat)
+        counts[key] = counts.get(key, 0) + relation.claims
+    return counts
+
+
+def liable_times(profile: RuleProfile, claims: dict[tuple[int, int], int], winner: int, seat: int) -> int:
+    """0, 1 or 2: in how many directions ``seat`` and ``winner`` are related."""
+    threshold = profile.liability_threshold
+    return (claims.get((winner, seat), 0) >= threshold) + (claims.get((seat, winner), 0) >= threshold)
+
+
+def winner_payments(
+    profile: RuleProfile,
+    request: SettleRequest,
+    result: WinnerResult,
+    claims: dict[tuple[int, int], int],
+) -> list[Payment]:
+    outcome = request.outcome
+    winner = result.seat
+    value = result.value
+    others = [(winner + k) % 4 for k in (1, 2, 3)]
+    self_drawn = outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS)
+    reason = _BASE_REASON[outcome]
+    if self_drawn:
+        base = [(seat, profile.self_draw_share) for seat in others]
+    elif outcome == Outcome.DISCARD:
+        base = [(request.discarder_seat, profile.discard_share)]
+    else:
+        base = [(request.discarder_seat, profile.robbing_kong_share)]
+
+    mode = profile.liability_mode
+    liable = [(s, liable_times(profile, claims, winner, s)) for s in others] if claims else []
+    liable = [(s, t) for s, t in liable if t]
+    extra: list[tuple[int, float]] = []
+    extra_reason = PaymentReason.LIABILITY
+    if not liable or mode == LiabilityMode.NONE:
+        pass
+    elif mode == LiabilityMode.SANKOU:
+        base, extra = _sankou(profile, outcome, request.discarder_seat, base, [s for s, _ in liable])
+        extra_reason = PaymentReason.SANKOU
+    else:
+        share = _liability_share(profile, outcome)
+        extra = [(seat, share * times) for seat, times in liable]
+        if mode == LiabilityMode.REPLACE:
+            base = []
+
+    payments = [Payment(seat, winner, value * share, reason) for seat, share in base if share]
+    payments += [Payment(seat, winner, value * share, extra_reason) for seat, share in extra if share]
+    return payments
+
+
+def _liability_share(profile: RuleProfile, outcome: Outcome) -> float:
+    if outcome == Outcome.DISCARD:
+        return profile.liability_discard_share
+    if outcome == Outcome.ROBBING_KONG:
+        return profile.liability_robbing_kong_share
+    return profile.liability_self_draw_share
+
+
+def _sankou(profile, outcome, discarder, base, related):
+    """吃三口包五家: (ordinary payments kept, related seats' payments)."""
+    if outcome == Outcome.ROBBING_KONG:
+        return base, []  # the kong player pays 3 V; relations do not change it
+    if outcome != Outcome.DISCARD:
+        share = profile.sankou_self_draw_shares[len(related)]
+        return [], [(seat, share) for seat in related]
+    if discarder in related:
+        return [], [(discarder, profile.sankou_related_discarder_share)]
+    return base, [(seat, profile.sankou_related_seat_share) for seat in related]

@@ -1,0 +1,103 @@
+"""What a caller asks the rules: the hand at the moment of winning and the table around it.
+
+These are plain immutable values. They may hold impossible input (a ``None``
+tile stands for an unspecified one, a seat may be 7): `rules_core.validation`
+rejects such input with field paths before anything is scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Mapping
+
+from rules_core.tiles import Flower, Tile
+
+
+class MeldKind(IntEnum):
+    CHOW = 1  # 吃
+    PUNG = 2  # 碰
+    EXPOSED_KONG = 3  # 明杠
+    ADDED_KONG = 4  # 上杠 / 蓄杠
+    CONCEALED_KONG = 5  # 暗杠
+
+    @property
+    def is_kong(self) -> bool:
+        return self >= MeldKind.EXPOSED_KONG
+
+    @property
+    def is_claimed(self) -> bool:
+        """Chow, pung, exposed and added kongs name the seat whose discard was claimed."""
+        return self != MeldKind.CONCEALED_KONG
+
+
+class Outcome(IntEnum):
+    SELF_DRAW = 1  # 自摸
+    DISCARD = 2  # 点炮 / 冲牌
+    ROBBING_KONG = 3  # 抢杠
+    EIGHT_FLOWERS = 4  # 八花
+    EXHAUSTIVE_DRAW = 5  # 流局 / 荒牌
+    ABANDON = 6  # 逃跑
+
+    @property
+    def is_win(self) -> bool:
+        return self <= Outcome.EIGHT_FLOWERS
+
+    @property
+    def is_claimed_discard(self) -> bool:
+        """Wins on another player's tile, where 漏胡 locks apply."""
+        return self in (Outcome.DISCARD, Outcome.ROBBING_KONG)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    kind: MeldKind | None
+    tiles: tuple[Tile | None, ...]
+    from_seat: int = 0  # ignored for a concealed kong; for an added kong, the original pung's source
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    concealed: tuple[Tile | None, ...]  # includes the winning tile
+    winning_tile: Tile | None = None
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[Flower | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    first: int
+    second: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiabilityRelation:
+    """How many melds ``claimer_seat`` claimed from ``source_seat``'s discards this hand."""
+
+    claimer_seat: int
+    source_seat: int
+    claims: int
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    seat: int
+    hand: Hand
+    passed_tiles: tuple[Tile | None, ...] = ()  # 漏胡 locks since the player's last action
+    replacement_draw: bool = False  # won on a tile drawn after a kong or a flower
+    first_go_around: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SettleRequest:
+    profile: str
+    outcome: Outcome | None
+    winners: tuple[Winner, ...] = ()
+    dealer_seat: int = 0
+    dice: Dice | None = None
+    huangfan_count: int = 0
+    discarder_seat: int = 0  # the discarder, or the player adding the kong when it is robbed
+    liabilities: tuple[LiabilityRelation, ...] = ()
+    abandoning_seat: int = 0
+    overrides: Mapping[str, Any] | None = field(default=None, hash=False, compare=True)
+    request_id: str = ""

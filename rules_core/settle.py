@@ -1,0 +1,79 @@
+"""Settle one hand: legality, itemised value, payments, seat deltas and the next hand."""
+
+from __future__ import annotations
+
+from rules_core.flowers import flower_sources, flower_total
+from rules_core.legality import judge
+from rules_core.multipliers import Multipliers, multipliers
+from rules_core.next_hand import next_hand
+from rules_core.patterns import patterns_of
+from rules_core.payments import claim_counts, winner_payments
+from rules_core.profile import FlowerSource, RuleProfile
+from rules_core.requests import Outcome, SettleRequest, Winner
+from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult
+from rules_core.validation import validate_settle
+from rules_core.valuation import hand_value
+
+
+def settle(request: SettleRequest) -> SettleResult:
+    """Settle a request, or raise `rules_core.InvalidRequest` naming each bad field."""
+    profile, counts = validate_settle(request)
+    outcome = request.outcome
+    multi = multipliers(profile, request.huangfan_count, request.dice)
+    results = tuple(
+        evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, winner_counts)
+        for winner, winner_counts in zip(request.winners, counts)
+    )
+    deltas = [0.0, 0.0, 0.0, 0.0]
+    payments = []
+    claims = claim_counts(request) if request.liabilities else {}
+    for result in results:
+        if result.legal:
+            for payment in winner_payments(profile, request, result, claims):
+                payments.append(payment)
+                deltas[payment.from_seat] -= payment.amount
+                deltas[payment.to_seat] += payment.amount
+    penalties = ()
+    if outcome == Outcome.ABANDON:
+        penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), PenaltyReason.ABANDON)
+        penalties = (penalty,)
+        deltas[penalty.seat] -= penalty.amount
+    return SettleResult(
+        request_id=request.request_id,
+        profile=profile.name,
+        unit=profile.unit,
+        winners=results,
+        payments=tuple(payments),
+        seat_deltas=(deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),
+        next_hand=next_hand(request, results, multi.huangfan_after_dice),
+        penalties=penalties,
+        huangfan_after_dice=multi.huangfan_after_dice,
+    )
+
+
+def evaluate_winner(
+    profile: RuleProfile,
+    outcome: Outcome,
+    dealer_seat: int,
+    multi: Multipliers,
+    winner: Winner,
+    counts: list[int],
+) -> WinnerResult:
+    """Legality, patterns, 花 and value of one validated winner."""
+    hand = winner.hand
+    judgement = judge(profile, outcome, dealer_seat, winner, counts)
+    if outcome == Outcome.EIGHT_FLOWERS:
+        # The tiles are not evaluated: 花 comes from the flowers alone.
+        sources = {FlowerSource.FLOWER_TILE: len(hand.flowers)} if hand.flowers else {}
+    else:
+        sources = flower_sources(counts, hand.melds, len(hand.flowers), judgement.concealed_suited_pungs)
+    flowers = flower_total(profile, sources)
+    patterns = patterns_of(judgement.patterns)
+    if judgement.reasons:
+        return WinnerResult(winner.seat, False, judgement.reasons, patterns, flowers, (), 0.0, 0.0)
+    base_value, items = hand_value(profile, judgement.patterns, sources, flowers)
+    if multi.items:
+        items = items + multi.items
+    return WinnerResult(
+        winner.seat, True, (), patterns, flowers, items, float(base_value), float(base_value * multi.factor)
+    )

@@ -1,0 +1,109 @@
+"""Hand shape (牌形): can the concealed tiles form sets and one pair (三三三三二)?
+
+Melds are sets already, so only the concealed tiles are searched. Suits are
+independent, so each suit's nine counts are looked up in a table filled on
+first sight of that count pattern; honours never chow and need no search.
+
+Only one choice between decompositions changes the value of a hand: whether
+all sets can be pungs (碰碰胡). 花 comes from honour pungs, which every
+decomposition shares, and the flushes depend on the tiles alone. So the
+highest-value decomposition is the all-pungs one whenever it exists.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
+
+
+class Shape(IntEnum):
+    INCOMPLETE = 0
+    COMPLETE = 1  # four sets and a pair, melds included
+    ALL_PUNGS = 2  # complete, and every set can be a pung or kong
+
+
+# counts of one suit (9-tuple) -> the most pungs in a split into sets (plus one pair when the
+# total is 2 modulo 3), or -1 when the tiles do not split so.
+_SUIT_TABLE: dict[tuple[int, ...], int] = {}
+_NO_SPLIT = -1
+
+
+def _most_pungs(counts: list[int]) -> int:
+    """The most pungs among the ways to split ``counts`` into sets only, or -1."""
+    for i in range(9):
+        if counts[i]:
+            break
+    else:
+        return 0
+    best = _NO_SPLIT
+    if counts[i] >= 3:
+        counts[i] -= 3
+        rest = _most_pungs(counts)
+        counts[i] += 3
+        if rest >= 0:
+            best = rest + 1
+    if i < 7 and counts[i + 1] and counts[i + 2]:
+        counts[i] -= 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        rest = _most_pungs(counts)
+        counts[i] += 1
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+        best = max(best, rest)
+    return best
+
+
+def _suit_split(key: tuple[int, ...]) -> int:
+    counts = list(key)
+    if sum(counts) % 3 == 0:
+        return _most_pungs(counts)
+    best = _NO_SPLIT
+    for i in range(9):
+        if counts[i] >= 2:
+            counts[i] -= 2
+            best = max(best, _most_pungs(counts))
+            counts[i] += 2
+    return best
+
+
+def shape_of(counts: list[int]) -> tuple[Shape, int]:
+    """The best shape of 34 concealed tile counts (total 2 modulo 3), and the most
+    concealed suited pungs a decomposition of that shape holds."""
+    pairs = 0
+    suited_pungs = 0
+    only_pung_counts = True
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        c = counts[tile]
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return INCOMPLETE
+    for start in (0, 9, 18):
+        key = tuple(counts[start : start + 9])
+        total = sum(key)
+        if not total:
+            continue
+        remainder = total % 3
+        if remainder == 1:
+            return INCOMPLETE
+        if remainder == 2:
+            pairs += 1
+        pungs = _SUIT_TABLE.get(key)
+        if pungs is None:
+            pungs = _SUIT_TABLE[key] = _suit_split(key)
+        if pungs < 0:
+            return INCOMPLETE
+        suited_pungs += pungs
+        if only_pung_counts and (1 in key or 4 in key):
+            only_pung_counts = False
+    if pairs != 1:
+        return INCOMPLETE
+    # With one pair in all, counts of only 2 and 3 mean pungs and that pair.
+    if only_pung_counts and counts.count(2) == 1:
+        return Shape.ALL_PUNGS, suited_pungs
+    return Shape.COMPLETE, suited_pungs
+
+
+INCOMPLETE = (Shape.INCOMPLETE, 0)

@@ -1,0 +1,235 @@
+"""Reject input that cannot be a real request (RULES.md section 3), naming the field.
+
+Paths follow API.md: proto field names, snake_case, with list indexes, the
+deepest field that is wrong, or the hand when the fault is the hand as a whole.
+Checks that depend on a broken field are skipped, so one fault reports once.
+The tile counts computed on the way are handed to the scorer.
+"""
+
+from __future__ import annotations
+
+from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.overrides import resolve_profile
+from rules_core.profile import RuleProfile
+from rules_core.requests import Hand, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
+
+SEATS = range(4)
+_SEAT_TEXT = "must be a seat 0-3"
+
+
+def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]]]:
+    """The effective profile and each winner's concealed tile counts, or InvalidRequest."""
+    violations: list[FieldViolation] = []
+    profile, profile_violations = resolve_profile(request.profile, request.overrides)
+    violations += profile_violations
+    add = violations.append
+    if request.dealer_seat not in SEATS:
+        add(FieldViolation("dealer_seat", _SEAT_TEXT))
+    dice = request.dice
+    if dice is not None:
+        if not 1 <= dice.first <= 6:
+            add(FieldViolation("dice.first", f"a die shows 1-6, got {dice.first}"))
+        if not 1 <= dice.second <= 6:
+            add(FieldViolation("dice.second", f"a die shows 1-6, got {dice.second}"))
+    if request.huangfan_count < 0:
+        add(FieldViolation("huangfan_count", f"must not be negative, got {request.huangfan_count}"))
+    outcome = request.outcome
+    if outcome is None:
+        add(FieldViolation("outcome", "must be specified"))
+    elif outcome == Outcome.ABANDON and profile is not None and not profile.has_abandon_rule:
+        add(FieldViolation("outcome", f"profile {profile.name!r} has no abandon rule"))
+    discarder = request.discarder_seat
+    on_discard = outcome is not None and outcome.is_claimed_discard
+    if on_discard and discarder not in SEATS:
+        add(FieldViolation("discarder_seat", _SEAT_TEXT))
+
+    winners = request.winners
+    counts = _check_winner_count(outcome, len(winners), add)
+    all_counts: list[list[int]] = []
+    seen_seats: set[int] = set()
+    for index, winner in enumerate(winners):
+        path = f"winners[{index}]"
+        seat = winner.seat
+        if seat not in SEATS:
+            add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
+            seat = None
+        elif seat in seen_seats:
+            add(FieldViolation(f"{path}.seat", f"seat {seat} cannot win twice"))
+        else:
+            seen_seats.add(seat)
+        if on_discard and seat is not None and seat == discarder:
+            add(FieldViolation("discarder_seat", f"seat {seat} cannot discard and win"))
+        if counts:
+            all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
+        for tile_index, tile in enumerate(winner.passed_tiles):
+            if tile is None:
+                add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
+        if winner.replacement_draw and outcome is not None and outcome != Outcome.SELF_DRAW:
+            add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
+
+    for index, relation in enumerate(request.liabilities):
+        path = f"liabilities[{index}]"
+        if relation.claimer_seat not in SEATS:
+            add(FieldViolation(f"{path}.claimer_seat", _SEAT_TEXT))
+        if relation.source_seat not in SEATS:
+            add(FieldViolation(f"{path}.source_seat", _SEAT_TEXT))
+        elif relation.source_seat == relation.claimer_seat:
+            add(FieldViolation(f"{path}.source_seat", "a seat cannot claim from its own discards"))
+        if relation.claims < 0:
+            add(FieldViolation(f"{path}.claims", f"must not be negative, got {relation.claims}"))
+    if outcome == Outcome.ABANDON and request.abandoning_seat not in SEATS:
+        add(FieldViolation("abandoning_seat", _SEAT_TEXT))
+    if violations:
+        raise InvalidRequest(violations)
+    return profile, all_counts
+
+
+def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
+    """Check how many winners the outcome allows; True when their hands are to be checked."""
+    if outcome is None:
+        return True
+    if outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
+        if count != 1:
+            add(FieldViolation("winners", f"a {_OUTCOME_TEXT[outcome]} has exactly one winner, got {count}"))
+    elif outcome.is_claimed_discard:
+        if count == 0:
+            add(FieldViolation("winners", f"a {_OUTCOME_TEXT[outcome]} needs at least one winner"))
+    elif count:
+        add(FieldViolation("winners", f"an {_OUTCOME_TEXT[outcome]} has no winners, got {count}"))
+        return False
+    return True
+
+
+_OUTCOME_TEXT = {
+    Outcome.SELF_DRAW: "self-draw",
+    Outcome.DISCARD: "discard win",
+    Outcome.ROBBING_KONG: "robbing-kong win",
+    Outcome.EIGHT_FLOWERS: "eight-flowers win",
+    Outcome.EXHAUSTIVE_DRAW: "exhaustive draw",
+    Outcome.ABANDON: "abandon",
+}
+
+
+def check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str) -> list[int]:
+    """Validate one hand alone; returns its concealed counts or raises InvalidRequest."""
+    violations: list[FieldViolation] = []
+    counts = _check_hand(hand, seat, outcome, path, violations.append)
+    if violations:
+        raise InvalidRequest(violations)
+    return counts
+
+
+def _check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str, add) -> list[int]:
+    counts = [0] * TILE_KINDS
+    tiles_ok = True
+    for index, tile in enumerate(hand.concealed):
+        if tile is None:
+            add(FieldViolation(f"{path}.concealed[{index}]", "must be a specified tile"))
+            tiles_ok = False
+        else:
+            counts[tile] += 1
+
+    melds = hand.melds
+    eight_flowers = outcome == Outcome.EIGHT_FLOWERS
+    if len(melds) > 4:
+        add(FieldViolation(f"{path}.melds", f"a hand has at most four melds, got {len(melds)}"))
+    else:
+        expected = 14 - 3 * len(melds)
+        got = len(hand.concealed)
+        if got != expected and not (eight_flowers and got == expected - 1):
+            wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
+            add(
+                FieldViolation(
+                    f"{path}.concealed",
+                    f"{len(melds)} meld(s) leave {wanted} concealed tiles, got {got}",
+                )
+            )
+
+    if not eight_flowers:
+        winning = hand.winning_tile
+        if winning is None:
+            add(FieldViolation(f"{path}.winning_tile", "must be specified"))
+        elif tiles_ok and not counts[winning]:
+            add(
+                FieldViolation(
+                    f"{path}.winning_tile",
+                    f"{TILE_NOTATION[winning]} is not among the concealed tiles",
+                )
+            )
+
+    all_counts = counts[:] if melds else counts
+    for index, meld in enumerate(melds):
+        if _check_meld(meld, seat, f"{path}.melds[{index}]", add):
+            for tile in meld.tiles:
+                all_counts[tile] += 1
+
+    seen_flowers = 0
+    for index, flower in enumerate(hand.flowers):
+        if flower is None:
+            add(FieldViolation(f"{path}.flowers[{index}]", "must be a specified flower"))
+        elif seen_flowers >> flower & 1:
+            add(FieldViolation(f"{path}.flowers[{index}]", f"flower {int(flower)}f appears twice"))
+        else:
+            seen_flowers |= 1 << flower
+
+    if max(all_counts) > 4:
+        over = ", ".join(
+            f"{TILE_NOTATION[t]} x{c}" for t, c in enumerate(all_counts) if c > 4
+        )
+        add(FieldViolation(path, f"a tile has only four copies: {over}"))
+    return counts
+
+
+def _check_meld(meld, seat: int | None, path: str, add) -> bool:
+    """Check one meld; True when its tiles form its kind and so count towards the hand."""
+    kind = meld.kind
+    tiles = meld.tiles
+    ok = True
+    if kind is None:
+        add(FieldViolation(f"{path}.kind", "must be specified"))
+        ok = False
+    for index, tile in enumerate(tiles):
+        if tile is None:
+            add(FieldViolation(f"{path}.tiles[{index}]", "must be a specified tile"))
+            ok = False
+    if not ok:
+        return False
+    forms = _forms(kind, tiles)
+    if not forms:
+        shown = " ".join(TILE_NOTATION[t] for t in tiles) or "no tiles"
+        add(FieldViolation(path, f"{shown} do not form a {_KIND_TEXT[kind]}"))
+    if kind.is_claimed:
+        source = meld.from_seat
+        if source not in SEATS:
+            add(FieldViolation(f"{path}.from_seat", _SEAT_TEXT))
+        elif seat is not None:
+            if source == seat:
+                add(FieldViolation(f"{path}.from_seat", "a meld cannot be claimed from the winner's own discard"))
+            elif kind == MeldKind.CHOW and source != (seat + 3) % 4:
+                add(
+                    FieldViolation(
+                        f"{path}.from_seat",
+                        f"a chow is claimed from the 上家 (seat {(seat + 3) % 4}), not seat {source}",
+                    )
+                )
+    return forms
+
+
+def _forms(kind: MeldKind, tiles) -> bool:
+    if kind == MeldKind.CHOW:
+        if len(tiles) != 3:
+            return False
+        low, mid, high = sorted(tiles)
+        return high < FIRST_HONOUR and mid == low + 1 and high == low + 2 and low // 9 == high // 9
+    size = 3 if kind == MeldKind.PUNG else 4
+    return len(tiles) == size and tiles.count(tiles[0]) == size
+
+
+_KIND_TEXT = {
+    MeldKind.CHOW: "chow (three consecutive tiles of one suit)",
+    MeldKind.PUNG: "pung (three identical tiles)",
+    MeldKind.EXPOSED_KONG: "kong (four identical tiles)",
+    MeldKind.ADDED_KONG: "kong (four identical tiles)",
+    MeldKind.CONCEALED_KONG: "kong (four identical tiles)",
+}
