@@ -10,10 +10,22 @@ A pure library: no gRPC, no I/O. The usual entry points:
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, NotationError
+from rules_core.json_api import settle_json
 from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
-from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.requests import (
+    CheckWinRequest,
+    Dice,
+    Hand,
+    LiabilityRelation,
+    ListWaitsRequest,
+    Meld,
+    MeldKind,
+    Outcome,
+    SettleRequest,
+    Winner,
+)
 from rules_core.results import (
     ItemKind,
     NextHand,
@@ -27,9 +39,11 @@ from rules_core.results import (
 )
 from rules_core.settle import settle
 from rules_core.tiles import Flower, Tile
+from rules_core.waits import Wait, Waits, check_win, list_waits
 
 __all__ = [
     "BUILTIN_PROFILES",
+    "CheckWinRequest",
     "CombineFixed",
     "Dice",
     "FieldViolation",
@@ -42,6 +56,7 @@ __all__ = [
     "ItemKind",
     "LiabilityMode",
     "LiabilityRelation",
+    "ListWaitsRequest",
     "Meld",
     "MeldKind",
     "NextHand",
@@ -58,12 +73,17 @@ __all__ = [
     "Tile",
     "Unit",
     "ValueItem",
+    "Wait",
+    "Waits",
     "Winner",
     "WinnerResult",
+    "check_win",
     "format_hand",
+    "list_waits",
     "parse_flowers",
     "parse_hand",
     "parse_tile",
     "parse_tiles",
     "settle",
+    "settle_json",
 ]

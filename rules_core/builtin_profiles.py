@@ -12,11 +12,13 @@ from types import MappingProxyType
 from rules_core.patterns import Pattern as P
 from rules_core.profile import (
     CombineFixed,
-    FlowerSource as F,
     HuangfanMode,
     LiabilityMode,
     RuleProfile,
     Unit,
+)
+from rules_core.profile import (
+    FlowerSource as F,
 )
 
 # Section 5: 花 per source, the same in every family.

@@ -12,7 +12,7 @@ from itertools import groupby
 
 from rules_core.errors import NotationError
 from rules_core.requests import Meld, MeldKind
-from rules_core.tiles import HONOUR_LETTERS, SUIT_LETTERS, Flower, Tile, FIRST_HONOUR
+from rules_core.tiles import FIRST_HONOUR, HONOUR_LETTERS, SUIT_LETTERS, Flower, Tile
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def _parse_meld(text: str, start: int, end: int) -> Meld:
 def format_tiles(tiles) -> str:
     """Print tiles sorted, suited ones grouped by suit and honours by kind: ``111555m 999p EEE 77s``."""
     groups: list[str] = []
-    for key, run in groupby(sorted(tiles), key=_group_key):
+    for _, run in groupby(sorted(tiles), key=_group_key):
         run = [Tile(t) for t in run]
         if run[0].is_honour:
             groups.append("".join(t.notation for t in run))

@@ -8,10 +8,11 @@ changes 清一色 alone. A fixed value of 0 makes the pattern an ordinary one.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from enum import IntEnum
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation

@@ -6,9 +6,9 @@ overrides are merged onto one of them by `rules_core.overrides`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Mapping
 
 from rules_core.patterns import Pattern, mask_of
 

@@ -7,9 +7,10 @@ rejects such input with field paths before anything is scored.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Mapping
+from typing import Any
 
 from rules_core.tiles import Flower, Tile
 
@@ -99,5 +100,36 @@ class SettleRequest:
     discarder_seat: int = 0  # the discarder, or the player adding the kong when it is robbed
     liabilities: tuple[LiabilityRelation, ...] = ()
     abandoning_seat: int = 0
+    overrides: Mapping[str, Any] | None = field(default=None, hash=False, compare=True)
+    request_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckWinRequest:
+    """One candidate win to judge, without payments."""
+
+    profile: str
+    outcome: Outcome | None
+    winner: Winner
+    dealer_seat: int = 0
+    dice: Dice | None = None
+    huangfan_count: int = 0
+    overrides: Mapping[str, Any] | None = field(default=None, hash=False, compare=True)
+    request_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ListWaitsRequest:
+    """A hand one tile short (13 concealed tiles less 3 per meld; its winning tile is ignored)."""
+
+    profile: str
+    seat: int
+    hand: Hand
+    passed_tiles: tuple[Tile | None, ...] = ()
+    replacement_draw: bool = False  # for self-draws: the next tile is a replacement tile
+    first_go_around: bool = False
+    dealer_seat: int = 0
+    dice: Dice | None = None
+    huangfan_count: int = 0
     overrides: Mapping[str, Any] | None = field(default=None, hash=False, compare=True)
     request_id: str = ""

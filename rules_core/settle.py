@@ -22,7 +22,7 @@ def settle(request: SettleRequest) -> SettleResult:
     multi = multipliers(profile, request.huangfan_count, request.dice)
     results = tuple(
         evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, winner_counts)
-        for winner, winner_counts in zip(request.winners, counts)
+        for winner, winner_counts in zip(request.winners, counts, strict=True)
     )
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []

@@ -21,19 +21,8 @@ _SEAT_TEXT = "must be a seat 0-3"
 def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]]]:
     """The effective profile and each winner's concealed tile counts, or InvalidRequest."""
     violations: list[FieldViolation] = []
-    profile, profile_violations = resolve_profile(request.profile, request.overrides)
-    violations += profile_violations
     add = violations.append
-    if request.dealer_seat not in SEATS:
-        add(FieldViolation("dealer_seat", _SEAT_TEXT))
-    dice = request.dice
-    if dice is not None:
-        if not 1 <= dice.first <= 6:
-            add(FieldViolation("dice.first", f"a die shows 1-6, got {dice.first}"))
-        if not 1 <= dice.second <= 6:
-            add(FieldViolation("dice.second", f"a die shows 1-6, got {dice.second}"))
-    if request.huangfan_count < 0:
-        add(FieldViolation("huangfan_count", f"must not be negative, got {request.huangfan_count}"))
+    profile = _check_table(request, add)
     outcome = request.outcome
     if outcome is None:
         add(FieldViolation("outcome", "must be specified"))
@@ -45,28 +34,19 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
     winners = request.winners
-    counts = _check_winner_count(outcome, len(winners), add)
+    check_hands = _check_winner_count(outcome, len(winners), add)
     all_counts: list[list[int]] = []
     seen_seats: set[int] = set()
     for index, winner in enumerate(winners):
         path = f"winners[{index}]"
-        seat = winner.seat
-        if seat not in SEATS:
-            add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
-            seat = None
-        elif seat in seen_seats:
+        seat = _check_winner(winner, outcome, path, add, check_hands, all_counts)
+        if seat is None:
+            continue
+        if seat in seen_seats:
             add(FieldViolation(f"{path}.seat", f"seat {seat} cannot win twice"))
-        else:
-            seen_seats.add(seat)
-        if on_discard and seat is not None and seat == discarder:
+        seen_seats.add(seat)
+        if on_discard and seat == discarder:
             add(FieldViolation("discarder_seat", f"seat {seat} cannot discard and win"))
-        if counts:
-            all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
-        for tile_index, tile in enumerate(winner.passed_tiles):
-            if tile is None:
-                add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
-        if winner.replacement_draw and outcome is not None and outcome != Outcome.SELF_DRAW:
-            add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
 
     for index, relation in enumerate(request.liabilities):
         path = f"liabilities[{index}]"
@@ -83,6 +63,75 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
     if violations:
         raise InvalidRequest(violations)
     return profile, all_counts
+
+
+def validate_check_win(request) -> tuple[RuleProfile, list[int]]:
+    """Validate a `CheckWinRequest`: one candidate winner of a win outcome."""
+    violations: list[FieldViolation] = []
+    add = violations.append
+    profile = _check_table(request, add)
+    outcome = request.outcome
+    if outcome is None:
+        add(FieldViolation("outcome", "must be specified"))
+    elif not outcome.is_win:
+        add(FieldViolation("outcome", f"a win is judged, not an {_OUTCOME_TEXT[outcome]}"))
+        outcome = None
+    counts: list[list[int]] = []
+    _check_winner(request.winner, outcome, "winner", add, True, counts)
+    if violations:
+        raise InvalidRequest(violations)
+    return profile, counts[0]
+
+
+def validate_waits(request) -> tuple[RuleProfile, list[int]]:
+    """Validate a `ListWaitsRequest`: a hand one tile short; returns its concealed counts."""
+    violations: list[FieldViolation] = []
+    add = violations.append
+    profile = _check_table(request, add)
+    if request.seat not in SEATS:
+        add(FieldViolation("seat", _SEAT_TEXT))
+    seat = request.seat if request.seat in SEATS else None
+    counts = _check_hand(request.hand, seat, None, "hand", add, waiting=True)
+    for index, tile in enumerate(request.passed_tiles):
+        if tile is None:
+            add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
+    if violations:
+        raise InvalidRequest(violations)
+    return profile, counts
+
+
+def _check_table(request, add) -> RuleProfile | None:
+    """The fields every request shares: profile, overrides, dealer, dice, 荒番 count."""
+    profile, profile_violations = resolve_profile(request.profile, request.overrides)
+    for violation in profile_violations:
+        add(violation)
+    if request.dealer_seat not in SEATS:
+        add(FieldViolation("dealer_seat", _SEAT_TEXT))
+    dice = request.dice
+    if dice is not None:
+        if not 1 <= dice.first <= 6:
+            add(FieldViolation("dice.first", f"a die shows 1-6, got {dice.first}"))
+        if not 1 <= dice.second <= 6:
+            add(FieldViolation("dice.second", f"a die shows 1-6, got {dice.second}"))
+    if request.huangfan_count < 0:
+        add(FieldViolation("huangfan_count", f"must not be negative, got {request.huangfan_count}"))
+    return profile
+
+
+def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all_counts: list) -> int | None:
+    """Check one winner, appending its concealed counts; returns its seat when valid."""
+    seat = winner.seat
+    if seat not in SEATS:
+        add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
+        seat = None
+    if check_hand:
+        all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
+    for tile_index, tile in enumerate(winner.passed_tiles):
+        if tile is None:
+            add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
+    if winner.replacement_draw and outcome is not None and outcome != Outcome.SELF_DRAW:
+        add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
+    return seat
 
 
 def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
@@ -111,16 +160,10 @@ _OUTCOME_TEXT = {
 }
 
 
-def check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str) -> list[int]:
-    """Validate one hand alone; returns its concealed counts or raises InvalidRequest."""
-    violations: list[FieldViolation] = []
-    counts = _check_hand(hand, seat, outcome, path, violations.append)
-    if violations:
-        raise InvalidRequest(violations)
-    return counts
-
-
-def _check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str, add) -> list[int]:
+def _check_hand(
+    hand: Hand, seat: int | None, outcome: Outcome | None, path: str, add, waiting: bool = False
+) -> list[int]:
+    """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet."""
     counts = [0] * TILE_KINDS
     tiles_ok = True
     for index, tile in enumerate(hand.concealed):
@@ -135,7 +178,7 @@ def _check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str
     if len(melds) > 4:
         add(FieldViolation(f"{path}.melds", f"a hand has at most four melds, got {len(melds)}"))
     else:
-        expected = 14 - 3 * len(melds)
+        expected = 14 - 3 * len(melds) - waiting
         got = len(hand.concealed)
         if got != expected and not (eight_flowers and got == expected - 1):
             wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
@@ -146,7 +189,7 @@ def _check_hand(hand: Hand, seat: int | None, outcome: Outcome | None, path: str
                 )
             )
 
-    if not eight_flowers:
+    if not eight_flowers and not waiting:
         winning = hand.winning_tile
         if winning is None:
             add(FieldViolation(f"{path}.winning_tile", "must be specified"))

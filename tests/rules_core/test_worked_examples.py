@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_core import IllegalReason, NextHand, Outcome, Pattern as P, SettleRequest, settle
+from rules_core import IllegalReason, NextHand, Outcome, SettleRequest, settle
+from rules_core import Pattern as P
 from rules_core.build import claims, dice, winner
 
 SELF, DISCARD, ROB = Outcome.SELF_DRAW, Outcome.DISCARD, Outcome.ROBBING_KONG

@@ -1,0 +1,63 @@
+"""Judging a candidate win alone (CheckWin), and the waits of a hand one tile short (ListWaits)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules_core.multipliers import multipliers
+from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner
+from rules_core.results import WinnerResult
+from rules_core.settle import evaluate_winner
+from rules_core.tiles import ALL_TILES, Tile
+from rules_core.validation import validate_check_win, validate_waits
+
+
+def check_win(request: CheckWinRequest) -> WinnerResult:
+    """Legality, patterns, 花 and value of one candidate win, or InvalidRequest."""
+    profile, counts = validate_check_win(request)
+    multi = multipliers(profile, request.huangfan_count, request.dice)
+    return evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
+
+
+class Wait(NamedTuple):
+    tile: Tile
+    result: WinnerResult
+
+
+class Waits(NamedTuple):
+    request_id: str
+    discard: tuple[Wait, ...]  # 漏胡 locks applied
+    self_draw: tuple[Wait, ...]
+
+
+def list_waits(request: ListWaitsRequest) -> Waits:
+    """Every tile that completes a legal win, by discard and by self-draw, with its value.
+
+    Each candidate is judged exactly as a settlement of the completed hand would
+    judge it: the hand with the tile added, won on that tile.
+    """
+    profile, counts = validate_waits(request)
+    multi = multipliers(profile, request.huangfan_count, request.dice)
+    hand = request.hand
+    held = counts[:]
+    for meld in hand.melds:
+        for tile in meld.tiles:
+            held[tile] += 1
+    discard: list[Wait] = []
+    self_draw: list[Wait] = []
+    for tile in ALL_TILES:
+        if held[tile] >= 4:
+            continue  # no copy of it is left to win on
+        counts[tile] += 1
+        concealed = tuple(sorted(hand.concealed + (tile,)))
+        completed = Hand(concealed, tile, hand.melds, hand.flowers)
+        for outcome, found, replacement in (
+            (Outcome.DISCARD, discard, False),
+            (Outcome.SELF_DRAW, self_draw, request.replacement_draw),
+        ):
+            winner = Winner(request.seat, completed, request.passed_tiles, replacement, request.first_go_around)
+            result = evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, counts)
+            if result.legal:
+                found.append(Wait(tile, result))
+        counts[tile] -= 1
+    return Waits(request.request_id, tuple(discard), tuple(self_draw))

@@ -1,0 +1,88 @@
+"""rules_core.settle_json: the proto3 JSON mapping of API.md, without gRPC."""
+
+import pytest
+
+from rules_core import InvalidRequest, settle_json
+
+EXAMPLE_1 = {
+    "requestId": "ex1",
+    "profile": "classic",
+    "outcome": "OUTCOME_SELF_DRAW",
+    "winners": [
+        {
+            "seat": 0,
+            "hand": {
+                "concealed": ["TILE_M1"] * 3 + ["TILE_M5"] * 3 + ["TILE_P9"] * 3 + ["TILE_EAST"] * 3 + ["TILE_S7"] * 2,
+                "winningTile": "TILE_S7",
+                "flowers": ["FLOWER_SPRING", "FLOWER_PLUM"],
+            },
+        }
+    ],
+}
+
+
+def test_example_1_in_json():
+    response = settle_json(EXAMPLE_1)
+    assert response["requestId"] == "ex1"
+    assert response["unit"] == "UNIT_FLOWER"
+    assert response["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert response["nextHand"] == {}  # dealer 0, count 0: proto3 JSON leaves defaults out
+    (winner,) = response["winners"]
+    assert winner["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED"]
+    assert winner["flowers"] == 3 and winner["value"] == 12.0
+    assert "seat" not in winner  # seat 0 is the default
+    assert [p["fromSeat"] for p in response["payments"]] == [1, 2, 3]
+
+
+def test_snake_case_keys_and_enum_numbers_are_accepted():
+    snake = {
+        "request_id": "ex1",
+        "profile": "classic",
+        "outcome": 1,
+        "winners": [
+            {
+                "seat": 0,
+                "hand": {
+                    "concealed": EXAMPLE_1["winners"][0]["hand"]["concealed"],
+                    "winning_tile": 25,
+                    "flowers": [1, 5],
+                },
+            }
+        ],
+    }
+    assert settle_json(snake) == settle_json(EXAMPLE_1)
+
+
+def test_short_reading_names_are_accepted_in_overrides():
+    request = dict(EXAMPLE_1, huangfanCount=2, overrides={"huangfanMode": "PER_LEVEL"})
+    assert settle_json(request)["seatDeltas"] == [144.0, -48.0, -48.0, -48.0]
+
+
+def test_malformed_json_names_each_field():
+    bad = {
+        "profile": "classic",
+        "outcome": "OUTCOME_SELF_DRAW",
+        "dice": {"first": "six"},
+        "winners": [{"seat": 0, "hand": {"concealed": ["TILE_Q"], "colour": 1}}],
+        "overrides": {"fixedValues": [{"value": 3}]},
+    }
+    with pytest.raises(InvalidRequest) as error:
+        settle_json(bad)
+    assert [v.field for v in error.value.violations] == [
+        "overrides.fixed_values[0].pattern",
+        "dice.first",
+        "winners[0].hand.colour",
+        "winners[0].hand.concealed[0]",
+    ]
+
+
+def test_semantic_errors_come_from_validation():
+    with pytest.raises(InvalidRequest) as error:
+        settle_json(dict(EXAMPLE_1, profile="Classic"))
+    assert error.value.violations[0].field == "profile"
+
+
+def test_not_an_object():
+    with pytest.raises(InvalidRequest) as error:
+        settle_json([1, 2])
+    assert error.value.violations[0].field == "request"
