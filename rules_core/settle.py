@@ -20,13 +20,14 @@ def settle(request: SettleRequest) -> SettleResult:
     profile, counts = validate_settle(request)
     outcome = request.outcome
     multi = multipliers(profile, request.huangfan_count, request.dice)
-    results = tuple(
-        evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, winner_counts)
+    dealer = request.dealer_seat
+    results = tuple([
+        evaluate_winner(profile, outcome, dealer, multi, winner, winner_counts)
         for winner, winner_counts in zip(request.winners, counts, strict=True)
-    )
+    ])
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []
-    claims = claim_counts(request) if request.liabilities else {}
+    claims = claim_counts(request) if request.liabilities else _NO_CLAIMS
     for result in results:
         if result.legal:
             for payment in winner_payments(profile, request, result, claims):
@@ -38,17 +39,21 @@ def settle(request: SettleRequest) -> SettleResult:
         penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), PenaltyReason.ABANDON)
         penalties = (penalty,)
         deltas[penalty.seat] -= penalty.amount
+    # Positional, in SettleResult's field order (the hot path avoids keyword construction).
     return SettleResult(
-        request_id=request.request_id,
-        profile=profile.name,
-        unit=profile.unit,
-        winners=results,
-        payments=tuple(payments),
-        seat_deltas=(deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),
-        next_hand=next_hand(request, results, multi.huangfan_after_dice),
-        penalties=penalties,
-        huangfan_after_dice=multi.huangfan_after_dice,
+        request.request_id,
+        profile.name,
+        profile.unit,
+        results,
+        tuple(payments),
+        (deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),  # + 0.0 turns -0.0 into 0.0
+        next_hand(request, results, multi.huangfan_after_dice),
+        penalties,
+        multi.huangfan_after_dice,
     )
+
+
+_NO_CLAIMS: dict[tuple[int, int], int] = {}
 
 
 def evaluate_winner(

@@ -165,13 +165,17 @@ def _check_hand(
 ) -> list[int]:
     """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet."""
     counts = [0] * TILE_KINDS
-    tiles_ok = True
-    for index, tile in enumerate(hand.concealed):
-        if tile is None:
-            add(FieldViolation(f"{path}.concealed[{index}]", "must be a specified tile"))
-            tiles_ok = False
-        else:
+    concealed = hand.concealed
+    tiles_ok = None not in concealed
+    if tiles_ok:
+        for tile in concealed:
             counts[tile] += 1
+    else:
+        for index, tile in enumerate(concealed):
+            if tile is None:
+                add(FieldViolation(f"{path}.concealed[{index}]", "must be a specified tile"))
+            else:
+                counts[tile] += 1
 
     melds = hand.melds
     eight_flowers = outcome == Outcome.EIGHT_FLOWERS
@@ -179,7 +183,7 @@ def _check_hand(
         add(FieldViolation(f"{path}.melds", f"a hand has at most four melds, got {len(melds)}"))
     else:
         expected = 14 - 3 * len(melds) - waiting
-        got = len(hand.concealed)
+        got = len(concealed)
         if got != expected and not (eight_flowers and got == expected - 1):
             wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
             add(
@@ -203,18 +207,20 @@ def _check_hand(
 
     all_counts = counts[:] if melds else counts
     for index, meld in enumerate(melds):
-        if _check_meld(meld, seat, f"{path}.melds[{index}]", add):
+        if _check_meld(meld, seat, path, index, add):
             for tile in meld.tiles:
                 all_counts[tile] += 1
 
-    seen_flowers = 0
-    for index, flower in enumerate(hand.flowers):
-        if flower is None:
-            add(FieldViolation(f"{path}.flowers[{index}]", "must be a specified flower"))
-        elif seen_flowers >> flower & 1:
-            add(FieldViolation(f"{path}.flowers[{index}]", f"flower {int(flower)}f appears twice"))
-        else:
-            seen_flowers |= 1 << flower
+    flowers = hand.flowers
+    if None in flowers or len(set(flowers)) != len(flowers):
+        seen_flowers = 0
+        for index, flower in enumerate(flowers):
+            if flower is None:
+                add(FieldViolation(f"{path}.flowers[{index}]", "must be a specified flower"))
+            elif seen_flowers >> flower & 1:
+                add(FieldViolation(f"{path}.flowers[{index}]", f"flower {int(flower)}f appears twice"))
+            else:
+                seen_flowers |= 1 << flower
 
     if max(all_counts) > 4:
         over = ", ".join(
@@ -224,38 +230,35 @@ def _check_hand(
     return counts
 
 
-def _check_meld(meld, seat: int | None, path: str, add) -> bool:
+def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool:
     """Check one meld; True when its tiles form its kind and so count towards the hand."""
     kind = meld.kind
     tiles = meld.tiles
-    ok = True
-    if kind is None:
-        add(FieldViolation(f"{path}.kind", "must be specified"))
-        ok = False
-    for index, tile in enumerate(tiles):
-        if tile is None:
-            add(FieldViolation(f"{path}.tiles[{index}]", "must be a specified tile"))
-            ok = False
-    if not ok:
+    if kind is None or None in tiles:
+        path = f"{hand_path}.melds[{index}]"
+        if kind is None:
+            add(FieldViolation(f"{path}.kind", "must be specified"))
+        for tile_index, tile in enumerate(tiles):
+            if tile is None:
+                add(FieldViolation(f"{path}.tiles[{tile_index}]", "must be a specified tile"))
         return False
     forms = _forms(kind, tiles)
     if not forms:
         shown = " ".join(TILE_NOTATION[t] for t in tiles) or "no tiles"
-        add(FieldViolation(path, f"{shown} do not form a {_KIND_TEXT[kind]}"))
-    if kind.is_claimed:
+        add(FieldViolation(f"{hand_path}.melds[{index}]", f"{shown} do not form a {_KIND_TEXT[kind]}"))
+    if kind != MeldKind.CONCEALED_KONG:
         source = meld.from_seat
+        problem = None
         if source not in SEATS:
-            add(FieldViolation(f"{path}.from_seat", _SEAT_TEXT))
-        elif seat is not None:
-            if source == seat:
-                add(FieldViolation(f"{path}.from_seat", "a meld cannot be claimed from the winner's own discard"))
-            elif kind == MeldKind.CHOW and source != (seat + 3) % 4:
-                add(
-                    FieldViolation(
-                        f"{path}.from_seat",
-                        f"a chow is claimed from the 上家 (seat {(seat + 3) % 4}), not seat {source}",
-                    )
-                )
+            problem = _SEAT_TEXT
+        elif seat is None:
+            pass
+        elif source == seat:
+            problem = "a meld cannot be claimed from the winner's own discard"
+        elif kind == MeldKind.CHOW and source != (seat + 3) % 4:
+            problem = f"a chow is claimed from the 上家 (seat {(seat + 3) % 4}), not seat {source}"
+        if problem:
+            add(FieldViolation(f"{hand_path}.melds[{index}].from_seat", problem))
     return forms
 
 
