@@ -31,19 +31,33 @@ from rules_core.profile import (
 Check = Callable[[Any, Any], Any]  # (new value, current value) -> merged value; raises ValueError
 
 
-def _count(value, _current):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("must be a whole number")
-    if value < 0:
-        raise ValueError(f"must not be negative, got {value}")
-    return value
+# Bounds that keep every amount finite and every computation quick; realistic profiles stay far
+# below 2**53, where every amount is exact.
+MAX_VALUE = 100_000
+MAX_FAN = 8
+MAX_MULTIPLIER = 16
+MAX_SHARE = 100
+
+
+def _bounded(limit: int):
+    def check(value, _current):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("must be a whole number")
+        if not 0 <= value <= limit:
+            raise ValueError(f"must be 0 to {limit}, got {value}")
+        return value
+
+    return check
+
+
+_count = _bounded(MAX_VALUE)
 
 
 def _share(value, _current):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError("must be a number")
-    if value < 0 or value * 2 != int(value * 2):
-        raise ValueError(f"must be a non-negative multiple of 0.5, got {value}")
+    if not 0 <= value <= MAX_SHARE or value * 2 != int(value * 2):
+        raise ValueError(f"must be a multiple of 0.5 from 0 to {MAX_SHARE}, got {value}")
     return value
 
 
@@ -81,12 +95,12 @@ def _throws(value, _current):
     return frozenset(_throw(t) for t in value)
 
 
-def _table(key_check: Callable[[Any], Any]) -> Check:
+def _table(key_check: Callable[[Any], Any], amount_check: Check = _count) -> Check:
     def check(value, current):
         merged = dict(current)
         for key, amount in dict(value).items():
             key = key_check(key)
-            merged[key] = _count(amount, None)
+            merged[key] = amount_check(amount, None)
         return MappingProxyType(merged)
 
     return check
@@ -111,35 +125,40 @@ def _self_draw_shares(value, _current):
     return shares
 
 
-def _positive(value, current):
-    value = _count(value, current)
-    if value == 0:
-        raise ValueError("must be at least 1")
-    return value
+def _positive(limit: int) -> Check:
+    bounded = _bounded(limit)
+
+    def check(value, current):
+        value = bounded(value, current)
+        if value == 0:
+            raise ValueError("must be at least 1")
+        return value
+
+    return check
 
 
 CHECKS: dict[str, Check] = {
     "unit": _enum(Unit),
-    "lazi_value": _positive,
+    "lazi_value": _positive(MAX_VALUE),
     "ordinary_base": _count,
     "ordinary_lazi_threshold": _count,
     "fixed_values": _table(_pattern_key),
-    "fan": _table(_pattern_key),
+    "fan": _table(_pattern_key, _bounded(MAX_FAN)),
     "floor_patterns": _patterns,
     "qualifying_patterns": _patterns,
     "combine_fixed": _enum(CombineFixed),
     "fan_on_fixed": _flag,
     "flower_values": _table(_source_key),
     "huangfan_mode": _enum(HuangfanMode),
-    "huangfan_multiplier": _positive,
-    "dice_huangfan": _table(_throw),
+    "huangfan_multiplier": _positive(MAX_MULTIPLIER),
+    "dice_huangfan": _table(_throw, _bounded(2)),
     "kaibao_throws": _throws,
-    "kaibao_multiplier": _positive,
+    "kaibao_multiplier": _positive(MAX_MULTIPLIER),
     "self_draw_share": _share,
     "discard_share": _share,
     "robbing_kong_share": _share,
     "liability_mode": _enum(LiabilityMode),
-    "liability_threshold": _positive,
+    "liability_threshold": _positive(MAX_VALUE),
     "liability_discard_share": _share,
     "liability_self_draw_share": _share,
     "liability_robbing_kong_share": _share,

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.overrides import resolve_profile
-from rules_core.profile import RuleProfile
+from rules_core.profile import HuangfanMode, RuleProfile
 from rules_core.requests import Hand, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 
 SEATS = range(4)
+# Bounds that keep every amount a finite double, every count an int32 and no request slow.
+MAX_HUANGFAN_COUNT = 1000
+MAX_PER_LEVEL_COUNT = 24
 _SEAT_TEXT = "must be a seat 0-3"
 
 
@@ -113,8 +116,18 @@ def _check_table(request, add) -> RuleProfile | None:
             add(FieldViolation("dice.first", f"a die shows 1-6, got {dice.first}"))
         if not 1 <= dice.second <= 6:
             add(FieldViolation("dice.second", f"a die shows 1-6, got {dice.second}"))
-    if request.huangfan_count < 0:
-        add(FieldViolation("huangfan_count", f"must not be negative, got {request.huangfan_count}"))
+    count = request.huangfan_count
+    if count < 0:
+        add(FieldViolation("huangfan_count", f"must not be negative, got {count}"))
+    elif count > MAX_HUANGFAN_COUNT:
+        add(FieldViolation("huangfan_count", f"at most {MAX_HUANGFAN_COUNT}, got {count}"))
+    elif profile is not None and profile.huangfan_mode == HuangfanMode.PER_LEVEL and count > MAX_PER_LEVEL_COUNT:
+        add(
+            FieldViolation(
+                "huangfan_count",
+                f"with huangfan_mode PER_LEVEL the count doubles per level: at most {MAX_PER_LEVEL_COUNT}, got {count}",
+            )
+        )
     return profile
 
 

@@ -1,0 +1,97 @@
+"""Prometheus metrics, in go-grpc-prometheus's names and code spellings so existing
+gRPC dashboards work, plus the domain's own (settlements, legality, patterns, batches).
+
+Workers run in several processes: prometheus_client's multiprocess mode (the
+``PROMETHEUS_MULTIPROC_DIR`` set by the supervisor) lets one endpoint add them up.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections import Counter as Tally
+
+import grpc
+from prometheus_client import Counter, Gauge, Histogram
+
+from server import __version__
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+BATCH_BUCKETS = (1, 10, 100, 1000, 10_000, 100_000)
+_RPC = ("grpc_type", "grpc_service", "grpc_method")
+
+STARTED = Counter("grpc_server_started_total", "RPCs started on the server.", _RPC)
+HANDLED = Counter(
+    "grpc_server_handled_total", "RPCs completed on the server, regardless of success or failure.", _RPC + ("grpc_code",)
+)
+HANDLING_SECONDS = Histogram(
+    "grpc_server_handling_seconds", "Response latency of RPCs handled by the server.", _RPC, buckets=LATENCY_BUCKETS
+)
+MSG_RECEIVED = Counter("grpc_server_msg_received_total", "Stream messages received on the server.", _RPC)
+MSG_SENT = Counter("grpc_server_msg_sent_total", "Stream messages sent by the server.", _RPC)
+IN_FLIGHT = Gauge(
+    "grpc_server_in_flight_requests", "RPCs being handled now.", ("grpc_service", "grpc_method"),
+    multiprocess_mode="livesum",
+)
+
+SETTLEMENTS = Counter("shmj_settlements_total", "Hands settled, by profile and outcome.", ("profile", "outcome"))
+WINS = Counter(
+    "shmj_wins_total",
+    "Claimed wins judged, by profile, legality and illegal reason (`none` when legal).",
+    ("profile", "legal", "reason"),
+)
+PATTERNS = Counter("shmj_patterns_total", "Patterns scored on legal wins, by profile.", ("profile", "pattern"))
+REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
+BATCH_SIZE = Histogram("shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",),
+                       buckets=BATCH_BUCKETS)
+BUILD_INFO = Gauge(
+    "shmj_build_info", "Build information; the value is always 1.", ("version", "python_version", "grpc_version"),
+    multiprocess_mode="max",
+)
+
+
+def record_build_info() -> None:
+    BUILD_INFO.labels(__version__, platform.python_version(), grpc.__version__).set(1)
+
+
+def code_name(code: grpc.StatusCode) -> str:
+    """go-grpc-prometheus spells codes as Go's codes.Code.String(): OK, InvalidArgument, ..."""
+    if code == grpc.StatusCode.OK:
+        return "OK"
+    return "".join(part.capitalize() for part in code.name.split("_"))
+
+
+class SettlementTally:
+    """Domain counts gathered over one call and recorded once, so batches stay cheap."""
+
+    __slots__ = ("settlements", "wins", "patterns", "rejected")
+
+    def __init__(self) -> None:
+        self.settlements: Tally = Tally()
+        self.wins: Tally = Tally()
+        self.patterns: Tally = Tally()
+        self.rejected = 0
+
+    def add(self, outcome_name: str, result) -> None:
+        profile = result.profile
+        self.settlements[profile, outcome_name] += 1
+        for winner in result.winners:
+            self.add_winner(profile, winner)
+
+    def add_winner(self, profile: str, winner) -> None:
+        if winner.legal:
+            self.wins[profile, "true", "none"] += 1
+            for pattern in winner.patterns:
+                self.patterns[profile, pattern.name] += 1
+        else:
+            for reason in winner.illegal_reasons:
+                self.wins[profile, "false", reason.name] += 1
+
+    def flush(self, method: str) -> None:
+        for labels, count in self.settlements.items():
+            SETTLEMENTS.labels(*labels).inc(count)
+        for labels, count in self.wins.items():
+            WINS.labels(*labels).inc(count)
+        for labels, count in self.patterns.items():
+            PATTERNS.labels(*labels).inc(count)
+        if self.rejected:
+            REJECTED.labels(method).inc(self.rejected)

@@ -1,0 +1,178 @@
+"""ScoringService: converts messages, calls rules_core, converts back. Nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+import grpc
+import structlog
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
+from mahjong.shanghai.v1 import settlement_pb2
+
+import rules_core as rc
+from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.overrides import resolve_profile
+from server import convert, metrics
+from server.config import ServerConfig
+
+log = structlog.get_logger("shmj.service")
+
+# A batch yields to the event loop (health checks, other calls) and checks its deadline this often.
+BATCH_CHUNK = 256
+
+
+def _status(code: int, message: str, violations=()) -> grpc.Status:
+    status = status_pb2.Status(code=code, message=message)
+    if violations:
+        detail = any_pb2.Any()
+        detail.Pack(
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(field=f, description=d) for f, d in violations
+                ]
+            )
+        )
+        status.details.append(detail)
+    return rpc_status.to_status(status)
+
+
+async def abort_invalid(context, error: InvalidRequest) -> None:
+    """INVALID_ARGUMENT with a google.rpc.BadRequest naming every field."""
+    await context.abort_with_status(_status(code_pb2.INVALID_ARGUMENT, str(error), error.violations))
+
+
+def _guarded(method):
+    """A bug must not take the process down or leak a traceback: log it, answer INTERNAL."""
+
+    @functools.wraps(method)
+    async def guarded(self, request, context):
+        try:
+            return await method(self, request, context)
+        except (grpc.aio.AbortError, asyncio.CancelledError):
+            raise
+        except Exception:
+            log.exception("unexpected error", method=method.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+
+    return guarded
+
+
+class ScoringService(svc_grpc.ScoringServiceServicer):
+    def __init__(self, config: ServerConfig):
+        self.max_batch_size = config.max_batch_size
+
+    @staticmethod
+    async def _answer(context, method: str, compute):
+        """``compute()``, or INVALID_ARGUMENT (counted as rejected) when the input is malformed."""
+        try:
+            return compute()
+        except InvalidRequest as error:
+            metrics.REJECTED.labels(method).inc()
+            await abort_invalid(context, error)
+
+    @_guarded
+    async def Settle(self, request, context):
+        core = await self._answer(context, "Settle", lambda: convert.settle_request(request))
+        result = await self._answer(context, "Settle", lambda: rc.settle(core))
+        tally = metrics.SettlementTally()
+        tally.add(core.outcome.name, result)
+        tally.flush("Settle")
+        return convert.settle_response(result)
+
+    @_guarded
+    async def SettleBatch(self, request, context):
+        requests = request.requests
+        count = len(requests)
+        if count > self.max_batch_size:
+            violation = FieldViolation("requests", f"at most {self.max_batch_size} requests per call, got {count}")
+            metrics.REJECTED.labels("SettleBatch").inc()
+            await context.abort_with_status(
+                _status(code_pb2.INVALID_ARGUMENT, "batch too large; split it", [violation])
+            )
+        metrics.BATCH_SIZE.labels("SettleBatch").observe(count)
+        response = svc.SettleBatchResponse()
+        add = response.results.add
+        tally = metrics.SettlementTally()
+        for index, message in enumerate(requests):
+            entry = add(request_id=message.request_id)
+            self._settle_into(message, entry.response, entry.error, tally)
+            if index % BATCH_CHUNK == BATCH_CHUNK - 1:
+                await self._pause(context)
+        tally.flush("SettleBatch")
+        return response
+
+    @staticmethod
+    def _settle_into(message, response, error_target, tally: metrics.SettlementTally) -> None:
+        try:
+            core = convert.settle_request(message)
+            result = rc.settle(core)
+        except InvalidRequest as error:
+            convert.settle_error(error, error_target)
+            tally.rejected += 1
+            return
+        convert.settle_response(result, response)
+        tally.add(core.outcome.name, result)
+
+    @staticmethod
+    async def _pause(context) -> None:
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded during the batch")
+        await asyncio.sleep(0)
+
+    async def SettleStream(self, request_iterator, context):
+        count = 0
+        tally = metrics.SettlementTally()
+        try:
+            async for message in request_iterator:
+                count += 1
+                response = settlement_pb2.SettleResponse()
+                self._settle_into(message, response, response.error, tally)
+                if response.HasField("error"):
+                    response.request_id = message.request_id
+                yield response
+                if count % BATCH_CHUNK == 0:
+                    tally.flush("SettleStream")
+                    tally = metrics.SettlementTally()
+        finally:
+            tally.flush("SettleStream")
+            metrics.BATCH_SIZE.labels("SettleStream").observe(count)
+
+    @_guarded
+    async def CheckWin(self, request, context):
+        core = await self._answer(context, "CheckWin", lambda: convert.check_win_request(request))
+        result = await self._answer(context, "CheckWin", lambda: rc.check_win(core))
+        tally = metrics.SettlementTally()
+        tally.add_winner(core.profile, result)
+        tally.flush("CheckWin")
+        return convert.check_win_response(request.request_id, result)
+
+    @_guarded
+    async def ListWaits(self, request, context):
+        waits = await self._answer(context, "ListWaits", lambda: rc.list_waits(convert.list_waits_request(request)))
+        return convert.list_waits_response(waits)
+
+    @_guarded
+    async def GetProfile(self, request, context):
+        violations = []
+        overrides = None
+        if request.HasField("overrides"):
+            violations = convert.Violations()
+            overrides = convert.overrides(request.overrides, "overrides", violations)
+        if not violations:
+            profile, violations = resolve_profile(request.name, overrides)
+        if violations and violations[0].field == "profile":
+            await context.abort(grpc.StatusCode.NOT_FOUND, violations[0].description)
+        if violations:
+            await abort_invalid(context, InvalidRequest(violations))
+        return svc.GetProfileResponse(profile=convert.rule_profile(profile))
+
+    @_guarded
+    async def ListProfiles(self, request, context):
+        return svc.ListProfilesResponse(profiles=[convert.rule_profile(p) for p in BUILTIN_PROFILES.values()])

@@ -1,0 +1,103 @@
+"""Start the real server (`python -m server`) on free localhost ports and call it over a channel."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class RunningServer:
+    process: subprocess.Popen
+    address: str
+    metrics_url: str
+    log_path: Path
+
+    def channel(self, credentials=None) -> grpc.Channel:
+        if credentials is None:
+            return grpc.insecure_channel(self.address)
+        return grpc.secure_channel(self.address, credentials, options=[("grpc.ssl_target_name_override", "localhost")])
+
+    def stub(self) -> scoring_service_pb2_grpc.ScoringServiceStub:
+        return scoring_service_pb2_grpc.ScoringServiceStub(self.channel())
+
+    def metrics(self) -> str:
+        with urllib.request.urlopen(self.metrics_url, timeout=5) as response:
+            return response.read().decode()
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+
+def wait_serving(address: str, process: subprocess.Popen, credentials=None, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        channel = grpc.secure_channel(address, credentials, options=[
+            ("grpc.ssl_target_name_override", "localhost")]) if credentials else grpc.insecure_channel(address)
+        try:
+            status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
+            if status.status == health_pb2.HealthCheckResponse.SERVING:
+                return
+        except grpc.RpcError:
+            time.sleep(0.1)
+        finally:
+            channel.close()
+    raise RuntimeError("server did not become SERVING")
+
+
+@contextmanager
+def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None):
+    port, metrics_port = free_port(), free_port()
+    log_path = tmp_path / f"server-{port}.log"
+    command = [
+        sys.executable, "-m", "server",
+        "--port", str(port), "--metrics-port", str(metrics_port), "--workers", str(workers),
+        "--shutdown-delay-s", "0.5", "--multiproc-dir", str(tmp_path / f"metrics-{port}"), *args,
+    ]
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+    server = RunningServer(process, f"127.0.0.1:{port}", f"http://127.0.0.1:{metrics_port}/metrics", log_path)
+    try:
+        wait_serving(server.address, process, credentials)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    with run_server(tmp_path_factory.mktemp("server"), "--max-batch-size", "2000") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def stub(server):
+    return server.stub()

@@ -1,0 +1,238 @@
+"""The server as ops see it: health, shutdown, reflection, metrics, logs, workers, TLS."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import signal
+import threading
+import time
+
+import grpc
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+from rules_core.random_hands import generate_requests
+from server import convert
+from tests.server.conftest import run_server
+from tests.worked_examples import WORKED_EXAMPLES
+
+EXAMPLE = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+
+
+def health_status(server) -> int:
+    channel = server.channel()
+    try:
+        return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=2).status
+    finally:
+        channel.close()
+
+
+def sample(metrics_text: str, name: str, **labels) -> float:
+    for line in metrics_text.splitlines():
+        if line.startswith(name + "{") or line.startswith(name + " "):
+            found = dict(re.findall(r'(\w+)="([^"]*)"', line.split(" ")[0]))
+            if all(found.get(k) == v for k, v in labels.items()):
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_reflection_lists_the_services(server):
+    stub = reflection_pb2_grpc.ServerReflectionStub(server.channel())
+    (response,) = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+    names = {s.name for s in response.list_services_response.service}
+    assert {"mahjong.shanghai.v1.ScoringService", "grpc.health.v1.Health"} <= names
+
+
+def test_health_is_serving(server):
+    assert health_status(server) == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_metrics_change_as_calls_are_made(server, stub):
+    before = server.metrics()
+    labels = dict(grpc_type="unary", grpc_service="mahjong.shanghai.v1.ScoringService", grpc_method="Settle")
+    stub.Settle(EXAMPLE)
+    with pytest.raises(grpc.RpcError):
+        stub.Settle(pb.SettleRequest(profile="nope", outcome=1))
+    stub.SettleBatch(svc.SettleBatchRequest(requests=[EXAMPLE] * 3))
+    after = server.metrics()
+    assert sample(after, "grpc_server_started_total", **labels) - sample(before, "grpc_server_started_total", **labels) == 2
+    ok = dict(labels, grpc_code="OK")
+    invalid = dict(labels, grpc_code="InvalidArgument")
+    assert sample(after, "grpc_server_handled_total", **ok) - sample(before, "grpc_server_handled_total", **ok) == 1
+    assert sample(after, "grpc_server_handled_total", **invalid) - sample(before, "grpc_server_handled_total", **invalid) == 1
+    assert sample(after, "grpc_server_handling_seconds_count", **labels) >= 2
+    settled = dict(profile="classic", outcome="SELF_DRAW")
+    assert sample(after, "shmj_settlements_total", **settled) - sample(before, "shmj_settlements_total", **settled) == 4
+    legal = dict(profile="classic", legal="true", reason="none")
+    assert sample(after, "shmj_wins_total", **legal) - sample(before, "shmj_wins_total", **legal) == 4
+    pattern = dict(profile="classic", pattern="ALL_PUNGS")
+    assert sample(after, "shmj_patterns_total", **pattern) - sample(before, "shmj_patterns_total", **pattern) == 4
+    assert sample(after, "shmj_batch_size_count", grpc_method="SettleBatch") >= 1
+    assert sample(after, "shmj_build_info") == 1
+
+
+def test_stream_messages_are_counted(server, stub):
+    labels = dict(grpc_type="bidi_stream", grpc_method="SettleStream")
+    before = server.metrics()
+    list(stub.SettleStream(iter([EXAMPLE] * 5)))
+    after = server.metrics()
+    for name in ("grpc_server_msg_received_total", "grpc_server_msg_sent_total"):
+        assert sample(after, name, **labels) - sample(before, name, **labels) == 5
+
+
+def test_one_json_log_line_per_request_without_the_hand(server, stub):
+    request = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+    request.request_id = "log-check-1"
+    stub.Settle(request)
+    time.sleep(0.2)
+    lines = [json.loads(line) for line in server.log().splitlines() if "log-check-1" in line]
+    assert len(lines) == 1
+    (line,) = lines
+    assert line["method"] == "mahjong.shanghai.v1.ScoringService/Settle"
+    assert line["code"] == "OK" and line["level"] == "info" and line["duration_ms"] > 0
+    assert line["peer"].startswith("ipv")
+    assert "TILE_" not in json.dumps(line) and "concealed" not in json.dumps(line)
+
+
+def test_no_input_produces_internal(stub):
+    """Random bytes that parse as SettleRequests: every answer is OK or INVALID_ARGUMENT."""
+    import random
+
+    rng = random.Random(5)
+    seeds = [convert.settle_request_message(r).SerializeToString() for r in generate_requests(40, 9)]
+    checked = 0
+    for data in seeds:
+        for _ in range(40):
+            mutated = bytearray(data)
+            for _ in range(rng.randint(1, 2)):
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+            try:
+                message = pb.SettleRequest.FromString(bytes(mutated))
+            except Exception:
+                continue
+            checked += 1
+            try:
+                stub.Settle(message, timeout=10)
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
+    assert checked > 300
+
+
+def test_sigterm_drains_in_flight_calls_and_reports_not_serving(tmp_path):
+    with run_server(tmp_path, "--grace-period-s", "20", "--shutdown-delay-s", "1.0") as server:
+        requests = [convert.settle_request_message(r) for r in generate_requests(6000, 4)]
+        stub = server.stub()
+        outcome = {}
+
+        def long_call():
+            try:
+                outcome["response"] = stub.SettleBatch(svc.SettleBatchRequest(requests=requests), timeout=60)
+            except grpc.RpcError as error:
+                outcome["error"] = error
+
+        thread = threading.Thread(target=long_call)
+        thread.start()
+        time.sleep(0.15)  # the batch is being settled
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        assert health_status(server) == health_pb2.HealthCheckResponse.NOT_SERVING
+        thread.join(timeout=60)
+        assert "error" not in outcome, outcome.get("error")
+        assert len(outcome["response"].results) == 6000
+        assert server.process.wait(timeout=30) == 0
+        assert '"stopped"' in server.log()
+
+
+def test_two_workers_share_the_port(tmp_path):
+    with run_server(tmp_path, workers=2) as server:
+        stub = server.stub()
+        pids = set()
+        for _ in range(30):
+            channel = server.channel()  # new connections spread over the workers
+            scoring_service_pb2_grpc.ScoringServiceStub(channel).Settle(EXAMPLE)
+            channel.close()
+        time.sleep(0.3)
+        for line in server.log().splitlines():
+            if '"serving"' in line:
+                pids.add(line)
+        assert len(pids) == 2
+        assert stub.Settle(EXAMPLE).seat_deltas[0] == 36
+        assert sample(server.metrics(), "grpc_server_handled_total", grpc_method="Settle", grpc_code="OK") == 31
+
+
+def test_messages_over_the_limit_are_resource_exhausted(tmp_path):
+    with run_server(tmp_path, "--max-message-bytes", "2000") as server:
+        requests = [EXAMPLE] * 50
+        with pytest.raises(grpc.RpcError) as error:
+            server.stub().SettleBatch(svc.SettleBatchRequest(requests=requests))
+        assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def _certificate(name: str, issuer_key=None, issuer_name=None, ca: bool = False):
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer_name or subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    )
+    if not ca:
+        builder = builder.add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+    certificate = builder.sign(issuer_key or key, hashes.SHA256())
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    return key, certificate, key_pem, certificate.public_bytes(serialization.Encoding.PEM)
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pki")
+    ca_key, ca_cert, _, ca_pem = _certificate("test CA", ca=True)
+    _, _, server_key, server_pem = _certificate("localhost", ca_key, ca_cert.subject)
+    _, _, client_key, client_pem = _certificate("client", ca_key, ca_cert.subject)
+    files = {"ca": ca_pem, "server.key": server_key, "server.pem": server_pem}
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder, ca_pem, client_key, client_pem
+
+
+def test_tls(tmp_path, pki):
+    folder, ca_pem, _, _ = pki
+    credentials = grpc.ssl_channel_credentials(root_certificates=ca_pem)
+    args = ("--tls-cert", str(folder / "server.pem"), "--tls-key", str(folder / "server.key"))
+    with run_server(tmp_path, *args, credentials=credentials) as server:
+        stub = scoring_service_pb2_grpc.ScoringServiceStub(server.channel(credentials))
+        assert stub.Settle(EXAMPLE).seat_deltas[0] == 36
+
+
+def test_mutual_tls_requires_a_client_certificate(tmp_path, pki):
+    folder, ca_pem, client_key, client_pem = pki
+    with_client = grpc.ssl_channel_credentials(ca_pem, client_key, client_pem)
+    args = ("--tls-cert", str(folder / "server.pem"), "--tls-key", str(folder / "server.key"),
+            "--tls-client-ca", str(folder / "ca"))
+    with run_server(tmp_path, *args, credentials=with_client) as server:
+        stub = scoring_service_pb2_grpc.ScoringServiceStub(server.channel(with_client))
+        assert stub.Settle(EXAMPLE).seat_deltas[0] == 36
+        anonymous = scoring_service_pb2_grpc.ScoringServiceStub(
+            server.channel(grpc.ssl_channel_credentials(root_certificates=ca_pem))
+        )
+        with pytest.raises(grpc.RpcError) as error:
+            anonymous.Settle(EXAMPLE, timeout=5)
+        assert error.value.code() == grpc.StatusCode.UNAVAILABLE
