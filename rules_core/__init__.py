@@ -10,7 +10,7 @@ A pure library: no gRPC, no I/O. The usual entry points:
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, NotationError
-from rules_core.json_api import settle_json
+from rules_core.json_api import list_waits_json, settle_json
 from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
@@ -80,6 +80,7 @@ __all__ = [
     "check_win",
     "format_hand",
     "list_waits",
+    "list_waits_json",
     "parse_flowers",
     "parse_hand",
     "parse_tile",

@@ -17,10 +17,21 @@ from typing import Any
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.patterns import Pattern
 from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
-from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.requests import (
+    Dice,
+    Hand,
+    LiabilityRelation,
+    ListWaitsRequest,
+    Meld,
+    MeldKind,
+    Outcome,
+    SettleRequest,
+    Winner,
+)
 from rules_core.results import SettleResult, WinnerResult
 from rules_core.settle import settle
 from rules_core.tiles import Flower, Tile
+from rules_core.waits import Waits, list_waits
 
 # --- enums: core member <-> proto name -------------------------------------------------------
 
@@ -237,17 +248,24 @@ def _relation(data, path, violations) -> LiabilityRelation:
     return LiabilityRelation(r.int("claimer_seat"), r.int("source_seat"), r.int("claims"))
 
 
+def _read_table(r: _Reader) -> dict[str, Any]:
+    """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
+    return {
+        "request_id": r.str("request_id"),
+        "profile": r.str("profile"),
+        "overrides": read_overrides(r.values.get("overrides"), "overrides", r.violations),
+        "dealer_seat": r.int("dealer_seat"),
+        "dice": read_dice(r.values["dice"], "dice", r.violations) if r.has("dice") else None,
+        "huangfan_count": r.int("huangfan_count"),
+    }
+
+
 def read_settle_request(data: dict) -> SettleRequest:
     """A core request from its proto3 JSON form, or InvalidRequest."""
     violations: list[FieldViolation] = []
     r = _Reader(data, "", _REQUEST_FIELDS, violations)
     request = SettleRequest(
-        request_id=r.str("request_id"),
-        profile=r.str("profile"),
-        overrides=read_overrides(r.values.get("overrides"), "overrides", violations),
-        dealer_seat=r.int("dealer_seat"),
-        dice=read_dice(r.values["dice"], "dice", violations) if r.has("dice") else None,
-        huangfan_count=r.int("huangfan_count"),
+        **_read_table(r),
         outcome=r.enum("outcome", OUTCOME),
         discarder_seat=r.int("discarder_seat"),
         winners=r.messages("winners", read_winner),
@@ -458,6 +476,41 @@ def profile_dict(profile: RuleProfile) -> dict:
 
 # `optional` fields keep presence in proto3, so zeros and false are printed for them.
 _ALWAYS = {camel(n) for n in _SCALAR_INT + _SCALAR_SHARE} | {"fanOnFixed"}
+
+
+_WAITS_FIELDS = (
+    "request_id", "profile", "overrides", "dealer_seat", "dice", "huangfan_count",
+    "seat", "hand", "passed_tiles", "replacement_draw", "first_go_around",
+)
+
+
+def read_list_waits_request(data: dict) -> ListWaitsRequest:
+    violations: list[FieldViolation] = []
+    r = _Reader(data, "", _WAITS_FIELDS, violations)
+    request = ListWaitsRequest(
+        **_read_table(r),
+        seat=r.int("seat"),
+        hand=read_hand(r.values.get("hand"), "hand", violations),
+        passed_tiles=r.enums("passed_tiles", TILE),
+        replacement_draw=r.bool("replacement_draw"),
+        first_go_around=r.bool("first_go_around"),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
+
+
+def list_waits_response_dict(waits: Waits) -> dict:
+    out: dict[str, Any] = {}
+    _put(out, "requestId", waits.request_id)
+    for key, found in (("discardWaits", waits.discard), ("selfDrawWaits", waits.self_draw)):
+        _put(out, key, [{"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in found])
+    return out
+
+
+def list_waits_json(request: dict) -> dict:
+    """List the waits of a `ListWaitsRequest` given as a proto3 JSON dict; return the response dict."""
+    return list_waits_response_dict(list_waits(read_list_waits_request(request)))
 
 
 def settle_json(request: dict) -> dict:

@@ -69,8 +69,8 @@ def wait_serving(address: str, process: subprocess.Popen, credentials=None, time
 
 
 @contextmanager
-def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None):
-    port, metrics_port = free_port(), free_port()
+def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None):
+    port, metrics_port = port or free_port(), free_port()
     log_path = tmp_path / f"server-{port}.log"
     command = [
         sys.executable, "-m", "server",

@@ -1,0 +1,334 @@
+"""``shmj``: score hands, list waits, show profiles, rescore batch files, load-test a server.
+
+Requests are built in the proto3 JSON form of API.md, so ``--local`` (rules_core
+in this process) and a server (``--target``) take the same path and print the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import grpc
+from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+import rules_core as rc
+from clients import report
+from clients.client import ScoringClient
+from rules_core.json_api import FLOWER, TILE, camel, list_waits_json
+from rules_core.notation import parse_flowers, parse_hand, parse_tiles
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed without a traceback, exit status 2."""
+
+
+# --- building requests ----------------------------------------------------------------------
+
+
+def hand_json(text: str, win: str | None, flowers: str) -> dict:
+    parsed = parse_hand(text)
+    all_flowers = parsed.flowers + (parse_flowers(flowers) if flowers else ())
+    hand: dict = {
+        "concealed": [TILE.name_of[t] for t in parsed.concealed],
+        "melds": [
+            {"kind": f"MELD_KIND_{m.kind.name}", "tiles": [TILE.name_of[t] for t in m.tiles], "fromSeat": m.from_seat}
+            for m in parsed.melds
+        ],
+        "flowers": [FLOWER.name_of[f] for f in all_flowers],
+    }
+    if win:
+        (tile,) = parse_tiles(win)
+        hand["winningTile"] = TILE.name_of[tile]
+    return hand
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    """``key=value`` pairs into a partial RuleProfile (JSON); values are JSON where they parse."""
+    overrides = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--override takes key=value, got {pair!r}")
+        try:
+            overrides[camel(key.strip())] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[camel(key.strip())] = value
+    return overrides
+
+
+def _dice(text: str | None) -> dict | None:
+    if not text:
+        return None
+    try:
+        first, second = (int(part) for part in text.replace(" ", "").split(","))
+    except ValueError as error:
+        raise UsageError(f"--dice takes two numbers such as 3,3, got {text!r}") from error
+    return {"first": first, "second": second}
+
+
+def table_json(args) -> dict:
+    request: dict = {"profile": args.profile, "dealerSeat": args.dealer, "huangfanCount": args.huangfan}
+    dice = _dice(args.dice)
+    if dice:
+        request["dice"] = dice
+    overrides = parse_overrides(args.override)
+    if overrides:
+        request["overrides"] = overrides
+    return request
+
+
+def score_request(args) -> dict:
+    request = table_json(args)
+    outcome = _outcome_name(args.outcome)
+    request.update(outcome=outcome, discarderSeat=args.discarder, requestId=args.request_id)
+    if args.request:
+        with open(args.request) as file:
+            return json.load(file)
+    if outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
+        request["abandoningSeat"] = args.abandoning
+        return request
+    if not args.hand:
+        raise UsageError("give a hand in notation, such as '111m 555m 999p EEE 77s'")
+    winner = {
+        "seat": args.seat,
+        "hand": hand_json(args.hand, args.win, args.flowers),
+        "passedTiles": [TILE.name_of[t] for t in parse_tiles(args.passed)] if args.passed else [],
+        "replacementDraw": args.replacement_draw,
+        "firstGoAround": args.first_go_around,
+    }
+    request["winners"] = [winner]
+    request["liabilities"] = [_claims(text) for text in args.claims or ()]
+    return request
+
+
+def _claims(text: str) -> dict:
+    try:
+        claimer, source, count = (int(part) for part in text.split(":"))
+    except ValueError as error:
+        raise UsageError(f"--claims takes CLAIMER:SOURCE:COUNT such as 1:2:3, got {text!r}") from error
+    return {"claimerSeat": claimer, "sourceSeat": source, "claims": count}
+
+
+def _outcome_name(text: str) -> str:
+    try:
+        from clients.build import outcome
+
+        return f"OUTCOME_{outcome(text).name}"
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+
+
+# --- running them ---------------------------------------------------------------------------
+
+
+def _client(args) -> ScoringClient:
+    return ScoringClient(
+        args.target,
+        tls=args.tls,
+        root_certificates=args.ca,
+        client_cert=args.cert,
+        client_key=args.key,
+        timeout=args.timeout,
+    )
+
+
+def settle_dict(args, request: dict) -> dict:
+    if args.local:
+        return rc.settle_json(request)
+    message = ParseDict(request, pb.SettleRequest())
+    with _client(args) as client:
+        return MessageToDict(client.settle(message))
+
+
+def waits_dict(args) -> dict:
+    request = table_json(args)
+    request.update(seat=args.seat, hand=hand_json(args.hand, None, args.flowers))
+    if args.passed:
+        request["passedTiles"] = [TILE.name_of[t] for t in parse_tiles(args.passed)]
+    request["replacementDraw"] = args.replacement_draw
+    request["firstGoAround"] = args.first_go_around
+    if args.local:
+        return list_waits_json(request)
+    with _client(args) as client:
+        return MessageToDict(client.list_waits(ParseDict(request, svc.ListWaitsRequest())))
+
+
+def profiles_dict(args) -> dict:
+    if args.local:
+        from rules_core.json_api import profile_dict
+        from rules_core.overrides import resolve_profile
+
+        if args.name:
+            profile, violations = resolve_profile(args.name, None)
+            if violations:
+                raise rc.InvalidRequest(violations)
+            return {"profile": profile_dict(profile)}
+        return {"profiles": [profile_dict(p) for p in rc.BUILTIN_PROFILES.values()]}
+    with _client(args) as client:
+        if args.name:
+            return {"profile": MessageToDict(client.get_profile(args.name))}
+        return {"profiles": [MessageToDict(p) for p in client.list_profiles()]}
+
+
+def cmd_score(args) -> int:
+    response = settle_dict(args, score_request(args))
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.settlement_table(response))
+    return 0
+
+
+def cmd_waits(args) -> int:
+    response = waits_dict(args)
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.waits_table(response))
+    return 0
+
+
+def cmd_profiles(args) -> int:
+    print(json.dumps(profiles_dict(args), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_rescore(args) -> int:
+    from clients.rescore import rescore_command
+
+    return rescore_command(args)
+
+
+def cmd_loadtest(args) -> int:
+    from clients.loadtest import loadtest_command
+
+    return loadtest_command(args)
+
+
+# --- arguments ------------------------------------------------------------------------------
+
+
+def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
+    group = parser.add_argument_group("where to settle")
+    if local:
+        group.add_argument("--local", action="store_true", help="use rules_core in this process, no server")
+    group.add_argument("--target", default=DEFAULT_TARGET, help=f"server host:port (default {DEFAULT_TARGET})")
+    group.add_argument("--tls", action="store_true", help="connect with TLS")
+    group.add_argument("--ca", help="PEM file of the CA that signed the server certificate")
+    group.add_argument("--cert", help="PEM client certificate (mutual TLS)")
+    group.add_argument("--key", help="PEM client key (mutual TLS)")
+    group.add_argument("--timeout", type=float, default=10.0, help="deadline of each call in seconds")
+
+
+def _table(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the table")
+    group.add_argument("--profile", default="classic", help="classic, sankou or lezi (default classic)")
+    group.add_argument("--override", action="append", metavar="KEY=VALUE",
+                       help="override a profile field, e.g. ordinary_base=5 or huangfan_mode=PER_LEVEL")
+    group.add_argument("--dealer", type=int, default=0, help="dealer seat (default 0)")
+    group.add_argument("--dice", help="the two dice, e.g. 3,3")
+    group.add_argument("--huangfan", type=int, default=0, help="荒番 count this hand starts with")
+
+
+def _winner_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seat", type=int, default=0, help="the winner's seat (default 0)")
+    parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' (or put them in the hand)")
+    parser.add_argument("--passed", default="", help="漏胡: tiles passed on since the last action, e.g. '5m'")
+    parser.add_argument("--replacement-draw", action="store_true", help="won on a replacement tile (杠开)")
+    parser.add_argument("--first-go-around", action="store_true", help="in the first go-around (天胡 / 地胡)")
+    parser.add_argument("--json", action="store_true", help="print the raw response as JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="shmj", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    score = commands.add_parser("score", help="settle one hand and print the itemised result")
+    score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
+    score.add_argument("--win", help="the winning tile, e.g. 7s")
+    score.add_argument("--outcome", default="self-draw",
+                       help="self-draw, discard, robbing-kong, eight-flowers, exhaustive-draw or abandon")
+    score.add_argument("--discarder", type=int, default=0, help="the discarder (or the kong player when robbed)")
+    score.add_argument("--abandoning", type=int, default=0, help="the seat that left (abandon)")
+    score.add_argument("--claims", action="append", metavar="CLAIMER:SOURCE:COUNT",
+                       help="melds claimed from a seat's discards, e.g. 1:2:3 (liability)")
+    score.add_argument("--request-id", default="", help="an id echoed in the response")
+    score.add_argument("--request", help="a SettleRequest JSON file instead of the flags")
+    _winner_flags(score)
+    _table(score)
+    _connection(score)
+    score.set_defaults(run=cmd_score)
+
+    waits = commands.add_parser("waits", help="list the winning tiles of a hand one tile short")
+    waits.add_argument("hand", help="13 tiles less 3 per meld, e.g. '111m 555m 999p EEE 7s'")
+    _winner_flags(waits)
+    _table(waits)
+    _connection(waits)
+    waits.set_defaults(run=cmd_waits)
+
+    profiles = commands.add_parser("profiles", help="print the built-in profiles, or one by --name")
+    profiles.add_argument("--name", help="one profile")
+    _connection(profiles)
+    profiles.set_defaults(run=cmd_profiles)
+
+    from clients.loadtest import add_loadtest_arguments
+    from clients.rescore import add_rescore_arguments
+
+    rescore = commands.add_parser("rescore", help="settle a JSON Lines file of SettleRequests into another")
+    add_rescore_arguments(rescore)
+    _table_overrides_only(rescore)
+    _connection(rescore)
+    rescore.set_defaults(run=cmd_rescore)
+
+    loadtest = commands.add_parser("loadtest", help="open-loop load at a fixed rate; JSON report and PNG plot")
+    add_loadtest_arguments(loadtest)
+    _connection(loadtest, local=False)
+    loadtest.set_defaults(run=cmd_loadtest)
+    return parser
+
+
+def _table_overrides_only(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("re-settling under other rules")
+    group.add_argument("--profile", help="settle every line under this profile instead of its own")
+    group.add_argument("--override", action="append", metavar="KEY=VALUE",
+                       help="override a profile field on every line, e.g. ordinary_base=5")
+
+
+def print_violations(violations) -> None:
+    for field, description in violations:
+        print(f"  {field}: {description}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as error:
+        print(f"shmj: {error}", file=sys.stderr)
+        return 2
+    except rc.NotationError as error:
+        print(f"shmj: bad notation: {error}", file=sys.stderr)
+        return 2
+    except rc.InvalidRequest as error:
+        print("shmj: invalid request:", file=sys.stderr)
+        print_violations(error.violations)
+        return 2
+    except ParseError as error:
+        print(f"shmj: invalid request: {error}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as error:
+        status = rpc_status.from_call(error)
+        summary = "invalid request" if status is not None and status.details else error.details()
+        print(f"shmj: {error.code().name}: {summary}", file=sys.stderr)
+        if status is not None:
+            for detail in status.details:
+                bad_request = error_details_pb2.BadRequest()
+                if detail.Unpack(bad_request):
+                    print_violations((v.field, v.description) for v in bad_request.field_violations)
+        return 2 if error.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

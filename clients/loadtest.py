@@ -1,0 +1,288 @@
+"""``shmj loadtest``: open-loop load against a running server, then a report and a plot.
+
+Calls start on a fixed schedule (``--rate`` per second for ``--duration``
+seconds) whatever the server's answers do, and each latency is measured from
+the call's scheduled start, so a slow server cannot hide behind a slow client
+(no coordinated omission). Requests come from the seeded hand generator,
+valid ones only, in a mix of rpcs. It stops by itself: after the schedule,
+in-flight calls get ``--drain-timeout`` seconds, then the report is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+import grpc
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
+
+import rules_core as rc
+from rules_core.random_hands import HandGenerator
+from server import convert
+
+DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"
+RPCS = ("settle", "check_win", "list_waits", "settle_batch")
+
+
+def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rate", type=float, default=200.0, help="calls started per second (default 200)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds of load (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the hand generator and the rpc mix")
+    parser.add_argument("--mix", default=DEFAULT_MIX, help=f"rpc weights (default {DEFAULT_MIX})")
+    parser.add_argument("--batch-size", type=int, default=10, help="requests per SettleBatch call")
+    parser.add_argument("--drain-timeout", type=float, default=10.0, help="seconds to wait for in-flight calls")
+    parser.add_argument("--report", default="loadtest.json", help="JSON report path (default loadtest.json)")
+    parser.add_argument("--plot", default="loadtest.png", help="PNG latency plot path; empty for none")
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    mix = {}
+    for part in text.split(","):
+        name, _, weight = part.partition("=")
+        name = name.strip()
+        if name not in RPCS:
+            raise ValueError(f"unknown rpc {name!r} in --mix; known: {', '.join(RPCS)}")
+        mix[name] = float(weight)
+    if not any(mix.values()):
+        raise ValueError("--mix needs a positive weight")
+    return mix
+
+
+class Workload:
+    """Valid requests of each rpc, made in advance so the sending loop stays light."""
+
+    def __init__(self, seed: int, batch_size: int, size: int = 2000):
+        generator = HandGenerator(seed)
+        settles, checks, waits = [], [], []
+        while len(settles) < size:
+            request = generator.request(len(settles))
+            try:
+                rc.settle(request)
+            except rc.InvalidRequest:
+                continue
+            settles.append(convert.settle_request_message(request))
+            if request.winners and request.outcome.is_win:
+                first = request.winners[0]
+                checks.append(
+                    svc.CheckWinRequest(
+                        profile=request.profile, outcome=request.outcome, dealer_seat=request.dealer_seat,
+                        winner=convert.winner_message(first),
+                    )
+                )
+                short = rc.Hand(first.hand.concealed[1:], None, first.hand.melds, first.hand.flowers)
+                waits.append(
+                    svc.ListWaitsRequest(profile=request.profile, seat=first.seat, hand=convert.hand_message(short))
+                )
+        self.requests = {
+            "settle": settles,
+            "check_win": checks,
+            "list_waits": waits,
+            "settle_batch": [
+                svc.SettleBatchRequest(requests=settles[i : i + batch_size])
+                for i in range(0, len(settles) - batch_size, batch_size)
+            ],
+        }
+
+
+@dataclass
+class Sample:
+    scheduled: float  # seconds after the start
+    latency: float  # seconds from the scheduled start to the answer
+    rpc: str
+    code: str
+
+
+@dataclass
+class Run:
+    samples: list[Sample] = field(default_factory=list)
+    sent: int = 0
+    max_send_lag: float = 0.0
+    unfinished: int = 0
+    sending_seconds: float = 0.0
+
+
+async def _call(method, request, scheduled_at: float, offset: float, rpc: str, run: Run, loop) -> None:
+    try:
+        await method(request, timeout=30)
+        code = "OK"
+    except grpc.aio.AioRpcError as error:
+        code = error.code().name
+    run.samples.append(Sample(offset, loop.time() - scheduled_at, rpc, code))
+
+
+async def generate_load(channel: grpc.aio.Channel, workload: Workload, rate: float, duration: float,
+                        mix: dict[str, float], seed: int, drain_timeout: float) -> Run:
+    stub = svc_grpc.ScoringServiceStub(channel)
+    methods = {
+        "settle": stub.Settle, "check_win": stub.CheckWin, "list_waits": stub.ListWaits,
+        "settle_batch": stub.SettleBatch,
+    }
+    names = [name for name, weight in mix.items() if weight > 0]
+    weights = [mix[name] for name in names]
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    run = Run()
+    tasks = set()
+    total = int(rate * duration)
+    start = loop.time()
+    for index in range(total):
+        scheduled_at = start + index / rate
+        delay = scheduled_at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            run.max_send_lag = max(run.max_send_lag, -delay)
+        rpc = rng.choices(names, weights)[0]
+        pool = workload.requests[rpc]
+        task = asyncio.create_task(
+            _call(methods[rpc], pool[index % len(pool)], scheduled_at, scheduled_at - start, rpc, run, loop)
+        )
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        run.sent += 1
+    run.sending_seconds = loop.time() - start
+    if tasks:
+        done, pending = await asyncio.wait(set(tasks), timeout=drain_timeout)
+        for task in pending:
+            task.cancel()
+        run.unfinished = len(pending)
+    return run
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def _latency(values: list[float]) -> dict[str, float]:
+    ms = [v * 1000 for v in values]
+    return {
+        "p50": round(_percentile(ms, 0.50), 3),
+        "p90": round(_percentile(ms, 0.90), 3),
+        "p99": round(_percentile(ms, 0.99), 3),
+        "max": round(max(ms, default=0.0), 3),
+        "mean": round(sum(ms) / len(ms), 3) if ms else 0.0,
+    }
+
+
+def build_report(run: Run, target: str, rate: float, duration: float, mix: dict[str, float]) -> dict:
+    errors: dict[str, int] = {}
+    for sample in run.samples:
+        if sample.code != "OK":
+            errors[sample.code] = errors.get(sample.code, 0) + 1
+    if run.unfinished:
+        errors["UNFINISHED"] = run.unfinished
+    by_rpc = {}
+    for rpc in mix:
+        values = [s.latency for s in run.samples if s.rpc == rpc]
+        if values:
+            by_rpc[rpc] = {"count": len(values), "latency_ms": _latency(values)}
+    completed = len(run.samples)
+    last = max((s.scheduled + s.latency for s in run.samples), default=run.sending_seconds)
+    return {
+        "target": target,
+        "requested_rate": rate,
+        "duration_s": duration,
+        "mix": mix,
+        "sent": run.sent,
+        "completed": completed,
+        "achieved_rate": round(run.sent / run.sending_seconds, 1) if run.sending_seconds else 0.0,
+        "completed_rate": round(completed / last, 1) if last else 0.0,
+        "max_send_lag_ms": round(run.max_send_lag * 1000, 3),
+        "errors_by_code": errors,
+        "latency_ms": _latency([s.latency for s in run.samples]),
+        "by_rpc": by_rpc,
+    }
+
+
+def plot_latency(run: Run, path: str, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+
+    figure, axis = plt.subplots(figsize=(10, 5), dpi=100)
+    for rpc in RPCS:
+        points = [(s.scheduled, s.latency * 1000) for s in run.samples if s.rpc == rpc]
+        if points:
+            xs, ys = zip(*points, strict=True)
+            axis.scatter(xs, ys, s=3, alpha=0.5, label=rpc)
+    seconds = int(max((s.scheduled for s in run.samples), default=0)) + 1
+    p99 = []
+    for second in range(seconds):
+        window = [s.latency * 1000 for s in run.samples if second <= s.scheduled < second + 1]
+        p99.append(_percentile(window, 0.99))
+    axis.plot([s + 0.5 for s in range(seconds)], p99, color="black", linewidth=1.5, label="p99 per second")
+    axis.set_xlabel("seconds since start")
+    axis.set_ylabel("latency (ms, from scheduled start)")
+    axis.set_yscale("log")
+    axis.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    axis.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+    axis.set_title(title)
+    axis.legend(loc="upper right", markerscale=3)
+    axis.grid(True, which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+async def run_loadtest(target: str, rate: float, duration: float, seed: int = 1, mix: str = DEFAULT_MIX,
+                       batch_size: int = 10, drain_timeout: float = 10.0, credentials=None) -> tuple[dict, Run]:
+    weights = parse_mix(mix)
+    workload = Workload(seed, batch_size)
+    options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+    if credentials is None:
+        channel = grpc.aio.insecure_channel(target, options=options)
+    else:
+        channel = grpc.aio.secure_channel(target, credentials, options=options)
+    async with channel:
+        await asyncio.wait_for(channel.channel_ready(), timeout=10)
+        run = await generate_load(channel, workload, rate, duration, weights, seed, drain_timeout)
+    return build_report(run, target, rate, duration, weights), run
+
+
+def loadtest_command(args) -> int:
+    from pathlib import Path
+
+    credentials = None
+    if args.tls or args.ca or args.cert:
+        credentials = grpc.ssl_channel_credentials(
+            root_certificates=Path(args.ca).read_bytes() if args.ca else None,
+            private_key=Path(args.key).read_bytes() if args.key else None,
+            certificate_chain=Path(args.cert).read_bytes() if args.cert else None,
+        )
+    started = time.time()
+    try:
+        report, run = asyncio.run(
+            run_loadtest(args.target, args.rate, args.duration, args.seed, args.mix, args.batch_size,
+                         args.drain_timeout, credentials)
+        )
+    except ValueError as error:
+        from clients.cli import UsageError
+
+        raise UsageError(str(error)) from error
+    except TimeoutError:
+        print(f"shmj loadtest: no server answers at {args.target}", file=sys.stderr)
+        return 1
+    report["started_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
+    Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
+    if args.plot:
+        plot_latency(run, args.plot, f"{args.target}: {args.rate:g}/s for {args.duration:g} s")
+    latency = report["latency_ms"]
+    print(
+        f"sent {report['sent']} at {report['achieved_rate']:g}/s, completed {report['completed']}; "
+        f"errors {report['errors_by_code'] or 'none'}; latency ms p50 {latency['p50']} p90 {latency['p90']} "
+        f"p99 {latency['p99']} max {latency['max']}; report {args.report}"
+        + (f", plot {args.plot}" if args.plot else ""),
+        file=sys.stderr,
+    )
+    return 0 if not report["errors_by_code"] else 1

@@ -1,0 +1,306 @@
+"""``shmj rescore IN.jsonl -o OUT.jsonl``: re-settle recorded hands, one output line per input line.
+
+The input is read as a stream in chunks; worker processes settle them (with
+rules_core, or through SettleBatch calls to a server) and a bounded window of
+chunks in flight keeps memory flat and the output in input order.
+
+- A line that cannot be settled (bad JSON included) becomes an error line; it
+  never stops the job or costs another line.
+- A failure of the server itself (unavailable, deadline) stops the job after
+  writing every line before the failed chunk; ``--resume`` continues from the
+  first line not written, so nothing is redone or duplicated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from itertools import islice
+from multiprocessing import get_context
+from pathlib import Path
+
+from rules_core.json_api import camel
+
+
+@dataclass
+class Summary:
+    lines: int = 0  # written this run
+    settled: int = 0
+    rejected: int = 0
+    legal_wins: int = 0
+    illegal_wins: int = 0
+    skipped_by_resume: int = 0
+    seconds: float = 0.0
+
+    @property
+    def lines_per_second(self) -> float:
+        return self.lines / self.seconds if self.seconds else 0.0
+
+
+class ServerFailure(Exception):
+    """The server could not settle a chunk at all; the job stops and can be resumed."""
+
+
+def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="JSON Lines of SettleRequest (proto3 JSON mapping)")
+    parser.add_argument("-o", "--output", required=True, help="JSON Lines of SettleResponse or error, one per input line")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (streams to the server, or local rule engines)")
+    parser.add_argument("--chunk", type=int, default=500, help="lines per work unit and per SettleBatch call")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output")
+    parser.add_argument("--summary", help="summary JSON file (default: OUTPUT.summary.json)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+# --- work done in the worker processes ------------------------------------------------------
+
+_settings: dict = {}
+
+
+def _init_worker(settings: dict) -> None:
+    _settings.update(settings)
+    if not settings["local"]:
+        from clients.client import ScoringClient
+
+        _settings["client"] = ScoringClient(
+            settings["target"], tls=settings["tls"], root_certificates=settings["ca"],
+            client_cert=settings["cert"], client_key=settings["key"], timeout=settings["timeout"],
+        )
+
+
+def _error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
+    return {
+        "request_id": request_id,
+        "error": {
+            "code": code,
+            "message": message,
+            "field_violations": [{"field": f, "description": d} for f, d in violations],
+        },
+    }
+
+
+def _request_id(data) -> str | None:
+    if isinstance(data, dict):
+        value = data.get("requestId", data.get("request_id"))
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _prepare(number: int, text: str, profile: str | None, overrides: dict) -> tuple[dict | None, dict | None]:
+    """(request, None) or (None, error line) for one input line."""
+    if not text.strip():
+        return None, _error_line(None, f"line {number}: empty line")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, _error_line(None, f"line {number}: not valid JSON: {error}")
+    if not isinstance(data, dict):
+        return None, _error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
+    if profile:
+        data["profile"] = profile
+    if overrides:
+        own = data.pop("overrides", None)
+        merged = {camel(k): v for k, v in own.items()} if isinstance(own, dict) else {}
+        merged.update(overrides)
+        data["overrides"] = merged
+    return data, None
+
+
+def _settle_local(request: dict) -> dict:
+    import rules_core as rc
+
+    try:
+        return rc.settle_json(request)
+    except rc.InvalidRequest as error:
+        return _error_line(_request_id(request), str(error), error.violations)
+
+
+def _settle_remote(requests: list[dict]) -> list[dict]:
+    import grpc
+    from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+    from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+    out: list[dict | None] = [None] * len(requests)
+    messages, positions = [], []
+    for position, request in enumerate(requests):
+        try:
+            messages.append(ParseDict(request, pb.SettleRequest()))
+            positions.append(position)
+        except ParseError as error:
+            out[position] = _error_line(_request_id(request), str(error))
+    if messages:
+        try:
+            results = _settings["client"].settle_batch(messages)
+        except grpc.RpcError as error:
+            raise ServerFailure(f"{error.code().name}: {error.details()}") from None
+        for position, result in zip(positions, results, strict=True):
+            if result.HasField("response"):
+                out[position] = MessageToDict(result.response)
+            else:
+                e = result.error
+                violations = [(v.field, v.description) for v in e.field_violations]
+                out[position] = _error_line(result.request_id, e.message, violations, e.code)
+    return out
+
+
+def settle_chunk(chunk: list[tuple[int, str]]) -> tuple[list[str], dict]:
+    """Settle one chunk of (line number, text); returns the output lines and counts."""
+    profile, overrides = _settings.get("profile"), _settings.get("overrides") or {}
+    prepared = [_prepare(number, text, profile, overrides) for number, text in chunk]
+    requests = [request for request, _ in prepared if request is not None]
+    if _settings["local"]:
+        settled = [_settle_local(r) for r in requests]
+    else:
+        settled = _settle_remote(requests)
+    results = iter(settled)
+    lines, counts = [], {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
+    for request, error in prepared:
+        line = error if request is None else next(results)
+        if "error" in line:
+            counts["rejected"] += 1
+        else:
+            counts["settled"] += 1
+            for winner in line.get("winners", []):
+                counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
+        lines.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return lines, counts
+
+
+# --- the coordinating process ---------------------------------------------------------------
+
+
+def _complete_lines(path: Path) -> int:
+    """Count complete lines of a partial output, dropping a torn last line."""
+    count = 0
+    last_newline = -1
+    with open(path, "rb") as file:
+        offset = 0
+        while block := file.read(1 << 20):
+            count += block.count(b"\n")
+            index = block.rfind(b"\n")
+            if index >= 0:
+                last_newline = offset + index
+            offset += len(block)
+    with open(path, "r+b") as file:
+        file.truncate(last_newline + 1)
+    return count
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as file:
+        count = sum(block.count(b"\n") for block in iter(lambda: file.read(1 << 20), b""))
+        file.seek(0, os.SEEK_END)
+        if file.tell():
+            file.seek(-1, os.SEEK_END)
+            if file.read(1) != b"\n":
+                count += 1  # a last line with no newline
+    return count
+
+
+def _chunks(path: Path, skip: int, size: int):
+    with open(path, encoding="utf-8", errors="replace") as file:
+        numbered = enumerate((line.rstrip("\n") for line in file), start=1)
+        for _ in islice(numbered, skip):
+            pass
+        while chunk := list(islice(numbered, size)):
+            yield chunk
+
+
+def run_rescore(
+    input_path: Path,
+    output_path: Path,
+    settings: dict,
+    workers: int = 2,
+    chunk: int = 500,
+    resume: bool = False,
+    progress: bool = True,
+) -> Summary:
+    summary = Summary()
+    start = time.perf_counter()
+    skip = _complete_lines(output_path) if resume and output_path.exists() else 0
+    summary.skipped_by_resume = skip
+    total = _count_lines(input_path)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=skip, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+    window: deque[Future] = deque()
+    failure = None
+    with (
+        open(output_path, "a" if resume else "w", encoding="utf-8") as out,
+        ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                            initializer=_init_worker, initargs=(settings,)) as pool,
+    ):
+        chunks = _chunks(input_path, skip, chunk)
+
+        def drain_one() -> None:
+            lines, counts = window.popleft().result()
+            out.writelines(lines)
+            out.flush()
+            summary.lines += len(lines)
+            for key, value in counts.items():
+                setattr(summary, key, getattr(summary, key) + value)
+            if bar is not None:
+                bar.update(len(lines))
+
+        try:
+            for work in chunks:
+                window.append(pool.submit(settle_chunk, work))
+                if len(window) >= workers * 2:
+                    drain_one()
+            while window:
+                drain_one()
+        except ServerFailure as error:
+            failure = error
+            for pending in window:
+                pending.cancel()
+        finally:
+            if bar is not None:
+                bar.close()
+    summary.seconds = time.perf_counter() - start
+    if failure is not None:
+        raise ServerFailure(
+            f"stopped after line {skip + summary.lines}: {failure}; run again with --resume to continue"
+        )
+    return summary
+
+
+def rescore_command(args) -> int:
+    from clients.cli import UsageError, parse_overrides
+
+    input_path, output_path = Path(args.input), Path(args.output)
+    if not input_path.exists():
+        raise UsageError(f"no such input file: {input_path}")
+    if output_path.exists() and not (args.resume or args.force):
+        raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
+    settings = {
+        "local": args.local, "target": args.target, "tls": args.tls, "ca": args.ca, "cert": args.cert,
+        "key": args.key, "timeout": args.timeout, "profile": args.profile,
+        "overrides": parse_overrides(args.override),
+    }
+    summary_path = Path(args.summary or f"{output_path}.summary.json")
+    try:
+        summary = run_rescore(
+            input_path, output_path, settings, args.workers, args.chunk, args.resume, not args.no_progress
+        )
+    except ServerFailure as error:
+        print(f"shmj rescore: {error}", file=sys.stderr)
+        return 1
+    report = dict(asdict(summary), lines_per_second=round(summary.lines_per_second, 1),
+                  input=str(input_path), output=str(output_path))
+    summary_path.write_text(json.dumps(report, indent=2) + "\n")
+    print(
+        f"{summary.lines} lines in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s): "
+        f"{summary.settled} settled ({summary.legal_wins} legal wins, {summary.illegal_wins} not legal), "
+        f"{summary.rejected} rejected; summary in {summary_path}",
+        file=sys.stderr,
+    )
+    return 0

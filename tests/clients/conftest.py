@@ -1,0 +1,1 @@
+from tests.server.conftest import server, stub  # noqa: F401  (the real server, shared)

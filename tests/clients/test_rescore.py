@@ -1,0 +1,152 @@
+"""`shmj rescore`: order kept, nothing lost, bad lines explained, interruptions resumed."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+from google.protobuf.json_format import MessageToDict
+
+from clients.cli import main
+from rules_core.random_hands import generate_requests
+from server import convert
+from tests.server.conftest import ROOT, run_server
+from tests.worked_examples import WORKED_EXAMPLES
+
+
+def request_line(request) -> str:
+    return json.dumps(MessageToDict(convert.settle_request_message(request)), ensure_ascii=False)
+
+
+def mixed_file(path):
+    """Valid, illegal and malformed lines, in a known order."""
+    legal = request_line(WORKED_EXAMPLES[0][1])  # example 1: +36
+    illegal = request_line(WORKED_EXAMPLES[5][1])  # example 6: not legal
+    lines = [
+        legal,
+        "{not json",
+        illegal,
+        "",
+        '{"requestId": "bad-profile", "profile": "Classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW"}',
+        '{"requestId": "bad-field", "profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW", "colour": 1}',
+        "[1, 2]",
+        legal,
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return lines
+
+
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def check_mixed_output(out):
+    rows = read_jsonl(out)
+    assert len(rows) == 8
+    assert rows[0]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert rows[1]["error"]["code"] == "INVALID_ARGUMENT" and "line 2: not valid JSON" in rows[1]["error"]["message"]
+    assert rows[1]["request_id"] is None
+    assert rows[2]["winners"][0]["illegalReasons"] == ["ILLEGAL_REASON_NO_QUALIFYING_PATTERN"]
+    assert "line 4: empty line" in rows[3]["error"]["message"]
+    assert rows[4]["request_id"] == "bad-profile"
+    assert rows[4]["error"]["field_violations"][0]["field"] == "profile"
+    assert rows[5]["request_id"] == "bad-field"
+    assert "colour" in json.dumps(rows[5]["error"])
+    assert "expected a JSON object" in rows[6]["error"]["message"]
+    assert rows[7] == rows[0]
+    return rows
+
+
+def test_local_rescore_keeps_every_line_in_order(tmp_path):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    mixed_file(source)
+    assert main(["rescore", str(source), "-o", str(out), "--local", "--workers", "2", "--chunk", "3",
+                 "--no-progress"]) == 0
+    check_mixed_output(out)
+    summary = json.loads((tmp_path / "out.jsonl.summary.json").read_text())
+    assert (summary["lines"], summary["settled"], summary["rejected"]) == (8, 3, 5)
+    assert (summary["legal_wins"], summary["illegal_wins"]) == (2, 1)
+
+
+def test_rescore_against_the_server_matches_local(tmp_path, server):
+    source = tmp_path / "in.jsonl"
+    mixed_file(source)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(["rescore", str(source), "-o", str(local), "--local", "--no-progress"]) == 0
+    assert main(["rescore", str(source), "-o", str(remote), "--target", server.address, "--workers", "2",
+                 "--chunk", "2", "--no-progress"]) == 0
+    local_rows, remote_rows = check_mixed_output(local), check_mixed_output(remote)
+    for a, b in zip(local_rows, remote_rows, strict=True):
+        if "error" in a:
+            assert a["request_id"] == b["request_id"] and a["error"]["code"] == b["error"]["code"]
+        else:
+            assert a == b
+
+
+def test_rescore_under_another_profile(tmp_path):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text(request_line(WORKED_EXAMPLES[0][1]) + "\n")
+    assert main(["rescore", str(source), "-o", str(out), "--local", "--profile", "lezi",
+                 "--override", "ordinary_base=4", "--no-progress"]) == 0
+    (row,) = read_jsonl(out)
+    assert row["profile"] == "lezi"
+    assert row["seatDeltas"] == [21.0, -7.0, -7.0, -7.0]  # 4 + 3 花, no 番 in lezi
+
+
+def test_existing_output_needs_resume_or_force(tmp_path, capsys):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    mixed_file(source)
+    out.write_text("")
+    assert main(["rescore", str(source), "-o", str(out), "--local", "--no-progress"]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_resume_after_a_torn_write(tmp_path):
+    source, full, partial = tmp_path / "in.jsonl", tmp_path / "full.jsonl", tmp_path / "partial.jsonl"
+    mixed_file(source)
+    assert main(["rescore", str(source), "-o", str(full), "--local", "--no-progress"]) == 0
+    lines = full.read_text().splitlines(keepends=True)
+    partial.write_text("".join(lines[:3]) + lines[3][:10])  # stopped in the middle of line 4
+    assert main(["rescore", str(source), "-o", str(partial), "--local", "--resume", "--no-progress"]) == 0
+    assert partial.read_text() == full.read_text()
+    summary = json.loads((tmp_path / "partial.jsonl.summary.json").read_text())
+    assert (summary["skipped_by_resume"], summary["lines"]) == (3, 5)
+
+
+def test_resume_after_the_process_is_killed(tmp_path):
+    source, full, killed = tmp_path / "in.jsonl", tmp_path / "full.jsonl", tmp_path / "killed.jsonl"
+    source.write_text("".join(request_line(r) + "\n" for r in generate_requests(30_000, 8)))
+    command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "--local", "--workers", "2",
+               "--chunk", "200", "--no-progress"]
+    process = subprocess.Popen([*command, "-o", str(killed)], cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not killed.exists() or killed.stat().st_size < 200_000):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    written = len(killed.read_text().splitlines())
+    assert 0 < written < 30_000
+    assert subprocess.run([*command, "-o", str(killed), "--resume"], cwd=ROOT).returncode == 0
+    assert subprocess.run([*command, "-o", str(full)], cwd=ROOT).returncode == 0
+    assert killed.read_text() == full.read_text()
+    assert len(full.read_text().splitlines()) == 30_000
+
+
+def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
+    source, out, full = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "full.jsonl"
+    source.write_text("".join(request_line(r) + "\n" for r in generate_requests(200, 2)))
+    with run_server(tmp_path) as server:
+        address = server.address
+    # The server is gone: nothing can be settled, nothing is written, the job says how to go on.
+    assert main(["rescore", str(source), "-o", str(out), "--target", address, "--timeout", "2",
+                 "--no-progress"]) == 1
+    assert "run again with --resume" in capsys.readouterr().err
+    assert out.read_text() == ""
+    with run_server(tmp_path, port=int(address.rsplit(":", 1)[1])) as server:
+        assert main(["rescore", str(source), "-o", str(out), "--target", server.address, "--resume",
+                     "--no-progress"]) == 0
+    assert main(["rescore", str(source), "-o", str(full), "--local", "--no-progress"]) == 0
+    assert out.read_text() == full.read_text()
