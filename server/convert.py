@@ -97,34 +97,51 @@ def _winner(msg: pb.Winner, path: str, violations: Violations) -> rc.Winner:
     )
 
 
-def _fast_hand(msg: tiles_pb2.Hand) -> rc.Hand:
-    """The hand with every enum number known, else KeyError (then `_hand` says which)."""
-    tile = TILE_IN.__getitem__
-    return rc.Hand(
-        tuple(map(tile, msg.concealed)),
-        tile(msg.winning_tile),
-        tuple(rc.Meld(MELD_KIND_IN[m.kind], tuple(map(tile, m.tiles)), m.from_seat) for m in msg.melds),
-        tuple(map(FLOWER_IN.__getitem__, msg.flowers)),
-    )
+def _fast_settle_request(
+    msg: pb.SettleRequest,
+    tile=TILE_IN.__getitem__,
+    flower=FLOWER_IN.__getitem__,
+    meld_kind=MELD_KIND_IN.__getitem__,
+    Hand=rc.Hand,
+    Meld=rc.Meld,
+    Winner=rc.Winner,
+) -> rc.SettleRequest:
+    """The request with every enum number known, else KeyError (then `settle_request` says which).
 
-
-def _fast_settle_request(msg: pb.SettleRequest) -> rc.SettleRequest:
-    tile = TILE_IN.__getitem__
+    The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
+    """
+    winners = []
+    for w in msg.winners:
+        hand = w.hand
+        melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
+        winners.append(
+            Winner(
+                w.seat,
+                Hand(
+                    tuple(map(tile, hand.concealed)),
+                    tile(hand.winning_tile),
+                    tuple([Meld(meld_kind(m.kind), tuple(map(tile, m.tiles)), m.from_seat) for m in melds])
+                    if melds
+                    else (),
+                    tuple(map(flower, flowers)) if flowers else (),
+                ),
+                tuple(map(tile, passed)) if passed else (),
+                w.replacement_draw,
+                w.first_go_around,
+            )
+        )
+    liabilities = msg.liabilities
     return rc.SettleRequest(
         msg.profile,
         OUTCOME_IN[msg.outcome],
-        tuple(
-            [
-                rc.Winner(w.seat, _fast_hand(w.hand), tuple(map(tile, w.passed_tiles)), w.replacement_draw,
-                          w.first_go_around)
-                for w in msg.winners
-            ]
-        ),
+        tuple(winners),
         msg.dealer_seat,
         rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
         msg.huangfan_count,
         msg.discarder_seat,
-        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in msg.liabilities]),
+        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in liabilities])
+        if liabilities
+        else (),
         msg.abandoning_seat,
         None,
         msg.request_id,
@@ -266,6 +283,24 @@ def _keyed(entries, key_field: str, table, path: str, violations: Violations) ->
 
 # --- rules_core -> proto --------------------------------------------------------------------
 
+# Few distinct item lists occur (a profile's patterns, flower counts, caps, multipliers): each
+# is built once as a message holding only those items, then merged in one call.
+_ITEM_TEMPLATES: dict[tuple, pb.WinnerResult] = {}
+_ITEM_TEMPLATE_LIMIT = 50_000
+
+
+def _items_template(items: tuple) -> pb.WinnerResult:
+    template = _ITEM_TEMPLATES.get(items)
+    if template is None:
+        template = pb.WinnerResult()
+        add_item = template.items.add
+        for kind, code, name_zh, name_en, contribution, count in items:
+            add_item(kind=kind, code=code, name_zh=name_zh, name_en=name_en, contribution=contribution, count=count)
+        if len(_ITEM_TEMPLATES) < _ITEM_TEMPLATE_LIMIT:
+            _ITEM_TEMPLATES[items] = template
+    return template
+
+
 def _fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
     """Write a winner's result into a message in place (cheaper than building and copying one)."""
     target.seat = w.seat
@@ -275,9 +310,8 @@ def _fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
     target.flowers = w.flowers
     target.base_value = w.base_value
     target.value = w.value
-    add_item = target.items.add
-    for kind, code, name_zh, name_en, contribution, count in w.items:
-        add_item(kind=kind, code=code, name_zh=name_zh, name_en=name_en, contribution=contribution, count=count)
+    if w.items:
+        target.MergeFrom(_items_template(w.items))
 
 
 def settle_response(result: rc.SettleResult, response: pb.SettleResponse | None = None) -> pb.SettleResponse:

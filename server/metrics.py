@@ -71,27 +71,30 @@ class SettlementTally:
         self.patterns: Tally = Tally()
         self.rejected = 0
 
-    def add(self, outcome_name: str, result) -> None:
+    def add(self, outcome, result) -> None:
+        """Count one settlement (enum members are kept as keys: names are looked up at flush)."""
         profile = result.profile
-        self.settlements[profile, outcome_name] += 1
+        self.settlements[profile, outcome] += 1
         for winner in result.winners:
             self.add_winner(profile, winner)
 
     def add_winner(self, profile: str, winner) -> None:
         if winner.legal:
-            self.wins[profile, "true", "none"] += 1
-            for pattern in winner.patterns:
-                self.patterns[profile, pattern.name] += 1
+            self.wins[profile, None] += 1
+            self.patterns[profile, winner.patterns] += 1
         else:
-            for reason in winner.illegal_reasons:
-                self.wins[profile, "false", reason.name] += 1
+            self.wins[profile, winner.illegal_reasons] += 1
 
     def flush(self, method: str) -> None:
-        for labels, count in self.settlements.items():
-            SETTLEMENTS.labels(*labels).inc(count)
-        for labels, count in self.wins.items():
-            WINS.labels(*labels).inc(count)
-        for labels, count in self.patterns.items():
-            PATTERNS.labels(*labels).inc(count)
+        for (profile, outcome), count in self.settlements.items():
+            SETTLEMENTS.labels(profile, outcome.name).inc(count)
+        for (profile, reasons), count in self.wins.items():
+            if reasons is None:
+                WINS.labels(profile, "true", "none").inc(count)
+            for reason in reasons or ():
+                WINS.labels(profile, "false", reason.name).inc(count)
+        for (profile, patterns), count in self.patterns.items():
+            for pattern in patterns:
+                PATTERNS.labels(profile, pattern.name).inc(count)
         if self.rejected:
             REJECTED.labels(method).inc(self.rejected)

@@ -6,10 +6,9 @@ service tests check the same examples over the wire.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_core import NextHand, Outcome, SettleRequest, parse_tiles
 from rules_core.build import claims, dice, winner
+from rules_core.requests import replace
 
 SELF, DISCARD, ROB = Outcome.SELF_DRAW, Outcome.DISCARD, Outcome.ROBBING_KONG
 

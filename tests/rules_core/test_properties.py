@@ -1,13 +1,11 @@
 """Properties that hold for every request (hypothesis draws the generator's seed)."""
 
-from dataclasses import replace
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import Hand, InvalidRequest, ListWaitsRequest, Outcome, Winner, list_waits, settle
 from rules_core.random_hands import HandGenerator
-from rules_core.requests import LiabilityRelation
+from rules_core.requests import LiabilityRelation, replace
 from rules_core.tiles import ALL_FLOWERS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

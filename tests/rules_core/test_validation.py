@@ -1,11 +1,10 @@
 """RULES.md section 3: impossible input is rejected, naming the field as API.md spells it."""
 
-from dataclasses import replace
-
 import pytest
 
 from rules_core import Dice, Hand, InvalidRequest, Meld, MeldKind, Outcome, Tile, settle
 from rules_core.build import claims, winner
+from rules_core.requests import replace
 
 from .conftest import DISCARD, EIGHT, SELF, request
 

@@ -6,11 +6,10 @@ Seat 0 is the dealer, there are no dice and the 荒番 count is 0, unless stated
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules_core import IllegalReason, NextHand, Outcome, SettleRequest, settle
 from rules_core import Pattern as P
 from rules_core.build import claims, dice, winner
+from rules_core.requests import replace
 
 SELF, DISCARD, ROB = Outcome.SELF_DRAW, Outcome.DISCARD, Outcome.ROBBING_KONG
 
