@@ -22,7 +22,7 @@ from rules_core import InvalidRequest, Outcome, settle
 from rules_core.random_hands import generate_requests
 from rules_core.tiles import TILE_NOTATION
 
-REFERENCE = r'''
+REFERENCE = r"""
 import json, sys, time
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.tile import TilesConverter
@@ -40,7 +40,7 @@ for tiles, win_tile in converted:
     calculator.estimate_hand_value(tiles, win_tile)
     times.append(time.perf_counter() - t0)
 print(json.dumps({"seconds": time.perf_counter() - start, "times": times}))
-'''
+"""
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -123,9 +123,11 @@ def reference_hands(requests, limit: int) -> list:
             for tile in sorted(hand.concealed):
                 suits["z" if tile >= 27 else TILE_NOTATION[tile][1]] += str(tile - 26 if tile >= 27 else tile % 9 + 1)
             win = TILE_NOTATION[hand.winning_tile]
-            win_arg = {"honors": str(hand.winning_tile - 26)} if hand.winning_tile >= 27 else {
-                {"m": "man", "p": "pin", "s": "sou"}[win[1]]: win[0]
-            }
+            win_arg = (
+                {"honors": str(hand.winning_tile - 26)}
+                if hand.winning_tile >= 27
+                else {{"m": "man", "p": "pin", "s": "sou"}[win[1]]: win[0]}
+            )
             if max(hand.concealed.count(t) for t in hand.concealed) <= 4:
                 hands.append((suits["m"], suits["p"], suits["s"], suits["z"], win_arg))
             if len(hands) >= limit:
@@ -171,15 +173,21 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"rules_core  {ours['count']:>7} requests  {ours['per_second']:>10,.0f} settlements/s  "
-          f"median {ours['median_us']:.1f} us  p99 {ours['p99_us']:.1f} us")
-    print(f"shape search {shapes['hands']:>6} hands     with the per-suit table {shapes['with_table_per_second']:,.0f}/s, "
-          f"recomputed {shapes['without_table_per_second']:,.0f}/s "
-          f"({shapes['with_table_per_second'] / shapes['without_table_per_second']:.1f}x; "
-          f"{shapes['table_entries']} suit patterns)")
+    print(
+        f"rules_core  {ours['count']:>7} requests  {ours['per_second']:>10,.0f} settlements/s  "
+        f"median {ours['median_us']:.1f} us  p99 {ours['p99_us']:.1f} us"
+    )
+    print(
+        f"shape search {shapes['hands']:>6} hands     with the per-suit table {shapes['with_table_per_second']:,.0f}/s, "
+        f"recomputed {shapes['without_table_per_second']:,.0f}/s "
+        f"({shapes['with_table_per_second'] / shapes['without_table_per_second']:.1f}x; "
+        f"{shapes['table_entries']} suit patterns)"
+    )
     if reference:
-        print(f"mahjong     {reference['count']:>7} hands     {reference['per_second']:>10,.0f} hands/s        "
-              f"median {reference['median_us']:.1f} us  p99 {reference['p99_us']:.1f} us")
+        print(
+            f"mahjong     {reference['count']:>7} hands     {reference['per_second']:>10,.0f} hands/s        "
+            f"median {reference['median_us']:.1f} us  p99 {reference['p99_us']:.1f} us"
+        )
         print(f"ratio       {figures['ratio']:.1f}x the throughput of mahjong's estimate_hand_value")
     return 0
 

@@ -62,10 +62,26 @@ class Server:
         self.workers = workers
         self.log = tempfile.NamedTemporaryFile(prefix="shmj-bench-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(self.port), "--workers", str(workers),
-             "--metrics-port", "0", "--log-level", "warning", "--max-batch-size", "100000",
-             "--shutdown-delay-s", "0"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+                "--metrics-port",
+                "0",
+                "--log-level",
+                "warning",
+                "--max-batch-size",
+                "100000",
+                "--shutdown-delay-s",
+                "0",
+            ],
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         self.address = f"127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
@@ -85,8 +101,11 @@ class Server:
 
 
 def channels(address: str, count: int) -> list[grpc.aio.Channel]:
-    options = [("grpc.use_local_subchannel_pool", 1), ("grpc.max_receive_message_length", 256 << 20),
-               ("grpc.max_send_message_length", 256 << 20)]
+    options = [
+        ("grpc.use_local_subchannel_pool", 1),
+        ("grpc.max_receive_message_length", 256 << 20),
+        ("grpc.max_send_message_length", 256 << 20),
+    ]
     return [grpc.aio.insecure_channel(address, options=options) for _ in range(count)]
 
 
@@ -141,12 +160,17 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
     def at(fraction: float) -> float:
         return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] * 1000
 
-    return {"p50_ms": round(at(0.5), 3), "p90_ms": round(at(0.9), 3), "p99_ms": round(at(0.99), 3),
-            "max_ms": round(ordered[-1] * 1000, 3)}
+    return {
+        "p50_ms": round(at(0.5), 3),
+        "p90_ms": round(at(0.9), 3),
+        "p99_ms": round(at(0.99), 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
 
 
-async def unary_closed_loop(address: str, messages: list[bytes], connections: int, concurrency: int,
-                            seconds: float) -> dict:
+async def unary_closed_loop(
+    address: str, messages: list[bytes], connections: int, concurrency: int, seconds: float
+) -> dict:
     chans = channels(address, connections)
     calls = [c.unary_unary(SERVICE + "Settle") for c in chans]
     latencies: list[float] = []
@@ -167,12 +191,14 @@ async def unary_closed_loop(address: str, messages: list[bytes], connections: in
     elapsed = time.perf_counter() - start
     for c in chans:
         await c.close()
-    return {"calls_per_second": round(len(latencies) / elapsed, 1), "concurrency": concurrency,
-            **_percentiles(latencies)}
+    return {
+        "calls_per_second": round(len(latencies) / elapsed, 1),
+        "concurrency": concurrency,
+        **_percentiles(latencies),
+    }
 
 
-async def unary_open_loop(address: str, messages: list[bytes], connections: int, rate: float,
-                          seconds: float) -> dict:
+async def unary_open_loop(address: str, messages: list[bytes], connections: int, rate: float, seconds: float) -> dict:
     chans = channels(address, connections)
     calls = [c.unary_unary(SERVICE + "Settle") for c in chans]
     await asyncio.gather(*(c.channel_ready() for c in chans))
@@ -202,8 +228,14 @@ async def unary_open_loop(address: str, messages: list[bytes], connections: int,
     return {"rate": rate, "calls": len(latencies), "errors": errors, **_percentiles(latencies)}
 
 
-def measure(workers: int, batch_payloads: list[bytes], batch_size: int, stream_messages: list[bytes],
-            unary_messages: list[bytes], seconds: float) -> dict:
+def measure(
+    workers: int,
+    batch_payloads: list[bytes],
+    batch_size: int,
+    stream_messages: list[bytes],
+    unary_messages: list[bytes],
+    seconds: float,
+) -> dict:
     server = Server(workers)
     connections = 4 * workers
     try:
@@ -230,7 +262,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each timed measurement")
     parser.add_argument("--batch-size", type=int, default=1000)
-    parser.add_argument("--distinct-hands", type=int, default=60_000, help="distinct requests the batches cycle through")
+    parser.add_argument(
+        "--distinct-hands", type=int, default=60_000, help="distinct requests the batches cycle through"
+    )
     parser.add_argument("--stream-hands", type=int, default=20_000, help="hands per stream and connection")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", default="1,2", help="worker counts to measure")
@@ -258,13 +292,19 @@ def main(argv=None) -> int:
         unary = figures["unary_settle"]
         open_loop = figures["unary_settle_open_loop"]
         print(f"{workers} worker(s):")
-        print(f"  SettleBatch   {batch:>10,.0f} hands/s  {batch / top:5.0%} of the ceiling"
-              f"  ({batch / top / workers:.0%} per worker)")
+        print(
+            f"  SettleBatch   {batch:>10,.0f} hands/s  {batch / top:5.0%} of the ceiling"
+            f"  ({batch / top / workers:.0%} per worker)"
+        )
         print(f"  SettleStream  {stream:>10,.0f} hands/s  {stream / top:5.0%} of the ceiling")
-        print(f"  Settle        {unary['calls_per_second']:>10,.0f} calls/s  {unary['calls_per_second'] / top:5.0%}"
-              f" of the ceiling; closed loop x{unary['concurrency']}: p50 {unary['p50_ms']} ms p99 {unary['p99_ms']} ms")
-        print(f"  Settle at {open_loop['rate']:g}/s open loop: p50 {open_loop['p50_ms']} ms p99 {open_loop['p99_ms']} ms"
-              f" max {open_loop['max_ms']} ms, {open_loop['errors']} errors")
+        print(
+            f"  Settle        {unary['calls_per_second']:>10,.0f} calls/s  {unary['calls_per_second'] / top:5.0%}"
+            f" of the ceiling; closed loop x{unary['concurrency']}: p50 {unary['p50_ms']} ms p99 {unary['p99_ms']} ms"
+        )
+        print(
+            f"  Settle at {open_loop['rate']:g}/s open loop: p50 {open_loop['p50_ms']} ms p99 {open_loop['p99_ms']} ms"
+            f" max {open_loop['max_ms']} ms, {open_loop['errors']} errors"
+        )
     if "1" in results["workers"] and "2" in results["workers"]:
         one, two = results["workers"]["1"], results["workers"]["2"]
         scale = two["settle_batch_hands_per_second"] / one["settle_batch_hands_per_second"]

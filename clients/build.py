@@ -1,6 +1,6 @@
 """Build request messages from the notation of RULES.md.
 
-    >>> hand("123m 456p EEE 77s [555p@1]", win="7s", flowers="1f 5f")
+>>> hand("123m 456p EEE 77s [555p@1]", win="7s", flowers="1f 5f")
 """
 
 from __future__ import annotations

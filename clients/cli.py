@@ -225,8 +225,12 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
 def _table(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table")
     group.add_argument("--profile", default="classic", help="classic, sankou or lezi (default classic)")
-    group.add_argument("--override", action="append", metavar="KEY=VALUE",
-                       help="override a profile field, e.g. ordinary_base=5 or huangfan_mode=PER_LEVEL")
+    group.add_argument(
+        "--override",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a profile field, e.g. ordinary_base=5 or huangfan_mode=PER_LEVEL",
+    )
     group.add_argument("--dealer", type=int, default=0, help="dealer seat (default 0)")
     group.add_argument("--dice", help="the two dice, e.g. 3,3")
     group.add_argument("--huangfan", type=int, default=0, help="荒番 count this hand starts with")
@@ -248,12 +252,19 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="settle one hand and print the itemised result")
     score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
     score.add_argument("--win", help="the winning tile, e.g. 7s")
-    score.add_argument("--outcome", default="self-draw",
-                       help="self-draw, discard, robbing-kong, eight-flowers, exhaustive-draw or abandon")
+    score.add_argument(
+        "--outcome",
+        default="self-draw",
+        help="self-draw, discard, robbing-kong, eight-flowers, exhaustive-draw or abandon",
+    )
     score.add_argument("--discarder", type=int, default=0, help="the discarder (or the kong player when robbed)")
     score.add_argument("--abandoning", type=int, default=0, help="the seat that left (abandon)")
-    score.add_argument("--claims", action="append", metavar="CLAIMER:SOURCE:COUNT",
-                       help="melds claimed from a seat's discards, e.g. 1:2:3 (liability)")
+    score.add_argument(
+        "--claims",
+        action="append",
+        metavar="CLAIMER:SOURCE:COUNT",
+        help="melds claimed from a seat's discards, e.g. 1:2:3 (liability)",
+    )
     score.add_argument("--request-id", default="", help="an id echoed in the response")
     score.add_argument("--request", help="a SettleRequest JSON file instead of the flags")
     _winner_flags(score)
@@ -292,8 +303,12 @@ def build_parser() -> argparse.ArgumentParser:
 def _table_overrides_only(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("re-settling under other rules")
     group.add_argument("--profile", help="settle every line under this profile instead of its own")
-    group.add_argument("--override", action="append", metavar="KEY=VALUE",
-                       help="override a profile field on every line, e.g. ordinary_base=5")
+    group.add_argument(
+        "--override",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a profile field on every line, e.g. ordinary_base=5",
+    )
 
 
 def print_violations(violations) -> None:

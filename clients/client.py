@@ -106,10 +106,14 @@ class ScoringClient:
     def settle_batch(
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
     ) -> list[svc.SettleBatchResult]:
-        response = self.stub.SettleBatch(svc.SettleBatchRequest(requests=list(requests)), timeout=timeout or self.timeout)
+        response = self.stub.SettleBatch(
+            svc.SettleBatchRequest(requests=list(requests)), timeout=timeout or self.timeout
+        )
         return list(response.results)
 
-    def settle_stream(self, requests: Iterable[pb.SettleRequest], timeout: float | None = None) -> Iterator[pb.SettleResponse]:
+    def settle_stream(
+        self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
+    ) -> Iterator[pb.SettleResponse]:
         """One response per request, in order; a request that cannot be settled has `error` set."""
         return self.stub.SettleStream(iter(requests), timeout=timeout)
 

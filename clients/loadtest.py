@@ -71,7 +71,9 @@ class Workload:
                 first = request.winners[0]
                 checks.append(
                     svc.CheckWinRequest(
-                        profile=request.profile, outcome=request.outcome, dealer_seat=request.dealer_seat,
+                        profile=request.profile,
+                        outcome=request.outcome,
+                        dealer_seat=request.dealer_seat,
                         winner=convert.winner_message(first),
                     )
                 )
@@ -116,11 +118,20 @@ async def _call(method, request, scheduled_at: float, offset: float, rpc: str, r
     run.samples.append(Sample(offset, loop.time() - scheduled_at, rpc, code))
 
 
-async def generate_load(channel: grpc.aio.Channel, workload: Workload, rate: float, duration: float,
-                        mix: dict[str, float], seed: int, drain_timeout: float) -> Run:
+async def generate_load(
+    channel: grpc.aio.Channel,
+    workload: Workload,
+    rate: float,
+    duration: float,
+    mix: dict[str, float],
+    seed: int,
+    drain_timeout: float,
+) -> Run:
     stub = svc_grpc.ScoringServiceStub(channel)
     methods = {
-        "settle": stub.Settle, "check_win": stub.CheckWin, "list_waits": stub.ListWaits,
+        "settle": stub.Settle,
+        "check_win": stub.CheckWin,
+        "list_waits": stub.ListWaits,
         "settle_batch": stub.SettleBatch,
     }
     names = [name for name, weight in mix.items() if weight > 0]
@@ -235,8 +246,16 @@ def plot_latency(run: Run, path: str, title: str) -> None:
     plt.close(figure)
 
 
-async def run_loadtest(target: str, rate: float, duration: float, seed: int = 1, mix: str = DEFAULT_MIX,
-                       batch_size: int = 10, drain_timeout: float = 10.0, credentials=None) -> tuple[dict, Run]:
+async def run_loadtest(
+    target: str,
+    rate: float,
+    duration: float,
+    seed: int = 1,
+    mix: str = DEFAULT_MIX,
+    batch_size: int = 10,
+    drain_timeout: float = 10.0,
+    credentials=None,
+) -> tuple[dict, Run]:
     weights = parse_mix(mix)
     workload = Workload(seed, batch_size)
     options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
@@ -263,8 +282,16 @@ def loadtest_command(args) -> int:
     started = time.time()
     try:
         report, run = asyncio.run(
-            run_loadtest(args.target, args.rate, args.duration, args.seed, args.mix, args.batch_size,
-                         args.drain_timeout, credentials)
+            run_loadtest(
+                args.target,
+                args.rate,
+                args.duration,
+                args.seed,
+                args.mix,
+                args.batch_size,
+                args.drain_timeout,
+                credentials,
+            )
         )
     except ValueError as error:
         from clients.cli import UsageError

@@ -69,8 +69,10 @@ def winner_lines(winner: dict, unit: str) -> list[str]:
 
 def settlement_table(response: dict) -> str:
     unit = _UNIT.get(response.get("unit", ""), "")
-    lines = [f"Profile {response.get('profile', '')} (unit {unit})"
-             + (f"  request {response['requestId']}" if response.get("requestId") else "")]
+    lines = [
+        f"Profile {response.get('profile', '')} (unit {unit})"
+        + (f"  request {response['requestId']}" if response.get("requestId") else "")
+    ]
     for winner in response.get("winners", []):
         lines += winner_lines(winner, unit)
     payments = response.get("payments", [])

@@ -49,9 +49,15 @@ class ServerFailure(Exception):
 
 def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="JSON Lines of SettleRequest (proto3 JSON mapping)")
-    parser.add_argument("-o", "--output", required=True, help="JSON Lines of SettleResponse or error, one per input line")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (streams to the server, or local rule engines)")
+    parser.add_argument(
+        "-o", "--output", required=True, help="JSON Lines of SettleResponse or error, one per input line"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (streams to the server, or local rule engines)",
+    )
     parser.add_argument("--chunk", type=int, default=500, help="lines per work unit and per SettleBatch call")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output")
@@ -70,8 +76,12 @@ def _init_worker(settings: dict) -> None:
         from clients.client import ScoringClient
 
         _settings["client"] = ScoringClient(
-            settings["target"], tls=settings["tls"], root_certificates=settings["ca"],
-            client_cert=settings["cert"], client_key=settings["key"], timeout=settings["timeout"],
+            settings["target"],
+            tls=settings["tls"],
+            root_certificates=settings["ca"],
+            client_cert=settings["cert"],
+            client_key=settings["key"],
+            timeout=settings["timeout"],
         )
 
 
@@ -236,8 +246,9 @@ def run_rescore(
     failure = None
     with (
         open(output_path, "a" if resume else "w", encoding="utf-8") as out,
-        ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                            initializer=_init_worker, initargs=(settings,)) as pool,
+        ProcessPoolExecutor(
+            max_workers=workers, mp_context=get_context("spawn"), initializer=_init_worker, initargs=(settings,)
+        ) as pool,
     ):
         chunks = _chunks(input_path, skip, chunk)
 
@@ -282,8 +293,14 @@ def rescore_command(args) -> int:
     if output_path.exists() and not (args.resume or args.force):
         raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
     settings = {
-        "local": args.local, "target": args.target, "tls": args.tls, "ca": args.ca, "cert": args.cert,
-        "key": args.key, "timeout": args.timeout, "profile": args.profile,
+        "local": args.local,
+        "target": args.target,
+        "tls": args.tls,
+        "ca": args.ca,
+        "cert": args.cert,
+        "key": args.key,
+        "timeout": args.timeout,
+        "profile": args.profile,
         "overrides": parse_overrides(args.override),
     }
     summary_path = Path(args.summary or f"{output_path}.summary.json")
@@ -294,8 +311,12 @@ def rescore_command(args) -> int:
     except ServerFailure as error:
         print(f"shmj rescore: {error}", file=sys.stderr)
         return 1
-    report = dict(asdict(summary), lines_per_second=round(summary.lines_per_second, 1),
-                  input=str(input_path), output=str(output_path))
+    report = dict(
+        asdict(summary),
+        lines_per_second=round(summary.lines_per_second, 1),
+        input=str(input_path),
+        output=str(output_path),
+    )
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
     print(
         f"{summary.lines} lines in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s): "

@@ -139,6 +139,4 @@ LEZI = replace(
     abandon_penalty=15,  # 逃跑扣15分
 )
 
-BUILTIN_PROFILES: MappingProxyType[str, RuleProfile] = MappingProxyType(
-    {p.name: p for p in (CLASSIC, SANKOU, LEZI)}
-)
+BUILTIN_PROFILES: MappingProxyType[str, RuleProfile] = MappingProxyType({p.name: p for p in (CLASSIC, SANKOU, LEZI)})

@@ -35,9 +35,7 @@ def tile_class(tile: int) -> int:
     return 0 if tile < FIRST_HONOUR else (1 if tile < FIRST_DRAGON else 2)
 
 
-def flower_sources(
-    counts: list[int], melds, flower_count: int, concealed_suited_pungs: int
-) -> dict[FlowerSource, int]:
+def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited_pungs: int) -> dict[FlowerSource, int]:
     """How many of each 花 source the hand holds (sources it lacks are absent)."""
     sources: dict[FlowerSource, int] = {}
     if flower_count:

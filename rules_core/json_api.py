@@ -479,8 +479,17 @@ _ALWAYS = {camel(n) for n in _SCALAR_INT + _SCALAR_SHARE} | {"fanOnFixed"}
 
 
 _WAITS_FIELDS = (
-    "request_id", "profile", "overrides", "dealer_seat", "dice", "huangfan_count",
-    "seat", "hand", "passed_tiles", "replacement_draw", "first_go_around",
+    "request_id",
+    "profile",
+    "overrides",
+    "dealer_seat",
+    "dice",
+    "huangfan_count",
+    "seat",
+    "hand",
+    "passed_tiles",
+    "replacement_draw",
+    "first_go_around",
 )
 
 

@@ -45,9 +45,7 @@ class Judgement(NamedTuple):
     concealed_suited_pungs: int  # for 花, when a profile gives suited pungs a value
 
 
-def judge(
-    profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winner, counts: list[int]
-) -> Judgement:
+def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winner, counts: list[int]) -> Judgement:
     hand = winner.hand
     melds = hand.melds
     if outcome == Outcome.EIGHT_FLOWERS:

@@ -172,9 +172,7 @@ assert set(CHECKS) | {"name"} == set(PROFILE_FIELDS), "every profile field has a
 KNOWN_PROFILES = ", ".join(sorted(BUILTIN_PROFILES))
 
 
-def resolve_profile(
-    name: str, overrides: Mapping[str, Any] | None
-) -> tuple[RuleProfile | None, list[FieldViolation]]:
+def resolve_profile(name: str, overrides: Mapping[str, Any] | None) -> tuple[RuleProfile | None, list[FieldViolation]]:
     """The effective profile, or None and the violations that prevent it."""
     base = BUILTIN_PROFILES.get(name)
     if base is None:
@@ -185,9 +183,7 @@ def resolve_profile(
     return apply_overrides(base, overrides)
 
 
-def apply_overrides(
-    base: RuleProfile, overrides: Mapping[str, Any]
-) -> tuple[RuleProfile | None, list[FieldViolation]]:
+def apply_overrides(base: RuleProfile, overrides: Mapping[str, Any]) -> tuple[RuleProfile | None, list[FieldViolation]]:
     changes: dict[str, Any] = {}
     violations: list[FieldViolation] = []
     for field_name, value in overrides.items():

@@ -135,8 +135,16 @@ class HandGenerator:
         if tiles[0] != tiles[1]:
             return Meld(MeldKind.CHOW, tuple(Tile(t) for t in tiles), previous)
         source = (seat + rng.randrange(1, 4)) % 4
-        kind = rng.choice((MeldKind.PUNG, MeldKind.PUNG, MeldKind.PUNG, MeldKind.EXPOSED_KONG,
-                           MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG))
+        kind = rng.choice(
+            (
+                MeldKind.PUNG,
+                MeldKind.PUNG,
+                MeldKind.PUNG,
+                MeldKind.EXPOSED_KONG,
+                MeldKind.ADDED_KONG,
+                MeldKind.CONCEALED_KONG,
+            )
+        )
         size = 3 if kind == MeldKind.PUNG else 4
         return Meld(kind, (Tile(tiles[0]),) * size, source)
 

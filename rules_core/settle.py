@@ -21,10 +21,12 @@ def settle(request: SettleRequest) -> SettleResult:
     outcome = request.outcome
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat
-    results = tuple([
-        evaluate_winner(profile, outcome, dealer, multi, winner, winner_counts)
-        for winner, winner_counts in zip(request.winners, counts, strict=True)
-    ])
+    results = tuple(
+        [
+            evaluate_winner(profile, outcome, dealer, multi, winner, winner_counts)
+            for winner, winner_counts in zip(request.winners, counts, strict=True)
+        ]
+    )
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []
     claims = claim_counts(request) if request.liabilities else _NO_CLAIMS

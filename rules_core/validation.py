@@ -236,9 +236,7 @@ def _check_hand(
                 seen_flowers |= 1 << flower
 
     if max(all_counts) > 4:
-        over = ", ".join(
-            f"{TILE_NOTATION[t]} x{c}" for t, c in enumerate(all_counts) if c > 4
-        )
+        over = ", ".join(f"{TILE_NOTATION[t]} x{c}" for t, c in enumerate(all_counts) if c > 4)
         add(FieldViolation(path, f"a tile has only four copies: {over}"))
     return counts
 

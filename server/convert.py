@@ -377,9 +377,7 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
         liability_mode=profile.liability_mode,
         fixed_values=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fixed_values.items())],
         fan=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fan.items())],
-        flower_values=[
-            profile_pb2.FlowerValue(source=s, value=v) for s, v in sorted(profile.flower_values.items())
-        ],
+        flower_values=[profile_pb2.FlowerValue(source=s, value=v) for s, v in sorted(profile.flower_values.items())],
         floor_patterns=sorted(profile.floor_patterns),
         qualifying_patterns=sorted(profile.qualifying_patterns),
         dice_huangfan=[

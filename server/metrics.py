@@ -21,7 +21,9 @@ _RPC = ("grpc_type", "grpc_service", "grpc_method")
 
 STARTED = Counter("grpc_server_started_total", "RPCs started on the server.", _RPC)
 HANDLED = Counter(
-    "grpc_server_handled_total", "RPCs completed on the server, regardless of success or failure.", _RPC + ("grpc_code",)
+    "grpc_server_handled_total",
+    "RPCs completed on the server, regardless of success or failure.",
+    _RPC + ("grpc_code",),
 )
 HANDLING_SECONDS = Histogram(
     "grpc_server_handling_seconds", "Response latency of RPCs handled by the server.", _RPC, buckets=LATENCY_BUCKETS
@@ -29,7 +31,9 @@ HANDLING_SECONDS = Histogram(
 MSG_RECEIVED = Counter("grpc_server_msg_received_total", "Stream messages received on the server.", _RPC)
 MSG_SENT = Counter("grpc_server_msg_sent_total", "Stream messages sent by the server.", _RPC)
 IN_FLIGHT = Gauge(
-    "grpc_server_in_flight_requests", "RPCs being handled now.", ("grpc_service", "grpc_method"),
+    "grpc_server_in_flight_requests",
+    "RPCs being handled now.",
+    ("grpc_service", "grpc_method"),
     multiprocess_mode="livesum",
 )
 
@@ -41,10 +45,13 @@ WINS = Counter(
 )
 PATTERNS = Counter("shmj_patterns_total", "Patterns scored on legal wins, by profile.", ("profile", "pattern"))
 REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
-BATCH_SIZE = Histogram("shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",),
-                       buckets=BATCH_BUCKETS)
+BATCH_SIZE = Histogram(
+    "shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",), buckets=BATCH_BUCKETS
+)
 BUILD_INFO = Gauge(
-    "shmj_build_info", "Build information; the value is always 1.", ("version", "python_version", "grpc_version"),
+    "shmj_build_info",
+    "Build information; the value is always 1.",
+    ("version", "python_version", "grpc_version"),
     multiprocess_mode="max",
 )
 

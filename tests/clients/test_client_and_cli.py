@@ -27,12 +27,16 @@ def test_retry_policy_is_in_the_service_config():
 
 def test_client_calls_every_rpc(server):
     with ScoringClient(server.address) as client:
-        request = settle_request("classic", "self-draw", [winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f")])
+        request = settle_request(
+            "classic", "self-draw", [winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f")]
+        )
         assert list(client.settle(request).seat_deltas) == [36, -12, -12, -12]
         results = client.settle_batch([request, settle_request("lezi", "exhaustive-draw", huangfan_count=1)])
         assert [r.response.next_hand.huangfan_count for r in results] == [0, 2]
         assert [list(r.seat_deltas) for r in client.settle_stream([request] * 2)] == [[36, -12, -12, -12]] * 2
-        check = svc.CheckWinRequest(profile="classic", outcome=2, winner=winner(0, "7s 7s [123m@3] [456p@3] [789s@3] [EEE@1]", win="7s"))
+        check = svc.CheckWinRequest(
+            profile="classic", outcome=2, winner=winner(0, "7s 7s [123m@3] [456p@3] [789s@3] [EEE@1]", win="7s")
+        )
         assert client.check_win(check).result.value == 20
         waits = client.list_waits(svc.ListWaitsRequest(profile="classic", hand=hand("111m 555m 999p EEE 7s")))
         assert [w.tile for w in waits.self_draw_waits] == [25]
@@ -58,8 +62,23 @@ def test_score_prints_an_itemised_table(server, capsys):
 
 
 def test_score_local_and_remote_agree(server, capsys):
-    args = ["score", "456p 789p 111p 55p [123p@1]", "--win", "5p", "--seat", "2", "--outcome", "discard",
-            "--discarder", "1", "--profile", "lezi", "--dice", "1,4", "--json"]
+    args = [
+        "score",
+        "456p 789p 111p 55p [123p@1]",
+        "--win",
+        "5p",
+        "--seat",
+        "2",
+        "--outcome",
+        "discard",
+        "--discarder",
+        "1",
+        "--profile",
+        "lezi",
+        "--dice",
+        "1,4",
+        "--json",
+    ]
     assert main([*args, "--local"]) == 0
     local = json.loads(capsys.readouterr().out)
     assert main([*args, "--target", server.address]) == 0
@@ -69,8 +88,27 @@ def test_score_local_and_remote_agree(server, capsys):
 
 
 def test_score_with_overrides_and_claims(capsys):
-    assert main(["score", "456s 99s [111s@2] [222s@2] [333s@2]", "--win", "9s", "--seat", "1", "--profile", "lezi",
-                 "--claims", "1:2:3", "--override", "liability_self_draw_share=2", "--local", "--json"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "456s 99s [111s@2] [222s@2] [333s@2]",
+                "--win",
+                "9s",
+                "--seat",
+                "1",
+                "--profile",
+                "lezi",
+                "--claims",
+                "1:2:3",
+                "--override",
+                "liability_self_draw_share=2",
+                "--local",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["seatDeltas"] == [-10.0, 50.0, -30.0, -10.0]
 
 
@@ -95,7 +133,11 @@ def test_profiles(server, capsys):
 
 
 def test_installed_entry_point():
-    result = subprocess.run([sys.executable, "-m", "clients.cli", "score", *EXAMPLE_1, "--local", "--json"],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "score", *EXAMPLE_1, "--local", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]

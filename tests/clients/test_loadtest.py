@@ -13,8 +13,23 @@ from tests.server.conftest import run_server
 
 def test_loadtest_reports_rate_errors_and_latency(server, tmp_path, capsys):
     report_path, plot_path = tmp_path / "report.json", tmp_path / "latency.png"
-    code = main(["loadtest", "--target", server.address, "--rate", "150", "--duration", "2", "--seed", "3",
-                 "--report", str(report_path), "--plot", str(plot_path)])
+    code = main(
+        [
+            "loadtest",
+            "--target",
+            server.address,
+            "--rate",
+            "150",
+            "--duration",
+            "2",
+            "--seed",
+            "3",
+            "--report",
+            str(report_path),
+            "--plot",
+            str(plot_path),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     report = json.loads(report_path.read_text())
     assert report["sent"] == 300 and report["completed"] == 300
@@ -31,9 +46,28 @@ def test_loadtest_reports_rate_errors_and_latency(server, tmp_path, capsys):
 def test_loadtest_counts_errors_by_code(tmp_path):
     report_path = tmp_path / "report.json"
     with run_server(tmp_path, "--max-batch-size", "5") as small:
-        assert main(["loadtest", "--target", small.address, "--rate", "100", "--duration", "1",
-                     "--mix", "settle=1,settle_batch=1", "--batch-size", "10", "--report", str(report_path),
-                     "--plot", ""]) == 1
+        assert (
+            main(
+                [
+                    "loadtest",
+                    "--target",
+                    small.address,
+                    "--rate",
+                    "100",
+                    "--duration",
+                    "1",
+                    "--mix",
+                    "settle=1,settle_batch=1",
+                    "--batch-size",
+                    "10",
+                    "--report",
+                    str(report_path),
+                    "--plot",
+                    "",
+                ]
+            )
+            == 1
+        )
     report = json.loads(report_path.read_text())
     assert set(report["errors_by_code"]) == {"INVALID_ARGUMENT"}
     assert report["errors_by_code"]["INVALID_ARGUMENT"] == report["by_rpc"]["settle_batch"]["count"]
@@ -42,8 +76,10 @@ def test_loadtest_counts_errors_by_code(tmp_path):
 
 def test_loadtest_without_a_server_says_so(tmp_path, capsys):
     report_path = tmp_path / "report.json"
-    assert main(["loadtest", "--target", "127.0.0.1:1", "--duration", "1", "--report", str(report_path),
-                 "--plot", ""]) == 1
+    assert (
+        main(["loadtest", "--target", "127.0.0.1:1", "--duration", "1", "--report", str(report_path), "--plot", ""])
+        == 1
+    )
     assert "no server answers" in capsys.readouterr().err
 
 

@@ -63,8 +63,10 @@ def check_mixed_output(out):
 def test_local_rescore_keeps_every_line_in_order(tmp_path):
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     mixed_file(source)
-    assert main(["rescore", str(source), "-o", str(out), "--local", "--workers", "2", "--chunk", "3",
-                 "--no-progress"]) == 0
+    assert (
+        main(["rescore", str(source), "-o", str(out), "--local", "--workers", "2", "--chunk", "3", "--no-progress"])
+        == 0
+    )
     check_mixed_output(out)
     summary = json.loads((tmp_path / "out.jsonl.summary.json").read_text())
     assert (summary["lines"], summary["settled"], summary["rejected"]) == (8, 3, 5)
@@ -76,8 +78,24 @@ def test_rescore_against_the_server_matches_local(tmp_path, server):
     mixed_file(source)
     local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
     assert main(["rescore", str(source), "-o", str(local), "--local", "--no-progress"]) == 0
-    assert main(["rescore", str(source), "-o", str(remote), "--target", server.address, "--workers", "2",
-                 "--chunk", "2", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(source),
+                "-o",
+                str(remote),
+                "--target",
+                server.address,
+                "--workers",
+                "2",
+                "--chunk",
+                "2",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     local_rows, remote_rows = check_mixed_output(local), check_mixed_output(remote)
     for a, b in zip(local_rows, remote_rows, strict=True):
         if "error" in a:
@@ -89,8 +107,23 @@ def test_rescore_against_the_server_matches_local(tmp_path, server):
 def test_rescore_under_another_profile(tmp_path):
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     source.write_text(request_line(WORKED_EXAMPLES[0][1]) + "\n")
-    assert main(["rescore", str(source), "-o", str(out), "--local", "--profile", "lezi",
-                 "--override", "ordinary_base=4", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "rescore",
+                str(source),
+                "-o",
+                str(out),
+                "--local",
+                "--profile",
+                "lezi",
+                "--override",
+                "ordinary_base=4",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     (row,) = read_jsonl(out)
     assert row["profile"] == "lezi"
     assert row["seatDeltas"] == [21.0, -7.0, -7.0, -7.0]  # 4 + 3 花, no 番 in lezi
@@ -119,8 +152,19 @@ def test_resume_after_a_torn_write(tmp_path):
 def test_resume_after_the_process_is_killed(tmp_path):
     source, full, killed = tmp_path / "in.jsonl", tmp_path / "full.jsonl", tmp_path / "killed.jsonl"
     source.write_text("".join(request_line(r) + "\n" for r in generate_requests(30_000, 8)))
-    command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "--local", "--workers", "2",
-               "--chunk", "200", "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "clients.cli",
+        "rescore",
+        str(source),
+        "--local",
+        "--workers",
+        "2",
+        "--chunk",
+        "200",
+        "--no-progress",
+    ]
     process = subprocess.Popen([*command, "-o", str(killed)], cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not killed.exists() or killed.stat().st_size < 200_000):
@@ -141,12 +185,12 @@ def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
     with run_server(tmp_path) as server:
         address = server.address
     # The server is gone: nothing can be settled, nothing is written, the job says how to go on.
-    assert main(["rescore", str(source), "-o", str(out), "--target", address, "--timeout", "2",
-                 "--no-progress"]) == 1
+    assert main(["rescore", str(source), "-o", str(out), "--target", address, "--timeout", "2", "--no-progress"]) == 1
     assert "run again with --resume" in capsys.readouterr().err
     assert out.read_text() == ""
     with run_server(tmp_path, port=int(address.rsplit(":", 1)[1])) as server:
-        assert main(["rescore", str(source), "-o", str(out), "--target", server.address, "--resume",
-                     "--no-progress"]) == 0
+        assert (
+            main(["rescore", str(source), "-o", str(out), "--target", server.address, "--resume", "--no-progress"]) == 0
+        )
     assert main(["rescore", str(source), "-o", str(full), "--local", "--no-progress"]) == 0
     assert out.read_text() == full.read_text()

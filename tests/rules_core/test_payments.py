@@ -48,9 +48,7 @@ def test_replace_mode_lets_liable_seats_pay_instead():
     from rules_core import LiabilityMode
 
     w = winner(1, FULL_FLUSH, win="9s")
-    req = request(
-        "lezi", SELF, [w], liabilities=(claims(1, 2),), overrides={"liability_mode": LiabilityMode.REPLACE}
-    )
+    req = request("lezi", SELF, [w], liabilities=(claims(1, 2),), overrides={"liability_mode": LiabilityMode.REPLACE})
     result = settle(req)
     assert result.seat_deltas == (0, 30, -30, 0)
     assert [p.reason for p in result.payments] == [Why.LIABILITY]

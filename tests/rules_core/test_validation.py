@@ -121,9 +121,7 @@ def test_the_same_seat_twice_and_a_winning_discarder():
 
 
 def test_liability_relations():
-    req = request(
-        "lezi", SELF, [GOOD], liabilities=(claims(2, 2), claims(1, 9), claims(1, 2, -1))
-    )
+    req = request("lezi", SELF, [GOOD], liabilities=(claims(2, 2), claims(1, 9), claims(1, 2, -1)))
     assert fields(req) == ["liabilities[0].source_seat", "liabilities[1].source_seat", "liabilities[2].claims"]
 
 

@@ -55,8 +55,11 @@ def wait_serving(address: str, process: subprocess.Popen, credentials=None, time
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode}")
-        channel = grpc.secure_channel(address, credentials, options=[
-            ("grpc.ssl_target_name_override", "localhost")]) if credentials else grpc.insecure_channel(address)
+        channel = (
+            grpc.secure_channel(address, credentials, options=[("grpc.ssl_target_name_override", "localhost")])
+            if credentials
+            else grpc.insecure_channel(address)
+        )
         try:
             status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
             if status.status == health_pb2.HealthCheckResponse.SERVING:
@@ -73,9 +76,20 @@ def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, p
     port, metrics_port = port or free_port(), free_port()
     log_path = tmp_path / f"server-{port}.log"
     command = [
-        sys.executable, "-m", "server",
-        "--port", str(port), "--metrics-port", str(metrics_port), "--workers", str(workers),
-        "--shutdown-delay-s", "0.5", "--multiproc-dir", str(tmp_path / f"metrics-{port}"), *args,
+        sys.executable,
+        "-m",
+        "server",
+        "--port",
+        str(port),
+        "--metrics-port",
+        str(metrics_port),
+        "--workers",
+        str(workers),
+        "--shutdown-delay-s",
+        "0.5",
+        "--multiproc-dir",
+        str(tmp_path / f"metrics-{port}"),
+        *args,
     ]
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))

@@ -65,11 +65,17 @@ def test_metrics_change_as_calls_are_made(server, stub):
         stub.Settle(pb.SettleRequest(profile="nope", outcome=1))
     stub.SettleBatch(svc.SettleBatchRequest(requests=[EXAMPLE] * 3))
     after = server.metrics()
-    assert sample(after, "grpc_server_started_total", **labels) - sample(before, "grpc_server_started_total", **labels) == 2
+    assert (
+        sample(after, "grpc_server_started_total", **labels) - sample(before, "grpc_server_started_total", **labels)
+        == 2
+    )
     ok = dict(labels, grpc_code="OK")
     invalid = dict(labels, grpc_code="InvalidArgument")
     assert sample(after, "grpc_server_handled_total", **ok) - sample(before, "grpc_server_handled_total", **ok) == 1
-    assert sample(after, "grpc_server_handled_total", **invalid) - sample(before, "grpc_server_handled_total", **invalid) == 1
+    assert (
+        sample(after, "grpc_server_handled_total", **invalid) - sample(before, "grpc_server_handled_total", **invalid)
+        == 1
+    )
     assert sample(after, "grpc_server_handling_seconds_count", **labels) >= 2
     settled = dict(profile="classic", outcome="SELF_DRAW")
     assert sample(after, "shmj_settlements_total", **settled) - sample(before, "shmj_settlements_total", **settled) == 4
@@ -225,8 +231,14 @@ def test_tls(tmp_path, pki):
 def test_mutual_tls_requires_a_client_certificate(tmp_path, pki):
     folder, ca_pem, client_key, client_pem = pki
     with_client = grpc.ssl_channel_credentials(ca_pem, client_key, client_pem)
-    args = ("--tls-cert", str(folder / "server.pem"), "--tls-key", str(folder / "server.key"),
-            "--tls-client-ca", str(folder / "ca"))
+    args = (
+        "--tls-cert",
+        str(folder / "server.pem"),
+        "--tls-key",
+        str(folder / "server.key"),
+        "--tls-client-ca",
+        str(folder / "ca"),
+    )
     with run_server(tmp_path, *args, credentials=with_client) as server:
         stub = scoring_service_pb2_grpc.ScoringServiceStub(server.channel(with_client))
         assert stub.Settle(EXAMPLE).seat_deltas[0] == 36

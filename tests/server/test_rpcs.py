@@ -26,7 +26,9 @@ def bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
     return [(v.field, v.description) for v in details.field_violations]
 
 
-@pytest.mark.parametrize(("name", "request_", "deltas", "next_hand"), WORKED_EXAMPLES, ids=[e[0] for e in WORKED_EXAMPLES])
+@pytest.mark.parametrize(
+    ("name", "request_", "deltas", "next_hand"), WORKED_EXAMPLES, ids=[e[0] for e in WORKED_EXAMPLES]
+)
 def test_worked_examples_over_the_wire(stub, name, request_, deltas, next_hand):
     response = stub.Settle(convert.settle_request_message(request_))
     assert tuple(response.seat_deltas) == deltas
@@ -143,7 +145,9 @@ def test_check_win_rejects_non_win_outcomes(stub):
 
 def test_list_waits_separates_discard_and_self_draw(stub):
     request = svc.ListWaitsRequest(
-        profile="classic", seat=0, hand=convert.hand_message(hand("111m 555m 999p EEE 7s", flowers="1f 5f")),
+        profile="classic",
+        seat=0,
+        hand=convert.hand_message(hand("111m 555m 999p EEE 7s", flowers="1f 5f")),
         passed_tiles=[25],  # 7s: a discard win on it is locked (漏胡)
     )
     response = stub.ListWaits(request)
