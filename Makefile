@@ -8,7 +8,7 @@ GEN_DIR := gen
 PROTOS := $(wildcard $(PROTO_DIR)/mahjong/shanghai/v1/*.proto)
 GEN_STAMP := $(GEN_DIR)/.generated
 
-.PHONY: install gen run test lint bench clean
+.PHONY: install gen run test lint bench bench-rules bench-service clean
 
 install: $(STAMP) $(GEN_STAMP)
 
@@ -41,14 +41,20 @@ test: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	cd $(PROTO_DIR) && ../$(VENV)/bin/buf lint
 
 # The benchmark's reference library is kept out of the venv: its top-level package is
 # also named `mahjong`, which would shadow the generated `mahjong.shanghai.v1`.
 BENCH_DEPS := .bench-deps
-bench: install
+bench: bench-rules bench-service
+
+bench-rules: install
 	$(PY) -m pip install --quiet --target $(BENCH_DEPS) -r requirements-bench.txt
 	$(PY) -m bench.rules_core_bench --reference-path $(BENCH_DEPS)
+
+bench-service: install
+	$(PY) -m bench.service_bench
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS)

@@ -55,4 +55,7 @@ def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited
 
 def flower_total(profile: RuleProfile, sources: dict[FlowerSource, int]) -> int:
     values = profile.flower_values
-    return sum(values.get(source, 0) * count for source, count in sources.items())
+    total = 0
+    for source, count in sources.items():
+        total += values.get(source, 0) * count
+    return total

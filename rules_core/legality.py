@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import RuleProfile
-from rules_core.requests import MeldKind, Outcome, Winner
+from rules_core.requests import CLAIMED_DISCARD, MeldKind, Outcome, Winner
 from rules_core.shape import Shape, shape_of
 from rules_core.tiles import FIRST_HONOUR
 
@@ -97,7 +97,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
         return Judgement(mask, _INCOMPLETE, 0)
 
     qualifies = mask & profile.qualifying_mask
-    missed = outcome.is_claimed_discard and hand.winning_tile in winner.passed_tiles
+    missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
     if qualifies:
         reasons = _MISSED if missed else ()
     else:

@@ -48,7 +48,11 @@ class Outcome(IntEnum):
     @property
     def is_claimed_discard(self) -> bool:
         """Wins on another player's tile, where 漏胡 locks apply."""
-        return self in (Outcome.DISCARD, Outcome.ROBBING_KONG)
+        return self in CLAIMED_DISCARD
+
+
+# Outcomes that win on another player's tile (漏胡 locks apply); a set, for the hot paths.
+CLAIMED_DISCARD = frozenset({Outcome.DISCARD, Outcome.ROBBING_KONG})
 
 
 class Meld(NamedTuple):

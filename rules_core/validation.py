@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile
-from rules_core.requests import Hand, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.requests import CLAIMED_DISCARD, Hand, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 
 SEATS = range(4)
@@ -32,7 +32,7 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
     elif outcome == Outcome.ABANDON and profile is not None and not profile.has_abandon_rule:
         add(FieldViolation("outcome", f"profile {profile.name!r} has no abandon rule"))
     discarder = request.discarder_seat
-    on_discard = outcome is not None and outcome.is_claimed_discard
+    on_discard = outcome in CLAIMED_DISCARD
     if on_discard and discarder not in SEATS:
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
@@ -154,7 +154,7 @@ def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
     if outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
         if count != 1:
             add(FieldViolation("winners", f"a {_OUTCOME_TEXT[outcome]} has exactly one winner, got {count}"))
-    elif outcome.is_claimed_discard:
+    elif outcome in CLAIMED_DISCARD:
         if count == 0:
             add(FieldViolation("winners", f"a {_OUTCOME_TEXT[outcome]} needs at least one winner"))
     elif count:
