@@ -141,3 +141,11 @@ def test_installed_entry_point():
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+
+
+def test_readme_client_example(server, capsys):
+    from tests.test_readme import python_blocks
+
+    code = python_blocks()[1].replace('"127.0.0.1:50051"', repr(server.address))
+    exec(code, {})
+    assert capsys.readouterr().out.strip() == "[0.0, -20.0, 20.0, 0.0]"
