@@ -33,7 +33,7 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
         add(FieldViolation("outcome", f"profile {profile.name!r} has no abandon rule"))
     discarder = request.discarder_seat
     on_discard = outcome in CLAIMED_DISCARD
-    if on_discard and discarder not in SEATS:
+    if discarder not in SEATS:  # a seat outside 0-3 is impossible whatever the outcome
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
     winners = request.winners
@@ -47,9 +47,9 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
             continue
         if seat in seen_seats:
             add(FieldViolation(f"{path}.seat", f"seat {seat} cannot win twice"))
+        elif on_discard and seat == discarder:
+            add(FieldViolation(f"{path}.seat", f"seat {seat} discarded the tile and cannot win on it"))
         seen_seats.add(seat)
-        if on_discard and seat == discarder:
-            add(FieldViolation("discarder_seat", f"seat {seat} cannot discard and win"))
 
     for index, relation in enumerate(request.liabilities):
         path = f"liabilities[{index}]"
@@ -58,10 +58,10 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
         if relation.source_seat not in SEATS:
             add(FieldViolation(f"{path}.source_seat", _SEAT_TEXT))
         elif relation.source_seat == relation.claimer_seat:
-            add(FieldViolation(f"{path}.source_seat", "a seat cannot claim from its own discards"))
+            add(FieldViolation(path, "a seat cannot claim from its own discards"))
         if relation.claims < 0:
             add(FieldViolation(f"{path}.claims", f"must not be negative, got {relation.claims}"))
-    if outcome == Outcome.ABANDON and request.abandoning_seat not in SEATS:
+    if request.abandoning_seat not in SEATS:
         add(FieldViolation("abandoning_seat", _SEAT_TEXT))
     if violations:
         raise InvalidRequest(violations)

@@ -117,12 +117,17 @@ def test_discard_wins_need_winners_and_draws_have_none():
 
 def test_the_same_seat_twice_and_a_winning_discarder():
     assert fields(request("classic", DISCARD, [GOOD, GOOD], discarder_seat=1)) == ["winners[1].seat"]
-    assert fields(request("classic", DISCARD, [GOOD], discarder_seat=0)) == ["discarder_seat"]
+    assert fields(request("classic", DISCARD, [GOOD], discarder_seat=0)) == ["winners[0].seat"]
+
+
+def test_seats_outside_0_to_3_are_impossible_whatever_the_outcome():
+    assert fields(request("classic", SELF, [GOOD], discarder_seat=7)) == ["discarder_seat"]
+    assert fields(request("classic", SELF, [GOOD], abandoning_seat=-1)) == ["abandoning_seat"]
 
 
 def test_liability_relations():
     req = request("lezi", SELF, [GOOD], liabilities=(claims(2, 2), claims(1, 9), claims(1, 2, -1)))
-    assert fields(req) == ["liabilities[0].source_seat", "liabilities[1].source_seat", "liabilities[2].claims"]
+    assert fields(req) == ["liabilities[0]", "liabilities[1].source_seat", "liabilities[2].claims"]
 
 
 def test_negative_huangfan_count():
