@@ -23,15 +23,6 @@ class MeldKind(IntEnum):
     ADDED_KONG = 4  # 上杠 / 蓄杠
     CONCEALED_KONG = 5  # 暗杠
 
-    @property
-    def is_kong(self) -> bool:
-        return self >= MeldKind.EXPOSED_KONG
-
-    @property
-    def is_claimed(self) -> bool:
-        """Chow, pung, exposed and added kongs name the seat whose discard was claimed."""
-        return self != MeldKind.CONCEALED_KONG
-
 
 class Outcome(IntEnum):
     SELF_DRAW = 1  # 自摸

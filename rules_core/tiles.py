@@ -87,15 +87,3 @@ TILE_NOTATION: tuple[str, ...] = tuple(
     f"{i % 9 + 1}{SUIT_LETTERS[i // 9]}" if i < FIRST_HONOUR else HONOUR_LETTERS[i - FIRST_HONOUR]
     for i in range(TILE_KINDS)
 )
-
-
-def is_honour(tile: int) -> bool:
-    return tile >= FIRST_HONOUR
-
-
-def is_dragon(tile: int) -> bool:
-    return tile >= FIRST_DRAGON
-
-
-def is_wind(tile: int) -> bool:
-    return FIRST_HONOUR <= tile < FIRST_DRAGON
