@@ -99,19 +99,9 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         response = svc.SettleBatchResponse()
         add = response.results.add
         tally = metrics.SettlementTally()
-        to_core, settle, to_response, count = convert.settle_request, rc.settle, convert.settle_response, tally.add
+        settle_into = self._settle_into
         for index, message in enumerate(requests):
-            entry = add(request_id=message.request_id)
-            # _settle_into, inlined: this loop is the service's hot path.
-            try:
-                core = to_core(message)
-                result = settle(core)
-            except InvalidRequest as error:
-                convert.settle_error(error, entry.error)
-                tally.rejected += 1
-            else:
-                to_response(result, entry.response)
-                count(core.outcome, result)
+            settle_into(message, add(request_id=message.request_id), tally)
             if index % BATCH_CHUNK == BATCH_CHUNK - 1:
                 await self._pause(context)
         tally.flush("SettleBatch")
@@ -153,6 +143,11 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
                 if count % BATCH_CHUNK == 0:
                     tally.flush("SettleStream")
                     tally = metrics.SettlementTally()
+        except (grpc.aio.AbortError, asyncio.CancelledError):
+            raise
+        except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as _guarded does)
+            log.exception("unexpected error", method="SettleStream")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
         finally:
             tally.flush("SettleStream")
             metrics.BATCH_SIZE.labels("SettleStream").observe(count)
