@@ -20,7 +20,8 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import rules_core as rc
 from clients import report
 from clients.client import ScoringClient
-from rules_core.json_api import FLOWER, TILE, camel, list_waits_json
+from rules_core.json_api import list_waits_json
+from rules_core.json_names import FLOWER, TILE, camel
 from rules_core.notation import parse_flowers, parse_hand, parse_tiles
 
 DEFAULT_TARGET = "127.0.0.1:50051"
@@ -163,7 +164,7 @@ def waits_dict(args) -> dict:
 
 def profiles_dict(args) -> dict:
     if args.local:
-        from rules_core.json_api import profile_dict
+        from rules_core.json_write import profile_dict
         from rules_core.overrides import resolve_profile
 
         if args.name:

@@ -28,7 +28,7 @@ def pattern_label(name: str) -> str:
 def tile_label(name: str | int) -> str:
     if isinstance(name, int):
         return TILE_NOTATION[name - 1]
-    from rules_core.json_api import TILE
+    from rules_core.json_names import TILE
 
     return TILE.by_name[name].notation
 

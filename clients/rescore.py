@@ -25,7 +25,7 @@ from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
-from rules_core.json_api import camel
+from rules_core.json_names import camel
 
 
 @dataclass

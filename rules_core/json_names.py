@@ -1,0 +1,105 @@
+"""The vocabulary of the proto3 JSON mapping of API.md: enum names, field names, profile fields.
+
+Shared by `rules_core.json_read` and `rules_core.json_write`; no gRPC or protobuf needed.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from rules_core.errors import FieldViolation
+from rules_core.patterns import Pattern
+from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, Unit
+from rules_core.requests import MeldKind, Outcome
+from rules_core.tiles import Flower, Tile
+
+
+class EnumCodec:
+    """Proto enum names and numbers for a core enum (proto number = core value + offset)."""
+
+    def __init__(self, core: type[IntEnum], prefix: str, offset: int = 0):
+        self.core = core
+        self.prefix = prefix
+        self.offset = offset
+        self.by_name = {f"{prefix}{m.name}": m for m in core}
+        self.by_number = {m.value + offset: m for m in core}
+        self.name_of = {m: f"{prefix}{m.name}" for m in core}
+        self.unspecified = f"{prefix}UNSPECIFIED"
+
+    def read(self, value, path: str, violations: list) -> IntEnum | None:
+        """The core member, or None for the unspecified value (0)."""
+        if isinstance(value, str):
+            if value == self.unspecified:
+                return None
+            member = self.by_name.get(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if value == 0:
+                return None
+            member = self.by_number.get(value)
+        else:
+            violations.append(FieldViolation(path, f"expected a {self.prefix}* name, got {value!r}"))
+            return None
+        if member is None:
+            violations.append(FieldViolation(path, f"unknown value {value!r}"))
+        return member
+
+
+TILE = EnumCodec(Tile, "TILE_", offset=1)
+FLOWER = EnumCodec(Flower, "FLOWER_")
+MELD_KIND = EnumCodec(MeldKind, "MELD_KIND_")
+OUTCOME = EnumCodec(Outcome, "OUTCOME_")
+PATTERN = EnumCodec(Pattern, "PATTERN_")
+FLOWER_SOURCE = EnumCodec(FlowerSource, "FLOWER_SOURCE_")
+UNIT = EnumCodec(Unit, "UNIT_")
+COMBINE_FIXED = EnumCodec(CombineFixed, "COMBINE_FIXED_")
+HUANGFAN_MODE = EnumCodec(HuangfanMode, "HUANGFAN_MODE_")
+LIABILITY_MODE = EnumCodec(LiabilityMode, "LIABILITY_MODE_")
+
+# Short spellings of RULES.md section 11 (`MAX`, `ONCE`, `ADDITIVE`) are accepted too.
+for _codec in (COMBINE_FIXED, HUANGFAN_MODE, LIABILITY_MODE):
+    _codec.by_name.update({m.name: m for m in _codec.core})
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+# --- the fields of RuleProfile, by how they are written --------------------------------------
+
+INT_FIELDS = (
+    "lazi_value",
+    "ordinary_base",
+    "ordinary_lazi_threshold",
+    "huangfan_multiplier",
+    "kaibao_multiplier",
+    "liability_threshold",
+    "abandon_penalty",
+)
+SHARE_FIELDS = (
+    "self_draw_share",
+    "discard_share",
+    "robbing_kong_share",
+    "liability_discard_share",
+    "liability_self_draw_share",
+    "liability_robbing_kong_share",
+    "sankou_related_discarder_share",
+    "sankou_related_seat_share",
+)
+ENUM_FIELDS = {
+    "unit": UNIT,
+    "combine_fixed": COMBINE_FIXED,
+    "huangfan_mode": HUANGFAN_MODE,
+    "liability_mode": LIABILITY_MODE,
+}
+PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
+PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
+PROFILE_MESSAGE_FIELDS = (
+    ("name",)
+    + INT_FIELDS
+    + SHARE_FIELDS
+    + tuple(ENUM_FIELDS)
+    + PATTERN_TABLE_FIELDS
+    + PATTERN_LIST_FIELDS
+    + ("fan_on_fixed", "flower_values", "dice_huangfan", "kaibao_throws", "sankou_self_draw_shares")
+)

@@ -1,0 +1,297 @@
+"""Read requests from their proto3 JSON form (lowerCamelCase or snake_case keys, enum names or
+numbers), collecting a violation with its field path for everything that is wrong."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.json_names import (
+    ENUM_FIELDS,
+    FLOWER,
+    FLOWER_SOURCE,
+    INT_FIELDS,
+    MELD_KIND,
+    OUTCOME,
+    PATTERN,
+    PATTERN_LIST_FIELDS,
+    PATTERN_TABLE_FIELDS,
+    PROFILE_MESSAGE_FIELDS,
+    SHARE_FIELDS,
+    TILE,
+    EnumCodec,
+    camel,
+)
+from rules_core.requests import (
+    Dice,
+    Hand,
+    LiabilityRelation,
+    ListWaitsRequest,
+    Meld,
+    SettleRequest,
+    Winner,
+)
+
+
+class _Reader:
+    """Reads one JSON object against the field names of its message, collecting violations."""
+
+    def __init__(self, data, path: str, fields: tuple[str, ...], violations: list):
+        self.path = path
+        self.violations = violations
+        self.values: dict[str, Any] = {}
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            violations.append(FieldViolation(path or "request", f"expected a JSON object, got {_kind(data)}"))
+            return
+        by_json = {camel(f): f for f in fields}
+        for key, value in data.items():
+            name = key if key in fields else by_json.get(key)
+            if name is None:
+                violations.append(FieldViolation(self.sub(key), "unknown field"))
+            elif value is not None:
+                self.values[name] = value
+
+    def sub(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def has(self, name: str) -> bool:
+        return name in self.values
+
+    def int(self, name: str, default: int = 0) -> int:
+        if name not in self.values:
+            return default
+        return _read_int(self.values[name], self.sub(name), self.violations)
+
+    def float(self, name: str) -> float:
+        return _read_float(self.values.get(name, 0.0), self.sub(name), self.violations)
+
+    def str(self, name: str) -> str:
+        value = self.values.get(name, "")
+        if not isinstance(value, str):
+            self.violations.append(FieldViolation(self.sub(name), f"expected a string, got {_kind(value)}"))
+            return ""
+        return value
+
+    def bool(self, name: str) -> bool:
+        value = self.values.get(name, False)
+        if not isinstance(value, bool):
+            self.violations.append(FieldViolation(self.sub(name), f"expected true or false, got {value!r}"))
+            return False
+        return value
+
+    def enum(self, name: str, codec: EnumCodec):
+        if name not in self.values:
+            return None
+        return codec.read(self.values[name], self.sub(name), self.violations)
+
+    def list(self, name: str) -> list:
+        value = self.values.get(name, [])
+        if not isinstance(value, list):
+            self.violations.append(FieldViolation(self.sub(name), f"expected a list, got {_kind(value)}"))
+            return []
+        return value
+
+    def enums(self, name: str, codec: EnumCodec) -> tuple:
+        path = self.sub(name)
+        return tuple(codec.read(v, f"{path}[{i}]", self.violations) for i, v in enumerate(self.list(name)))
+
+    def messages(self, name: str, read: Callable) -> tuple:
+        path = self.sub(name)
+        return tuple(read(v, f"{path}[{i}]", self.violations) for i, v in enumerate(self.list(name)))
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(type(value), repr(value))
+
+
+def _unquoted(value, parse):
+    """The proto3 JSON mapping lets numbers come as strings ("5")."""
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _read_float(value, path: str, violations: list) -> float:
+    value = _unquoted(value, float)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        violations.append(FieldViolation(path, f"expected a finite number, got {value!r}"))
+        return 0.0
+    return float(value)
+
+
+def _read_int(value, path: str, violations: list) -> int:
+    value = _unquoted(value, int)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        violations.append(FieldViolation(path, f"expected a whole number, got {value!r}"))
+        return 0
+    if not -(2**31) <= value < 2**31:
+        violations.append(FieldViolation(path, f"{value} is out of the int32 range"))
+        return 0
+    return value
+
+
+# The core request types carry the message field names of API.md, so they name the JSON keys too.
+_MELD_FIELDS = Meld._fields
+_HAND_FIELDS = Hand._fields
+_WINNER_FIELDS = Winner._fields
+_DICE_FIELDS = Dice._fields
+_RELATION_FIELDS = LiabilityRelation._fields
+_REQUEST_FIELDS = SettleRequest._fields
+_WAITS_FIELDS = ListWaitsRequest._fields
+
+
+def _meld(data, path, violations) -> Meld:
+    r = _Reader(data, path, _MELD_FIELDS, violations)
+    return Meld(r.enum("kind", MELD_KIND), r.enums("tiles", TILE), r.int("from_seat"))
+
+
+def read_hand(data, path, violations) -> Hand:
+    r = _Reader(data, path, _HAND_FIELDS, violations)
+    return Hand(
+        concealed=r.enums("concealed", TILE),
+        winning_tile=r.enum("winning_tile", TILE),
+        melds=r.messages("melds", _meld),
+        flowers=r.enums("flowers", FLOWER),
+    )
+
+
+def read_dice(data, path, violations) -> Dice:
+    r = _Reader(data, path, _DICE_FIELDS, violations)
+    return Dice(r.int("first"), r.int("second"))
+
+
+def read_winner(data, path, violations) -> Winner:
+    r = _Reader(data, path, _WINNER_FIELDS, violations)
+    return Winner(
+        seat=r.int("seat"),
+        hand=read_hand(r.values.get("hand"), r.sub("hand"), violations),
+        passed_tiles=r.enums("passed_tiles", TILE),
+        replacement_draw=r.bool("replacement_draw"),
+        first_go_around=r.bool("first_go_around"),
+    )
+
+
+def _relation(data, path, violations) -> LiabilityRelation:
+    r = _Reader(data, path, _RELATION_FIELDS, violations)
+    return LiabilityRelation(r.int("claimer_seat"), r.int("source_seat"), r.int("claims"))
+
+
+def _read_table(r: _Reader) -> dict[str, Any]:
+    """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
+    return {
+        "request_id": r.str("request_id"),
+        "profile": r.str("profile"),
+        "overrides": read_overrides(r.values.get("overrides"), "overrides", r.violations),
+        "dealer_seat": r.int("dealer_seat"),
+        "dice": read_dice(r.values["dice"], "dice", r.violations) if r.has("dice") else None,
+        "huangfan_count": r.int("huangfan_count"),
+    }
+
+
+def read_settle_request(data: dict) -> SettleRequest:
+    """A core request from its proto3 JSON form, or InvalidRequest."""
+    violations: list[FieldViolation] = []
+    r = _Reader(data, "", _REQUEST_FIELDS, violations)
+    request = SettleRequest(
+        **_read_table(r),
+        outcome=r.enum("outcome", OUTCOME),
+        discarder_seat=r.int("discarder_seat"),
+        winners=r.messages("winners", read_winner),
+        liabilities=r.messages("liabilities", _relation),
+        abandoning_seat=r.int("abandoning_seat"),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
+
+
+def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
+    """Core overrides (field -> value) from a partial RuleProfile in JSON; None when empty."""
+    if data is None:
+        return None
+    r = _Reader(data, path, PROFILE_MESSAGE_FIELDS, violations)
+    overrides: dict[str, Any] = {}
+    if r.str("name"):
+        overrides["name"] = r.str("name")
+    for name in INT_FIELDS:
+        if r.has(name):
+            overrides[name] = r.int(name)
+    for name in SHARE_FIELDS:
+        if r.has(name):
+            overrides[name] = r.float(name)
+    if r.has("fan_on_fixed"):
+        overrides["fan_on_fixed"] = r.bool("fan_on_fixed")
+    for name, codec in ENUM_FIELDS.items():
+        member = r.enum(name, codec)
+        if member is not None:
+            overrides[name] = member
+    for name in PATTERN_TABLE_FIELDS:
+        table = _table(r, name, "pattern", PATTERN)
+        if table:
+            overrides[name] = table
+    flower_values = _table(r, "flower_values", "source", FLOWER_SOURCE)
+    if flower_values:
+        overrides["flower_values"] = flower_values
+    for name in PATTERN_LIST_FIELDS:
+        patterns = r.enums(name, PATTERN)
+        if patterns:
+            overrides[name] = frozenset(p for p in patterns if p is not None)
+            if None in patterns:
+                violations.append(FieldViolation(r.sub(name), "must list specified patterns"))
+    dice_huangfan = {}
+    for index, entry in enumerate(r.list("dice_huangfan")):
+        entry_path = f"{r.sub('dice_huangfan')}[{index}]"
+        er = _Reader(entry, entry_path, ("dice", "value"), violations)
+        dice = read_dice(er.values.get("dice"), er.sub("dice"), violations)
+        dice_huangfan[(dice.first, dice.second)] = er.int("value")
+    if dice_huangfan:
+        overrides["dice_huangfan"] = dice_huangfan
+    throws = r.messages("kaibao_throws", read_dice)
+    if throws:
+        overrides["kaibao_throws"] = [(d.first, d.second) for d in throws]
+    shares = r.list("sankou_self_draw_shares")
+    if shares:
+        path = r.sub("sankou_self_draw_shares")
+        overrides["sankou_self_draw_shares"] = tuple(
+            _read_float(v, f"{path}[{i}]", violations) for i, v in enumerate(shares)
+        )
+    return overrides or None
+
+
+def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> dict:
+    table = {}
+    for index, entry in enumerate(r.list(name)):
+        er = _Reader(entry, f"{r.sub(name)}[{index}]", (key_field, "value"), r.violations)
+        found_before = len(r.violations)
+        key = er.enum(key_field, codec)
+        if key is None:
+            if len(r.violations) == found_before:  # absent or UNSPECIFIED, not already reported
+                r.violations.append(FieldViolation(er.sub(key_field), "must be specified"))
+            continue
+        table[key] = er.int("value")
+    return table
+
+
+def read_list_waits_request(data: dict) -> ListWaitsRequest:
+    violations: list[FieldViolation] = []
+    r = _Reader(data, "", _WAITS_FIELDS, violations)
+    request = ListWaitsRequest(
+        **_read_table(r),
+        seat=r.int("seat"),
+        hand=read_hand(r.values.get("hand"), "hand", violations),
+        passed_tiles=r.enums("passed_tiles", TILE),
+        replacement_draw=r.bool("replacement_draw"),
+        first_go_around=r.bool("first_go_around"),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
