@@ -35,9 +35,11 @@ class RunningServer:
     log_path: Path
 
     def channel(self, credentials=None) -> grpc.Channel:
+        options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
         if credentials is None:
-            return grpc.insecure_channel(self.address)
-        return grpc.secure_channel(self.address, credentials, options=[("grpc.ssl_target_name_override", "localhost")])
+            return grpc.insecure_channel(self.address, options=options)
+        options.append(("grpc.ssl_target_name_override", "localhost"))
+        return grpc.secure_channel(self.address, credentials, options=options)
 
     def stub(self) -> scoring_service_pb2_grpc.ScoringServiceStub:
         return scoring_service_pb2_grpc.ScoringServiceStub(self.channel())
