@@ -130,6 +130,8 @@ def _settle_local(request: dict) -> dict:
         return rc.settle_json(request)
     except rc.InvalidRequest as error:
         return _error_line(_request_id(request), str(error), error.violations)
+    except Exception as error:  # a bug must cost this line only, never the job
+        return _error_line(_request_id(request), f"internal error: {error!r}", code="INTERNAL")
 
 
 def _settle_remote(requests: list[dict]) -> list[dict]:
@@ -143,7 +145,7 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
         try:
             messages.append(ParseDict(request, pb.SettleRequest()))
             positions.append(position)
-        except ParseError as error:
+        except (ParseError, TypeError, ValueError) as error:  # what protobuf raises on bad JSON input
             out[position] = _error_line(_request_id(request), str(error))
     if messages:
         try:

@@ -194,3 +194,26 @@ def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
         )
     assert main(["rescore", str(source), "-o", str(full), "--local", "--no-progress"]) == 0
     assert out.read_text() == full.read_text()
+
+
+def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
+    import clients.rescore as rescore
+    import rules_core
+
+    source = tmp_path / "in.jsonl"
+    mixed_file(source)
+    real = rules_core.settle_json
+
+    def buggy(request):  # fails on line 3, the only discard win of the file
+        if request.get("outcome") == "OUTCOME_DISCARD":
+            raise ZeroDivisionError("a bug")
+        return real(request)
+
+    monkeypatch.setattr(rules_core, "settle_json", buggy)
+    monkeypatch.setattr(rescore, "_settings", {"local": True, "profile": None, "overrides": {}})
+    lines, counts = rescore.settle_chunk(list(enumerate(source.read_text().splitlines(), start=1)))
+    rows = [json.loads(line) for line in lines]
+    assert len(rows) == 8
+    assert rows[2]["error"]["code"] == "INTERNAL" and "ZeroDivisionError" in rows[2]["error"]["message"]
+    assert rows[0]["seatDeltas"] == rows[7]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert (counts["settled"], counts["rejected"]) == (2, 6)
