@@ -126,3 +126,6 @@ WORKED_EXAMPLES = [
         NextHand(2, 4),
     ),
 ]
+
+# The requests by example name ("1" ... "20", and the variants the examples mention).
+REQUESTS = {name: request for name, request, _, _ in WORKED_EXAMPLES}
