@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -72,6 +73,7 @@ _settings: dict = {}
 
 def _init_worker(settings: dict) -> None:
     _settings.update(settings)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     if not settings["local"]:
         from clients.client import ScoringClient
 
@@ -83,6 +85,13 @@ def _init_worker(settings: dict) -> None:
             client_key=settings["key"],
             timeout=settings["timeout"],
         )
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose coordinating process was killed (SIGKILL, the OOM killer) exits too."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:

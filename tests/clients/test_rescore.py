@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -149,6 +150,18 @@ def test_resume_after_a_torn_write(tmp_path):
     assert (summary["skipped_by_resume"], summary["lines"]) == (3, 5)
 
 
+def no_process_left(group: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    os.killpg(group, signal.SIGKILL)
+    return False
+
+
 def test_resume_after_the_process_is_killed(tmp_path):
     source, full, killed = tmp_path / "in.jsonl", tmp_path / "full.jsonl", tmp_path / "killed.jsonl"
     source.write_text("".join(request_line(r) + "\n" for r in generate_requests(30_000, 8)))
@@ -165,12 +178,13 @@ def test_resume_after_the_process_is_killed(tmp_path):
         "200",
         "--no-progress",
     ]
-    process = subprocess.Popen([*command, "-o", str(killed)], cwd=ROOT)
+    process = subprocess.Popen([*command, "-o", str(killed)], cwd=ROOT, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not killed.exists() or killed.stat().st_size < 200_000):
         time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
+    process.send_signal(signal.SIGKILL)  # the coordinating process only, as the OOM killer would
     process.wait()
+    assert no_process_left(process.pid), "the worker processes outlived the killed job"
     written = len(killed.read_text().splitlines())
     assert 0 < written < 30_000
     assert subprocess.run([*command, "-o", str(killed), "--resume"], cwd=ROOT).returncode == 0
