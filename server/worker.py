@@ -3,12 +3,14 @@
 On SIGTERM or SIGINT it drains: health turns NOT_SERVING, the listener stays
 open for ``shutdown_delay_s`` so load balancers notice, then it stops taking
 calls and lets in-flight ones finish within ``grace_period_s``, and exits 0.
+It drains the same way when its supervisor dies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import signal
 from pathlib import Path
 
@@ -77,6 +79,7 @@ async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
+    watcher = asyncio.create_task(_stop_without_supervisor(os.getppid(), stopping))
     # Request objects form no reference cycles: keep the cyclic collector out of the hot path.
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
@@ -86,7 +89,17 @@ async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
     await health_servicer.enter_graceful_shutdown()
     await asyncio.sleep(config.shutdown_delay_s)
     await server.stop(config.grace_period_s)
+    watcher.cancel()
     log.info("stopped")
+
+
+async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:
+    """A worker whose supervisor died (SIGKILL, the OOM killer) drains and exits rather than
+    holding the port with no one to stop it and no metrics endpoint."""
+    while os.getppid() == supervisor:
+        await asyncio.sleep(1.0)
+    log.warning("supervisor gone; draining", supervisor=supervisor)
+    stopping.set()
 
 
 def run_worker(config: ServerConfig, reuse_port: bool = True) -> None:

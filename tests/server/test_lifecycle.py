@@ -251,3 +251,20 @@ def test_mutual_tls_requires_a_client_certificate(tmp_path, pki):
         with pytest.raises(grpc.RpcError) as error:
             anonymous.Settle(EXAMPLE, timeout=5)
         assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_workers_do_not_outlive_a_killed_supervisor(tmp_path):
+    with run_server(tmp_path, workers=2) as server:
+        server.process.send_signal(signal.SIGKILL)  # the supervisor alone, as the OOM killer would
+        server.process.wait()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+            if sum(1 for line in lines if line["event"] == "stopped") == 2:
+                break
+            time.sleep(0.2)
+        assert sum(1 for line in lines if line["event"] == "supervisor gone; draining") == 2
+        assert sum(1 for line in lines if line["event"] == "stopped") == 2
+        with pytest.raises(grpc.RpcError) as error:
+            server.stub().ListProfiles(svc.ListProfilesRequest(), timeout=2)
+        assert error.value.code() == grpc.StatusCode.UNAVAILABLE  # nothing holds the port any more
