@@ -10,6 +10,7 @@ from typing import Any
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.json_names import (
     ENUM_FIELDS,
+    FLAG_FIELDS,
     FLOWER,
     FLOWER_SOURCE,
     INT_FIELDS,
@@ -228,8 +229,9 @@ def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
     for name in SHARE_FIELDS:
         if r.has(name):
             overrides[name] = r.float(name)
-    if r.has("fan_on_fixed"):
-        overrides["fan_on_fixed"] = r.bool("fan_on_fixed")
+    for name in FLAG_FIELDS:
+        if r.has(name):
+            overrides[name] = r.bool(name)
     for name, codec in ENUM_FIELDS.items():
         member = r.enum(name, codec)
         if member is not None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules_core.json_names import (
     ENUM_FIELDS,
+    FLAG_FIELDS,
     FLOWER_SOURCE,
     INT_FIELDS,
     PATTERN,
@@ -89,7 +90,8 @@ def profile_dict(profile: RuleProfile) -> dict:
         out[camel(name)] = getattr(profile, name)
     for name in SHARE_FIELDS:
         out[camel(name)] = float(getattr(profile, name))
-    out["fanOnFixed"] = profile.fan_on_fixed
+    for name in FLAG_FIELDS:
+        out[camel(name)] = getattr(profile, name)
     for name, codec in ENUM_FIELDS.items():
         if name != "unit":
             out[camel(name)] = codec.name_of[getattr(profile, name)]
@@ -110,7 +112,7 @@ def profile_dict(profile: RuleProfile) -> dict:
 
 
 # `optional` fields keep presence in proto3, so zeros and false are printed for them.
-_ALWAYS = {camel(n) for n in INT_FIELDS + SHARE_FIELDS} | {"fanOnFixed"}
+_ALWAYS = {camel(n) for n in INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS}
 
 
 def list_waits_response_dict(waits: Waits) -> dict:

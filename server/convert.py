@@ -17,7 +17,16 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import rules_core as rc
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.patterns import Pattern
-from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
+from rules_core.profile import (
+    ENUM_FIELDS,
+    FLAG_FIELDS,
+    INT_FIELDS,
+    PATTERN_LIST_FIELDS,
+    PATTERN_TABLE_FIELDS,
+    SHARE_FIELDS,
+    FlowerSource,
+    RuleProfile,
+)
 from rules_core.requests import CheckWinRequest, ListWaitsRequest, MeldKind, Outcome
 from rules_core.tiles import ALL_FLOWERS, ALL_TILES
 
@@ -36,10 +45,6 @@ MELD_KIND_IN = _table(MeldKind)
 OUTCOME_IN = _table(Outcome)
 PATTERN_IN = _table(Pattern)
 SOURCE_IN = _table(FlowerSource)
-UNIT_IN = _table(Unit)
-COMBINE_IN = _table(CombineFixed)
-HUANGFAN_IN = _table(HuangfanMode)
-LIABILITY_IN = _table(LiabilityMode)
 
 
 class Violations(list):
@@ -207,30 +212,8 @@ def list_waits_request(msg: svc.ListWaitsRequest) -> ListWaitsRequest:
     return _checked(request, violations)
 
 
-_OPTIONAL_SCALARS = (
-    "lazi_value",
-    "ordinary_base",
-    "ordinary_lazi_threshold",
-    "fan_on_fixed",
-    "huangfan_multiplier",
-    "kaibao_multiplier",
-    "self_draw_share",
-    "discard_share",
-    "robbing_kong_share",
-    "liability_threshold",
-    "liability_discard_share",
-    "liability_self_draw_share",
-    "liability_robbing_kong_share",
-    "sankou_related_discarder_share",
-    "sankou_related_seat_share",
-    "abandon_penalty",
-)
-_PROFILE_ENUMS = (
-    ("unit", UNIT_IN),
-    ("combine_fixed", COMBINE_IN),
-    ("huangfan_mode", HUANGFAN_IN),
-    ("liability_mode", LIABILITY_IN),
-)
+_OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
+_PROFILE_ENUMS = tuple((name, _table(enum)) for name, enum in ENUM_FIELDS.items())
 
 
 def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -> dict[str, Any] | None:
@@ -245,14 +228,14 @@ def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -
         member = _enum(table, getattr(msg, name), f"{path}.{name}", violations)
         if member is not None:
             found[name] = member
-    for name in ("fixed_values", "fan"):
+    for name in PATTERN_TABLE_FIELDS:
         entries = _keyed(getattr(msg, name), "pattern", PATTERN_IN, f"{path}.{name}", violations)
         if entries:
             found[name] = entries
     sources = _keyed(msg.flower_values, "source", SOURCE_IN, f"{path}.flower_values", violations)
     if sources:
         found["flower_values"] = sources
-    for name in ("floor_patterns", "qualifying_patterns"):
+    for name in PATTERN_LIST_FIELDS:
         patterns = _enums(PATTERN_IN, getattr(msg, name), f"{path}.{name}", violations)
         if patterns:
             found[name] = frozenset(p for p in patterns if p is not None)
@@ -423,7 +406,7 @@ def overrides_message(found: dict[str, Any] | None) -> profile_pb2.RuleProfile |
         return None
     message = profile_pb2.RuleProfile()
     for name, value in found.items():
-        if name in ("fixed_values", "fan"):
+        if name in PATTERN_TABLE_FIELDS:
             getattr(message, name).extend(profile_pb2.PatternValue(pattern=p, value=v) for p, v in value.items())
         elif name == "flower_values":
             message.flower_values.extend(profile_pb2.FlowerValue(source=s, value=v) for s, v in value.items())
@@ -433,8 +416,10 @@ def overrides_message(found: dict[str, Any] | None) -> profile_pb2.RuleProfile |
             )
         elif name == "kaibao_throws":
             message.kaibao_throws.extend(profile_pb2.Dice(first=a, second=b) for a, b in value)
-        elif name in ("floor_patterns", "qualifying_patterns", "sankou_self_draw_shares"):
-            getattr(message, name).extend(sorted(value) if name != "sankou_self_draw_shares" else value)
+        elif name in PATTERN_LIST_FIELDS:
+            getattr(message, name).extend(sorted(value))
+        elif name == "sankou_self_draw_shares":
+            message.sankou_self_draw_shares.extend(value)
         else:
             setattr(message, name, value)
     return message
