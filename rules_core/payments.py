@@ -47,9 +47,8 @@ def winner_payments(
     winner = result.seat
     value = result.value
     others = [(winner + k) % 4 for k in (1, 2, 3)]
-    self_drawn = outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS)
     reason = _BASE_REASON[outcome]
-    if self_drawn:
+    if outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
         base = [(seat, profile.self_draw_share) for seat in others]
     elif outcome == Outcome.DISCARD:
         base = [(request.discarder_seat, profile.discard_share)]
@@ -57,16 +56,13 @@ def winner_payments(
         base = [(request.discarder_seat, profile.robbing_kong_share)]
 
     mode = profile.liability_mode
-    liable = [(s, liable_times(profile, claims, winner, s)) for s in others] if claims else []
-    liable = [(s, t) for s, t in liable if t]
+    liable = [(s, times) for s in others if (times := liable_times(profile, claims, winner, s))] if claims else []
     extra: list[tuple[int, float]] = []
     extra_reason = PaymentReason.LIABILITY
-    if not liable or mode == LiabilityMode.NONE:
-        pass
-    elif mode == LiabilityMode.SANKOU:
+    if liable and mode == LiabilityMode.SANKOU:
         base, extra = _sankou(profile, outcome, request.discarder_seat, base, [s for s, _ in liable])
         extra_reason = PaymentReason.SANKOU
-    else:
+    elif liable and mode in (LiabilityMode.ADDITIVE, LiabilityMode.REPLACE):
         share = _liability_share(profile, outcome)
         extra = [(seat, share * times) for seat, times in liable]
         if mode == LiabilityMode.REPLACE:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules_core.patterns import PATTERN_IMPLIES, Pattern, patterns_of
-from rules_core.profile import CombineFixed, FlowerSource, RuleProfile
+from rules_core.profile import CombineFixed, FlowerSource, RuleProfile, Unit
 from rules_core.results import ItemKind, ValueItem
 
 
@@ -20,19 +20,20 @@ def hand_value(
 ) -> tuple[int, tuple[ValueItem, ...]]:
     """(value, items) of a legal hand with pattern mask ``patterns`` and ``flowers`` 花."""
     fixed = patterns & profile.fixed_mask
-    fan = _fan(profile, patterns & profile.fan_mask)
+    fan_patterns = patterns & profile.fan_mask
+    fan = _fan(profile, fan_patterns)
     if fixed:
         value, items = _fixed_value(profile, fixed)
         if fan and profile.fan_on_fixed:
             value <<= fan
-            items = items + _fan_items(profile, patterns & profile.fan_mask)
+            items = items + _fan_items(profile, fan_patterns)
     else:
         items = _flower_items(profile, flower_sources)
         items.append(_base_item(profile))
         value = profile.ordinary_base + flowers
         if fan:
             value <<= fan
-            items.extend(_fan_items(profile, patterns & profile.fan_mask))
+            items.extend(_fan_items(profile, fan_patterns))
         lazi = profile.lazi_value
         threshold = profile.ordinary_lazi_threshold
         if threshold and threshold <= value < lazi:
@@ -92,7 +93,7 @@ def _flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> lis
     return items
 
 
-_BASE_NAMES = {1: ("底注花", "Base flowers"), 2: ("底分", "Base points")}
+_BASE_NAMES = {Unit.FLOWER: ("底注花", "Base flowers"), Unit.POINT: ("底分", "Base points")}
 
 
 @lru_cache(maxsize=64)
@@ -102,14 +103,16 @@ def _base_item(profile: RuleProfile) -> ValueItem:
 
 
 _CHANGE_NAMES = {
-    "LAZI_THRESHOLD": (("≥{t}花算1喇", "Ordinary value of {t} or more counts as one lazi"),),
-    "LAZI_CAP": (("封顶 1喇", "Capped at one lazi"), ("封顶 1勒", "Capped at one lezi")),
-    "LAZI_FLOOR": (("不足1喇按1喇", "Raised to one lazi"), ("不足勒子按勒子算", "Raised to one lezi")),
+    ("LAZI_THRESHOLD", Unit.FLOWER): ("≥{t}花算1喇", "Ordinary value of {t} or more counts as one lazi"),
+    ("LAZI_THRESHOLD", Unit.POINT): ("≥{t}分算1勒", "Ordinary value of {t} or more counts as one lezi"),
+    ("LAZI_CAP", Unit.FLOWER): ("封顶 1喇", "Capped at one lazi"),
+    ("LAZI_CAP", Unit.POINT): ("封顶 1勒", "Capped at one lezi"),
+    ("LAZI_FLOOR", Unit.FLOWER): ("不足1喇按1喇", "Raised to one lazi"),
+    ("LAZI_FLOOR", Unit.POINT): ("不足勒子按勒子算", "Raised to one lezi"),
 }
 
 
 def _change_item(kind: ItemKind, code: str, change: int, profile: RuleProfile) -> ValueItem:
-    names = _CHANGE_NAMES[code]
-    zh, en = names[min(profile.unit, len(names)) - 1]
+    zh, en = _CHANGE_NAMES[code, profile.unit]
     threshold = profile.ordinary_lazi_threshold
     return ValueItem(kind, code, zh.format(t=threshold), en.format(t=threshold), change)
