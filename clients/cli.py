@@ -20,9 +20,11 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import rules_core as rc
 from clients import report
 from clients.client import ScoringClient
+from rules_core import build
 from rules_core.json_api import list_waits_json
-from rules_core.json_names import FLOWER, TILE, camel
-from rules_core.notation import parse_flowers, parse_hand, parse_tiles
+from rules_core.json_names import TILE, camel
+from rules_core.notation import parse_tiles
+from server import convert
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 
@@ -35,20 +37,12 @@ class UsageError(Exception):
 
 
 def hand_json(text: str, win: str | None, flowers: str) -> dict:
-    parsed = parse_hand(text)
-    all_flowers = parsed.flowers + (parse_flowers(flowers) if flowers else ())
-    hand: dict = {
-        "concealed": [TILE.name_of[t] for t in parsed.concealed],
-        "melds": [
-            {"kind": f"MELD_KIND_{m.kind.name}", "tiles": [TILE.name_of[t] for t in m.tiles], "fromSeat": m.from_seat}
-            for m in parsed.melds
-        ],
-        "flowers": [FLOWER.name_of[f] for f in all_flowers],
-    }
-    if win:
-        (tile,) = parse_tiles(win)
-        hand["winningTile"] = TILE.name_of[tile]
-    return hand
+    """A Hand in proto3 JSON from notation (``win``: the winning tile)."""
+    return MessageToDict(convert.hand_message(build.hand(text, win, flowers)))
+
+
+def tiles_json(text: str) -> list[str]:
+    return [TILE.name_of[t] for t in parse_tiles(text)] if text else []
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -87,12 +81,12 @@ def table_json(args) -> dict:
 
 
 def score_request(args) -> dict:
-    request = table_json(args)
-    outcome = _outcome_name(args.outcome)
-    request.update(outcome=outcome, discarderSeat=args.discarder, requestId=args.request_id)
     if args.request:
         with open(args.request) as file:
             return json.load(file)
+    request = table_json(args)
+    outcome = _outcome_name(args.outcome)
+    request.update(outcome=outcome, discarderSeat=args.discarder, requestId=args.request_id)
     if outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
         request["abandoningSeat"] = args.abandoning
         return request
@@ -101,7 +95,7 @@ def score_request(args) -> dict:
     winner = {
         "seat": args.seat,
         "hand": hand_json(args.hand, args.win, args.flowers),
-        "passedTiles": [TILE.name_of[t] for t in parse_tiles(args.passed)] if args.passed else [],
+        "passedTiles": tiles_json(args.passed),
         "replacementDraw": args.replacement_draw,
         "firstGoAround": args.first_go_around,
     }
@@ -151,11 +145,13 @@ def settle_dict(args, request: dict) -> dict:
 
 def waits_dict(args) -> dict:
     request = table_json(args)
-    request.update(seat=args.seat, hand=hand_json(args.hand, None, args.flowers))
-    if args.passed:
-        request["passedTiles"] = [TILE.name_of[t] for t in parse_tiles(args.passed)]
-    request["replacementDraw"] = args.replacement_draw
-    request["firstGoAround"] = args.first_go_around
+    request.update(
+        seat=args.seat,
+        hand=hand_json(args.hand, None, args.flowers),
+        passedTiles=tiles_json(args.passed),
+        replacementDraw=args.replacement_draw,
+        firstGoAround=args.first_go_around,
+    )
     if args.local:
         return list_waits_json(request)
     with _client(args) as client:

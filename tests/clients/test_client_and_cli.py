@@ -115,6 +115,8 @@ def test_score_with_overrides_and_claims(capsys):
 def test_score_reports_bad_input(server, capsys):
     assert main(["score", "111m 555x", "--local"]) == 2
     assert "bad notation" in capsys.readouterr().err
+    assert main(["score", "111m 555m 999p EEE 77s", "--win", "77s", "--local"]) == 2
+    assert "expected exactly one tile, read 2" in capsys.readouterr().err
     assert main(["score", "111m 555m 999p EEE 7s", "--win", "7s", "--target", server.address]) == 2
     err = capsys.readouterr().err
     assert "winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13" in err
