@@ -70,38 +70,40 @@ def code_name(code: grpc.StatusCode) -> str:
 class SettlementTally:
     """Domain counts gathered over one call and recorded once, so batches stay cheap."""
 
-    __slots__ = ("settlements", "wins", "patterns", "rejected")
+    __slots__ = ("settlements", "winners", "rejected")
 
     def __init__(self) -> None:
-        self.settlements: Tally = Tally()
-        self.wins: Tally = Tally()
-        self.patterns: Tally = Tally()
+        self.settlements: Tally = Tally()  # (profile, outcome)
+        self.winners: Tally = Tally()  # (profile, legal, illegal reasons, patterns)
         self.rejected = 0
 
     def add(self, outcome, result) -> None:
         """Count one settlement (enum members are kept as keys: names are looked up at flush)."""
         profile = result.profile
         self.settlements[profile, outcome] += 1
-        for winner in result.winners:
-            self.add_winner(profile, winner)
+        winners = self.winners
+        for w in result.winners:
+            winners[profile, w.legal, w.illegal_reasons, w.patterns] += 1
 
     def add_winner(self, profile: str, winner) -> None:
-        if winner.legal:
-            self.wins[profile, None] += 1
-            self.patterns[profile, winner.patterns] += 1
-        else:
-            self.wins[profile, winner.illegal_reasons] += 1
+        self.winners[profile, winner.legal, winner.illegal_reasons, winner.patterns] += 1
 
     def flush(self, method: str) -> None:
+        """Record the counts: one increment per label set (a batch has a few dozen, not thousands)."""
         for (profile, outcome), count in self.settlements.items():
             SETTLEMENTS.labels(profile, outcome.name).inc(count)
-        for (profile, reasons), count in self.wins.items():
-            if reasons is None:
-                WINS.labels(profile, "true", "none").inc(count)
-            for reason in reasons or ():
-                WINS.labels(profile, "false", reason.name).inc(count)
-        for (profile, patterns), count in self.patterns.items():
-            for pattern in patterns:
-                PATTERNS.labels(profile, pattern.name).inc(count)
+        wins: Tally = Tally()
+        patterns: Tally = Tally()
+        for (profile, legal, reasons, scored), count in self.winners.items():
+            if legal:
+                wins[profile, "true", "none"] += count
+                for pattern in scored:
+                    patterns[profile, pattern.name] += count
+            for reason in reasons:
+                wins[profile, "false", reason.name] += count
+        for labels, count in wins.items():
+            WINS.labels(*labels).inc(count)
+        for labels, count in patterns.items():
+            PATTERNS.labels(*labels).inc(count)
         if self.rejected:
             REJECTED.labels(method).inc(self.rejected)

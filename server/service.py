@@ -86,7 +86,8 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         return convert.settle_response(result)
 
     @_guarded
-    async def SettleBatch(self, request, context):
+    async def SettleBatch(self, request, context) -> bytes:
+        """The serialised SettleBatchResponse (see `server.preserialized`)."""
         requests = request.requests
         count = len(requests)
         if count > self.max_batch_size:
@@ -96,29 +97,28 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
                 _status(code_pb2.INVALID_ARGUMENT, "batch too large; split it", [violation])
             )
         metrics.BATCH_SIZE.labels("SettleBatch").observe(count)
-        response = svc.SettleBatchResponse()
-        add = response.results.add
+        entries = []
+        add = entries.append
         tally = metrics.SettlementTally()
-        settle_into = self._settle_into
+        settle_one, batch_entry = self._settle_one, convert.batch_entry
         for index, message in enumerate(requests):
-            settle_into(message, add(request_id=message.request_id), tally)
+            add(batch_entry(message.request_id, settle_one(message, tally)))
             if index % BATCH_CHUNK == BATCH_CHUNK - 1:
                 await self._pause(context)
         tally.flush("SettleBatch")
-        return response
+        return convert.settle_batch_response(entries)
 
     @staticmethod
-    def _settle_into(message, entry, tally: metrics.SettlementTally) -> None:
-        """Settle one request into ``entry``'s ``response``, or its ``error`` when malformed."""
+    def _settle_one(message, tally: metrics.SettlementTally) -> rc.SettleResult | InvalidRequest:
+        """The settlement of one request of a batch or stream, or why the request is malformed."""
         try:
             core = convert.settle_request(message)
             result = rc.settle(core)
         except InvalidRequest as error:
-            convert.settle_error(error, entry.error)
             tally.rejected += 1
-            return
-        convert.settle_response(result, entry.response)
+            return error
         tally.add(core.outcome, result)
+        return result
 
     @staticmethod
     async def _pause(context) -> None:
@@ -133,13 +133,13 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         try:
             async for message in request_iterator:
                 count += 1
-                entry = svc.SettleBatchResult()
-                self._settle_into(message, entry, tally)
-                if entry.HasField("response"):
-                    response = entry.response
+                outcome = self._settle_one(message, tally)
+                if isinstance(outcome, InvalidRequest):
+                    yield settlement_pb2.SettleResponse(
+                        request_id=message.request_id, error=convert.settle_error(outcome)
+                    )
                 else:
-                    response = settlement_pb2.SettleResponse(request_id=message.request_id, error=entry.error)
-                yield response
+                    yield convert.settle_response(outcome)
                 if count % BATCH_CHUNK == 0:
                     tally.flush("SettleStream")
                     tally = metrics.SettlementTally()

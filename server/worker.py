@@ -24,6 +24,7 @@ from server.config import ServerConfig
 from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
+from server.preserialized import PreserializedResponses
 from server.service import ScoringService
 
 SERVICE_NAME = scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name
@@ -54,7 +55,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
     server = grpc.aio.server(
-        interceptors=[ObservabilityInterceptor()],
+        interceptors=[ObservabilityInterceptor(), PreserializedResponses()],
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )

@@ -1,0 +1,29 @@
+"""Responses a servicer serialised itself go out as they are.
+
+SettleBatch writes its response as protobuf bytes from cached parts (see
+`convert.batch_entry`). Registered with the generated serializer, those bytes
+would have to be parsed into a message only for gRPC to serialise them again,
+about a microsecond a hand. This interceptor registers the methods named here
+without a response serializer, which gRPC takes to mean the handler returns bytes.
+"""
+
+from __future__ import annotations
+
+import grpc
+from mahjong.shanghai.v1 import scoring_service_pb2
+
+_SERVICE = scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name
+PRESERIALIZED_METHODS = frozenset({f"/{_SERVICE}/SettleBatch"})
+
+
+class PreserializedResponses(grpc.aio.ServerInterceptor):
+    def __init__(self, methods: frozenset[str] = PRESERIALIZED_METHODS):
+        self.methods = methods
+
+    async def intercept_service(self, continuation, handler_call_details):
+        handler = await continuation(handler_call_details)
+        if handler is None or handler_call_details.method not in self.methods:
+            return handler
+        return grpc.unary_unary_rpc_method_handler(
+            handler.unary_unary, request_deserializer=handler.request_deserializer, response_serializer=None
+        )

@@ -1,0 +1,125 @@
+"""The conversion between proto messages and rules_core values, without a server.
+
+The batch path writes SettleResponses as bytes from cached parts; these tests
+hold those bytes to what protobuf itself writes for the message built from the
+rules_core JSON writer, an encoder that shares no code with them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from google.protobuf import json_format
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+from mahjong.shanghai.v1 import tiles_pb2
+
+import rules_core as rc
+from rules_core.json_write import settle_response_dict
+from rules_core.random_hands import generate_requests
+from rules_core.requests import replace
+from server import convert
+from tests.worked_examples import WORKED_EXAMPLES
+
+# Overrides that change values, shares and the combination of fixed values.
+_OVERRIDES = (
+    {"lazi_value": 3, "huangfan_multiplier": 3},
+    {"self_draw_share": 0.5, "fan_on_fixed": True},
+    {"combine_fixed": rc.CombineFixed.SUM, "abandon_penalty": 7},
+)
+
+
+def _settled_requests() -> list[rc.SettleRequest]:
+    requests = [request for _, request, _, _ in WORKED_EXAMPLES]
+    requests += generate_requests(2_000, seed=11)
+    requests += [replace(r, request_id=f"id-{i}-汉字" * (i % 3)) for i, r in enumerate(requests[:40])]
+    requests += [replace(r, overrides=_OVERRIDES[i % 3]) for i, r in enumerate(requests[:300])]
+    return [r for r in requests if _settles(r)]
+
+
+def _settles(request) -> bool:
+    try:
+        rc.settle(request)
+    except rc.InvalidRequest:
+        return False
+    return True
+
+
+SETTLED = _settled_requests()
+
+
+def _expected(result: rc.SettleResult) -> pb.SettleResponse:
+    return json_format.ParseDict(settle_response_dict(result), pb.SettleResponse())
+
+
+def test_response_bytes_are_what_protobuf_writes():
+    for request in SETTLED:
+        result = rc.settle(request)
+        assert convert.settle_response_bytes(result) == _expected(result).SerializeToString(), request
+
+
+def test_response_bytes_do_not_depend_on_what_was_cached_before():
+    results = [rc.settle(r) for r in SETTLED[:300]]
+    first = [convert.settle_response_bytes(r) for r in results]
+    for memo in (convert._HEADS, convert._WINNERS, convert._TAILS):
+        memo.clear()
+    assert [convert.settle_response_bytes(r) for r in reversed(results)] == first[::-1]
+
+
+def test_a_batch_response_holds_settlements_and_errors_in_order():
+    good = [rc.settle(replace(r, request_id=i)) for r, i in zip(SETTLED, ("a", "", "c"), strict=False)]
+    error = rc.InvalidRequest([rc.FieldViolation("winners[0].seat", "must be 0..3")])
+    entries = [
+        convert.batch_entry("a", good[0]),
+        convert.batch_entry("bad", error),
+        convert.batch_entry("", good[1]),
+        convert.batch_entry("c", good[2]),
+    ]
+    parsed = svc.SettleBatchResponse.FromString(convert.settle_batch_response(entries))
+    assert parsed == svc.SettleBatchResponse(
+        results=[
+            svc.SettleBatchResult(request_id="a", response=_expected(good[0])),
+            svc.SettleBatchResult(
+                request_id="bad",
+                error=pb.SettleError(
+                    code="INVALID_ARGUMENT",
+                    message=str(error),
+                    field_violations=[pb.FieldViolation(field="winners[0].seat", description="must be 0..3")],
+                ),
+            ),
+            svc.SettleBatchResult(request_id="", response=_expected(good[1])),
+            svc.SettleBatchResult(request_id="c", response=_expected(good[2])),
+        ]
+    )
+
+
+def test_long_responses_get_multi_byte_lengths():
+    result = rc.settle(SETTLED[0])._replace(request_id="x" * 20_000)
+    entry = convert.batch_entry(result.request_id, result)
+    parsed = svc.SettleBatchResponse.FromString(convert.settle_batch_response([entry]))
+    assert parsed.results[0].request_id == "x" * 20_000
+    assert parsed.results[0].response == _expected(result)
+
+
+def test_memo_is_bounded():
+    made = []
+    memo = convert.Memo(lambda key: made.append(key) or key * 2, limit=3)
+    assert [memo[k] for k in (1, 2, 3, 1)] == [2, 4, 6, 2]
+    assert made == [1, 2, 3]
+    assert memo[4] == 8
+    assert len(memo) == 1  # full: emptied before keeping 4
+    assert memo[1] == 2 and made == [1, 2, 3, 4, 1]
+
+
+def test_melds_convert_through_the_memo_and_unknown_kinds_are_still_named():
+    request = pb.SettleRequest(
+        profile="classic",
+        outcome=pb.OUTCOME_SELF_DRAW,
+        winners=[pb.Winner(seat=0, hand=tiles_pb2.Hand(melds=[tiles_pb2.Meld(kind=2, tiles=[1, 1, 1], from_seat=1)]))],
+    )
+    first = convert.settle_request(request)
+    assert first.winners[0].hand.melds == (rc.Meld(rc.MeldKind.PUNG, (rc.Tile.M1,) * 3, 1),)
+    assert convert.settle_request(request).winners[0].hand.melds[0] is first.winners[0].hand.melds[0]
+    request.winners[0].hand.melds[0].kind = 99
+    with pytest.raises(rc.InvalidRequest) as caught:
+        convert.settle_request(request)
+    assert caught.value.violations == [rc.FieldViolation("winners[0].hand.melds[0].kind", "unknown value 99")]
