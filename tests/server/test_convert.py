@@ -18,6 +18,8 @@ from rules_core.json_write import settle_response_dict
 from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
 from server import convert
+from server.convert import wire
+from server.convert.memo import Memo
 from tests.worked_examples import WORKED_EXAMPLES
 
 # Overrides that change values, shares and the combination of fixed values.
@@ -60,7 +62,7 @@ def test_response_bytes_are_what_protobuf_writes():
 def test_response_bytes_do_not_depend_on_what_was_cached_before():
     results = [rc.settle(r) for r in SETTLED[:300]]
     first = [convert.settle_response_bytes(r) for r in results]
-    for memo in (convert._HEADS, convert._WINNERS, convert._TAILS):
+    for memo in (wire.HEADS, wire.WINNERS, wire.TAILS):
         memo.clear()
     assert [convert.settle_response_bytes(r) for r in reversed(results)] == first[::-1]
 
@@ -102,7 +104,7 @@ def test_long_responses_get_multi_byte_lengths():
 
 def test_memo_is_bounded():
     made = []
-    memo = convert.Memo(lambda key: made.append(key) or key * 2, limit=3)
+    memo = Memo(lambda key: made.append(key) or key * 2, limit=3)
     assert [memo[k] for k in (1, 2, 3, 1)] == [2, 4, 6, 2]
     assert made == [1, 2, 3]
     assert memo[4] == 8

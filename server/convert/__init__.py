@@ -1,0 +1,39 @@
+"""The one place where proto messages and rules_core values are converted, both ways.
+
+Enum numbers are shared with rules_core (a tile is its core index plus one);
+a number the proto does not define is reported as a field violation, as the
+JSON reader of rules_core reports an unknown name.
+
+- `requests`: proto requests to rules_core requests (the hot path, and the careful one)
+- `profiles`: RuleProfile messages to overrides, and profiles to messages
+- `responses`: results to messages (winners, errors, CheckWin, ListWaits)
+- `wire`: SettleResponses and batch entries as serialised bytes, from cached parts
+- `messages`: rules_core requests to proto requests, for clients and tests
+"""
+
+from server.convert.enums import Violations
+from server.convert.messages import hand_message, settle_request_message, winner_message
+from server.convert.profiles import overrides, overrides_message, rule_profile
+from server.convert.requests import check_win_request, list_waits_request, settle_request
+from server.convert.responses import check_win_response, list_waits_response, settle_error
+from server.convert.wire import batch_entry, settle_batch_response, settle_response, settle_response_bytes
+
+__all__ = [
+    "Violations",
+    "batch_entry",
+    "check_win_request",
+    "check_win_response",
+    "hand_message",
+    "list_waits_request",
+    "list_waits_response",
+    "overrides",
+    "overrides_message",
+    "rule_profile",
+    "settle_batch_response",
+    "settle_error",
+    "settle_request",
+    "settle_request_message",
+    "settle_response",
+    "settle_response_bytes",
+    "winner_message",
+]

@@ -1,0 +1,56 @@
+"""rules_core requests to proto requests: for clients and tests, the inverse of `requests`."""
+
+from __future__ import annotations
+
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+from mahjong.shanghai.v1 import tiles_pb2
+
+import rules_core as rc
+from server.convert.profiles import overrides_message
+
+
+def _tile_numbers(tiles) -> list[int]:
+    return [0 if t is None else t + 1 for t in tiles]
+
+
+def hand_message(hand: rc.Hand) -> tiles_pb2.Hand:
+    return tiles_pb2.Hand(
+        concealed=_tile_numbers(hand.concealed),
+        winning_tile=0 if hand.winning_tile is None else hand.winning_tile + 1,
+        melds=[
+            tiles_pb2.Meld(kind=m.kind or 0, tiles=_tile_numbers(m.tiles), from_seat=m.from_seat) for m in hand.melds
+        ],
+        flowers=[f or 0 for f in hand.flowers],
+    )
+
+
+def winner_message(winner: rc.Winner) -> pb.Winner:
+    return pb.Winner(
+        seat=winner.seat,
+        hand=hand_message(winner.hand),
+        passed_tiles=_tile_numbers(winner.passed_tiles),
+        replacement_draw=winner.replacement_draw,
+        first_go_around=winner.first_go_around,
+    )
+
+
+def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
+    message = pb.SettleRequest(
+        request_id=request.request_id,
+        profile=request.profile,
+        overrides=overrides_message(request.overrides),
+        dealer_seat=request.dealer_seat,
+        huangfan_count=request.huangfan_count,
+        outcome=request.outcome or 0,
+        discarder_seat=request.discarder_seat,
+        winners=[winner_message(w) for w in request.winners],
+        liabilities=[
+            pb.LiabilityRelation(claimer_seat=r.claimer_seat, source_seat=r.source_seat, claims=r.claims)
+            for r in request.liabilities
+        ],
+        abandoning_seat=request.abandoning_seat,
+    )
+    if request.dice is not None:
+        message.dice.first = request.dice.first
+        message.dice.second = request.dice.second
+    return message

@@ -1,0 +1,118 @@
+"""RuleProfile messages and rules_core profiles and overrides, both ways."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mahjong.shanghai.v1 import profile_pb2
+
+from rules_core.errors import FieldViolation
+from rules_core.profile import (
+    ENUM_FIELDS,
+    FLAG_FIELDS,
+    INT_FIELDS,
+    PATTERN_LIST_FIELDS,
+    PATTERN_TABLE_FIELDS,
+    SHARE_FIELDS,
+    RuleProfile,
+)
+from server.convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
+
+_OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
+_PROFILE_ENUMS = tuple((name, enum_table(enum)) for name, enum in ENUM_FIELDS.items())
+
+
+def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -> dict[str, Any] | None:
+    """Core overrides from a partial RuleProfile: only the fields that are set."""
+    found: dict[str, Any] = {}
+    if msg.name:
+        found["name"] = msg.name
+    for name in _OPTIONAL_SCALARS:
+        if msg.HasField(name):
+            found[name] = getattr(msg, name)
+    for name, table in _PROFILE_ENUMS:
+        member = lookup(table, getattr(msg, name), f"{path}.{name}", violations)
+        if member is not None:
+            found[name] = member
+    for name in PATTERN_TABLE_FIELDS:
+        entries = _keyed(getattr(msg, name), "pattern", PATTERN_IN, f"{path}.{name}", violations)
+        if entries:
+            found[name] = entries
+    sources = _keyed(msg.flower_values, "source", SOURCE_IN, f"{path}.flower_values", violations)
+    if sources:
+        found["flower_values"] = sources
+    for name in PATTERN_LIST_FIELDS:
+        patterns = lookup_all(PATTERN_IN, getattr(msg, name), f"{path}.{name}", violations)
+        if patterns:
+            found[name] = frozenset(p for p in patterns if p is not None)
+            if None in patterns:
+                violations.append(FieldViolation(f"{path}.{name}", "must list specified patterns"))
+    if msg.dice_huangfan:
+        found["dice_huangfan"] = {(e.dice.first, e.dice.second): e.value for e in msg.dice_huangfan}
+    if msg.kaibao_throws:
+        found["kaibao_throws"] = [(d.first, d.second) for d in msg.kaibao_throws]
+    if msg.sankou_self_draw_shares:
+        found["sankou_self_draw_shares"] = tuple(msg.sankou_self_draw_shares)
+    return found or None
+
+
+def _keyed(entries, key_field: str, table, path: str, violations: Violations) -> dict:
+    found = {}
+    for index, entry in enumerate(entries):
+        key_path = f"{path}[{index}].{key_field}"
+        number = getattr(entry, key_field)
+        key = lookup(table, number, key_path, violations)
+        if key is None:
+            if number == 0:
+                violations.append(FieldViolation(key_path, "must be specified"))
+            continue
+        found[key] = entry.value
+    return found
+
+
+def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
+    """Every field of a profile, as GetProfile returns it."""
+    return profile_pb2.RuleProfile(
+        name=profile.name,
+        unit=profile.unit,
+        **{name: getattr(profile, name) for name in _OPTIONAL_SCALARS},
+        combine_fixed=profile.combine_fixed,
+        huangfan_mode=profile.huangfan_mode,
+        liability_mode=profile.liability_mode,
+        fixed_values=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fixed_values.items())],
+        fan=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fan.items())],
+        flower_values=[profile_pb2.FlowerValue(source=s, value=v) for s, v in sorted(profile.flower_values.items())],
+        floor_patterns=sorted(profile.floor_patterns),
+        qualifying_patterns=sorted(profile.qualifying_patterns),
+        dice_huangfan=[
+            profile_pb2.DiceValue(dice=profile_pb2.Dice(first=a, second=b), value=v)
+            for (a, b), v in sorted(profile.dice_huangfan.items())
+        ],
+        kaibao_throws=[profile_pb2.Dice(first=a, second=b) for a, b in sorted(profile.kaibao_throws)],
+        sankou_self_draw_shares=profile.sankou_self_draw_shares,
+    )
+
+
+def overrides_message(found: dict[str, Any] | None) -> profile_pb2.RuleProfile | None:
+    """A partial RuleProfile from core overrides (the inverse of `overrides`)."""
+    if not found:
+        return None
+    message = profile_pb2.RuleProfile()
+    for name, value in found.items():
+        if name in PATTERN_TABLE_FIELDS:
+            getattr(message, name).extend(profile_pb2.PatternValue(pattern=p, value=v) for p, v in value.items())
+        elif name == "flower_values":
+            message.flower_values.extend(profile_pb2.FlowerValue(source=s, value=v) for s, v in value.items())
+        elif name == "dice_huangfan":
+            message.dice_huangfan.extend(
+                profile_pb2.DiceValue(dice=profile_pb2.Dice(first=a, second=b), value=v) for (a, b), v in value.items()
+            )
+        elif name == "kaibao_throws":
+            message.kaibao_throws.extend(profile_pb2.Dice(first=a, second=b) for a, b in value)
+        elif name in PATTERN_LIST_FIELDS:
+            getattr(message, name).extend(sorted(value))
+        elif name == "sankou_self_draw_shares":
+            message.sankou_self_draw_shares.extend(value)
+        else:
+            setattr(message, name, value)
+    return message

@@ -1,0 +1,168 @@
+"""Proto requests to rules_core requests: the hot path of every settlement, and the careful one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+from mahjong.shanghai.v1 import tiles_pb2
+
+import rules_core as rc
+from rules_core.errors import InvalidRequest
+from rules_core.requests import CheckWinRequest, ListWaitsRequest
+from server.convert.enums import FLOWER_IN, MELD_KIND_IN, OUTCOME_IN, TILE_IN, Violations, lookup, lookup_all
+from server.convert.memo import Memo
+from server.convert.profiles import overrides
+
+
+def _hand(msg: tiles_pb2.Hand, path: str, violations: Violations) -> rc.Hand:
+    melds = tuple(
+        rc.Meld(
+            lookup(MELD_KIND_IN, m.kind, f"{path}.melds[{i}].kind", violations),
+            lookup_all(TILE_IN, m.tiles, f"{path}.melds[{i}].tiles", violations),
+            m.from_seat,
+        )
+        for i, m in enumerate(msg.melds)
+    )
+    return rc.Hand(
+        lookup_all(TILE_IN, msg.concealed, f"{path}.concealed", violations),
+        lookup(TILE_IN, msg.winning_tile, f"{path}.winning_tile", violations),
+        melds,
+        lookup_all(FLOWER_IN, msg.flowers, f"{path}.flowers", violations),
+    )
+
+
+def _winner(msg: pb.Winner, path: str, violations: Violations) -> rc.Winner:
+    return rc.Winner(
+        msg.seat,
+        _hand(msg.hand, f"{path}.hand", violations),
+        lookup_all(TILE_IN, msg.passed_tiles, f"{path}.passed_tiles", violations),
+        msg.replacement_draw,
+        msg.first_go_around,
+    )
+
+
+def _convert_meld(message: tiles_pb2.Meld, tile=TILE_IN.__getitem__, meld_kind=MELD_KIND_IN.__getitem__) -> rc.Meld:
+    return rc.Meld(meld_kind(message.kind), tuple(map(tile, message.tiles)), message.from_seat)
+
+
+def _meld_from_bytes(serialised: bytes) -> rc.Meld:
+    return _convert_meld(tiles_pb2.Meld.FromString(serialised))
+
+
+# A few hundred distinct melds occur (kind, tiles, source): each is converted once, keyed by
+# its serialised form (the bytes are far cheaper to get than the fields one by one). An
+# unknown enum number raises KeyError and is not kept.
+_MELDS = Memo(_meld_from_bytes, limit=20_000)
+
+
+def _meld(message: tiles_pb2.Meld, melds=_MELDS) -> rc.Meld:
+    return melds[message.SerializeToString()]
+
+
+def _fast_settle_request(
+    msg: pb.SettleRequest,
+    tile=TILE_IN.__getitem__,
+    flower=FLOWER_IN.__getitem__,
+    meld=_meld,
+    Hand=rc.Hand,
+    Winner=rc.Winner,
+) -> rc.SettleRequest:
+    """The request with every enum number known, else KeyError (then `settle_request` says which).
+
+    The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
+    """
+    winners = []
+    for w in msg.winners:
+        hand = w.hand
+        melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
+        winners.append(
+            Winner(
+                w.seat,
+                Hand(
+                    tuple(map(tile, hand.concealed)),
+                    tile(hand.winning_tile),
+                    tuple(map(meld, melds)) if melds else (),
+                    tuple(map(flower, flowers)) if flowers else (),
+                ),
+                tuple(map(tile, passed)) if passed else (),
+                w.replacement_draw,
+                w.first_go_around,
+            )
+        )
+    liabilities = msg.liabilities
+    return rc.SettleRequest(
+        msg.profile,
+        OUTCOME_IN[msg.outcome],
+        tuple(winners),
+        msg.dealer_seat,
+        rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
+        msg.huangfan_count,
+        msg.discarder_seat,
+        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in liabilities])
+        if liabilities
+        else (),
+        msg.abandoning_seat,
+        None,
+        msg.request_id,
+    )
+
+
+def _table_fields(msg, violations: Violations) -> dict[str, Any]:
+    """The fields every request shares: profile, overrides, dealer, dice, 荒番 count, id."""
+    return {
+        "profile": msg.profile,
+        "overrides": overrides(msg.overrides, "overrides", violations) if msg.HasField("overrides") else None,
+        "dealer_seat": msg.dealer_seat,
+        "dice": rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
+        "huangfan_count": msg.huangfan_count,
+        "request_id": msg.request_id,
+    }
+
+
+def _checked(request, violations: Violations):
+    if violations:
+        raise InvalidRequest(violations)
+    return request
+
+
+def settle_request(msg: pb.SettleRequest) -> rc.SettleRequest:
+    if not msg.HasField("overrides"):
+        try:
+            return _fast_settle_request(msg)
+        except KeyError:
+            pass  # an enum number the proto does not define: convert again, naming the field
+    violations = Violations()
+    request = rc.SettleRequest(
+        **_table_fields(msg, violations),
+        outcome=lookup(OUTCOME_IN, msg.outcome, "outcome", violations),
+        winners=tuple(_winner(w, f"winners[{i}]", violations) for i, w in enumerate(msg.winners)),
+        discarder_seat=msg.discarder_seat,
+        liabilities=tuple(rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in msg.liabilities),
+        abandoning_seat=msg.abandoning_seat,
+    )
+    return _checked(request, violations)
+
+
+def check_win_request(msg: svc.CheckWinRequest) -> CheckWinRequest:
+    violations = Violations()
+    request = CheckWinRequest(
+        **_table_fields(msg, violations),
+        outcome=lookup(OUTCOME_IN, msg.outcome, "outcome", violations),
+        winner=_winner(msg.winner, "winner", violations),
+    )
+    return _checked(request, violations)
+
+
+def list_waits_request(msg: svc.ListWaitsRequest) -> ListWaitsRequest:
+    violations = Violations()
+    request = ListWaitsRequest(
+        **_table_fields(msg, violations),
+        seat=msg.seat,
+        hand=_hand(msg.hand, "hand", violations),
+        passed_tiles=lookup_all(TILE_IN, msg.passed_tiles, "passed_tiles", violations),
+        replacement_draw=msg.replacement_draw,
+        first_go_around=msg.first_go_around,
+    )
+    return _checked(request, violations)

@@ -1,0 +1,64 @@
+"""rules_core results to response messages: winners, errors, CheckWin and ListWaits."""
+
+from __future__ import annotations
+
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+import rules_core as rc
+from rules_core.errors import InvalidRequest
+from server.convert.memo import Memo
+
+
+def _items_message(items: tuple) -> pb.WinnerResult:
+    message = pb.WinnerResult()
+    add_item = message.items.add
+    for kind, code, name_zh, name_en, contribution, count in items:
+        add_item(kind=kind, code=code, name_zh=name_zh, name_en=name_en, contribution=contribution, count=count)
+    return message
+
+
+# Few distinct item lists occur (a profile's patterns, flower counts, caps, multipliers): each
+# is built once as a message holding only those items, then merged in one call.
+_ITEM_TEMPLATES = Memo(_items_message, limit=50_000)
+
+
+def fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
+    """Write a winner's result into a message in place (cheaper than building and copying one)."""
+    target.seat = w.seat
+    target.legal = w.legal
+    target.illegal_reasons.extend(w.illegal_reasons)
+    target.patterns.extend(w.patterns)
+    target.flowers = w.flowers
+    target.base_value = w.base_value
+    target.value = w.value
+    if w.items:
+        target.MergeFrom(_ITEM_TEMPLATES[w.items])
+
+
+def settle_error(error: InvalidRequest, target: pb.SettleError | None = None) -> pb.SettleError:
+    """An INVALID_ARGUMENT error entry; written into ``target`` when given."""
+    if target is None:
+        target = pb.SettleError()
+    target.code = "INVALID_ARGUMENT"
+    target.message = str(error)
+    add = target.field_violations.add
+    for field, description in error.violations:
+        add(field=field, description=description)
+    return target
+
+
+def check_win_response(request_id: str, result: rc.WinnerResult) -> svc.CheckWinResponse:
+    response = svc.CheckWinResponse(request_id=request_id)
+    response.result.SetInParent()
+    fill_winner(response.result, result)
+    return response
+
+
+def list_waits_response(waits: rc.Waits) -> svc.ListWaitsResponse:
+    response = svc.ListWaitsResponse(request_id=waits.request_id)
+    for target, found in ((response.discard_waits, waits.discard), (response.self_draw_waits, waits.self_draw)):
+        for wait in found:
+            message = target.add(tile=wait.tile + 1)
+            fill_winner(message.result, wait.result)
+    return response
