@@ -101,10 +101,11 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         add = entries.append
         tally = metrics.SettlementTally()
         settle_one, batch_entry = self._settle_one, convert.batch_entry
-        for index, message in enumerate(requests):
-            add(batch_entry(message.request_id, settle_one(message, tally)))
-            if index % BATCH_CHUNK == BATCH_CHUNK - 1:
+        for start in range(0, count, BATCH_CHUNK):
+            if start:
                 await self._pause(context)
+            for message in requests[start : start + BATCH_CHUNK]:  # a slice is read faster than iterating
+                add(batch_entry(message.request_id, settle_one(message, tally)))
         tally.flush("SettleBatch")
         return convert.settle_batch_response(entries)
 

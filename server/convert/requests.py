@@ -74,19 +74,19 @@ def _fast_settle_request(
     The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
     """
     winners = []
-    for w in msg.winners:
+    for w in msg.winners[:]:  # slices of repeated fields are read at C speed, iterating is not
         hand = w.hand
         melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
         winners.append(
             Winner(
                 w.seat,
                 Hand(
-                    tuple(map(tile, hand.concealed)),
+                    tuple(map(tile, hand.concealed[:])),
                     tile(hand.winning_tile),
-                    tuple(map(meld, melds)) if melds else (),
-                    tuple(map(flower, flowers)) if flowers else (),
+                    tuple(map(meld, melds[:])) if melds else (),
+                    tuple(map(flower, flowers[:])) if flowers else (),
                 ),
-                tuple(map(tile, passed)) if passed else (),
+                tuple(map(tile, passed[:])) if passed else (),
                 w.replacement_draw,
                 w.first_go_around,
             )
@@ -100,7 +100,7 @@ def _fast_settle_request(
         rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
         msg.huangfan_count,
         msg.discarder_seat,
-        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in liabilities])
+        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in liabilities[:]])
         if liabilities
         else (),
         msg.abandoning_seat,
