@@ -84,6 +84,11 @@ def test_metrics_change_as_calls_are_made(server, stub):
     pattern = dict(profile="classic", pattern="ALL_PUNGS")
     assert sample(after, "shmj_patterns_total", **pattern) - sample(before, "shmj_patterns_total", **pattern) == 4
     assert sample(after, "shmj_batch_size_count", grpc_method="SettleBatch") >= 1
+    batch_ok = dict(labels, grpc_method="SettleBatch", grpc_code="OK")  # answered as pre-serialised bytes
+    assert (
+        sample(after, "grpc_server_handled_total", **batch_ok) - sample(before, "grpc_server_handled_total", **batch_ok)
+        == 1
+    )
     assert sample(after, "shmj_build_info") == 1
 
 

@@ -215,3 +215,23 @@ def test_proto_and_json_entry_points_agree(stub):
             assert bad_request(wire_error.value) == [tuple(v) for v in error.violations]
             continue
         assert MessageToDict(stub.Settle(message)) == expected
+
+
+def test_batch_stream_and_unary_settle_answer_alike(stub):
+    """SettleBatch writes its answers as bytes from cached parts; Settle and SettleStream do not."""
+    messages = [convert.settle_request_message(r) for r in generate_requests(300, 23)]
+    batch = stub.SettleBatch(svc.SettleBatchRequest(requests=messages))
+    streamed = list(stub.SettleStream(iter(messages)))
+    assert len(batch.results) == len(streamed) == len(messages)
+    rejected = 0
+    for message, entry, from_stream in zip(messages, batch.results, streamed, strict=True):
+        assert entry.request_id == from_stream.request_id == message.request_id
+        if entry.HasField("error"):
+            rejected += 1
+            assert from_stream.error == entry.error
+            with pytest.raises(grpc.RpcError) as wire_error:
+                stub.Settle(message)
+            assert bad_request(wire_error.value) == [(v.field, v.description) for v in entry.error.field_violations]
+        else:
+            assert entry.response == from_stream == stub.Settle(message)
+    assert 0 < rejected < len(messages)
