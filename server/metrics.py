@@ -82,7 +82,7 @@ class SettlementTally:
         profile = result.profile
         self.settlements[profile, outcome] += 1
         winners = self.winners
-        for w in result.winners:
+        for w in result.winners:  # add_winner's count, inline: this runs for every hand of a batch
             winners[profile, w.legal, w.illegal_reasons, w.patterns] += 1
 
     def add_winner(self, profile: str, winner) -> None:
