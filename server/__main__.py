@@ -54,8 +54,13 @@ def main(argv: list[str] | None = None) -> int:
 
     log = structlog.get_logger("shmj.supervisor")
     if config.metrics_port:
-        _start_metrics_endpoint(config)
-        log.info("metrics", address=f"http://{config.metrics_host}:{config.metrics_port}/metrics")
+        metrics_address = f"{config.metrics_host}:{config.metrics_port}"
+        try:
+            _start_metrics_endpoint(config)
+        except OSError as error:
+            log.error("cannot serve metrics", address=metrics_address, error=error.strerror)
+            return 1
+        log.info("metrics", address=f"http://{metrics_address}/metrics")
 
     context = multiprocessing.get_context("spawn")
     count = config.worker_count

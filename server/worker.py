@@ -66,10 +66,18 @@ async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
     )
     credentials = server_credentials(config)
-    if credentials is None:
-        port = server.add_insecure_port(config.address)
-    else:
-        port = server.add_secure_port(config.address, credentials)
+    try:
+        if credentials is None:
+            port = server.add_insecure_port(config.address)
+        else:
+            port = server.add_secure_port(config.address, credentials)
+    except RuntimeError:  # gRPC says only "Failed to bind"
+        log.error(
+            "cannot listen",
+            address=config.address,
+            hint="the port is in use, or the host is not an address of this machine",
+        )
+        raise SystemExit(1) from None
     await server.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import socket
+import subprocess
+import sys
 
 import grpc
 import pytest
@@ -11,7 +15,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from rules_core.random_hands import generate_requests
 from server import convert
 from server.config import ServerConfig, parse_config
-from tests.server.conftest import run_server
+from tests.server.conftest import ROOT, free_port, run_server
 
 
 def test_defaults_listen_on_localhost():
@@ -56,3 +60,39 @@ def test_max_concurrent_rpcs_answers_resource_exhausted(tmp_path):
     assert grpc.StatusCode.OK in codes
     assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
     assert set(codes) <= {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}
+
+
+def _start_on_taken_port(which: str) -> tuple[int, list[dict], str]:
+    """Start the server with its gRPC or metrics port already taken; its exit code, JSON logs, output."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ports = {"grpc": [str(port), "0"], "metrics": [str(free_port()), str(port)]}[which]
+        process = subprocess.run(
+            [sys.executable, "-m", "server", "--port", ports[0], "--metrics-port", ports[1], "--workers", "1"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    output = process.stdout + process.stderr
+    logs = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    return process.returncode, logs, output
+
+
+def test_a_grpc_port_in_use_stops_the_server_with_a_clear_error():
+    code, logs, output = _start_on_taken_port("grpc")
+    assert code == 1
+    failure = next(entry for entry in logs if entry["event"] == "cannot listen")
+    assert failure["address"].startswith("127.0.0.1:") and failure["level"] == "error"
+    assert "Traceback" not in output
+
+
+def test_a_metrics_port_in_use_stops_the_server_with_a_clear_error():
+    code, logs, output = _start_on_taken_port("metrics")
+    assert code == 1
+    failure = next(entry for entry in logs if entry["event"] == "cannot serve metrics")
+    assert failure["error"] == "Address already in use"
+    assert not [entry for entry in logs if entry["event"] == "started"]  # no worker was started
+    assert "Traceback" not in output
