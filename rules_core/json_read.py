@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from rules_core.errors import FieldViolation, InvalidRequest
@@ -48,9 +49,9 @@ class _Reader:
         if not isinstance(data, dict):
             violations.append(FieldViolation(path or "request", f"expected a JSON object, got {_kind(data)}"))
             return
-        by_json = {camel(f): f for f in fields}
+        names = _field_names(fields)
         for key, value in data.items():
-            name = key if key in fields else by_json.get(key)
+            name = names.get(key)
             if name is None:
                 violations.append(FieldViolation(self.sub(key), "unknown field"))
             elif value is not None:
@@ -63,9 +64,12 @@ class _Reader:
         return name in self.values
 
     def int(self, name: str, default: int = 0) -> int:
-        if name not in self.values:
+        value = self.values.get(name)
+        if value is None:
             return default
-        return _read_int(self.values[name], self.sub(name), self.violations)
+        if type(value) is int and -(2**31) <= value < 2**31:
+            return value  # the usual case, answered before a path is built
+        return _read_int(value, self.sub(name), self.violations)
 
     def float(self, name: str) -> float:
         return _read_float(self.values.get(name, 0.0), self.sub(name), self.violations)
@@ -97,12 +101,17 @@ class _Reader:
         return value
 
     def enums(self, name: str, codec: EnumCodec) -> tuple:
-        path = self.sub(name)
-        return tuple(codec.read(v, f"{path}[{i}]", self.violations) for i, v in enumerate(self.list(name)))
+        return codec.read_all(self.list(name), self.sub(name), self.violations)
 
     def messages(self, name: str, read: Callable) -> tuple:
         path = self.sub(name)
         return tuple(read(v, f"{path}[{i}]", self.violations) for i, v in enumerate(self.list(name)))
+
+
+@cache
+def _field_names(fields: tuple[str, ...]) -> dict[str, str]:
+    """Each field by its snake_case and its lowerCamelCase key."""
+    return {**{camel(f): f for f in fields}, **{f: f for f in fields}}
 
 
 def _kind(value) -> str:

@@ -86,3 +86,21 @@ def test_not_an_object():
     with pytest.raises(InvalidRequest) as error:
         settle_json([1, 2])
     assert error.value.violations[0].field == "request"
+
+
+def test_enum_lists_may_mix_names_and_numbers():
+    hand = EXAMPLE_1["winners"][0]["hand"]
+    numbered = dict(hand, concealed=[1, "TILE_M1", 1] + hand["concealed"][3:])  # TILE_M1 is number 1
+    request = dict(EXAMPLE_1, winners=[dict(EXAMPLE_1["winners"][0], hand=numbered)])
+    assert settle_json(request) == settle_json(EXAMPLE_1)
+
+
+def test_each_bad_entry_of_an_enum_list_is_named_by_its_index():
+    hand = {"concealed": ["TILE_M1", 2, [1], "TILE_NOPE", "TILE_UNSPECIFIED", {"a": 1}]}
+    with pytest.raises(InvalidRequest) as error:
+        settle_json(dict(EXAMPLE_1, winners=[{"seat": 0, "hand": hand}]))
+    assert [tuple(v) for v in error.value.violations] == [
+        ("winners[0].hand.concealed[2]", "expected a TILE_* name, got [1]"),
+        ("winners[0].hand.concealed[3]", "unknown value 'TILE_NOPE'"),
+        ("winners[0].hand.concealed[5]", "expected a TILE_* name, got {'a': 1}"),
+    ]
