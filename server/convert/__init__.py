@@ -9,6 +9,7 @@ JSON reader of rules_core reports an unknown name.
 - `responses`: results to messages (winners, errors, CheckWin, ListWaits)
 - `wire`: SettleResponses and batch entries as serialised bytes, from cached parts
 - `messages`: rules_core requests to proto requests, for clients and tests
+- `results`: response messages back to rules_core results, for clients (`shmj rescore`)
 """
 
 from server.convert.enums import Violations

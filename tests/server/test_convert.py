@@ -20,6 +20,7 @@ from rules_core.requests import replace
 from server import convert
 from server.convert import wire
 from server.convert.memo import Memo
+from server.convert.results import settle_result
 from tests.worked_examples import WORKED_EXAMPLES
 
 # Overrides that change values, shares and the combination of fixed values.
@@ -125,3 +126,16 @@ def test_melds_convert_through_the_memo_and_unknown_kinds_are_still_named():
     with pytest.raises(rc.InvalidRequest) as caught:
         convert.settle_request(request)
     assert caught.value.violations == [rc.FieldViolation("winners[0].hand.melds[0].kind", "unknown value 99")]
+
+
+def test_responses_read_back_into_results_write_the_json_protobuf_writes():
+    for request in SETTLED:
+        message = convert.settle_response(rc.settle(request))
+        assert settle_response_dict(settle_result(message)) == json_format.MessageToDict(message), request
+
+
+def test_reading_back_an_enum_number_rules_core_does_not_know_raises_key_error():
+    message = convert.settle_response(rc.settle(SETTLED[0]))
+    message.winners[0].patterns.append(999)  # from a newer server
+    with pytest.raises(KeyError):
+        settle_result(message)
