@@ -2,8 +2,9 @@
 
 `shmj rescore` writes a server's answers with rules_core's JSON writer, which
 gives the dict protobuf's `MessageToDict` gives (tests hold them to it) several
-times faster. An enum number rules_core does not know (a newer server) raises
-KeyError: the caller falls back to `MessageToDict`, which writes it as a number.
+times faster. An enum number rules_core does not define (a newer server's, or 0,
+which no answer should hold) raises KeyError: the caller falls back to
+`MessageToDict`, which writes it as protobuf does.
 """
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ from __future__ import annotations
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
-from server.convert.enums import enum_table
 
-_UNIT = enum_table(rc.Unit).__getitem__
-_REASON = enum_table(rc.IllegalReason).__getitem__
-_PATTERN = enum_table(rc.Pattern).__getitem__
-_ITEM_KIND = enum_table(rc.ItemKind).__getitem__
-_PAYMENT_REASON = enum_table(rc.PaymentReason).__getitem__
-_PENALTY_REASON = enum_table(rc.PenaltyReason).__getitem__
+
+def _defined(enum):
+    """Number -> member for the members only: unlike a request's tables, 0 is not read as None."""
+    return {member: member for member in enum}.__getitem__  # IntEnum members hash as their numbers
+
+
+_UNIT = _defined(rc.Unit)
+_REASON = _defined(rc.IllegalReason)
+_PATTERN = _defined(rc.Pattern)
+_ITEM_KIND = _defined(rc.ItemKind)
+_PAYMENT_REASON = _defined(rc.PaymentReason)
+_PENALTY_REASON = _defined(rc.PenaltyReason)
 
 
 def _item(m: pb.ValueItem) -> rc.ValueItem:

@@ -134,8 +134,13 @@ def test_responses_read_back_into_results_write_the_json_protobuf_writes():
         assert settle_response_dict(settle_result(message)) == json_format.MessageToDict(message), request
 
 
-def test_reading_back_an_enum_number_rules_core_does_not_know_raises_key_error():
+def test_reading_back_an_enum_number_rules_core_does_not_define_raises_key_error():
+    for number in (999, 0):  # a newer server's pattern; the unspecified value no answer should hold
+        message = convert.settle_response(rc.settle(SETTLED[0]))
+        message.winners[0].patterns.append(number)
+        with pytest.raises(KeyError):
+            settle_result(message)
     message = convert.settle_response(rc.settle(SETTLED[0]))
-    message.winners[0].patterns.append(999)  # from a newer server
+    message.payments[0].reason = 0
     with pytest.raises(KeyError):
         settle_result(message)
