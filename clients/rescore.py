@@ -161,6 +161,8 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
             positions.append(position)
         except rc.InvalidRequest as error:
             out[position] = _error_line(_request_id(request), str(error), error.violations)
+        except Exception as error:  # a bug must cost this line only, never the job (as in --local)
+            out[position] = _error_line(_request_id(request), f"internal error: {error!r}", code="INTERNAL")
     if messages:
         try:
             results = _settings["client"].settle_batch(messages)

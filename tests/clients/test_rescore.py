@@ -208,20 +208,16 @@ def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
     assert out.read_text() == full.read_text()
 
 
-def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
-    import rules_core
-
-    source = tmp_path / "in.jsonl"
-    mixed_file(source)
-    real = rules_core.settle_json
-
-    def buggy(request):  # fails on line 3, the only discard win of the file
-        if request.get("outcome") == "OUTCOME_DISCARD":
+def _failing_on_discard_wins(real, is_discard):
+    def buggy(request):  # fails on line 3, the only discard win of the mixed file
+        if is_discard(request):
             raise ZeroDivisionError("a bug")
         return real(request)
 
-    monkeypatch.setattr(rules_core, "settle_json", buggy)
-    monkeypatch.setattr(rescore, "_settings", {"local": True, "profile": None, "overrides": {}})
+    return buggy
+
+
+def check_only_line_3_lost(source):
     lines, counts = rescore.settle_chunk(list(enumerate(source.read_text().splitlines(), start=1)))
     rows = [json.loads(line) for line in lines]
     assert len(rows) == 8
@@ -230,9 +226,32 @@ def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
     assert (counts["settled"], counts["rejected"]) == (2, 6)
 
 
+def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
+    import rules_core
+
+    source = tmp_path / "in.jsonl"
+    mixed_file(source)
+    buggy = _failing_on_discard_wins(rules_core.settle_json, lambda r: r.get("outcome") == "OUTCOME_DISCARD")
+    monkeypatch.setattr(rules_core, "settle_json", buggy)
+    monkeypatch.setattr(rescore, "_settings", {"local": True, "profile": None, "overrides": {}})
+    check_only_line_3_lost(source)
+
+
 def test_a_response_with_an_enum_number_unknown_here_is_written_by_protobuf():
     message = convert.settle_response(rc.settle(WORKED_EXAMPLES[0][1]))
     message.winners[0].patterns.append(999)  # a pattern of a newer server
     row = rescore._response_dict(message)
     assert row["winners"][0]["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED", 999]
     assert row["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+
+
+def test_against_a_server_a_bug_converting_one_line_costs_that_line_only(tmp_path, monkeypatch, server):
+    from clients.client import ScoringClient
+
+    source = tmp_path / "in.jsonl"
+    mixed_file(source)
+    buggy = _failing_on_discard_wins(convert.settle_request_message, lambda r: r.outcome == rc.Outcome.DISCARD)
+    monkeypatch.setattr(convert, "settle_request_message", buggy)
+    with ScoringClient(server.address) as client:
+        monkeypatch.setattr(rescore, "_settings", {"local": False, "profile": None, "overrides": {}, "client": client})
+        check_only_line_3_lost(source)

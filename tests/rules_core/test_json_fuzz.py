@@ -1,4 +1,7 @@
-"""Whatever JSON a batch line holds, settle_json answers or raises InvalidRequest: nothing else."""
+"""Whatever JSON a batch line holds, settle_json answers or raises InvalidRequest: nothing else.
+
+What the reader accepts also converts to a protobuf request, as `shmj rescore` sends it to a server.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import InvalidRequest, settle_json
+from rules_core.json_read import read_settle_request
 from rules_core.random_hands import HandGenerator
 from server import convert
 
@@ -41,7 +45,28 @@ def put(document, path, value):
     return document
 
 
+# One field of each kind a partial RuleProfile has.
+OVERRIDES = {
+    "laziValue": 3,
+    "selfDrawShare": 1.0,
+    "fanOnFixed": False,
+    "huangfanMode": "HUANGFAN_MODE_ONCE",
+    "fixedValues": [{"pattern": "PATTERN_ALL_PUNGS", "value": 1}],
+    "flowerValues": [{"source": "FLOWER_SOURCE_FLOWER_TILE", "value": 2}],
+    "floorPatterns": ["PATTERN_KONG_BLOOM"],
+    "diceHuangfan": [{"dice": {"first": 6, "second": 6}, "value": 1}],
+    "kaibaoThrows": [{"first": 1, "second": 4}],
+    "sankouSelfDrawShares": [1.0, 1.0, 1.0, 1.0],
+}
+
+
 def answer_or_invalid(document) -> None:
+    try:
+        read = read_settle_request(document)
+    except InvalidRequest:
+        pass
+    else:
+        assert convert.settle_request_message(read).profile == read.profile
     try:
         response = settle_json(document)
     except InvalidRequest as error:
@@ -54,6 +79,7 @@ def answer_or_invalid(document) -> None:
 @given(st.integers(0, 2**32 - 1), st.integers(0, 10_000), json_values)
 def test_any_value_anywhere_in_a_request(seed, where, value):
     document = MessageToDict(convert.settle_request_message(HandGenerator(seed).request()))
+    document["overrides"] = copy.deepcopy(OVERRIDES)  # so that the profile's fields are reached too
     places = list(paths(document))
     answer_or_invalid(put(document, places[where % len(places)], value))
 
