@@ -12,7 +12,6 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
-from mahjong.shanghai.v1 import settlement_pb2
 
 import rules_core as rc
 from rules_core.builtin_profiles import BUILTIN_PROFILES
@@ -134,13 +133,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         try:
             async for message in request_iterator:
                 count += 1
-                outcome = self._settle_one(message, tally)
-                if isinstance(outcome, InvalidRequest):
-                    yield settlement_pb2.SettleResponse(
-                        request_id=message.request_id, error=convert.settle_error(outcome)
-                    )
-                else:
-                    yield convert.settle_response(outcome)
+                yield convert.stream_response(message.request_id, self._settle_one(message, tally))
                 if count % BATCH_CHUNK == 0:
                     tally.flush("SettleStream")
                     tally = metrics.SettlementTally()

@@ -17,7 +17,13 @@ from server.convert.messages import hand_message, settle_request_message, winner
 from server.convert.profiles import overrides, overrides_message, rule_profile
 from server.convert.requests import check_win_request, list_waits_request, settle_request
 from server.convert.responses import check_win_response, list_waits_response, settle_error
-from server.convert.wire import batch_entry, settle_batch_response, settle_response, settle_response_bytes
+from server.convert.wire import (
+    batch_entry,
+    settle_batch_response,
+    settle_response,
+    settle_response_bytes,
+    stream_response,
+)
 
 __all__ = [
     "Violations",
@@ -36,5 +42,6 @@ __all__ = [
     "settle_request_message",
     "settle_response",
     "settle_response_bytes",
+    "stream_response",
     "winner_message",
 ]

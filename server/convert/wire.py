@@ -107,6 +107,13 @@ def settle_response(result: rc.SettleResult) -> pb.SettleResponse:
     return pb.SettleResponse.FromString(settle_response_bytes(result))
 
 
+def stream_response(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> pb.SettleResponse:
+    """One SettleStream answer: the settlement, or the request id with the error."""
+    if isinstance(outcome, InvalidRequest):
+        return pb.SettleResponse(request_id=request_id, error=settle_error(outcome))
+    return settle_response(outcome)
+
+
 def batch_entry(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> bytes:
     """One serialised `results` entry of a SettleBatchResponse: the settlement or the error."""
     if isinstance(outcome, InvalidRequest):
