@@ -1,9 +1,9 @@
 """Responses a servicer serialised itself go out as they are.
 
-SettleBatch writes its response as protobuf bytes from cached parts (see
-`convert.batch_entry`). Registered with the generated serializer, those bytes
-would have to be parsed into a message only for gRPC to serialise them again,
-about a microsecond a hand. This interceptor registers the methods named here
+Settle and SettleBatch write their responses as protobuf bytes from cached
+parts (see `convert.wire`). Registered with the generated serializer, those
+bytes would have to be parsed into a message only for gRPC to serialise them
+again, about a microsecond a hand. This interceptor registers the methods named here
 without a response serializer, which gRPC takes to mean the handler returns bytes.
 """
 
@@ -13,7 +13,7 @@ import grpc
 from mahjong.shanghai.v1 import scoring_service_pb2
 
 _SERVICE = scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name
-PRESERIALIZED_METHODS = frozenset({f"/{_SERVICE}/SettleBatch"})
+PRESERIALIZED_METHODS = frozenset({f"/{_SERVICE}/Settle", f"/{_SERVICE}/SettleBatch"})
 
 
 class PreserializedResponses(grpc.aio.ServerInterceptor):

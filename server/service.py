@@ -76,13 +76,14 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             await abort_invalid(context, error)
 
     @_guarded
-    async def Settle(self, request, context):
+    async def Settle(self, request, context) -> bytes:
+        """The serialised SettleResponse (see `server.preserialized`)."""
         core = await self._answer(context, "Settle", lambda: convert.settle_request(request))
         result = await self._answer(context, "Settle", lambda: rc.settle(core))
         tally = metrics.SettlementTally()
         tally.add(core.outcome, result)
         tally.flush("Settle")
-        return convert.settle_response(result)
+        return convert.settle_response_bytes(result)
 
     @_guarded
     async def SettleBatch(self, request, context) -> bytes:
