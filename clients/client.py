@@ -12,20 +12,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import grpc
-from mahjong.shanghai.v1 import (
-    profile_pb2,
-)
-from mahjong.shanghai.v1 import (
-    scoring_service_pb2 as svc,
-)
-from mahjong.shanghai.v1 import (
-    scoring_service_pb2_grpc as svc_grpc,
-)
-from mahjong.shanghai.v1 import (
-    settlement_pb2 as pb,
-)
+from mahjong.shanghai.v1 import profile_pb2
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-SERVICE = "mahjong.shanghai.v1.ScoringService"
+SERVICE = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 
 
 def retry_service_config(max_attempts: int = 4, initial_backoff_s: float = 0.1, max_backoff_s: float = 2.0) -> str:

@@ -10,10 +10,10 @@ without a response serializer, which gRPC takes to mean the handler returns byte
 from __future__ import annotations
 
 import grpc
-from mahjong.shanghai.v1 import scoring_service_pb2
 
-_SERVICE = scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name
-PRESERIALIZED_METHODS = frozenset({f"/{_SERVICE}/Settle", f"/{_SERVICE}/SettleBatch"})
+from server.service import SERVICE_NAME
+
+PRESERIALIZED_METHODS = frozenset({f"/{SERVICE_NAME}/Settle", f"/{SERVICE_NAME}/SettleBatch"})
 
 
 class PreserializedResponses(grpc.aio.ServerInterceptor):

@@ -22,6 +22,8 @@ from server.config import ServerConfig
 
 log = structlog.get_logger("shmj.service")
 
+SERVICE_NAME = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
+
 # A batch yields to the event loop (health checks, other calls) and checks its deadline this often.
 BATCH_CHUNK = 256
 

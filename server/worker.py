@@ -18,16 +18,14 @@ import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from mahjong.shanghai.v1 import scoring_service_pb2, scoring_service_pb2_grpc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 from server.config import ServerConfig
 from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
 from server.preserialized import PreserializedResponses
-from server.service import ScoringService
-
-SERVICE_NAME = scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name
+from server.service import SERVICE_NAME, ScoringService
 
 log = structlog.get_logger("shmj.server")
 
