@@ -71,9 +71,9 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
 _settings: dict = {}
 
 
-def _init_worker(settings: dict) -> None:
+def _init_worker(settings: dict, parent: int) -> None:
     _settings.update(settings)
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     if not settings["local"]:
         from clients.client import ScoringClient
 
@@ -88,7 +88,9 @@ def _init_worker(settings: dict) -> None:
 
 
 def _exit_with_parent(parent: int) -> None:
-    """A worker whose coordinating process was killed (SIGKILL, the OOM killer) exits too."""
+    """A worker whose coordinating process was killed (SIGKILL, the OOM killer) exits too. The
+    parent's pid comes from the parent: read here, it would already be init's if the parent died
+    while this worker was starting."""
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)
@@ -279,7 +281,10 @@ def run_rescore(
     with (
         open(output_path, "a" if resume else "w", encoding="utf-8") as out,
         ProcessPoolExecutor(
-            max_workers=workers, mp_context=get_context("spawn"), initializer=_init_worker, initargs=(settings,)
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(settings, os.getpid()),
         ) as pool,
     ):
         chunks = _chunks(input_path, skip, chunk)

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     started_at: dict[int, float] = {}
 
     def start_worker() -> multiprocessing.Process:
-        process = context.Process(target=run_worker, args=(config, reuse_port), daemon=False)
+        process = context.Process(target=run_worker, args=(config, reuse_port, os.getpid()), daemon=False)
         process.start()
         started_at[process.pid] = time.monotonic()
         return process

@@ -51,7 +51,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     return grpc.ssl_server_credentials([(key, cert)], root_certificates=client_ca, require_client_auth=bool(client_ca))
 
 
-async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
+async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None:
     server = grpc.aio.server(
         interceptors=[ObservabilityInterceptor(), PreserializedResponses()],
         options=server_options(config, reuse_port),
@@ -86,7 +86,7 @@ async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
-    watcher = asyncio.create_task(_stop_without_supervisor(os.getppid(), stopping))
+    watcher = asyncio.create_task(_stop_without_supervisor(supervisor, stopping))
     # Request objects form no reference cycles: keep the cyclic collector out of the hot path.
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
@@ -102,13 +102,15 @@ async def serve(config: ServerConfig, reuse_port: bool = True) -> None:
 
 async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:
     """A worker whose supervisor died (SIGKILL, the OOM killer) drains and exits rather than
-    holding the port with no one to stop it and no metrics endpoint."""
+    holding the port with no one to stop it and no metrics endpoint. The supervisor's pid comes
+    from the supervisor: read here, it would already be init's if the supervisor died while this
+    worker was starting."""
     while os.getppid() == supervisor:
         await asyncio.sleep(1.0)
     log.warning("supervisor gone; draining", supervisor=supervisor)
     stopping.set()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool = True) -> None:
+def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int) -> None:
     configure_logging(config.log_level)
-    asyncio.run(serve(config, reuse_port))
+    asyncio.run(serve(config, reuse_port, supervisor))

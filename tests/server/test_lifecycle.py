@@ -6,6 +6,8 @@ import datetime
 import json
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -23,7 +25,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from rules_core.random_hands import generate_requests
 from server import convert
-from tests.server.conftest import run_server
+from tests.server.conftest import ROOT, run_server
 from tests.worked_examples import WORKED_EXAMPLES
 
 EXAMPLE = convert.settle_request_message(WORKED_EXAMPLES[0][1])
@@ -273,3 +275,22 @@ def test_workers_do_not_outlive_a_killed_supervisor(tmp_path):
         with pytest.raises(grpc.RpcError) as error:
             server.stub().ListProfiles(svc.ListProfilesRequest(), timeout=2)
         assert error.value.code() == grpc.StatusCode.UNAVAILABLE  # nothing holds the port any more
+
+
+def test_a_worker_whose_supervisor_died_while_it_started_drains_at_once(tmp_path):
+    """The supervisor hands its pid to the worker. A worker that read its parent's pid itself,
+    after the supervisor had died, would read init's and never notice (it flaked under load)."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a supervisor that is gone: it is not the worker's parent
+    worker = (
+        "import sys\n"
+        "from server.config import parse_config\n"
+        "from server.worker import run_worker\n"
+        "run_worker(parse_config(['--port', '0', '--workers', '1', '--shutdown-delay-s', '0']), False, int(sys.argv[1]))\n"
+    )
+    ended = subprocess.run(
+        [sys.executable, "-c", worker, str(gone.pid)], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    events = [json.loads(line)["event"] for line in ended.stdout.splitlines() if line.startswith("{")]
+    assert ended.returncode == 0, ended.stderr
+    assert events == ["serving", "supervisor gone; draining", "draining", "stopped"]
