@@ -28,9 +28,9 @@ from pathlib import Path
 import grpc
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
+import convert
 import rules_core as rc
 from rules_core.random_hands import generate_requests
-from server import convert
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/mahjong.shanghai.v1.ScoringService/"

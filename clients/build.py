@@ -10,9 +10,9 @@ import functools
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
+import convert
 import rules_core as rc
 from rules_core import build
-from server import convert
 
 
 def hand(text: str, win: str | None = None, flowers: str = "") -> tiles_pb2.Hand:

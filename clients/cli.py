@@ -17,6 +17,7 @@ from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
+import convert
 import rules_core as rc
 from clients import report
 from clients.client import ScoringClient
@@ -24,7 +25,6 @@ from rules_core import build
 from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE, camel
 from rules_core.notation import parse_tiles
-from server import convert
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 

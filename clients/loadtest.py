@@ -22,9 +22,9 @@ import grpc
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
+import convert
 import rules_core as rc
 from rules_core.random_hands import HandGenerator
-from server import convert
 
 DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"
 RPCS = ("settle", "check_win", "list_waits", "settle_batch")

@@ -151,9 +151,9 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
     ParseDict: JSON both ways is most of a client's cost)."""
     import grpc
 
+    import convert
     import rules_core as rc
     from rules_core.json_read import read_settle_request
-    from server import convert
 
     out: list[dict | None] = [None] * len(requests)
     messages, positions = [], []
@@ -185,8 +185,8 @@ def _response_dict(message) -> dict:
     an enum number rules_core does not know (a newer server) is left to protobuf."""
     from google.protobuf.json_format import MessageToDict
 
+    from convert.results import settle_result
     from rules_core.json_write import settle_response_dict
-    from server.convert.results import settle_result
 
     try:
         return settle_response_dict(settle_result(message))

@@ -13,11 +13,12 @@ from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
+import convert
 import rules_core as rc
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.overrides import resolve_profile
-from server import convert, metrics
+from server import metrics
 from server.config import ServerConfig
 
 log = structlog.get_logger("shmj.service")

@@ -11,11 +11,11 @@ import time
 
 from google.protobuf.json_format import MessageToDict
 
+import convert
 import rules_core as rc
 from clients import rescore
 from clients.cli import main
 from rules_core.random_hands import generate_requests
-from server import convert
 from tests.server.conftest import ROOT, run_server
 from tests.worked_examples import WORKED_EXAMPLES
 

@@ -11,10 +11,10 @@ from google.protobuf.json_format import MessageToDict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import convert
 from rules_core import InvalidRequest, settle_json
 from rules_core.json_read import read_settle_request
 from rules_core.random_hands import HandGenerator
-from server import convert
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats() | st.text(max_size=12),

@@ -12,8 +12,8 @@ import grpc
 import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
+import convert
 from rules_core.random_hands import generate_requests
-from server import convert
 from server.config import ServerConfig, parse_config
 from tests.server.conftest import ROOT, free_port, run_server
 

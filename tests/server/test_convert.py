@@ -13,14 +13,14 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
+import convert
 import rules_core as rc
+from convert import wire
+from convert.memo import Memo
+from convert.results import settle_result
 from rules_core.json_write import settle_response_dict
 from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
-from server import convert
-from server.convert import wire
-from server.convert.memo import Memo
-from server.convert.results import settle_result
 from tests.worked_examples import WORKED_EXAMPLES
 
 # Overrides that change values, shares and the combination of fixed values.

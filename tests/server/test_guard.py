@@ -7,7 +7,7 @@ import asyncio
 import grpc
 import pytest
 
-from server import convert
+import convert
 from server import service as service_module
 from server.config import ServerConfig
 from server.service import ScoringService

@@ -23,8 +23,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
+import convert
 from rules_core.random_hands import generate_requests
-from server import convert
 from tests.server.conftest import ROOT, run_server
 from tests.worked_examples import WORKED_EXAMPLES
 

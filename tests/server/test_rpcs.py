@@ -11,11 +11,11 @@ from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
+import convert
 import rules_core as rc
 from rules_core.build import hand, winner
 from rules_core.json_api import settle_json
 from rules_core.random_hands import generate_requests
-from server import convert
 from tests.worked_examples import WORKED_EXAMPLES
 
 

@@ -6,7 +6,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
 import rules_core as rc
-from server.convert.profiles import overrides_message
+from convert.profiles import overrides_message
 
 
 def _tile_numbers(tiles) -> list[int]:

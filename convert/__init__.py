@@ -12,12 +12,12 @@ JSON reader of rules_core reports an unknown name.
 - `results`: response messages back to rules_core results, for clients (`shmj rescore`)
 """
 
-from server.convert.enums import Violations
-from server.convert.messages import hand_message, settle_request_message, winner_message
-from server.convert.profiles import overrides, overrides_message, rule_profile
-from server.convert.requests import check_win_request, list_waits_request, settle_request
-from server.convert.responses import check_win_response, list_waits_response, settle_error
-from server.convert.wire import (
+from convert.enums import Violations
+from convert.messages import hand_message, settle_request_message, winner_message
+from convert.profiles import overrides, overrides_message, rule_profile
+from convert.requests import check_win_request, list_waits_request, settle_request
+from convert.responses import check_win_response, list_waits_response, settle_error
+from convert.wire import (
     batch_entry,
     settle_batch_response,
     settle_response,

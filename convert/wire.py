@@ -18,9 +18,9 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
+from convert.memo import Memo
+from convert.responses import fill_winner, settle_error
 from rules_core.errors import InvalidRequest
-from server.convert.memo import Memo
-from server.convert.responses import fill_winner, settle_error
 
 
 def _encode_head(key: tuple) -> bytes:

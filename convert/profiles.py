@@ -6,6 +6,7 @@ from typing import Any
 
 from mahjong.shanghai.v1 import profile_pb2
 
+from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
 from rules_core.errors import FieldViolation
 from rules_core.profile import (
     ENUM_FIELDS,
@@ -16,7 +17,6 @@ from rules_core.profile import (
     SHARE_FIELDS,
     RuleProfile,
 )
-from server.convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
 _PROFILE_ENUMS = tuple((name, enum_table(enum)) for name, enum in ENUM_FIELDS.items())

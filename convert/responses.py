@@ -6,8 +6,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
+from convert.memo import Memo
 from rules_core.errors import InvalidRequest
-from server.convert.memo import Memo
 
 
 def _items_message(items: tuple) -> pb.WinnerResult:

@@ -9,11 +9,11 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
 import rules_core as rc
+from convert.enums import FLOWER_IN, MELD_KIND_IN, OUTCOME_IN, TILE_IN, Violations, lookup, lookup_all
+from convert.memo import Memo
+from convert.profiles import overrides
 from rules_core.errors import InvalidRequest
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
-from server.convert.enums import FLOWER_IN, MELD_KIND_IN, OUTCOME_IN, TILE_IN, Violations, lookup, lookup_all
-from server.convert.memo import Memo
-from server.convert.profiles import overrides
 
 
 def _hand(msg: tiles_pb2.Hand, path: str, violations: Violations) -> rc.Hand:
