@@ -11,7 +11,7 @@ import json
 import sys
 
 import grpc
-from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from google.protobuf.json_format import ParseDict, ParseError
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
@@ -38,7 +38,7 @@ class UsageError(Exception):
 
 def hand_json(text: str, win: str | None, flowers: str) -> dict:
     """A Hand in proto3 JSON from notation (``win``: the winning tile)."""
-    return MessageToDict(convert.hand_message(build.hand(text, win, flowers)))
+    return convert.message_dict(convert.hand_message(build.hand(text, win, flowers)))
 
 
 def tiles_json(text: str) -> list[str]:
@@ -140,7 +140,7 @@ def settle_dict(args, request: dict) -> dict:
         return rc.settle_json(request)
     message = ParseDict(request, pb.SettleRequest())
     with _client(args) as client:
-        return MessageToDict(client.settle(message))
+        return convert.message_dict(client.settle(message))
 
 
 def waits_dict(args) -> dict:
@@ -155,7 +155,7 @@ def waits_dict(args) -> dict:
     if args.local:
         return list_waits_json(request)
     with _client(args) as client:
-        return MessageToDict(client.list_waits(ParseDict(request, svc.ListWaitsRequest())))
+        return convert.message_dict(client.list_waits(ParseDict(request, svc.ListWaitsRequest())))
 
 
 def profiles_dict(args) -> dict:
@@ -171,8 +171,8 @@ def profiles_dict(args) -> dict:
         return {"profiles": [profile_dict(p) for p in rc.BUILTIN_PROFILES.values()]}
     with _client(args) as client:
         if args.name:
-            return {"profile": MessageToDict(client.get_profile(args.name))}
-        return {"profiles": [MessageToDict(p) for p in client.list_profiles()]}
+            return {"profile": convert.message_dict(client.get_profile(args.name))}
+        return {"profiles": [convert.message_dict(p) for p in client.list_profiles()]}
 
 
 def cmd_score(args) -> int:

@@ -97,14 +97,9 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
-    return {
-        "request_id": request_id,
-        "error": {
-            "code": code,
-            "message": message,
-            "field_violations": [{"field": f, "description": d} for f, d in violations],
-        },
-    }
+    from rules_core.json_write import error_record
+
+    return error_record(request_id, code, message, violations)
 
 
 def _request_id(data) -> str | None:
@@ -183,15 +178,14 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
 def _response_dict(message) -> dict:
     """The response as JSON: rules_core's writer gives protobuf's MessageToDict dict 3x faster;
     an enum number rules_core does not know (a newer server) is left to protobuf."""
-    from google.protobuf.json_format import MessageToDict
-
+    from convert.json_form import message_dict
     from convert.results import settle_result
     from rules_core.json_write import settle_response_dict
 
     try:
         return settle_response_dict(settle_result(message))
     except KeyError:
-        return MessageToDict(message)
+        return message_dict(message)
 
 
 def settle_chunk(chunk: list[tuple[int, str]]) -> tuple[list[str], dict]:

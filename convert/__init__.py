@@ -10,9 +10,11 @@ JSON reader of rules_core reports an unknown name.
 - `wire`: SettleResponses and batch entries as serialised bytes, from cached parts
 - `messages`: rules_core requests to proto requests, for clients and tests
 - `results`: response messages back to rules_core results, for clients (`shmj rescore`)
+- `json_form`: messages to the JSON dicts every output of this product is written as
 """
 
 from convert.enums import Violations
+from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message
 from convert.profiles import overrides, overrides_message, rule_profile
 from convert.requests import check_win_request, list_waits_request, settle_request
@@ -33,6 +35,7 @@ __all__ = [
     "hand_message",
     "list_waits_request",
     "list_waits_response",
+    "message_dict",
     "overrides",
     "overrides_message",
     "rule_profile",

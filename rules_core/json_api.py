@@ -3,7 +3,8 @@
 `settle_json` takes a `SettleRequest` and returns a `SettleResponse`, both as
 dicts in the proto3 JSON mapping of API.md: lowerCamelCase keys (snake_case
 accepted on input, as protobuf's parser does), enum names as strings (numbers
-accepted on input), default values left out of the output. Malformed input
+accepted on input), default values printed in the output (protobuf's
+``always_print_fields_with_no_presence``: seat 0 and empty lists are explicit). Malformed input
 raises `InvalidRequest` with the path of every field that is wrong.
 """
 

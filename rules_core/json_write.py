@@ -1,5 +1,11 @@
-"""Write results in their proto3 JSON form, exactly as protobuf's MessageToDict would: default
-values left out, `optional` fields kept, enum names, lowerCamelCase keys."""
+"""Write results in their proto3 JSON form, exactly as protobuf's
+``MessageToDict(message, always_print_fields_with_no_presence=True)`` would: every field
+printed, zeros and empty lists included (seat 0, dealer 0 and ``[]`` are explicit), enum
+names, lowerCamelCase keys. Only fields with presence are left out when unset: an absent
+``nextHand`` means no claimed win is legal, and an unset ``optional`` profile field is absent.
+
+Error records (`error_record`) have the shape and key style of a ``SettleBatchResult`` that
+holds an error, so a reader tells answers and errors apart by one key, ``error``."""
 
 from __future__ import annotations
 
@@ -23,64 +29,71 @@ from rules_core.results import SettleResult, WinnerResult
 from rules_core.waits import Waits
 
 
-def _put(out: dict, key: str, value) -> None:
-    if value:
-        out[key] = value
-
-
 def winner_result_dict(w: WinnerResult) -> dict:
-    out: dict[str, Any] = {}
-    _put(out, "seat", w.seat)
-    _put(out, "legal", w.legal)
-    _put(out, "illegalReasons", [f"ILLEGAL_REASON_{r.name}" for r in w.illegal_reasons])
-    _put(out, "patterns", [PATTERN.name_of[p] for p in w.patterns])
-    _put(out, "flowers", w.flowers)
-    items = []
-    for item in w.items:
-        entry: dict[str, Any] = {"kind": f"ITEM_KIND_{item.kind.name}"}
-        _put(entry, "code", item.code)
-        _put(entry, "nameZh", item.name_zh)
-        _put(entry, "nameEn", item.name_en)
-        _put(entry, "contribution", float(item.contribution))
-        _put(entry, "count", item.count)
-        items.append(entry)
-    _put(out, "items", items)
-    _put(out, "baseValue", float(w.base_value))
-    _put(out, "value", float(w.value))
-    return out
+    return {
+        "seat": w.seat,
+        "legal": w.legal,
+        "illegalReasons": [f"ILLEGAL_REASON_{r.name}" for r in w.illegal_reasons],
+        "patterns": [PATTERN.name_of[p] for p in w.patterns],
+        "flowers": w.flowers,
+        "items": [
+            {
+                "kind": f"ITEM_KIND_{item.kind.name}",
+                "code": item.code,
+                "nameZh": item.name_zh,
+                "nameEn": item.name_en,
+                "contribution": float(item.contribution),
+                "count": item.count,
+            }
+            for item in w.items
+        ],
+        "baseValue": float(w.base_value),
+        "value": float(w.value),
+    }
 
 
 def settle_response_dict(result: SettleResult) -> dict:
-    out: dict[str, Any] = {}
-    _put(out, "requestId", result.request_id)
-    _put(out, "profile", result.profile)
-    out["unit"] = UNIT.name_of[result.unit]
-    _put(out, "winners", [winner_result_dict(w) for w in result.winners])
-    payments = []
-    for p in result.payments:
-        entry: dict[str, Any] = {}
-        _put(entry, "fromSeat", p.from_seat)
-        _put(entry, "toSeat", p.to_seat)
-        _put(entry, "amount", float(p.amount))
-        entry["reason"] = f"PAYMENT_REASON_{p.reason.name}"
-        payments.append(entry)
-    _put(out, "payments", payments)
-    out["seatDeltas"] = [float(d) for d in result.seat_deltas]
-    if result.next_hand is not None:
-        next_hand: dict[str, Any] = {}
-        _put(next_hand, "dealerSeat", result.next_hand.dealer_seat)
-        _put(next_hand, "huangfanCount", result.next_hand.huangfan_count)
-        out["nextHand"] = next_hand
-    penalties = []
-    for p in result.penalties:
-        entry = {}
-        _put(entry, "seat", p.seat)
-        _put(entry, "amount", float(p.amount))
-        entry["reason"] = f"PENALTY_REASON_{p.reason.name}"
-        penalties.append(entry)
-    _put(out, "penalties", penalties)
-    _put(out, "huangfanAfterDice", result.huangfan_after_dice)
+    out: dict[str, Any] = {
+        "requestId": result.request_id,
+        "profile": result.profile,
+        "unit": UNIT.name_of[result.unit],
+        "winners": [winner_result_dict(w) for w in result.winners],
+        "payments": [
+            {
+                "fromSeat": p.from_seat,
+                "toSeat": p.to_seat,
+                "amount": float(p.amount),
+                "reason": f"PAYMENT_REASON_{p.reason.name}",
+            }
+            for p in result.payments
+        ],
+        "seatDeltas": [float(d) for d in result.seat_deltas],
+    }
+    if result.next_hand is not None:  # absent: no claimed win is legal, the hand goes on
+        out["nextHand"] = {
+            "dealerSeat": result.next_hand.dealer_seat,
+            "huangfanCount": result.next_hand.huangfan_count,
+        }
+    out["penalties"] = [
+        {"seat": p.seat, "amount": float(p.amount), "reason": f"PENALTY_REASON_{p.reason.name}"}
+        for p in result.penalties
+    ]
+    out["huangfanAfterDice"] = result.huangfan_after_dice
     return out
+
+
+def error_record(request_id: str | None, code: str, message: str, violations=()) -> dict:
+    """An answer that is an error: a ``SettleBatchResult`` holding a ``SettleError``.
+
+    ``violations`` are (field path, description) pairs; an unknown request id is ``""``."""
+    return {
+        "requestId": request_id or "",
+        "error": {
+            "code": code,
+            "message": message,
+            "fieldViolations": [{"field": field, "description": description} for field, description in violations],
+        },
+    }
 
 
 def profile_dict(profile: RuleProfile) -> dict:
@@ -108,16 +121,14 @@ def profile_dict(profile: RuleProfile) -> dict:
     ]
     out["kaibaoThrows"] = [{"first": a, "second": b} for a, b in sorted(profile.kaibao_throws)]
     out["sankouSelfDrawShares"] = [float(s) for s in profile.sankou_self_draw_shares]
-    return {k: v for k, v in out.items() if v != [] and v != 0 or k in _ALWAYS}
-
-
-# `optional` fields keep presence in proto3, so zeros and false are printed for them.
-_ALWAYS = {camel(n) for n in INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS}
+    return out
 
 
 def list_waits_response_dict(waits: Waits) -> dict:
-    out: dict[str, Any] = {}
-    _put(out, "requestId", waits.request_id)
-    for key, found in (("discardWaits", waits.discard), ("selfDrawWaits", waits.self_draw)):
-        _put(out, key, [{"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in found])
-    return out
+    return {
+        "requestId": waits.request_id,
+        "discardWaits": [{"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in waits.discard],
+        "selfDrawWaits": [
+            {"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in waits.self_draw
+        ],
+    }

@@ -9,7 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from google.protobuf.json_format import MessageToDict
 from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
+
+import convert
+import rules_core as rc
+from rules_core.build import hand
+from rules_core.json_write import error_record, list_waits_response_dict, profile_dict
+from tests.worked_examples import WORKED_EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUF = Path(sys.executable).parent / "buf"
@@ -178,3 +185,76 @@ def test_generated_code_is_fresh(tmp_path):
     match, mismatch, errors = filecmp.cmpfiles(fresh, generated, names, shallow=False)
     assert not mismatch and not errors, f"stale generated code: {mismatch + errors}; run make gen"
     shutil.rmtree(tmp_path / "mahjong")
+
+
+# --- JSON that cannot be misread: every JSON the product writes prints its defaults ----------
+
+
+def test_settle_json_prints_defaults_as_protobuf_does():
+    """rules_core's writer is held to MessageToDict(always_print_fields_with_no_presence=True)."""
+    for name, request, _, _ in WORKED_EXAMPLES:
+        message = convert.settle_request_message(request)
+        written = rc.settle_json(MessageToDict(message))
+        assert written == MessageToDict(
+            convert.settle_response(rc.settle(request)), always_print_fields_with_no_presence=True
+        ), name
+    example_1 = rules_json_of(WORKED_EXAMPLES[0][1])
+    assert example_1["nextHand"] == {"dealerSeat": 0, "huangfanCount": 0}
+    assert (example_1["requestId"], example_1["penalties"], example_1["huangfanAfterDice"]) == ("", [], 0)
+    winner = example_1["winners"][0]
+    assert (winner["seat"], winner["illegalReasons"]) == (0, [])
+    assert example_1["payments"][0] == {
+        "fromSeat": 1,
+        "toSeat": 0,
+        "amount": 12.0,
+        "reason": "PAYMENT_REASON_SELF_DRAW",
+    }
+
+
+def test_an_absent_next_hand_still_means_no_legal_win():
+    illegal = next(r for _, r, _, next_hand in WORKED_EXAMPLES if next_hand is None)
+    written = rules_json_of(illegal)
+    assert "nextHand" not in written
+    assert written == convert.message_dict(convert.settle_response(rc.settle(illegal)))
+
+
+def rules_json_of(request) -> dict:
+    return rc.settle_json(MessageToDict(convert.settle_request_message(request)))
+
+
+def test_waits_and_profiles_json_print_defaults_as_protobuf_does():
+    request = rc.ListWaitsRequest(profile="classic", seat=0, hand=hand("111m 555m 999p EEE 7s"))
+    waits = rc.list_waits(request)
+    written = list_waits_response_dict(waits)
+    assert written == convert.message_dict(convert.list_waits_response(waits))
+    assert written["requestId"] == "" and written["discardWaits"][0]["tile"] == "TILE_S7"
+    scattered = hand("1m 3m 5m 7m 9m 1p 3p 5p 7p 9p 1s 3s 5s")
+    nothing = list_waits_response_dict(rc.list_waits(rc.ListWaitsRequest(profile="classic", seat=0, hand=scattered)))
+    assert (nothing["discardWaits"], nothing["selfDrawWaits"]) == ([], [])
+    for profile in rc.BUILTIN_PROFILES.values():
+        assert profile_dict(profile) == convert.message_dict(convert.rule_profile(profile)), profile.name
+
+
+def test_error_records_are_batch_results_in_the_same_key_style():
+    record = error_record("r7", "INVALID_ARGUMENT", "invalid request", [("winners[0].seat", "must be 0-3")])
+    assert record == {
+        "requestId": "r7",
+        "error": {
+            "code": "INVALID_ARGUMENT",
+            "message": "invalid request",
+            "fieldViolations": [{"field": "winners[0].seat", "description": "must be 0-3"}],
+        },
+    }
+    entry = scoring_service_pb2.SettleBatchResult(
+        request_id="r7",
+        error=settlement_pb2.SettleError(
+            code="INVALID_ARGUMENT",
+            message="invalid request",
+            field_violations=[settlement_pb2.FieldViolation(field="winners[0].seat", description="must be 0-3")],
+        ),
+    )
+    assert record == MessageToDict(entry, always_print_fields_with_no_presence=True)
+    assert error_record(None, "INTERNAL", "boom") == MessageToDict(
+        scoring_service_pb2.SettleBatchResult(error=settlement_pb2.SettleError(code="INTERNAL", message="boom")),
+        always_print_fields_with_no_presence=True,
+    )

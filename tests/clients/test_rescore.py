@@ -51,12 +51,12 @@ def check_mixed_output(out):
     assert len(rows) == 8
     assert rows[0]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
     assert rows[1]["error"]["code"] == "INVALID_ARGUMENT" and "line 2: not valid JSON" in rows[1]["error"]["message"]
-    assert rows[1]["request_id"] is None
+    assert rows[1]["requestId"] == ""
     assert rows[2]["winners"][0]["illegalReasons"] == ["ILLEGAL_REASON_NO_QUALIFYING_PATTERN"]
     assert "line 4: empty line" in rows[3]["error"]["message"]
-    assert rows[4]["request_id"] == "bad-profile"
-    assert rows[4]["error"]["field_violations"][0]["field"] == "profile"
-    assert rows[5]["request_id"] == "bad-field"
+    assert rows[4]["requestId"] == "bad-profile"
+    assert rows[4]["error"]["fieldViolations"][0]["field"] == "profile"
+    assert rows[5]["requestId"] == "bad-field"
     assert "colour" in json.dumps(rows[5]["error"])
     assert "expected a JSON object" in rows[6]["error"]["message"]
     assert rows[7] == rows[0]

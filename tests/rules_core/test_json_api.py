@@ -26,11 +26,11 @@ def test_example_1_in_json():
     assert response["requestId"] == "ex1"
     assert response["unit"] == "UNIT_FLOWER"
     assert response["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
-    assert response["nextHand"] == {}  # dealer 0, count 0: proto3 JSON leaves defaults out
+    assert response["nextHand"] == {"dealerSeat": 0, "huangfanCount": 0}  # defaults are printed
     (winner,) = response["winners"]
     assert winner["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED"]
     assert winner["flowers"] == 3 and winner["value"] == 12.0
-    assert "seat" not in winner  # seat 0 is the default
+    assert winner["seat"] == 0 and winner["illegalReasons"] == []  # defaults are printed
     assert [p["fromSeat"] for p in response["payments"]] == [1, 2, 3]
 
 

@@ -214,7 +214,7 @@ def test_proto_and_json_entry_points_agree(stub):
                 stub.Settle(message)
             assert bad_request(wire_error.value) == [tuple(v) for v in error.violations]
             continue
-        assert MessageToDict(stub.Settle(message)) == expected
+        assert convert.message_dict(stub.Settle(message)) == expected
 
 
 def test_batch_stream_and_unary_settle_answer_alike(stub):
