@@ -2,17 +2,25 @@
 
 Patterns are kept as a bit mask (bit ``1 << Pattern``) while scoring; the
 ordered tuple is made once per distinct mask.
+
+When a hand splits both into pungs only and into sets with a chow, the reading
+that counts is the one of highest value (RULES.md section 4); see
+`pungs_reading_always_best` for when that needs no valuing.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
+from rules_core.flowers import flower_sources, flower_total
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import RuleProfile
 from rules_core.requests import CLAIMED_DISCARD, MeldKind, Outcome, Winner
-from rules_core.shape import Shape, shape_of
+from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR
+from rules_core.valuation import hand_value
 
 _ALL_PUNGS = Pattern.ALL_PUNGS.bit
 _HALF_FLUSH = Pattern.HALF_FLUSH.bit
@@ -28,6 +36,9 @@ _EARTHLY = Pattern.EARTHLY.bit
 _KONG_BLOOM = Pattern.KONG_BLOOM.bit
 _CONCEALED = Pattern.CONCEALED.bit
 _ROBBING_KONG = Pattern.ROBBING_KONG.bit
+# What a chow takes from the all-pungs reading: the pungs patterns (the flushes stay).
+_PUNGS_ONLY = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Pattern.FULL_FLUSH_PUNGS.bit
+_SITUATIONAL = (_BIG_HANGING, _HEAVENLY, _EARTHLY, _KONG_BLOOM, _CONCEALED, _ROBBING_KONG)
 
 # Suit presence bits: 1 万, 2 筒, 4 条, 8 honours.
 _HONOUR_BIT = 8
@@ -91,8 +102,14 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
                     mask |= _HEAVENLY
             else:
                 mask |= _EARTHLY
+        if all_pungs and not pungs_reading_always_best(profile):
+            chow_pungs = most_pungs_with_a_chow(counts)
+            if chow_pungs >= 0:
+                mask, suited_pungs = _reading_that_counts(profile, winner, counts, mask, suited_pungs, chow_pungs)
     elif suits == _HONOUR_BIT:
         mask |= _ALL_HONOURS  # 乱风向: any shape
+        if not profile.qualifying_mask & _ALL_HONOURS:
+            return Judgement(mask, _INCOMPLETE, 0)  # only ALL_HONOURS lets a shapeless hand win
     else:
         return Judgement(mask, _INCOMPLETE, 0)
 
@@ -119,3 +136,64 @@ def _suits_present(counts: list[int], melds) -> int:
         tile = meld.tiles[0]
         suits |= _HONOUR_BIT if tile >= FIRST_HONOUR else 1 << (tile // 9)
     return suits
+
+
+def _reading_that_counts(
+    profile: RuleProfile, winner: Winner, counts: list[int], pungs_mask: int, pungs: int, chow_pungs: int
+) -> tuple[int, int]:
+    """(patterns, concealed suited pungs) of the reading that counts: one that may win before
+    one that may not, then the higher value (before multipliers, which are the same for both),
+    then the all-pungs one. 漏胡 is left out: it locks the tile, whatever the reading."""
+    chow_mask = pungs_mask & ~_PUNGS_ONLY
+    chow_key = _reading_rank(profile, winner, counts, chow_mask, chow_pungs)
+    if chow_key > _reading_rank(profile, winner, counts, pungs_mask, pungs):
+        return chow_mask, chow_pungs
+    return pungs_mask, pungs
+
+
+def _reading_rank(profile: RuleProfile, winner: Winner, counts: list[int], mask: int, pungs: int) -> tuple[bool, int]:
+    if not mask & profile.qualifying_mask:
+        return (False, 0)
+    hand = winner.hand
+    sources = flower_sources(counts, hand.melds, len(hand.flowers), pungs)
+    return (True, hand_value(profile, mask, sources, flower_total(profile, sources))[0])
+
+
+@lru_cache(maxsize=256)
+def pungs_reading_always_best(profile: RuleProfile) -> bool:
+    """Whether the all-pungs reading of a hand is never worth less than a reading with a chow,
+    so that the chow readings need no valuing. True for the built-in profiles.
+
+    Proof. The two readings differ only in the pungs patterns (the all-pungs mask A is the
+    chow mask C plus ALL_PUNGS and 混碰 or 清碰; the situational patterns and the flushes
+    are the same) and in the concealed suited pungs (A holds the most). So A's patterns
+    include C's: A may win whenever C may, and A's 番 and floors include C's. 花 never
+    falls with more pungs (every 花 value is at least 0), and a value never falls with more
+    花. Then, for each set S of situational patterns and each suit class (full flush, half
+    flush, mixed suits; an all-honour hand has no chow), with C qualifying:
+    - C and A both ordinary: same base, more or equal 花 and 番, the same or more floors: A >= C.
+    - C ordinary, A fixed: an ordinary value after the cap, the threshold and the floors is
+      at most 1 喇 (`lazi_value`), and A's value does not depend on 花: A >= C if A >= 1 喇.
+    - C fixed (then A is too): both values are constants, compared directly.
+    This function checks the second and third cases over every S and suit class. For the
+    built-in profiles every fixed value is at least 1 喇 (so A >= C in the second case), and
+    with COMBINE_FIXED_MAX A's fixed patterns include C's (the third case).
+    """
+    lazi = profile.lazi_value
+    for size in range(len(_SITUATIONAL) + 1):
+        for situational in combinations(_SITUATIONAL, size):
+            s = sum(situational)
+            for chow_mask, pungs_mask in (
+                (s | _FULL_FLUSH, s | _FULL_FLUSH_PUNGS),
+                (s | _HALF_FLUSH, s | _HALF_FLUSH_PUNGS),
+                (s, s | _ALL_PUNGS),
+            ):
+                if not chow_mask & profile.qualifying_mask or not pungs_mask & profile.fixed_mask:
+                    continue
+                pungs_value = hand_value(profile, pungs_mask, {}, 0)[0]
+                if chow_mask & profile.fixed_mask:
+                    if pungs_value < hand_value(profile, chow_mask, {}, 0)[0]:
+                        return False
+                elif pungs_value < lazi:
+                    return False
+    return True

@@ -4,10 +4,15 @@ Melds are sets already, so only the concealed tiles are searched. Suits are
 independent, so each suit's nine counts are looked up in a table filled on
 first sight of that count pattern; honours never chow and need no search.
 
-Only one choice between decompositions changes the value of a hand: whether
-all sets can be pungs (碰碰胡). 花 comes from honour pungs, which every
-decomposition shares, and the flushes depend on the tiles alone. So the
-highest-value decomposition is the all-pungs one whenever it exists.
+Two things about a decomposition can change the value of a hand: whether all
+sets are pungs (碰碰胡), and how many concealed suited pungs it holds (worth 花
+only when a profile gives `SUITED_PUNG` a value). Honour pungs are shared by
+every decomposition (honours never chow) and the flushes depend on the tiles
+alone. A hand that splits into pungs only splits so one way (every count is 2
+or 3), and that way holds the most suited pungs; `shape_of` answers for it.
+`most_pungs_with_a_chow` answers for the best of the other ways, which
+`rules_core.legality` weighs against it when the profile does not make the
+all-pungs reading the better one outright.
 """
 
 from __future__ import annotations
@@ -29,17 +34,18 @@ _SUIT_TABLE: dict[tuple[int, ...], int] = {}
 _NO_SPLIT = -1
 
 
-def _most_pungs(counts: list[int]) -> int:
-    """The most pungs among the ways to split ``counts`` into sets only, or -1."""
+def _most_pungs(counts: list[int], chow_wanted: bool = False) -> int:
+    """The most pungs among the ways to split ``counts`` into sets only, or -1; with
+    ``chow_wanted``, among the ways that hold at least one chow."""
     for i in range(9):
         if counts[i]:
             break
     else:
-        return 0
+        return _NO_SPLIT if chow_wanted else 0
     best = _NO_SPLIT
     if counts[i] >= 3:
         counts[i] -= 3
-        rest = _most_pungs(counts)
+        rest = _most_pungs(counts, chow_wanted)
         counts[i] += 3
         if rest >= 0:
             best = rest + 1
@@ -55,16 +61,43 @@ def _most_pungs(counts: list[int]) -> int:
     return best
 
 
-def _suit_split(key: tuple[int, ...]) -> int:
+def _suit_split(key: tuple[int, ...], chow_wanted: bool = False) -> int:
     counts = list(key)
     if sum(counts) % 3 == 0:
-        return _most_pungs(counts)
+        return _most_pungs(counts, chow_wanted)
     best = _NO_SPLIT
     for i in range(9):
         if counts[i] >= 2:
             counts[i] -= 2
-            best = max(best, _most_pungs(counts))
+            best = max(best, _most_pungs(counts, chow_wanted))
             counts[i] += 2
+    return best
+
+
+# counts of one suit -> the most pungs in a split as above that holds at least one chow, or -1.
+_CHOW_TABLE: dict[tuple[int, ...], int] = {}
+
+
+def most_pungs_with_a_chow(counts: list[int]) -> int:
+    """The most concealed suited pungs among the decompositions of a complete hand's
+    concealed tiles that hold at least one chow, or -1 when every decomposition is pungs."""
+    any_split = []
+    with_chow = []
+    for start in (0, 9, 18):
+        key = tuple(counts[start : start + 9])
+        pungs = _SUIT_TABLE.get(key)
+        if pungs is None:
+            pungs = _SUIT_TABLE[key] = _suit_split(key)
+        chowed = _CHOW_TABLE.get(key)
+        if chowed is None:
+            chowed = _CHOW_TABLE[key] = _suit_split(key, chow_wanted=True)
+        any_split.append(pungs)
+        with_chow.append(chowed)
+    total = sum(any_split)
+    best = _NO_SPLIT
+    for pungs, chowed in zip(any_split, with_chow, strict=True):
+        if chowed >= 0:
+            best = max(best, total - pungs + chowed)
     return best
 
 
