@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mahjong.shanghai.v1 import profile_pb2
@@ -42,13 +43,15 @@ def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -
     if sources:
         found["flower_values"] = sources
     for name in PATTERN_LIST_FIELDS:
-        patterns = lookup_all(PATTERN_IN, getattr(msg, name), f"{path}.{name}", violations)
+        numbers = getattr(msg, name)
+        patterns = lookup_all(PATTERN_IN, numbers, f"{path}.{name}", violations)
         if patterns:
             found[name] = frozenset(p for p in patterns if p is not None)
-            if None in patterns:
-                violations.append(FieldViolation(f"{path}.{name}", "must list specified patterns"))
+            for index, number in enumerate(numbers):
+                if number == 0:
+                    violations.append(FieldViolation(f"{path}.{name}[{index}]", "must be a specified pattern"))
     if msg.dice_huangfan:
-        found["dice_huangfan"] = {(e.dice.first, e.dice.second): e.value for e in msg.dice_huangfan}
+        found["dice_huangfan"] = [((e.dice.first, e.dice.second), e.value) for e in msg.dice_huangfan]
     if msg.kaibao_throws:
         found["kaibao_throws"] = [(d.first, d.second) for d in msg.kaibao_throws]
     if msg.sankou_self_draw_shares:
@@ -56,8 +59,9 @@ def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -
     return found or None
 
 
-def _keyed(entries, key_field: str, table, path: str, violations: Violations) -> dict:
-    found = {}
+def _keyed(entries, key_field: str, table, path: str, violations: Violations) -> list:
+    """(key, value) pairs in the order given: rules_core names an entry by its index."""
+    found = []
     for index, entry in enumerate(entries):
         key_path = f"{path}[{index}].{key_field}"
         number = getattr(entry, key_field)
@@ -66,7 +70,7 @@ def _keyed(entries, key_field: str, table, path: str, violations: Violations) ->
             if number == 0:
                 violations.append(FieldViolation(key_path, "must be specified"))
             continue
-        found[key] = entry.value
+        found.append((key, entry.value))
     return found
 
 
@@ -100,12 +104,13 @@ def overrides_message(found: dict[str, Any] | None) -> profile_pb2.RuleProfile |
     message = profile_pb2.RuleProfile()
     for name, value in found.items():
         if name in PATTERN_TABLE_FIELDS:
-            getattr(message, name).extend(profile_pb2.PatternValue(pattern=p, value=v) for p, v in value.items())
+            getattr(message, name).extend(profile_pb2.PatternValue(pattern=p, value=v) for p, v in _entries(value))
         elif name == "flower_values":
-            message.flower_values.extend(profile_pb2.FlowerValue(source=s, value=v) for s, v in value.items())
+            message.flower_values.extend(profile_pb2.FlowerValue(source=s, value=v) for s, v in _entries(value))
         elif name == "dice_huangfan":
             message.dice_huangfan.extend(
-                profile_pb2.DiceValue(dice=profile_pb2.Dice(first=a, second=b), value=v) for (a, b), v in value.items()
+                profile_pb2.DiceValue(dice=profile_pb2.Dice(first=a, second=b), value=v)
+                for (a, b), v in _entries(value)
             )
         elif name == "kaibao_throws":
             message.kaibao_throws.extend(profile_pb2.Dice(first=a, second=b) for a, b in value)
@@ -116,3 +121,8 @@ def overrides_message(found: dict[str, Any] | None) -> profile_pb2.RuleProfile |
         else:
             setattr(message, name, value)
     return message
+
+
+def _entries(table) -> Iterable:
+    """A table of core overrides: a mapping, or (key, value) pairs."""
+    return table.items() if isinstance(table, Mapping) else table

@@ -256,14 +256,15 @@ def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
         patterns = r.enums(name, PATTERN)
         if patterns:
             overrides[name] = frozenset(p for p in patterns if p is not None)
-            if None in patterns:
-                violations.append(FieldViolation(r.sub(name), "must list specified patterns"))
-    dice_huangfan = {}
+            for index, value in enumerate(r.list(name)):
+                if (type(value) is int and value == 0) or value == PATTERN.unspecified:
+                    violations.append(FieldViolation(f"{r.sub(name)}[{index}]", "must be a specified pattern"))
+    dice_huangfan = []  # (throw, value) pairs in order: rules_core names an entry by its index
     for index, entry in enumerate(r.list("dice_huangfan")):
         entry_path = f"{r.sub('dice_huangfan')}[{index}]"
         er = _Reader(entry, entry_path, ("dice", "value"), violations)
         dice = read_dice(er.values.get("dice"), er.sub("dice"), violations)
-        dice_huangfan[(dice.first, dice.second)] = er.int("value")
+        dice_huangfan.append(((dice.first, dice.second), er.int("value")))
     if dice_huangfan:
         overrides["dice_huangfan"] = dice_huangfan
     throws = r.messages("kaibao_throws", read_dice)
@@ -278,8 +279,9 @@ def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
     return overrides or None
 
 
-def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> dict:
-    table = {}
+def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> list:
+    """(key, value) pairs in order: rules_core names an entry by its index."""
+    table = []
     for index, entry in enumerate(r.list(name)):
         er = _Reader(entry, f"{r.sub(name)}[{index}]", (key_field, "value"), r.violations)
         found_before = len(r.violations)
@@ -288,7 +290,7 @@ def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> dict:
             if len(r.violations) == found_before:  # absent or UNSPECIFIED, not already reported
                 r.violations.append(FieldViolation(er.sub(key_field), "must be specified"))
             continue
-        table[key] = er.int("value")
+        table.append((key, er.int("value")))
     return table
 
 

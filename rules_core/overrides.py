@@ -8,9 +8,11 @@ changes 清一色 alone. A fixed value of 0 makes the pattern an ordinary one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import replace
 from enum import IntEnum
+from threading import Lock
 from types import MappingProxyType
 from typing import Any
 
@@ -31,8 +33,25 @@ from rules_core.profile import (
 Check = Callable[[Any, Any], Any]  # (new value, current value) -> merged value; raises ValueError
 
 
+class EntryFaults(ValueError):
+    """Faults inside a list or table field: (path below the field, description) pairs, such as
+    ``("[0].value", "must be 0 to 8, got 99")`` for ``overrides.fan[0].value``."""
+
+    def __init__(self, faults: list[tuple[str, str]]):
+        super().__init__("; ".join(f"{where}: {what}" for where, what in faults))
+        self.faults = faults
+
+
+class _DieFault(ValueError):
+    """A die out of range: ``which`` is ``first`` or ``second``."""
+
+    def __init__(self, which: str, message: str):
+        super().__init__(message)
+        self.which = which
+
+
 # Bounds that keep every amount finite and every computation quick; realistic profiles stay far
-# below 2**53, where every amount is exact.
+# below 2**53, where every amount is exact. docs/READINGS.md lists them.
 MAX_VALUE = 100_000
 MAX_FAN = 8
 MAX_MULTIPLIER = 16
@@ -77,33 +96,99 @@ def _enum(enum_type: type[IntEnum]) -> Check:
     return check
 
 
+def _items(value) -> list:
+    """The entries of a list field, or of a table given as a mapping or as (key, value) pairs."""
+    if isinstance(value, Mapping):
+        return list(value.items())
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError("must be a list")
+    return list(value)
+
+
 def _patterns(value, _current):
-    patterns = frozenset(value)
-    if not all(isinstance(p, Pattern) for p in patterns):
-        raise ValueError("must list patterns")
-    return patterns
+    """A set of patterns; a pattern listed twice counts once."""
+    items = _items(value)
+    faults = [(f"[{i}]", "must be a specified pattern") for i, p in enumerate(items) if not isinstance(p, Pattern)]
+    if faults:
+        raise EntryFaults(faults)
+    return frozenset(items)
+
+
+def _die(value, which: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise _DieFault(which, f"a die shows 1-6, got {value!r}")
+    return value
 
 
 def _throw(throw) -> tuple[int, int]:
-    first, second = throw
-    if not (1 <= first <= 6 and 1 <= second <= 6):
-        raise ValueError(f"a throw of {first} and {second}: dice run from 1 to 6")
-    return dice_throw(first, second)
+    """An unordered throw from (first, second); a `_DieFault` names a die out of range."""
+    try:
+        first, second = throw
+    except (TypeError, ValueError):
+        raise ValueError(f"must be two dice, got {throw!r}") from None
+    first = _die(first, "first")
+    return dice_throw(first, _die(second, "second"))
 
 
 def _throws(value, _current):
-    return frozenset(_throw(t) for t in value)
+    """A set of throws (kaibao_throws); a throw listed twice counts once."""
+    throws = set()
+    faults = []
+    for index, throw in enumerate(_items(value)):
+        try:
+            throws.add(_throw(throw))
+        except _DieFault as fault:
+            faults.append((f"[{index}].{fault.which}", str(fault)))
+        except ValueError as fault:
+            faults.append((f"[{index}]", str(fault)))
+    if faults:
+        raise EntryFaults(faults)
+    return frozenset(throws)
 
 
-def _table(key_check: Callable[[Any], Any], amount_check: Check = _count) -> Check:
+def _table(key_field: str, key_check: Callable[[Any], Any], amount_check: Check = _count) -> Check:
+    """Entries merged onto the profile's table; a key given twice is a fault at the later entry."""
+
     def check(value, current):
         merged = dict(current)
-        for key, amount in dict(value).items():
-            key = key_check(key)
-            merged[key] = amount_check(amount, None)
+        seen: dict[Any, int] = {}
+        faults = []
+        for index, entry in enumerate(_items(value)):
+            try:
+                key, amount = entry
+            except (TypeError, ValueError):
+                faults.append((f"[{index}]", f"must be a {key_field} and a value, got {entry!r}"))
+                continue
+            try:
+                key = key_check(key)
+            except _DieFault as fault:
+                faults.append((f"[{index}].{key_field}.{fault.which}", str(fault)))
+                key = None
+            except ValueError as fault:
+                faults.append((f"[{index}].{key_field}", str(fault)))
+                key = None
+            if key is not None:
+                if key in seen:
+                    faults.append((f"[{index}].{key_field}", f"{_key_text(key)} is given twice (also [{seen[key]}])"))
+                seen.setdefault(key, index)
+            try:
+                amount = amount_check(amount, None)
+            except ValueError as fault:
+                faults.append((f"[{index}].value", str(fault)))
+                continue
+            if key is not None:
+                merged[key] = amount
+        if faults:
+            raise EntryFaults(faults)
         return MappingProxyType(merged)
 
     return check
+
+
+def _key_text(key) -> str:
+    if isinstance(key, tuple):
+        return f"the throw {key[0]} and {key[1]} (in either order)"
+    return key.name
 
 
 def _pattern_key(key):
@@ -119,13 +204,24 @@ def _source_key(key):
 
 
 def _self_draw_shares(value, _current):
-    shares = tuple(_share(v, None) for v in value)
+    items = _items(value)
+    faults = []
+    shares = []
+    for index, item in enumerate(items):
+        try:
+            shares.append(_share(item, None))
+        except ValueError as fault:
+            faults.append((f"[{index}]", str(fault)))
+    if faults:
+        raise EntryFaults(faults)
     if len(shares) != 4:
         raise ValueError(f"needs 4 shares, for 0 to 3 related seats, got {len(shares)}")
-    return shares
+    return tuple(shares)
 
 
 def _positive(limit: int) -> Check:
+    """1 to ``limit``: 0 is refused where it would erase every value (a cap or a multiplier
+    of 0) or relate seats that never claimed (a threshold of 0)."""
     bounded = _bounded(limit)
 
     def check(value, current):
@@ -142,16 +238,16 @@ CHECKS: dict[str, Check] = {
     "lazi_value": _positive(MAX_VALUE),
     "ordinary_base": _count,
     "ordinary_lazi_threshold": _count,
-    "fixed_values": _table(_pattern_key),
-    "fan": _table(_pattern_key, _bounded(MAX_FAN)),
+    "fixed_values": _table("pattern", _pattern_key),
+    "fan": _table("pattern", _pattern_key, _bounded(MAX_FAN)),
     "floor_patterns": _patterns,
     "qualifying_patterns": _patterns,
     "combine_fixed": _enum(CombineFixed),
     "fan_on_fixed": _flag,
-    "flower_values": _table(_source_key),
+    "flower_values": _table("source", _source_key),
     "huangfan_mode": _enum(HuangfanMode),
     "huangfan_multiplier": _positive(MAX_MULTIPLIER),
-    "dice_huangfan": _table(_throw, _bounded(2)),
+    "dice_huangfan": _table("dice", _throw),
     "kaibao_throws": _throws,
     "kaibao_multiplier": _positive(MAX_MULTIPLIER),
     "self_draw_share": _share,
@@ -180,7 +276,49 @@ def resolve_profile(name: str, overrides: Mapping[str, Any] | None) -> tuple[Rul
         return None, [FieldViolation("profile", f"unknown profile {shown}; known profiles: {KNOWN_PROFILES}")]
     if not overrides:
         return base, []
-    return apply_overrides(base, overrides)
+    key = _memo_key(name, overrides)
+    if key is not None:
+        with _MERGED_LOCK:
+            merged = _MERGED.get(key)
+            if merged is not None:
+                _MERGED.move_to_end(key)
+                return merged, []
+    profile, violations = apply_overrides(base, overrides)
+    if profile is not None and key is not None:
+        with _MERGED_LOCK:
+            _MERGED[key] = profile
+            if len(_MERGED) > MAX_MERGED_PROFILES:
+                _MERGED.popitem(last=False)
+    return profile, violations
+
+
+# Merged profiles by the value of their overrides, least recently used dropped first: a batch
+# or a house sends the same overrides again and again, and a profile kept is a profile whose
+# scoring caches (keyed by the profile) stay warm. A merged profile takes a few kilobytes.
+MAX_MERGED_PROFILES = 1024
+_MERGED: OrderedDict[Hashable, RuleProfile] = OrderedDict()
+_MERGED_LOCK = Lock()
+
+
+def _memo_key(name: str, overrides: Mapping[str, Any]) -> Hashable | None:
+    """A key equal for equal overrides; None when a value cannot be hashed (it is then merged
+    each time). Types are part of the key, so that 1, 1.0 and True stay apart."""
+    try:
+        key = (name, tuple((field, _frozen(value)) for field, value in overrides.items()))
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _frozen(value) -> Hashable:
+    if isinstance(value, Mapping):
+        return (dict, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (tuple, tuple(_frozen(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return (frozenset, frozenset(_frozen(v) for v in value))
+    return (type(value), value)
 
 
 def apply_overrides(base: RuleProfile, overrides: Mapping[str, Any]) -> tuple[RuleProfile | None, list[FieldViolation]]:
@@ -195,6 +333,8 @@ def apply_overrides(base: RuleProfile, overrides: Mapping[str, Any]) -> tuple[Ru
             continue
         try:
             changes[field_name] = check(value, getattr(base, field_name))
+        except EntryFaults as faults:
+            violations.extend(FieldViolation(path + where, what) for where, what in faults.faults)
         except (ValueError, TypeError) as error:
             violations.append(FieldViolation(path, str(error)))
     if violations:

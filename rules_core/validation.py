@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.overrides import resolve_profile
-from rules_core.profile import HuangfanMode, RuleProfile
+from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
 from rules_core.requests import CLAIMED_DISCARD, Hand, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 
@@ -121,13 +121,17 @@ def _check_table(request, add) -> RuleProfile | None:
         add(FieldViolation("huangfan_count", f"must not be negative, got {count}"))
     elif count > MAX_HUANGFAN_COUNT:
         add(FieldViolation("huangfan_count", f"at most {MAX_HUANGFAN_COUNT}, got {count}"))
-    elif profile is not None and profile.huangfan_mode == HuangfanMode.PER_LEVEL and count > MAX_PER_LEVEL_COUNT:
-        add(
-            FieldViolation(
-                "huangfan_count",
-                f"with huangfan_mode PER_LEVEL the count doubles per level: at most {MAX_PER_LEVEL_COUNT}, got {count}",
+    elif profile is not None and profile.huangfan_mode == HuangfanMode.PER_LEVEL:
+        # Each level doubles: the count after the dice (dice 荒番 adds to it) stays small.
+        added = profile.dice_huangfan.get(dice_throw(dice.first, dice.second), 0) if dice is not None else 0
+        if count + added > MAX_PER_LEVEL_COUNT:
+            got = f"{count} + {added} from the dice" if added else f"{count}"
+            add(
+                FieldViolation(
+                    "huangfan_count",
+                    f"with huangfan_mode PER_LEVEL the count doubles per level: at most {MAX_PER_LEVEL_COUNT}, got {got}",
+                )
             )
-        )
     return profile
 
 

@@ -134,7 +134,7 @@ def test_bad_overrides_name_the_field():
     )
     assert [v.field for v in violations] == [
         "overrides.name",
-        "overrides.fan",
+        "overrides.fan[0].value",
         "overrides.sankou_self_draw_shares",
         "overrides.unit",
     ]
