@@ -59,7 +59,10 @@ def winner_payments(
     liable = [(s, times) for s in others if (times := liable_times(profile, claims, winner, s))] if claims else []
     extra: list[tuple[int, float]] = []
     extra_reason = PaymentReason.LIABILITY
-    if liable and mode == LiabilityMode.SANKOU:
+    if not liable and mode == LiabilityMode.SANKOU and outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
+        # The sankou table's row for no related seat: each of the three others pays.
+        base = [(seat, profile.sankou_self_draw_shares[0]) for seat in others]
+    elif liable and mode == LiabilityMode.SANKOU:
         base, extra = _sankou(profile, outcome, request.discarder_seat, base, [s for s, _ in liable])
         extra_reason = PaymentReason.SANKOU
     elif liable and mode in (LiabilityMode.ADDITIVE, LiabilityMode.REPLACE):
