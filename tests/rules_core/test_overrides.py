@@ -72,7 +72,7 @@ def test_an_illegal_winner_reports_the_patterns_of_the_reading_that_counts():
     passed = dict(SANKOU_LAZI_40["winners"][0], passedTiles=["TILE_P8"])  # 漏胡 on 8p
     response = settle_json(dict(SANKOU_LAZI_40, winners=[passed]))
     (winner,) = response["winners"]
-    assert "legal" not in winner and winner["illegalReasons"] == ["ILLEGAL_REASON_MISSED_WIN"]
+    assert winner["legal"] is False and winner["illegalReasons"] == ["ILLEGAL_REASON_MISSED_WIN"]
     assert winner["patterns"] == ["PATTERN_HALF_FLUSH", "PATTERN_CONCEALED"]
     assert response["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
 
@@ -100,7 +100,7 @@ def test_dice_huangfan_values_above_two_are_accepted():
     )
     response = settle_json(request)
     assert response["huangfanAfterDice"] == 3
-    assert response["nextHand"] == {"huangfanCount": 4}  # dealer 0 is the proto3 default
+    assert response["nextHand"] == {"dealerSeat": 0, "huangfanCount": 4}
 
 
 # --- 3. a shapeless all-honour hand wins only as ALL_HONOURS ------------------------------------
