@@ -21,6 +21,7 @@ import convert
 import rules_core as rc
 from clients import report
 from clients.client import ScoringClient
+from clients.errors import ScoringError
 from rules_core import build
 from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE, camel
@@ -330,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     except ParseError as error:
         print(f"shmj: invalid request: {error}", file=sys.stderr)
         return 2
+    except ScoringError as error:
+        print(f"shmj: {error.code.name}: {'invalid request' if error.violations else error.message}", file=sys.stderr)
+        print_violations(error.violations)
+        return 2 if error.code == grpc.StatusCode.INVALID_ARGUMENT else 1
     except grpc.RpcError as error:
         status = rpc_status.from_call(error)
         summary = "invalid request" if status is not None and status.details else error.details()

@@ -144,10 +144,9 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
     """Settle through SettleBatch. The JSON is read by rules_core's reader, as in --local, so a
     malformed line gets the same error line either way (and it reads 2x faster than protobuf's
     ParseDict: JSON both ways is most of a client's cost)."""
-    import grpc
-
     import convert
     import rules_core as rc
+    from clients.errors import ScoringError
     from rules_core.json_read import read_settle_request
 
     out: list[dict | None] = [None] * len(requests)
@@ -163,8 +162,8 @@ def _settle_remote(requests: list[dict]) -> list[dict]:
     if messages:
         try:
             results = _settings["client"].settle_batch(messages)
-        except grpc.RpcError as error:
-            raise ServerFailure(f"{error.code().name}: {error.details()}") from None
+        except ScoringError as error:
+            raise ServerFailure(f"{error.code.name}: {error.message}") from None
         for position, result in zip(positions, results, strict=True):
             if result.HasField("response"):
                 out[position] = _response_dict(result.response)

@@ -10,7 +10,7 @@ import grpc
 import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
-from clients import ScoringClient, hand, retry_service_config, settle_request, winner
+from clients import ScoringClient, ScoringError, hand, retry_service_config, settle_request, winner
 from clients.cli import main
 from tests.server.conftest import ROOT
 
@@ -46,9 +46,9 @@ def test_client_calls_every_rpc(server):
 
 def test_client_retries_then_reports_unavailable():
     with ScoringClient("127.0.0.1:1", timeout=2, max_attempts=3) as client:
-        with pytest.raises(grpc.RpcError) as error:
+        with pytest.raises(ScoringError) as error:
             client.list_profiles()
-    assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert (error.value.code, error.value.violations) == (grpc.StatusCode.UNAVAILABLE, ())
 
 
 def test_score_prints_an_itemised_table(server, capsys):
