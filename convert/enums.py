@@ -6,6 +6,7 @@ from itertools import repeat
 from typing import Any
 
 from rules_core.errors import FieldViolation
+from rules_core.errors import Violations as BoundedViolations
 from rules_core.patterns import Pattern
 from rules_core.profile import FlowerSource
 from rules_core.requests import MeldKind, Outcome
@@ -28,8 +29,8 @@ PATTERN_IN = enum_table(Pattern)
 SOURCE_IN = enum_table(FlowerSource)
 
 
-class Violations(list):
-    """Field violations found while converting a message."""
+class Violations(BoundedViolations):
+    """Field violations found while converting a message (the first few kept, the rest counted)."""
 
     def unknown(self, path: str, number: int) -> None:
         self.append(FieldViolation(path, f"unknown value {number}"))

@@ -18,13 +18,24 @@ from rules_core.profile import (
     SHARE_FIELDS,
     RuleProfile,
 )
+from rules_core.validation import MAX_LENGTHS, over_limit
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
 _PROFILE_ENUMS = tuple((name, enum_table(enum)) for name, enum in ENUM_FIELDS.items())
+_REPEATED = tuple(f.name for f in profile_pb2.RuleProfile.DESCRIPTOR.fields if f.is_repeated)
+assert set(_REPEATED) <= set(MAX_LENGTHS), "every repeated field of RuleProfile has a bound"
 
 
 def overrides(msg: profile_pb2.RuleProfile, path: str, violations: Violations) -> dict[str, Any] | None:
     """Core overrides from a partial RuleProfile: only the fields that are set."""
+    too_long = False
+    for name in _REPEATED:
+        problem = over_limit(name, len(getattr(msg, name)))
+        if problem:
+            violations.append(FieldViolation(f"{path}.{name}", problem))
+            too_long = True
+    if too_long:  # none of the elements is read
+        return None
     found: dict[str, Any] = {}
     if msg.name:
         found["name"] = msg.name

@@ -12,24 +12,39 @@ import rules_core as rc
 from convert.enums import FLOWER_IN, MELD_KIND_IN, OUTCOME_IN, TILE_IN, Violations, lookup, lookup_all
 from convert.memo import Memo
 from convert.profiles import overrides
-from rules_core.errors import InvalidRequest
+from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
+from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
+
+
+def _bounded(values, name: str, path: str, violations: Violations):
+    """``values``, or nothing when there are more than a real request holds (then a violation):
+    their elements are never read."""
+    problem = over_limit(name, len(values))
+    if problem is None:
+        return values
+    violations.append(FieldViolation(path, problem))
+    return ()
+
+
+def _tiles(values, name: str, path: str, violations: Violations, table=TILE_IN) -> tuple:
+    return lookup_all(table, _bounded(values, name, path, violations), path, violations)
 
 
 def _hand(msg: tiles_pb2.Hand, path: str, violations: Violations) -> rc.Hand:
     melds = tuple(
         rc.Meld(
             lookup(MELD_KIND_IN, m.kind, f"{path}.melds[{i}].kind", violations),
-            lookup_all(TILE_IN, m.tiles, f"{path}.melds[{i}].tiles", violations),
+            _tiles(m.tiles, "tiles", f"{path}.melds[{i}].tiles", violations),
             m.from_seat,
         )
-        for i, m in enumerate(msg.melds)
+        for i, m in enumerate(_bounded(msg.melds, "melds", f"{path}.melds", violations))
     )
     return rc.Hand(
-        lookup_all(TILE_IN, msg.concealed, f"{path}.concealed", violations),
+        _tiles(msg.concealed, "concealed", f"{path}.concealed", violations),
         lookup(TILE_IN, msg.winning_tile, f"{path}.winning_tile", violations),
         melds,
-        lookup_all(FLOWER_IN, msg.flowers, f"{path}.flowers", violations),
+        _tiles(msg.flowers, "flowers", f"{path}.flowers", violations, FLOWER_IN),
     )
 
 
@@ -37,7 +52,7 @@ def _winner(msg: pb.Winner, path: str, violations: Violations) -> rc.Winner:
     return rc.Winner(
         msg.seat,
         _hand(msg.hand, f"{path}.hand", violations),
-        lookup_all(TILE_IN, msg.passed_tiles, f"{path}.passed_tiles", violations),
+        _tiles(msg.passed_tiles, "passed_tiles", f"{path}.passed_tiles", violations),
         msg.replacement_draw,
         msg.first_go_around,
     )
@@ -55,10 +70,24 @@ def _meld_from_bytes(serialised: bytes) -> rc.Meld:
 # its serialised form (the bytes are far cheaper to get than the fields one by one). An
 # unknown enum number raises KeyError and is not kept.
 _MELDS = Memo(_meld_from_bytes, limit=20_000)
+# A real meld serialises to a dozen bytes; a longer one (too many tiles, unknown fields) is
+# converted field by field and never kept, so the memo holds at most 20,000 short keys.
+_MAX_MELD_BYTES = 32
 
 
 def _meld(message: tiles_pb2.Meld, melds=_MELDS) -> rc.Meld:
-    return melds[message.SerializeToString()]
+    serialised = message.SerializeToString()
+    if len(serialised) > _MAX_MELD_BYTES:
+        raise KeyError("not a meld the memo keeps")
+    return melds[serialised]
+
+
+_MAX_WINNERS = MAX_LENGTHS["winners"]
+_MAX_LIABILITIES = MAX_LENGTHS["liabilities"]
+_MAX_CONCEALED = MAX_LENGTHS["concealed"]
+_MAX_MELDS = MAX_LENGTHS["melds"]
+_MAX_FLOWERS = MAX_LENGTHS["flowers"]
+_MAX_PASSED = MAX_LENGTHS["passed_tiles"]
 
 
 def _fast_settle_request(
@@ -69,14 +98,24 @@ def _fast_settle_request(
     Hand=rc.Hand,
     Winner=rc.Winner,
 ) -> rc.SettleRequest:
-    """The request with every enum number known, else KeyError (then `settle_request` says which).
+    """The request with every enum number known and every list within its bound, else KeyError
+    (then `settle_request` says what is wrong).
 
     The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
     """
+    if len(msg.winners) > _MAX_WINNERS or len(msg.liabilities) > _MAX_LIABILITIES:
+        raise KeyError("too long")
     winners = []
     for w in msg.winners[:]:  # slices of repeated fields are read at C speed, iterating is not
         hand = w.hand
         melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
+        if (
+            len(hand.concealed) > _MAX_CONCEALED
+            or len(melds) > _MAX_MELDS
+            or len(flowers) > _MAX_FLOWERS
+            or len(passed) > _MAX_PASSED
+        ):
+            raise KeyError("too long")
         winners.append(
             Winner(
                 w.seat,
@@ -111,6 +150,9 @@ def _fast_settle_request(
 
 def _table_fields(msg, violations: Violations) -> dict[str, Any]:
     """The fields every request shares: profile, overrides, dealer, dice, 荒番 count, id."""
+    too_long = request_id_violation(msg.request_id)
+    if too_long:
+        violations.append(too_long)
     return {
         "profile": msg.profile,
         "overrides": overrides(msg.overrides, "overrides", violations) if msg.HasField("overrides") else None,
@@ -137,9 +179,15 @@ def settle_request(msg: pb.SettleRequest) -> rc.SettleRequest:
     request = rc.SettleRequest(
         **_table_fields(msg, violations),
         outcome=lookup(OUTCOME_IN, msg.outcome, "outcome", violations),
-        winners=tuple(_winner(w, f"winners[{i}]", violations) for i, w in enumerate(msg.winners)),
+        winners=tuple(
+            _winner(w, f"winners[{i}]", violations)
+            for i, w in enumerate(_bounded(msg.winners, "winners", "winners", violations))
+        ),
         discarder_seat=msg.discarder_seat,
-        liabilities=tuple(rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in msg.liabilities),
+        liabilities=tuple(
+            rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims)
+            for r in _bounded(msg.liabilities, "liabilities", "liabilities", violations)
+        ),
         abandoning_seat=msg.abandoning_seat,
     )
     return _checked(request, violations)
@@ -161,7 +209,7 @@ def list_waits_request(msg: svc.ListWaitsRequest) -> ListWaitsRequest:
         **_table_fields(msg, violations),
         seat=msg.seat,
         hand=_hand(msg.hand, "hand", violations),
-        passed_tiles=lookup_all(TILE_IN, msg.passed_tiles, "passed_tiles", violations),
+        passed_tiles=_tiles(msg.passed_tiles, "passed_tiles", "passed_tiles", violations),
         replacement_draw=msg.replacement_draw,
         first_go_around=msg.first_go_around,
     )

@@ -2,11 +2,30 @@
 
 Each violation names the field by its path of proto field names, snake_case,
 with list indexes (``winners[0].hand.melds[1]``), as API.md spells it.
+
+What an error says is bounded, whatever the input: at most `MAX_VIOLATIONS`
+violations are listed (then one entry says how many more were found), each
+field path and description is cut to a bound, and all of them together stay
+within `MAX_VIOLATION_BYTES`, so an answer's trailers fit the 8 KiB a default
+gRPC client accepts.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+MAX_VIOLATIONS = 20
+MAX_FIELD_CHARS = 120
+MAX_DESCRIPTION_CHARS = 240
+MAX_VIOLATION_BYTES = 3000  # field paths and descriptions together, UTF-8
+UNLISTED_FIELD = "request"  # the field of the entry that counts the violations not listed
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and a note of how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
 
 
 class FieldViolation(NamedTuple):
@@ -14,11 +33,46 @@ class FieldViolation(NamedTuple):
     description: str
 
 
+class Violations(list):
+    """Field violations as they are found: the first `MAX_VIOLATIONS` are kept, the rest only
+    counted (in ``unlisted``), so a request with a million faults costs no more memory than one
+    with twenty."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.unlisted = 0
+
+    def append(self, violation) -> None:
+        if len(self) < MAX_VIOLATIONS:
+            super().append(violation)
+        else:
+            self.unlisted += 1
+
+
+def _listed(violations) -> list[FieldViolation]:
+    """The violations an error reports, within the bounds, and one entry counting the rest."""
+    listed: list[FieldViolation] = []
+    budget = MAX_VIOLATION_BYTES
+    found = list(violations)
+    for field, description in found[:MAX_VIOLATIONS]:
+        violation = FieldViolation(bounded(field, MAX_FIELD_CHARS), bounded(description, MAX_DESCRIPTION_CHARS))
+        size = len(violation.field.encode()) + len(violation.description.encode())
+        if size > budget:
+            break
+        budget -= size
+        listed.append(violation)
+    unlisted = len(found) - len(listed) + getattr(violations, "unlisted", 0)
+    if unlisted:
+        listed.append(FieldViolation(UNLISTED_FIELD, f"{unlisted} more violation(s) not listed"))
+    return listed
+
+
 class InvalidRequest(ValueError):
-    """Malformed input. ``violations`` lists every ``(field_path, description)`` found."""
+    """Malformed input. ``violations`` lists every ``(field_path, description)`` found, within the
+    bounds above."""
 
     def __init__(self, violations: list[FieldViolation] | list[tuple[str, str]]):
-        self.violations = [FieldViolation(*v) for v in violations]
+        self.violations = _listed(violations)
         super().__init__("; ".join(f"{v.field}: {v.description}" for v in self.violations))
 
 

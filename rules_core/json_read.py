@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.json_names import (
     ENUM_FIELDS,
     FLAG_FIELDS,
@@ -35,6 +35,7 @@ from rules_core.requests import (
     SettleRequest,
     Winner,
 )
+from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
 
 
 class _Reader:
@@ -94,9 +95,15 @@ class _Reader:
         return codec.read(self.values[name], self.sub(name), self.violations)
 
     def list(self, name: str) -> list:
+        """The list, or an empty one when it is not a list or longer than a real request holds
+        (then a violation: none of its elements is read)."""
         value = self.values.get(name, [])
         if not isinstance(value, list):
             self.violations.append(FieldViolation(self.sub(name), f"expected a list, got {_kind(value)}"))
+            return []
+        problem = over_limit(name, len(value)) if name in MAX_LENGTHS else None
+        if problem:
+            self.violations.append(FieldViolation(self.sub(name), problem))
             return []
         return value
 
@@ -197,8 +204,12 @@ def _relation(data, path, violations) -> LiabilityRelation:
 
 def _read_table(r: _Reader) -> dict[str, Any]:
     """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
+    request_id = r.str("request_id")
+    too_long = request_id_violation(request_id)
+    if too_long:
+        r.violations.append(too_long)
     return {
-        "request_id": r.str("request_id"),
+        "request_id": request_id,
         "profile": r.str("profile"),
         "overrides": read_overrides(r.values.get("overrides"), "overrides", r.violations),
         "dealer_seat": r.int("dealer_seat"),
@@ -209,7 +220,7 @@ def _read_table(r: _Reader) -> dict[str, Any]:
 
 def read_settle_request(data: dict) -> SettleRequest:
     """A core request from its proto3 JSON form, or InvalidRequest."""
-    violations: list[FieldViolation] = []
+    violations = Violations()
     r = _Reader(data, "", _REQUEST_FIELDS, violations)
     request = SettleRequest(
         **_read_table(r),
@@ -295,7 +306,7 @@ def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> list:
 
 
 def read_list_waits_request(data: dict) -> ListWaitsRequest:
-    violations: list[FieldViolation] = []
+    violations = Violations()
     r = _Reader(data, "", _WAITS_FIELDS, violations)
     request = ListWaitsRequest(
         **_read_table(r),

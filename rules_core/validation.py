@@ -8,7 +8,7 @@ The tile counts computed on the way are handed to the scorer.
 
 from __future__ import annotations
 
-from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
 from rules_core.requests import CLAIMED_DISCARD, Hand, MeldKind, Outcome, SettleRequest, Winner
@@ -20,10 +20,56 @@ MAX_HUANGFAN_COUNT = 1000
 MAX_PER_LEVEL_COUNT = 24
 _SEAT_TEXT = "must be a seat 0-3"
 
+# Bounds on what a request can hold, shared by every way in (core values, proto messages, JSON).
+MAX_REQUEST_ID_BYTES = 256
+# The longest each repeated field of a real request can be, by field name. A longer one is
+# refused before any of its elements is read, so a list of a million costs no more than one of 20.
+MAX_LENGTHS = {
+    "winners": 4,
+    "liabilities": 48,  # entries for one pair add up: 12 pairs, 4 melds claimed each at most
+    "concealed": 14,
+    "melds": 4,
+    "tiles": 4,  # of a meld
+    "flowers": 8,
+    "passed_tiles": 136,
+    # RuleProfile overrides
+    "fixed_values": 64,
+    "fan": 64,
+    "flower_values": 16,
+    "floor_patterns": 64,
+    "qualifying_patterns": 64,
+    "dice_huangfan": 36,
+    "kaibao_throws": 36,
+    "sankou_self_draw_shares": 4,
+}
+
+
+def over_limit(name: str, count: int) -> str | None:
+    """Why a repeated field named ``name`` holding ``count`` entries cannot be real, or None."""
+    limit = MAX_LENGTHS[name]
+    return f"at most {limit} entries, got {count}" if count > limit else None
+
+
+def request_id_violation(request_id: str) -> FieldViolation | None:
+    """A request id longer than `MAX_REQUEST_ID_BYTES` (it is echoed in answers and logs)."""
+    if len(request_id) * 4 <= MAX_REQUEST_ID_BYTES:  # no need to encode: 4 bytes a character at most
+        return None
+    size = len(request_id.encode("utf-8", "surrogatepass"))
+    if size <= MAX_REQUEST_ID_BYTES:
+        return None
+    return FieldViolation("request_id", f"at most {MAX_REQUEST_ID_BYTES} bytes, got {size}")
+
+
+def _length_ok(values, name: str, path: str, add) -> bool:
+    problem = over_limit(name, len(values))
+    if problem:
+        add(FieldViolation(path, problem))
+    return problem is None
+
 
 def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]]]:
     """The effective profile and each winner's concealed tile counts, or InvalidRequest."""
-    violations: list[FieldViolation] = []
+    violations = Violations()
     add = violations.append
     profile = _check_table(request, add)
     outcome = request.outcome
@@ -37,7 +83,10 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
     winners = request.winners
-    check_hands = _check_winner_count(outcome, len(winners), add)
+    if _length_ok(winners, "winners", "winners", add):
+        check_hands = _check_winner_count(outcome, len(winners), add)
+    else:
+        winners, check_hands = (), False
     all_counts: list[list[int]] = []
     seen_seats: set[int] = set()
     for index, winner in enumerate(winners):
@@ -51,7 +100,8 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
             add(FieldViolation(f"{path}.seat", f"seat {seat} discarded the tile and cannot win on it"))
         seen_seats.add(seat)
 
-    for index, relation in enumerate(request.liabilities):
+    liabilities = request.liabilities if _length_ok(request.liabilities, "liabilities", "liabilities", add) else ()
+    for index, relation in enumerate(liabilities):
         path = f"liabilities[{index}]"
         if relation.claimer_seat not in SEATS:
             add(FieldViolation(f"{path}.claimer_seat", _SEAT_TEXT))
@@ -70,7 +120,7 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
 
 def validate_check_win(request) -> tuple[RuleProfile, list[int]]:
     """Validate a `CheckWinRequest`: one candidate winner of a win outcome."""
-    violations: list[FieldViolation] = []
+    violations = Violations()
     add = violations.append
     profile = _check_table(request, add)
     outcome = request.outcome
@@ -88,14 +138,15 @@ def validate_check_win(request) -> tuple[RuleProfile, list[int]]:
 
 def validate_waits(request) -> tuple[RuleProfile, list[int]]:
     """Validate a `ListWaitsRequest`: a hand one tile short; returns its concealed counts."""
-    violations: list[FieldViolation] = []
+    violations = Violations()
     add = violations.append
     profile = _check_table(request, add)
     if request.seat not in SEATS:
         add(FieldViolation("seat", _SEAT_TEXT))
     seat = request.seat if request.seat in SEATS else None
     counts = _check_hand(request.hand, seat, None, "hand", add, waiting=True)
-    for index, tile in enumerate(request.passed_tiles):
+    passed = request.passed_tiles if _length_ok(request.passed_tiles, "passed_tiles", "passed_tiles", add) else ()
+    for index, tile in enumerate(passed):
         if tile is None:
             add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
     if violations:
@@ -104,7 +155,10 @@ def validate_waits(request) -> tuple[RuleProfile, list[int]]:
 
 
 def _check_table(request, add) -> RuleProfile | None:
-    """The fields every request shares: profile, overrides, dealer, dice, 荒番 count."""
+    """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
+    too_long = request_id_violation(getattr(request, "request_id", ""))
+    if too_long:
+        add(too_long)
     profile, profile_violations = resolve_profile(request.profile, request.overrides)
     for violation in profile_violations:
         add(violation)
@@ -143,7 +197,10 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
         seat = None
     if check_hand:
         all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
-    for tile_index, tile in enumerate(winner.passed_tiles):
+    passed = winner.passed_tiles
+    if not _length_ok(passed, "passed_tiles", f"{path}.passed_tiles", add):
+        passed = ()
+    for tile_index, tile in enumerate(passed):
         if tile is None:
             add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
     if winner.replacement_draw and outcome is not None and outcome != Outcome.SELF_DRAW:
@@ -182,6 +239,11 @@ def _check_hand(
 ) -> list[int]:
     """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet."""
     counts = [0] * TILE_KINDS
+    lengths_ok = [
+        _length_ok(getattr(hand, name), name, f"{path}.{name}", add) for name in ("concealed", "melds", "flowers")
+    ]
+    if not all(lengths_ok):
+        return counts  # a hand that cannot be real is not looked at further
     concealed = hand.concealed
     tiles_ok = None not in concealed
     if tiles_ok:
@@ -196,19 +258,16 @@ def _check_hand(
 
     melds = hand.melds
     eight_flowers = outcome == Outcome.EIGHT_FLOWERS
-    if len(melds) > 4:
-        add(FieldViolation(f"{path}.melds", f"a hand has at most four melds, got {len(melds)}"))
-    else:
-        expected = 14 - 3 * len(melds) - waiting
-        got = len(concealed)
-        if got != expected and not (eight_flowers and got == expected - 1):
-            wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
-            add(
-                FieldViolation(
-                    f"{path}.concealed",
-                    f"{len(melds)} meld(s) leave {wanted} concealed tiles, got {got}",
-                )
+    expected = 14 - 3 * len(melds) - waiting
+    got = len(concealed)
+    if got != expected and not (eight_flowers and got == expected - 1):
+        wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
+        add(
+            FieldViolation(
+                f"{path}.concealed",
+                f"{len(melds)} meld(s) leave {wanted} concealed tiles, got {got}",
             )
+        )
 
     if not eight_flowers and not waiting:
         winning = hand.winning_tile
@@ -249,6 +308,8 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
     """Check one meld; True when its tiles form its kind and so count towards the hand."""
     kind = meld.kind
     tiles = meld.tiles
+    if not _length_ok(tiles, "tiles", f"{hand_path}.melds[{index}].tiles", add):
+        return False
     if kind is None or None in tiles:
         path = f"{hand_path}.melds[{index}]"
         if kind is None:

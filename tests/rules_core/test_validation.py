@@ -162,3 +162,103 @@ def test_every_fault_is_reported_once():
     w = Hand((), None, (), ())
     found = fields(request("classic", SELF, [replace(GOOD, hand=w)]))
     assert found == ["winners[0].hand.concealed", "winners[0].hand.winning_tile"]
+
+
+# Bounds (issue 8): whatever the input, an error is small and found quickly.
+
+
+def test_a_list_longer_than_a_real_hand_is_one_violation_and_its_elements_are_not_read():
+    w = with_hand(concealed=(None,) * 1_000_000)  # a million unspecified tiles: one violation, not a million
+    assert violations(request("classic", SELF, [w])) == [
+        ("winners[0].hand.concealed", "at most 14 entries, got 1000000")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "limit", "count"),
+    [
+        (lambda w: replace(w, passed_tiles=(Tile.M1,) * 137), "winners[0].passed_tiles", 136, 137),
+        (lambda w: replace(w, hand=replace(w.hand, flowers=(None,) * 9)), "winners[0].hand.flowers", 8, 9),
+        (
+            lambda w: replace(w, hand=replace(w.hand, melds=(Meld(MeldKind.PUNG, ()),) * 5)),
+            "winners[0].hand.melds",
+            4,
+            5,
+        ),
+        (
+            lambda w: replace(w, hand=replace(w.hand, melds=(Meld(MeldKind.PUNG, (Tile.M1,) * 5, 1),))),
+            "winners[0].hand.melds[0].tiles",
+            4,
+            5,
+        ),
+    ],
+)
+def test_each_repeated_field_has_a_bound(change, field, limit, count):
+    assert (field, f"at most {limit} entries, got {count}") in violations(request("classic", SELF, [change(GOOD)]))
+
+
+def test_too_many_winners_or_liabilities():
+    assert violations(request("classic", DISCARD, [GOOD] * 5, discarder_seat=1)) == [
+        ("winners", "at most 4 entries, got 5")
+    ]
+    many = (claims(1, 2, 1),) * 49
+    assert violations(request("classic", SELF, [GOOD], liabilities=many)) == [
+        ("liabilities", "at most 48 entries, got 49")
+    ]
+
+
+def test_at_most_twenty_violations_are_listed_then_how_many_more():
+    w = replace(GOOD, passed_tiles=(None,) * 30)
+    found = violations(request("classic", SELF, [w]))
+    assert len(found) == 21
+    assert found[:2] == [
+        ("winners[0].passed_tiles[0]", "must be a specified tile"),
+        ("winners[0].passed_tiles[1]", "must be a specified tile"),
+    ]
+    assert found[20] == ("request", "10 more violation(s) not listed")
+
+
+def test_a_long_description_is_cut():
+    name = "x" * 10_000
+    ((field, description),) = violations(request(name, SELF, [GOOD]))
+    assert field == "profile"
+    assert description == "unknown profile '" + "x" * 223 + "… (10057 characters)"
+
+
+def test_the_violations_together_stay_within_their_byte_budget():
+    error = InvalidRequest([("f" * 500, "d" * 500)] * 30)
+    assert len(error.violations) == 8  # 7 of 400 bytes (UTF-8) fit in 3,000, then the count of the rest
+    assert error.violations[0] == ("f" * 120 + "… (500 characters)", "d" * 240 + "… (500 characters)")
+    assert error.violations[7] == ("request", "23 more violation(s) not listed")
+
+
+def test_a_request_id_is_at_most_256_bytes():
+    assert settle(request("classic", SELF, [GOOD], request_id="é" * 128)).request_id == "é" * 128  # 256 bytes
+    assert violations(request("classic", SELF, [GOOD], request_id="é" * 129)) == [
+        ("request_id", "at most 256 bytes, got 258")
+    ]
+    assert violations(request("classic", SELF, [GOOD], request_id="x" * 64 * 1024 * 1024)) == [
+        ("request_id", f"at most 256 bytes, got {64 * 1024 * 1024}")
+    ]
+
+
+def test_the_json_path_has_the_same_bounds():
+    from rules_core import settle_json
+
+    body = {
+        "requestId": "x" * 300,
+        "profile": "classic",
+        "outcome": "OUTCOME_SELF_DRAW",
+        "winners": [{"hand": {"concealed": ["TILE_NOPE"] * 100_000, "flowers": [1] * 9}}],
+    }
+    with pytest.raises(InvalidRequest) as error:
+        settle_json(body)
+    assert [(v.field, v.description) for v in error.value.violations] == [
+        ("request_id", "at most 256 bytes, got 300"),
+        ("winners[0].hand.concealed", "at most 14 entries, got 100000"),
+        ("winners[0].hand.flowers", "at most 8 entries, got 9"),
+    ]
+    with pytest.raises(InvalidRequest) as error:
+        settle_json({"profile": "classic", **{f"unknown{i}": 1 for i in range(1000)}})
+    assert len(error.value.violations) == 21
+    assert error.value.violations[-1] == ("request", "980 more violation(s) not listed")

@@ -144,3 +144,67 @@ def test_reading_back_an_enum_number_rules_core_does_not_define_raises_key_error
     message.payments[0].reason = 0
     with pytest.raises(KeyError):
         settle_result(message)
+
+
+def _one_winner(**hand) -> pb.SettleRequest:
+    return pb.SettleRequest(
+        profile="classic", outcome=pb.OUTCOME_SELF_DRAW, winners=[pb.Winner(seat=0, hand=tiles_pb2.Hand(**hand))]
+    )
+
+
+def test_a_megabyte_of_unknown_tiles_is_one_violation():
+    """Issue 8: a million copies of tile 99 listed a million violations (5-12 s, 1 GB)."""
+    request = _one_winner(concealed=[99] * 1_000_000)
+    with pytest.raises(rc.InvalidRequest) as caught:
+        convert.settle_request(request)
+    assert caught.value.violations == [
+        rc.FieldViolation("winners[0].hand.concealed", "at most 14 entries, got 1000000")
+    ]
+
+
+def test_a_list_of_known_tiles_too_long_is_refused_before_it_is_converted():
+    pung = tiles_pb2.Meld(kind=2, tiles=[1, 1, 1], from_seat=1)
+    for hand, violation in [
+        ({"concealed": [1] * 15}, ("winners[0].hand.concealed", "at most 14 entries, got 15")),
+        ({"flowers": [1] * 9}, ("winners[0].hand.flowers", "at most 8 entries, got 9")),
+        ({"melds": [pung] * 5}, ("winners[0].hand.melds", "at most 4 entries, got 5")),
+    ]:
+        with pytest.raises(rc.InvalidRequest) as caught:
+            convert.settle_request(_one_winner(**hand))
+        assert violation in caught.value.violations
+
+
+def test_a_meld_the_memo_would_keep_large_is_converted_without_it():
+    """The meld memo is keyed by serialised bytes: a meld with 100 KB of unknown fields or
+    thousands of tiles must not become a key (20,000 of them would hold gigabytes)."""
+    from convert.requests import _MELDS
+
+    meld = tiles_pb2.Meld(kind=2, tiles=[1, 1, 1], from_seat=1)
+    unknown_field_100 = b"\xa2\x06" + wire._varint(100_000) + b"u" * 100_000  # key 100 << 3 | 2, length, bytes
+    padded = tiles_pb2.Meld.FromString(meld.SerializeToString() + unknown_field_100)
+    request = _one_winner(concealed=[5, 5, 5, 9, 9, 9, 27, 27, 27, 34, 34], winning_tile=34, melds=[padded])
+    converted = convert.settle_request(request)
+    assert converted.winners[0].hand.melds == (rc.Meld(rc.MeldKind.PUNG, (rc.Tile.M1,) * 3, 1),)
+    huge = _one_winner(melds=[tiles_pb2.Meld(kind=2, tiles=[1] * 5000, from_seat=1)])
+    with pytest.raises(rc.InvalidRequest) as caught:
+        convert.settle_request(huge)
+    assert caught.value.violations == [
+        rc.FieldViolation("winners[0].hand.melds[0].tiles", "at most 4 entries, got 5000")
+    ]
+    assert max(map(len, _MELDS)) <= 32
+
+
+def test_overrides_lists_are_bounded():
+    request = _one_winner()
+    request.overrides.floor_patterns.extend([1] * 100_000)
+    with pytest.raises(rc.InvalidRequest) as caught:
+        convert.settle_request(request)
+    assert caught.value.violations == [rc.FieldViolation("overrides.floor_patterns", "at most 64 entries, got 100000")]
+
+
+def test_an_over_long_request_id_is_a_field_violation():
+    request = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+    request.request_id = "x" * 257
+    with pytest.raises(rc.InvalidRequest) as caught:
+        rc.settle(convert.settle_request(request))
+    assert caught.value.violations == [rc.FieldViolation("request_id", "at most 256 bytes, got 257")]
