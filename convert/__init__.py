@@ -18,9 +18,12 @@ from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message
 from convert.profiles import overrides, overrides_message, rule_profile
 from convert.requests import check_win_request, list_waits_request, settle_request
-from convert.responses import check_win_response, list_waits_response, settle_error
+from convert.responses import check_win_response, list_waits_response, oversize_message, settle_error
 from convert.wire import (
     batch_entry,
+    echoed_id,
+    oversize_batch_entry,
+    oversize_stream_response,
     settle_batch_response,
     settle_response,
     settle_response_bytes,
@@ -32,12 +35,16 @@ __all__ = [
     "batch_entry",
     "check_win_request",
     "check_win_response",
+    "echoed_id",
     "hand_message",
     "list_waits_request",
     "list_waits_response",
     "message_dict",
     "overrides",
     "overrides_message",
+    "oversize_batch_entry",
+    "oversize_message",
+    "oversize_stream_response",
     "rule_profile",
     "settle_batch_response",
     "settle_error",

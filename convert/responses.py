@@ -48,6 +48,18 @@ def settle_error(error: InvalidRequest, target: pb.SettleError | None = None) ->
     return target
 
 
+def oversize_message(size: int, limit: int) -> str:
+    return f"the answer is {size} bytes, over the {limit}-byte message limit"
+
+
+def oversize_error(size: int, limit: int, target: pb.SettleError) -> pb.SettleError:
+    """A RESOURCE_EXHAUSTED error entry, in place of an answer of ``size`` bytes that would not
+    fit in a message; written into ``target``."""
+    target.code = "RESOURCE_EXHAUSTED"
+    target.message = oversize_message(size, limit)
+    return target
+
+
 def check_win_response(request_id: str, result: rc.WinnerResult) -> svc.CheckWinResponse:
     response = svc.CheckWinResponse(request_id=request_id)
     response.result.SetInParent()

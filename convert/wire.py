@@ -19,8 +19,9 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
 from convert.memo import Memo
-from convert.responses import fill_winner, settle_error
+from convert.responses import fill_winner, oversize_error, settle_error
 from rules_core.errors import InvalidRequest
+from rules_core.validation import request_id_violation
 
 
 def _encode_head(key: tuple) -> bytes:
@@ -107,17 +108,29 @@ def settle_response(result: rc.SettleResult) -> pb.SettleResponse:
     return pb.SettleResponse.FromString(settle_response_bytes(result))
 
 
+def echoed_id(request_id: str) -> str:
+    """The request id an error answer echoes: none when it is over the bound (it may be megabytes)."""
+    return "" if request_id_violation(request_id) else request_id
+
+
 def stream_response(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> pb.SettleResponse:
     """One SettleStream answer: the settlement, or the request id with the error."""
     if isinstance(outcome, InvalidRequest):
-        return pb.SettleResponse(request_id=request_id, error=settle_error(outcome))
+        return pb.SettleResponse(request_id=echoed_id(request_id), error=settle_error(outcome))
     return settle_response(outcome)
+
+
+def oversize_stream_response(request_id: str, size: int, limit: int) -> pb.SettleResponse:
+    """The SettleStream answer in place of one of ``size`` bytes, over the message limit."""
+    response = pb.SettleResponse(request_id=echoed_id(request_id))
+    oversize_error(size, limit, response.error)
+    return response
 
 
 def batch_entry(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> bytes:
     """One serialised `results` entry of a SettleBatchResponse: the settlement or the error."""
     if isinstance(outcome, InvalidRequest):
-        result = svc.SettleBatchResult(request_id=request_id)
+        result = svc.SettleBatchResult(request_id=echoed_id(request_id))
         settle_error(outcome, result.error)
         entry = result.SerializeToString()
     else:
@@ -125,6 +138,13 @@ def batch_entry(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> b
         response = _length_prefixed(request_id_field + _response_after_id(outcome))
         entry = request_id_field + _BATCH_RESPONSE_KEY + response
     return _BATCH_RESULTS_KEY + _length_prefixed(entry)
+
+
+def oversize_batch_entry(request_id: str, size: int, limit: int) -> bytes:
+    """The `results` entry in place of one of ``size`` bytes, over the message limit."""
+    result = svc.SettleBatchResult(request_id=echoed_id(request_id))
+    oversize_error(size, limit, result.error)
+    return _BATCH_RESULTS_KEY + _length_prefixed(result.SerializeToString())
 
 
 def settle_batch_response(entries: list[bytes]) -> bytes:

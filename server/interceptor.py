@@ -1,8 +1,14 @@
-"""One interceptor for every call: go-grpc-prometheus metrics and one JSON log line.
+"""One interceptor for every call: decoding, go-grpc-prometheus metrics and one JSON log line.
+
+Every rpc of every service receives its body as bytes and this interceptor
+decodes it, inside the call's book-keeping: a body that is not the message the
+rpc takes is answered INVALID_ARGUMENT (saying which message was expected,
+nothing of protobuf's internals), logged and counted like any other call. In a
+stream, such a message ends the call the same way.
 
 The log line has the method, status, duration, request id and peer, never the
 hand: request ids come from the request's ``request_id`` field, or from the
-``x-request-id`` metadata of streams.
+``x-request-id`` metadata of streams, cut to `MAX_LOGGED_ID_CHARS`.
 """
 
 from __future__ import annotations
@@ -14,9 +20,12 @@ from contextlib import contextmanager
 import grpc
 import structlog
 
+from rules_core.errors import bounded
 from server import metrics
 
 log = structlog.get_logger("shmj.rpc")
+
+MAX_LOGGED_ID_CHARS = 128
 
 
 def _split(full_method: str) -> tuple[str, str]:
@@ -81,7 +90,7 @@ class _Call:
             method=f"{self.service}/{self.method}",
             code=code.name,
             duration_ms=round(elapsed * 1000, 3),
-            request_id=self.request_id or _metadata_request_id(self.context),
+            request_id=bounded(self.request_id or _metadata_request_id(self.context), MAX_LOGGED_ID_CHARS),
             peer=self.context.peer(),
         )
 
@@ -92,53 +101,103 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
         if handler is None:
             return None
         method = handler_call_details.method
+        decode = _Decoder(handler.request_deserializer)
         if handler.unary_unary:
             return grpc.unary_unary_rpc_method_handler(
-                _unary(handler.unary_unary, method),
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
+                _unary(handler.unary_unary, method, decode), response_serializer=handler.response_serializer
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
-                _streaming(handler.unary_stream, method, "server_stream", False),
-                request_deserializer=handler.request_deserializer,
+                _streaming(handler.unary_stream, method, "server_stream", decode),
                 response_serializer=handler.response_serializer,
             )
         if handler.stream_stream:
             return grpc.stream_stream_rpc_method_handler(
-                _streaming(handler.stream_stream, method, "bidi_stream", True),
-                request_deserializer=handler.request_deserializer,
+                _streaming(handler.stream_stream, method, "bidi_stream", decode),
                 response_serializer=handler.response_serializer,
             )
         return handler  # client streaming: the service has none
 
 
-def _unary(behaviour, method: str):
-    async def handle(request, context):
+class _Decoder:
+    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read."""
+
+    __slots__ = ("deserialize", "expected")
+
+    def __init__(self, deserialize):
+        self.deserialize = deserialize
+        descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
+        self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
+
+    async def __call__(self, body, context, what: str = "the body"):
+        if self.deserialize is None:
+            return body
+        try:
+            return self.deserialize(body)
+        except Exception:  # protobuf's DecodeError, or anything a deserializer raises
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
+
+
+def _forget_frames(error: BaseException) -> None:
+    """Drop the tracebacks of an exception that ends a call, and of those it was raised from.
+
+    gRPC keeps an abort's exception on the call's state, and the exception's traceback holds
+    the frames of the call (the request, the body) and the context, which holds the state: a
+    cycle that only the cyclic collector frees, and the worker runs it rarely (see
+    `server.worker`). A megabyte body rejected a thousand times would hold gigabytes till then.
+    """
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
+
+
+def _unary(behaviour, method: str, decode: _Decoder):
+    async def handle(body, context):
         call = _Call("unary", method, context)
-        call.request_id = getattr(request, "request_id", "")
+        request = None
         with call.observed():
-            return await behaviour(request, context)
+            try:
+                request = await decode(body, context)
+                call.request_id = getattr(request, "request_id", "")
+                return await behaviour(request, context)
+            except BaseException as error:
+                body = request = None  # noqa: F841 (this frame goes on in the traceback: it must not hold them)
+                _forget_frames(error)
+                raise
 
     return handle
 
 
-def _streaming(behaviour, method: str, kind: str, client_streams: bool):
-    async def handle(request_or_iterator, context):
+def _streaming(behaviour, method: str, kind: str, decode: _Decoder):
+    """A server-streaming or bidi rpc: its one body or its stream of bodies, decoded."""
+
+    async def handle(body_or_bodies, context):
         call = _Call(kind, method, context)
-        if client_streams:
-            request_or_iterator = _count_received(request_or_iterator, call.labels)
         sent = metrics.MSG_SENT.labels(*call.labels)
         with call.observed():
-            async for response in behaviour(request_or_iterator, context):
-                sent.inc()
-                yield response
+            try:
+                if kind == "bidi_stream":
+                    requests = _decoded(body_or_bodies, decode, context, call.labels)
+                else:
+                    requests = await decode(body_or_bodies, context)
+                body_or_bodies = None  # (see _unary)
+                async for response in behaviour(requests, context):
+                    sent.inc()
+                    yield response
+            except BaseException as error:
+                _forget_frames(error)
+                raise
 
     return handle
 
 
-async def _count_received(requests, labels):
+async def _decoded(bodies, decode: _Decoder, context, labels):
+    """The stream's messages, counted and decoded one by one."""
     received = metrics.MSG_RECEIVED.labels(*labels)
-    async for request in requests:
+    index = 0
+    async for body in bodies:
+        index += 1
         received.inc()
-        yield request
+        yield await decode(body, context, f"message {index} of the stream")

@@ -16,7 +16,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 import convert
 import rules_core as rc
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.errors import FieldViolation, InvalidRequest
+from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.overrides import resolve_profile
 from server import metrics
 from server.config import ServerConfig
@@ -27,10 +27,11 @@ SERVICE_NAME = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 
 # A batch yields to the event loop (health checks, other calls) and checks its deadline this often.
 BATCH_CHUNK = 256
+MAX_STATUS_MESSAGE_CHARS = 1000  # with the bounded BadRequest, trailers stay well under 8 KiB
 
 
 def _status(code: int, message: str, violations=()) -> grpc.Status:
-    status = status_pb2.Status(code=code, message=message)
+    status = status_pb2.Status(code=code, message=bounded(message, MAX_STATUS_MESSAGE_CHARS))
     if violations:
         detail = any_pb2.Any()
         detail.Pack(
@@ -65,9 +66,24 @@ def _guarded(method):
     return guarded
 
 
+async def abort_oversize(context, size: int, limit: int, hint: str = "") -> None:
+    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, convert.oversize_message(size, limit) + hint)
+
+
 class ScoringService(svc_grpc.ScoringServiceServicer):
+    """Every answer is checked against the message limit before it is sent: gRPC must never be
+    handed a larger one (in a stream, that crashed the worker)."""
+
     def __init__(self, config: ServerConfig):
         self.max_batch_size = config.max_batch_size
+        self.max_answer_bytes = config.max_message_bytes
+
+    async def _fitting(self, context, answer):
+        """``answer`` (a message or its bytes), or RESOURCE_EXHAUSTED when it is over the limit."""
+        size = len(answer) if isinstance(answer, bytes) else answer.ByteSize()
+        if size > self.max_answer_bytes:
+            await abort_oversize(context, size, self.max_answer_bytes)
+        return answer
 
     @staticmethod
     async def _answer(context, method: str, compute):
@@ -86,7 +102,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         tally = metrics.SettlementTally()
         tally.add(core.outcome, result)
         tally.flush("Settle")
-        return convert.settle_response_bytes(result)
+        return await self._fitting(context, convert.settle_response_bytes(result))
 
     @_guarded
     async def SettleBatch(self, request, context) -> bytes:
@@ -103,13 +119,20 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         entries = []
         add = entries.append
         tally = metrics.SettlementTally()
-        settle_one, batch_entry = self._settle_one, convert.batch_entry
+        settle_one, batch_entry, limit = self._settle_one, convert.batch_entry, self.max_answer_bytes
+        total = 0
         for start in range(0, count, BATCH_CHUNK):
             if start:
                 await self._pause(context)
             for message in requests[start : start + BATCH_CHUNK]:  # a slice is read faster than iterating
-                add(batch_entry(message.request_id, settle_one(message, tally)))
+                entry = batch_entry(message.request_id, settle_one(message, tally))
+                if len(entry) > limit:
+                    entry = convert.oversize_batch_entry(message.request_id, len(entry), limit)
+                total += len(entry)
+                add(entry)
         tally.flush("SettleBatch")
+        if total > limit:
+            await abort_oversize(context, total, limit, "; send fewer requests")
         return convert.settle_batch_response(entries)
 
     @staticmethod
@@ -135,9 +158,16 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         count = 0
         tally = metrics.SettlementTally()
         try:
+            limit = self.max_answer_bytes
             async for message in request_iterator:
                 count += 1
-                yield convert.stream_response(message.request_id, self._settle_one(message, tally))
+                answer = convert.stream_response(message.request_id, self._settle_one(message, tally))
+                size = answer.ByteSize()
+                if size > limit:
+                    answer = convert.oversize_stream_response(message.request_id, size, limit)
+                    if answer.ByteSize() > limit:  # not even the error fits: end the call instead
+                        await abort_oversize(context, size, limit)
+                yield answer
                 if count % BATCH_CHUNK == 0:
                     tally.flush("SettleStream")
                     tally = metrics.SettlementTally()
@@ -157,12 +187,12 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         tally = metrics.SettlementTally()
         tally.add_winner(core.profile, result)
         tally.flush("CheckWin")
-        return convert.check_win_response(request.request_id, result)
+        return await self._fitting(context, convert.check_win_response(request.request_id, result))
 
     @_guarded
     async def ListWaits(self, request, context):
         waits = await self._answer(context, "ListWaits", lambda: rc.list_waits(convert.list_waits_request(request)))
-        return convert.list_waits_response(waits)
+        return await self._fitting(context, convert.list_waits_response(waits))
 
     @_guarded
     async def GetProfile(self, request, context):
@@ -174,11 +204,12 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         if not violations:
             profile, violations = resolve_profile(request.name, overrides)
         if violations and violations[0].field == "profile":
-            await context.abort(grpc.StatusCode.NOT_FOUND, violations[0].description)
+            await context.abort(grpc.StatusCode.NOT_FOUND, InvalidRequest(violations[:1]).violations[0].description)
         if violations:
             await abort_invalid(context, InvalidRequest(violations))
-        return svc.GetProfileResponse(profile=convert.rule_profile(profile))
+        return await self._fitting(context, svc.GetProfileResponse(profile=convert.rule_profile(profile)))
 
     @_guarded
     async def ListProfiles(self, request, context):
-        return svc.ListProfilesResponse(profiles=[convert.rule_profile(p) for p in BUILTIN_PROFILES.values()])
+        answer = svc.ListProfilesResponse(profiles=[convert.rule_profile(p) for p in BUILTIN_PROFILES.values()])
+        return await self._fitting(context, answer)
