@@ -73,6 +73,15 @@ def wait_serving(address: str, process: subprocess.Popen, credentials=None, time
     raise RuntimeError("server did not become SERVING")
 
 
+def wait_logged(server: RunningServer, event: str, count: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.log().count(f'"event": "{event}"') >= count:
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"fewer than {count} {event!r} log lines")
+
+
 @contextmanager
 def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None):
     port, metrics_port = port or free_port(), free_port()
@@ -98,6 +107,7 @@ def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, p
     server = RunningServer(process, f"127.0.0.1:{port}", f"http://127.0.0.1:{metrics_port}/metrics", log_path)
     try:
         wait_serving(server.address, process, credentials)
+        wait_logged(server, "serving", workers)  # every worker listens, not only the first
         yield server
     finally:
         if process.poll() is None:
