@@ -7,10 +7,12 @@ PROTO_DIR := proto
 GEN_DIR := gen
 PROTOS := $(wildcard $(PROTO_DIR)/mahjong/shanghai/v1/*.proto)
 GEN_STAMP := $(GEN_DIR)/.generated
+NODE_CLIENT := clients/node
+NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 .PHONY: install gen run test lint bench bench-rules bench-service clean
 
-install: $(STAMP) $(GEN_STAMP)
+install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +34,12 @@ $(GEN_STAMP): $(PROTOS) $(STAMP)
 		--plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
+
+# The Node.js client the tests run against the server: its packages from the lock file.
+$(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
+	if command -v npm >/dev/null; then \
+		cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: the Node.js client tests will be skipped"; fi
 
 run: install
 	$(VENV)/bin/shmj-server
@@ -57,4 +65,4 @@ bench-service: install
 	$(PY) -m bench.service_bench
 
 clean:
-	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS)
+	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules
