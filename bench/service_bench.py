@@ -72,6 +72,8 @@ class Server:
                 str(workers),
                 "--metrics-port",
                 "0",
+                "--http-port",
+                "0",
                 "--log-level",
                 "warning",
                 "--max-batch-size",

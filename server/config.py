@@ -16,6 +16,8 @@ class ServerConfig:
     port: int = 50051
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 9464  # 0 turns the metrics endpoint off
+    http_host: str = "127.0.0.1"
+    http_port: int = 8080  # Connect (HTTP/JSON), /healthz and /readyz; 0 turns it off
     workers: int = 0  # 0: one per core
     max_batch_size: int = 10_000
     max_message_bytes: int = 64 * 1024 * 1024
@@ -44,6 +46,8 @@ _HELP = {
     "port": "gRPC port (0 picks a free one; only with --workers 1)",
     "metrics_host": "address of the Prometheus /metrics endpoint",
     "metrics_port": "port of the /metrics endpoint; 0 turns it off",
+    "http_host": "address of the HTTP endpoint (Connect JSON and protobuf calls, /healthz, /readyz)",
+    "http_port": "port of the HTTP endpoint; 0 turns it off",
     "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core",
     "max_batch_size": "most requests in one SettleBatch call",
     "max_message_bytes": "largest message received or sent",

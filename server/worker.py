@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 from server.config import ServerConfig
+from server.http.endpoint import HttpEndpoint
 from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
@@ -57,7 +58,9 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )
-    scoring_service_pb2_grpc.add_ScoringServiceServicer_to_server(ScoringService(config), server)
+    servicer = ScoringService(config)
+    scoring_service_pb2_grpc.add_ScoringServiceServicer_to_server(servicer, server)
+    http = HttpEndpoint.bind(config, servicer, reuse_port)  # Connect over HTTP, by the same servicer
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -77,6 +80,8 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None
         )
         raise SystemExit(1) from None
     await server.start()
+    if http is not None:
+        await http.start()
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     record_build_info()
@@ -94,8 +99,10 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None
 
     log.info("draining", shutdown_delay_s=config.shutdown_delay_s, grace_period_s=config.grace_period_s)
     await health_servicer.enter_graceful_shutdown()
+    if http is not None:
+        http.drain()
     await asyncio.sleep(config.shutdown_delay_s)
-    await server.stop(config.grace_period_s)
+    await asyncio.gather(server.stop(config.grace_period_s), *([http.stop()] if http is not None else []))
     watcher.cancel()
     log.info("stopped")
 

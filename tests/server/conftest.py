@@ -18,6 +18,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
+from tests.server.http_calls import Http
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -33,6 +35,7 @@ class RunningServer:
     address: str
     metrics_url: str
     log_path: Path
+    http_url: str = ""  # the Connect (HTTP/JSON) endpoint
 
     def channel(self, credentials=None) -> grpc.Channel:
         options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
@@ -84,7 +87,7 @@ def wait_logged(server: RunningServer, event: str, count: int, timeout: float = 
 
 @contextmanager
 def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None):
-    port, metrics_port = port or free_port(), free_port()
+    port, metrics_port, http_port = port or free_port(), free_port(), free_port()
     log_path = tmp_path / f"server-{port}.log"
     command = [
         sys.executable,
@@ -94,6 +97,8 @@ def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, p
         str(port),
         "--metrics-port",
         str(metrics_port),
+        "--http-port",
+        str(http_port),
         "--workers",
         str(workers),
         "--shutdown-delay-s",
@@ -104,7 +109,13 @@ def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, p
     ]
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
-    server = RunningServer(process, f"127.0.0.1:{port}", f"http://127.0.0.1:{metrics_port}/metrics", log_path)
+    server = RunningServer(
+        process,
+        f"127.0.0.1:{port}",
+        f"http://127.0.0.1:{metrics_port}/metrics",
+        log_path,
+        f"http://127.0.0.1:{http_port}",
+    )
     try:
         wait_serving(server.address, process, credentials)
         wait_logged(server, "serving", workers)  # every worker listens, not only the first
@@ -127,3 +138,10 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def stub(server):
     return server.stub()
+
+
+@pytest.fixture
+def http(server):
+    """A keep-alive HTTP connection to the session server's Connect endpoint."""
+    with Http(server.http_url) as connection:
+        yield connection

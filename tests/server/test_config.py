@@ -70,7 +70,8 @@ def _start_on_taken_port(which: str) -> tuple[int, list[dict], str]:
         port = taken.getsockname()[1]
         ports = {"grpc": [str(port), "0"], "metrics": [str(free_port()), str(port)]}[which]
         process = subprocess.run(
-            [sys.executable, "-m", "server", "--port", ports[0], "--metrics-port", ports[1], "--workers", "1"],
+            [sys.executable, "-m", "server", "--port", ports[0], "--metrics-port", ports[1], "--http-port", "0"]
+            + ["--workers", "1"],
             cwd=ROOT,
             capture_output=True,
             text=True,

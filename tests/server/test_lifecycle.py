@@ -286,7 +286,7 @@ def test_a_worker_whose_supervisor_died_while_it_started_drains_at_once(tmp_path
         "import sys\n"
         "from server.config import parse_config\n"
         "from server.worker import run_worker\n"
-        "run_worker(parse_config(['--port', '0', '--workers', '1', '--shutdown-delay-s', '0']), False, int(sys.argv[1]))\n"
+        "run_worker(parse_config(['--port', '0', '--http-port', '0', '--workers', '1', '--shutdown-delay-s', '0']), False, int(sys.argv[1]))\n"
     )
     ended = subprocess.run(
         [sys.executable, "-c", worker, str(gone.pid)], cwd=ROOT, capture_output=True, text=True, timeout=30

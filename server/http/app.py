@@ -1,0 +1,179 @@
+"""The ASGI application: ``POST /mahjong.shanghai.v1.ScoringService/<Method>`` (Connect unary,
+JSON or protobuf), ``GET /healthz`` (the process is up) and ``GET /readyz`` (503 while draining).
+
+A body is read in chunks and refused as soon as it passes ``--max-message-bytes``, so an
+oversized request never sits whole in memory. No CORS: the explorer page is served from
+this origin, and other sites' pages are not meant to call the service from a browser.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+
+import grpc
+import structlog
+
+from server.http import connect
+from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
+from server.service import SERVICE_NAME
+
+log = structlog.get_logger("shmj.http")
+
+RPC_PREFIX = f"/{SERVICE_NAME}/"
+
+
+class Readiness:
+    """Whether the worker takes new calls; the worker clears it when it starts draining."""
+
+    def __init__(self) -> None:
+        self.serving = True
+
+
+class TooLarge(Exception):
+    """A request body (or what it inflates to) over ``--max-message-bytes``."""
+
+
+class BadBody(Exception):
+    """A body that cannot be read as its headers say."""
+
+
+class ConnectApp:
+    def __init__(self, calls: Calls, readiness: Readiness, max_concurrent_rpcs: int = 0, grpc_port: int = 0):
+        self.calls = calls
+        self.readiness = readiness
+        self.max_concurrent_rpcs = max_concurrent_rpcs
+        self.grpc_port = grpc_port
+        self.in_flight = 0
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":  # lifespan is off; websockets are not served
+            return
+        path = scope["path"]
+        if path.startswith(RPC_PREFIX):
+            answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :])
+        elif path in ("/healthz", "/readyz") and scope["method"] in ("GET", "HEAD"):
+            answer = self._health(path)
+        else:
+            answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
+        await _send(send, answer)
+
+    def _health(self, path: str) -> Answer:
+        if path == "/readyz" and not self.readiness.serving:
+            return Answer(503, "text/plain; charset=utf-8", b"draining\n")
+        return Answer(200, "text/plain; charset=utf-8", b"ok\n")
+
+    async def _rpc(self, scope, receive, name: str) -> Answer:
+        method = METHODS.get(name)
+        if method is None:
+            return error_answer(
+                grpc.StatusCode.UNIMPLEMENTED,
+                f"{SERVICE_NAME} has no method {name!r}; it has {', '.join(METHODS)}",
+            )
+        if scope["method"] != "POST":
+            answer = error_answer(grpc.StatusCode.UNIMPLEMENTED, f"{name} is called with POST")
+            answer.status, answer.headers = 405, [(b"allow", b"POST")]
+            return answer
+        headers = _headers(scope)
+        content_type = headers.get("content-type", "")
+        if method.streaming:
+            return error_answer(grpc.StatusCode.UNIMPLEMENTED, self._no_streams(name))
+        codec = connect.codec_of(content_type)
+        if codec is None:
+            answer = Answer(415, "text/plain; charset=utf-8", f"send {connect.ACCEPT_POST}\n".encode())
+            answer.headers = [(b"accept-post", connect.ACCEPT_POST.encode())]
+            return answer
+        encoding = headers.get("content-encoding", "identity").lower()
+        if encoding not in ("identity", "gzip"):
+            return error_answer(
+                grpc.StatusCode.UNIMPLEMENTED, f"unsupported Content-Encoding {encoding!r}; send gzip or identity"
+            )
+        try:
+            timeout = connect.timeout_seconds(headers.get(connect.TIMEOUT_HEADER))
+        except connect.ProtocolError as error:
+            return error_answer(error.code, error.message)
+        if self.max_concurrent_rpcs and self.in_flight >= self.max_concurrent_rpcs:
+            return error_answer(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many calls at once; retry later")
+        context = HttpCallContext(_peer(scope), headers, None if timeout is None else time.monotonic() + timeout)
+        self.in_flight += 1
+        try:
+            try:
+                body = await self._read_body(headers, receive)
+                if encoding == "gzip":
+                    body = _gunzip(body, self.calls.max_message_bytes)
+            except BadBody as error:
+                return error_answer(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            except TooLarge:
+                limit = self.calls.max_message_bytes
+                return error_answer(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED, f"the request is over the server's limit of {limit} bytes"
+                )
+            return await self.calls.run(method, codec, body, context)
+        finally:
+            self.in_flight -= 1
+
+    def _no_streams(self, name: str) -> str:
+        where = f"gRPC on port {self.grpc_port}" if self.grpc_port else "gRPC"
+        return (
+            f"{name} is a bidirectional stream, which Connect carries only over HTTP/2; this endpoint "
+            f"serves unary calls over HTTP/1.1: call {name} over {where}, or send the hands to SettleBatch"
+        )
+
+    async def _read_body(self, headers: dict[str, str], receive) -> bytes:
+        limit = self.calls.max_message_bytes
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise TooLarge
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                raise TooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+
+_NOT_FOUND = (
+    f"not found: POST {RPC_PREFIX}<Method> (Connect, application/json or application/proto), "
+    "GET /healthz, GET /readyz\n"
+).encode()
+
+
+def _gunzip(body: bytes, limit: int) -> bytes:
+    """The inflated body, never more than ``limit`` bytes of it (a small gzip can inflate to gigabytes)."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        inflated = inflater.decompress(body, limit + 1)
+    except zlib.error as error:
+        raise BadBody(f"the body is not valid gzip: {error}") from None
+    if len(inflated) > limit:
+        raise TooLarge
+    if not inflater.eof:
+        raise BadBody("the gzip body is truncated")
+    return inflated
+
+
+def _headers(scope) -> dict[str, str]:
+    return {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+
+
+def _peer(scope) -> str:
+    """gRPC's spelling of a peer: ``ipv4:127.0.0.1:52144``, ``ipv6:[::1]:52144``."""
+    client = scope.get("client")
+    if not client:
+        return "unknown"
+    host, port = client
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
+async def _send(send, answer: Answer) -> None:
+    headers = [(b"content-type", answer.content_type.encode()), (b"content-length", str(len(answer.body)).encode())]
+    headers.extend(answer.headers)
+    await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+    await send({"type": "http.response.body", "body": answer.body})

@@ -1,0 +1,229 @@
+"""One Connect call, run by the gRPC servicer itself, so both protocols give the same answers,
+errors, limits and metrics: the request is decoded into the method's message, the
+`ScoringService` method runs with `HttpCallContext` in place of gRPC's context, and its
+answer is encoded back (the bytes Settle and SettleBatch build themselves go out as they are).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+
+import grpc
+import structlog
+from google.protobuf import json_format, message_factory
+from google.protobuf.message import DecodeError
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from prometheus_client import Counter
+
+import convert
+from rules_core.errors import InvalidRequest
+from rules_core.json_read import read_list_waits_request, read_settle_request
+from server import metrics
+from server.http import connect
+from server.interceptor import _Call
+from server.service import SERVICE_NAME, abort_invalid
+from server.service import ScoringService as _Servicer
+
+log = structlog.get_logger("shmj.http")
+
+CONNECT_HANDLED = Counter(
+    "shmj_connect_handled_total",
+    "Calls served over the Connect protocol (HTTP), by codec; also counted in grpc_server_handled_total.",
+    ("grpc_method", "codec", "grpc_code"),
+)
+
+_SERVICE = svc.DESCRIPTOR.services_by_name["ScoringService"]
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    request_class: type
+    response_class: type
+    streaming: bool
+
+
+METHODS = {
+    m.name: Method(
+        m.name,
+        message_factory.GetMessageClass(m.input_type),
+        message_factory.GetMessageClass(m.output_type),
+        m.client_streaming or m.server_streaming,
+    )
+    for m in _SERVICE.methods
+}
+
+# JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
+_FIELD_READERS = {"Settle": read_settle_request, "ListWaits": read_list_waits_request}
+
+
+class CallEnded(grpc.aio.AbortError):
+    """The call ends with a status (raised by `abort`, as gRPC's context raises AbortError)."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, details=()):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = list(details)
+
+
+class HttpCallContext:
+    """The part of ``grpc.aio.ServicerContext`` that the servicer and the interceptor use."""
+
+    def __init__(self, peer: str, headers: dict[str, str], deadline: float | None):
+        self._peer = peer
+        self._headers = headers
+        self.deadline = deadline
+        self._code: grpc.StatusCode | None = None
+
+    def peer(self) -> str:
+        return self._peer
+
+    def invocation_metadata(self):
+        return tuple(self._headers.items())
+
+    def time_remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def code(self) -> grpc.StatusCode | None:
+        return self._code
+
+    def set_code(self, code: grpc.StatusCode) -> None:
+        self._code = code
+
+    async def abort(self, code: grpc.StatusCode, details: str = "", trailing_metadata=()) -> None:
+        self._code = code
+        message, packed = connect.status_details(trailing_metadata)
+        raise CallEnded(code, message if message is not None else details, packed)
+
+    async def abort_with_status(self, status: grpc.Status) -> None:
+        await self.abort(status.code, status.details, status.trailing_metadata)
+
+
+@dataclass
+class Answer:
+    status: int
+    content_type: str
+    body: bytes
+    headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+
+
+def json_answer(message) -> bytes:
+    """A response message as this product writes every JSON (`convert.message_dict`)."""
+    return json.dumps(convert.message_dict(message), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def error_answer(code: grpc.StatusCode, message: str, details=()) -> Answer:
+    return Answer(connect.HTTP_STATUS.get(code, 500), "application/json", connect.error_body(code, message, details))
+
+
+class Calls:
+    """Runs unary calls against one servicer; ``max_message_bytes`` also bounds answers."""
+
+    def __init__(self, servicer: _Servicer, max_message_bytes: int):
+        self.servicer = servicer
+        self.max_message_bytes = max_message_bytes
+
+    async def run(self, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
+        """Decode, run and encode one call, recorded in the grpc_server_* metrics and logged
+        as gRPC calls are (with ``protocol`` and ``codec``)."""
+        call = _Call("unary", f"/{SERVICE_NAME}/{method.name}", context)
+        with structlog.contextvars.bound_contextvars(protocol="connect", codec=codec):
+            try:
+                with call.observed():
+                    answer = await self._answer(call, method, codec, body, context)
+            except CallEnded as ended:
+                answer = error_answer(ended.code, ended.message, ended.details)
+        CONNECT_HANDLED.labels(method.name, codec, metrics.code_name(context.code() or grpc.StatusCode.UNKNOWN)).inc()
+        return answer
+
+    async def _answer(self, call: _Call, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
+        try:
+            request = await self._decode(method, codec, body, context)
+            call.request_id = getattr(request, "request_id", "")
+            response = await self._respond(method, request, context)
+            return self._encode(method, codec, response, context)
+        except CallEnded:
+            raise
+        except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as the servicer does)
+            log.exception("unexpected error", method=method.name)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+            raise  # not reached: abort raises
+
+    async def _decode(self, method: Method, codec: str, body: bytes, context: HttpCallContext):
+        if codec == connect.PROTO:
+            try:
+                return method.request_class.FromString(body)
+            except DecodeError:
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT, f"the body is not a {method.request_class.__name__}"
+                )
+        try:
+            data = json.loads(body) if body else {}
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the body is not JSON: {error}")
+        request = method.request_class()
+        try:
+            json_format.ParseDict(data, request)
+        except json_format.ParseError as error:
+            await self._reject_json(method, data, str(error), context)
+        return request
+
+    async def _reject_json(self, method: Method, data, parse_error: str, context: HttpCallContext) -> None:
+        """INVALID_ARGUMENT naming the fields: rules_core's reader gives exact paths where it
+        reads the method's request; otherwise protobuf's message names the field."""
+        metrics.REJECTED.labels(method.name).inc()
+        reader = _FIELD_READERS.get(method.name)
+        if reader is not None and isinstance(data, dict):
+            try:
+                reader(data)
+            except InvalidRequest as error:
+                await abort_invalid(context, error)
+        await abort_invalid(context, InvalidRequest([(_parse_error_path(parse_error), parse_error)]))
+
+    async def _respond(self, method: Method, request, context: HttpCallContext):
+        behaviour = getattr(self.servicer, method.name)
+        remaining = context.time_remaining()
+        if remaining is None:
+            return await behaviour(request, context)
+        try:
+            async with asyncio.timeout(max(remaining, 0)):
+                if remaining <= 0:
+                    await asyncio.sleep(0)  # an expired deadline ends the call before it runs
+                return await behaviour(request, context)
+        except TimeoutError:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded")
+
+    def _encode(self, method: Method, codec: str, response, context: HttpCallContext) -> Answer:
+        if codec == connect.PROTO:
+            body = response if isinstance(response, bytes) else response.SerializeToString()
+            content_type = "application/proto"
+        else:
+            if isinstance(response, bytes):  # Settle and SettleBatch serialise their answers themselves
+                response = method.response_class.FromString(response)
+            body = json_answer(response)
+            content_type = "application/json"
+        if len(body) > self.max_message_bytes:
+            context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED)
+            return error_answer(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the answer is {len(body)} bytes, over the server's limit of {self.max_message_bytes}",
+            )
+        context.set_code(grpc.StatusCode.OK)
+        return Answer(200, content_type, body)
+
+
+def _parse_error_path(message: str) -> str:
+    """``winners.hand`` from protobuf's "Failed to parse winners field: Failed to parse hand field: ..."."""
+    path = []
+    prefix = "Failed to parse "
+    while message.startswith(prefix):
+        name, sep, rest = message[len(prefix) :].partition(" field: ")
+        if not sep:
+            break
+        path.append(name)
+        message = rest
+    return ".".join(path)

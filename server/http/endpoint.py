@@ -1,0 +1,61 @@
+"""What the worker sees of HTTP: bind (before gRPC starts, so a taken port fails the start),
+start, report draining on /readyz, stop."""
+
+from __future__ import annotations
+
+import structlog
+
+from server.config import ServerConfig
+from server.http.app import ConnectApp, Readiness
+from server.http.calls import Calls
+from server.http.listener import HttpServer, listening_socket
+
+log = structlog.get_logger("shmj.server")
+
+
+class HttpEndpoint:
+    def __init__(self, server: HttpServer, readiness: Readiness, host: str):
+        self._server = server
+        self._readiness = readiness
+        self._host = host
+
+    @classmethod
+    def bind(cls, config: ServerConfig, servicer, reuse_port: bool) -> HttpEndpoint | None:
+        """The endpoint on ``--http-host``:``--http-port``, or None when the port is 0."""
+        if not config.http_port:
+            return None
+        address = f"{config.http_host}:{config.http_port}"
+        try:
+            sock = listening_socket(config.http_host, config.http_port, reuse_port)
+        except OSError as error:
+            log.error(
+                "cannot listen",
+                address=address,
+                error=error.strerror,
+                hint="the port is in use, or the host is not an address of this machine",
+            )
+            raise SystemExit(1) from None
+        readiness = Readiness()
+        app = ConnectApp(
+            Calls(servicer, config.max_message_bytes),
+            readiness,
+            max_concurrent_rpcs=config.max_concurrent_rpcs,
+            grpc_port=config.port,
+        )
+        return cls(HttpServer(app, sock, config.grace_period_s), readiness, config.http_host)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        return f"http://{host}:{self._server.port}"
+
+    async def start(self) -> None:
+        await self._server.start()
+        log.info("serving http", address=self.url)
+
+    def drain(self) -> None:
+        """/readyz answers 503 from now on; calls are still served until `stop`."""
+        self._readiness.serving = False
+
+    async def stop(self) -> None:
+        await self._server.stop()

@@ -1,0 +1,76 @@
+"""uvicorn serving the Connect app inside the worker's event loop, beside grpc.aio.
+
+Workers share the HTTP port as they share the gRPC port: each binds its own socket with
+``SO_REUSEPORT`` and the kernel spreads connections over them. The worker owns the
+signals; this server only starts, and stops when told (in-flight calls get the grace period).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+
+import uvicorn
+
+
+def listening_socket(host: str, port: int, reuse_port: bool) -> socket.socket:
+    """A bound, listening TCP socket; OSError when the address is taken or not this machine's."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets whose proto says TCP;
+    # with proto 0 each answer's body waited for the client's delayed ACK, 40 ms a call.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that leaves the process's signal handlers to the worker."""
+
+    @contextlib.contextmanager
+    def capture_signals(self):
+        yield
+
+
+class HttpServer:
+    def __init__(self, app, sock: socket.socket, grace_period_s: float):
+        config = uvicorn.Config(
+            app,
+            lifespan="off",
+            http="h11",
+            ws="none",
+            log_config=None,
+            access_log=False,  # the app logs each call as gRPC's interceptor does
+            server_header=False,
+            timeout_graceful_shutdown=grace_period_s,
+        )
+        self._server = _EmbeddedServer(config)
+        self._sock = sock
+        self._task: asyncio.Task | None = None
+
+    @property
+    def port(self) -> int:
+        return self._sock.getsockname()[1]
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._server.serve(sockets=[self._sock]))
+        while not self._server.started:
+            if self._task.done():
+                await self._task  # raises what stopped it
+                raise RuntimeError("the HTTP server stopped while starting")
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """Close the listener, let in-flight calls finish (within the grace period), return."""
+        self._server.should_exit = True
+        if self._task is not None:
+            await self._task

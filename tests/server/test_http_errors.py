@@ -1,0 +1,121 @@
+"""Connect's error format over plain HTTP: codes, HTTP statuses, and the field violations
+of a google.rpc.BadRequest in ``details`` (base64 ``value`` and readable ``debug``)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+
+from google.rpc import error_details_pb2
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+
+import convert
+from rules_core.build import hand
+from tests.server.http_calls import Reply
+from tests.worked_examples import WORKED_EXAMPLES
+
+
+def bad_request_of(reply: Reply) -> list[tuple[str, str]]:
+    """The field violations of an invalid_argument answer, read from the base64 BadRequest,
+    after checking the readable ``debug`` copy says the same."""
+    body = reply.json()
+    assert body["code"] == "invalid_argument"
+    (detail,) = body["details"]
+    assert detail["type"] == "google.rpc.BadRequest"
+    value = detail["value"]
+    message = error_details_pb2.BadRequest.FromString(base64.b64decode(value + "=" * (-len(value) % 4)))
+    violations = [(v.field, v.description) for v in message.field_violations]
+    assert [(v["field"], v["description"]) for v in detail["debug"]["fieldViolations"]] == violations
+    return violations
+
+
+def test_a_malformed_hand_names_each_field(http):
+    request = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+    del request.winners[0].hand.concealed[-1]
+    reply = http.json_call("Settle", request)
+    assert (reply.status, reply.headers["content-type"]) == (400, "application/json")
+    assert reply.json()["message"] == "winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13"
+    assert bad_request_of(reply) == [("winners[0].hand.concealed", "0 meld(s) leave 14 concealed tiles, got 13")]
+    assert bad_request_of(http.proto_call("Settle", request)) == bad_request_of(reply)
+
+
+def test_json_that_protobuf_cannot_read_names_the_field_with_its_index(http):
+    body = {"profile": "classic", "winners": [{"seat": 1, "hand": {"concealed": ["TILE_M1", "M2"]}, "seet": 2}]}
+    reply = http.post("Settle", json.dumps(body).encode())
+    assert reply.status == 400
+    assert bad_request_of(reply) == [
+        ("winners[0].seet", "unknown field"),
+        ("winners[0].hand.concealed[1]", "unknown value 'M2'"),
+    ]
+
+
+def test_json_errors_of_other_rpcs_name_the_field_protobuf_names(http):
+    reply = http.post("CheckWin", b'{"profile": "classic", "winner": {"seat": "north"}}')
+    assert reply.status == 400
+    [(field, description)] = bad_request_of(reply)
+    assert field == "winner.seat"
+    assert description.startswith("Failed to parse winner field: Failed to parse seat field:")
+
+
+def test_a_body_that_is_not_json_or_not_protobuf(http):
+    reply = http.post("Settle", b"{profile: classic")
+    assert (reply.status, reply.json()["code"]) == (400, "invalid_argument")
+    assert reply.json()["message"].startswith("the body is not JSON: ")
+    reply = http.post("Settle", b"\xff\xff\xff", "application/proto")
+    assert (reply.status, reply.json()) == (
+        400,
+        {"code": "invalid_argument", "message": "the body is not a SettleRequest"},
+    )
+
+
+def test_semantic_errors_of_every_rpc(http):
+    reply = http.json_call(
+        "ListWaits", svc.ListWaitsRequest(profile="classic", hand=convert.hand_message(hand("111m")))
+    )
+    assert bad_request_of(reply) == [("hand.concealed", "0 meld(s) leave 13 concealed tiles, got 3")]
+    reply = http.post("CheckWin", b'{"profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW"}')
+    assert bad_request_of(reply)[0][0] == "outcome"
+
+
+def test_an_unknown_profile_is_not_found(http):
+    reply = http.post("GetProfile", b'{"name": "riichi"}')
+    assert reply.status == 404
+    assert reply.json()["code"] == "not_found"
+    assert "classic, lezi, sankou" in reply.json()["message"]
+
+
+def test_settle_stream_is_unimplemented_and_says_where_to_go(http):
+    reply = http.post("SettleStream", b"{}")
+    assert reply.status == 501
+    assert reply.json()["code"] == "unimplemented"
+    assert "call SettleStream over gRPC on port" in reply.json()["message"]
+    assert "send the hands to SettleBatch" in reply.json()["message"]
+
+
+def test_protocol_level_refusals(http):
+    reply = http.post("Shuffle", b"{}")
+    assert (reply.status, reply.json()["code"]) == (501, "unimplemented")
+    assert (
+        "it has Settle, SettleBatch, SettleStream, CheckWin, ListWaits, GetProfile, ListProfiles"
+        in reply.json()["message"]
+    )
+    reply = http.post("Settle", b"profile=classic", "application/x-www-form-urlencoded")
+    assert (reply.status, reply.headers["accept-post"]) == (415, "application/json, application/proto")
+    reply = http.get("/mahjong.shanghai.v1.ScoringService/ListProfiles")
+    assert (reply.status, reply.headers["allow"]) == (405, "POST")
+    assert http.get("/").status == 404
+    reply = http.post("ListProfiles", b"{}", **{"Content-Encoding": "br"})
+    assert (reply.status, reply.json()["code"]) == (501, "unimplemented")
+
+
+def test_gzip_bodies_are_read(http):
+    body = gzip.compress(b'{"name": "lezi"}')
+    reply = http.post("GetProfile", body, **{"Content-Encoding": "gzip"})
+    assert reply.status == 200 and reply.json()["profile"]["name"] == "lezi"
+    reply = http.post("GetProfile", body[:-4], **{"Content-Encoding": "gzip"})
+    assert reply.json() == {"code": "invalid_argument", "message": "the gzip body is truncated"}
+
+
+def test_the_server_goes_on_after_errors(http):
+    assert http.post("ListProfiles", b"{}").status == 200
