@@ -10,7 +10,7 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-.PHONY: install gen run test lint bench bench-rules bench-service clean
+.PHONY: install gen run test lint bench bench-rules bench-service bench-http clean
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
 
@@ -63,6 +63,10 @@ bench-rules: install
 
 bench-service: install
 	$(PY) -m bench.service_bench
+
+# What serving HTTP costs gRPC, and unary Settle over Connect against gRPC (docs/HTTP.md).
+bench-http: install
+	$(PY) -m bench.http_bench
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules

@@ -112,8 +112,9 @@ class Answer:
 
 
 def json_answer(message) -> bytes:
-    """A response message as this product writes every JSON (`convert.message_dict`)."""
-    return json.dumps(convert.message_dict(message), ensure_ascii=False, separators=(",", ":")).encode()
+    """A response message as this product writes every JSON (`convert.message_dict`), on one
+    line that ends with a newline (so curl's output ends one too)."""
+    return json.dumps(convert.message_dict(message), ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 def error_answer(code: grpc.StatusCode, message: str, details=()) -> Answer:
@@ -159,7 +160,8 @@ class Calls:
                 return method.request_class.FromString(body)
             except DecodeError:
                 await context.abort(
-                    grpc.StatusCode.INVALID_ARGUMENT, f"the body is not a {method.request_class.__name__}"
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"the body is not a {method.request_class.DESCRIPTOR.full_name} message",
                 )
         try:
             data = json.loads(body) if body else {}

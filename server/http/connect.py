@@ -96,7 +96,7 @@ def error_body(code: grpc.StatusCode, message: str, details: list[any_pb2.Any] =
     body: dict = {"code": code_name(code), "message": message}
     if details:
         body["details"] = [_detail(d) for d in details]
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 def status_details(trailing_metadata) -> tuple[str | None, list[any_pb2.Any]]:

@@ -65,7 +65,7 @@ def test_a_body_that_is_not_json_or_not_protobuf(http):
     reply = http.post("Settle", b"\xff\xff\xff", "application/proto")
     assert (reply.status, reply.json()) == (
         400,
-        {"code": "invalid_argument", "message": "the body is not a SettleRequest"},
+        {"code": "invalid_argument", "message": "the body is not a mahjong.shanghai.v1.SettleRequest message"},
     )
 
 
