@@ -14,7 +14,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
