@@ -282,11 +282,13 @@ def build_parser() -> argparse.ArgumentParser:
     _connection(profiles)
     profiles.set_defaults(run=cmd_profiles)
 
+    from clients.batch.arguments import add_batch_arguments
     from clients.loadtest import add_loadtest_arguments
     from clients.rescore import add_rescore_arguments
 
     rescore = commands.add_parser("rescore", help="settle a JSON Lines file of SettleRequests into another")
     add_rescore_arguments(rescore)
+    add_batch_arguments(rescore)
     _table_overrides_only(rescore)
     _connection(rescore)
     rescore.set_defaults(run=cmd_rescore)

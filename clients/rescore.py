@@ -49,9 +49,14 @@ class ServerFailure(Exception):
 
 
 def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help="JSON Lines of SettleRequest (proto3 JSON mapping)")
     parser.add_argument(
-        "-o", "--output", required=True, help="JSON Lines of SettleResponse or error, one per input line"
+        "input", nargs="+", help="JSON Lines of SettleRequest (proto3 JSON mapping); with --dask, files, globs or dirs"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="JSON Lines of SettleResponse or error, one per input line (--dask: a dir)",
     )
     parser.add_argument(
         "--workers",
@@ -119,6 +124,11 @@ def _prepare(number: int, text: str, profile: str | None, overrides: dict) -> tu
         return None, _error_line(None, f"line {number}: not valid JSON: {error}")
     if not isinstance(data, dict):
         return None, _error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
+    return with_rules(data, profile, overrides), None
+
+
+def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
+    """The request re-settled under ``profile`` and ``overrides`` (merged over its own)."""
     if profile:
         data["profile"] = profile
     if overrides:
@@ -126,7 +136,7 @@ def _prepare(number: int, text: str, profile: str | None, overrides: dict) -> tu
         merged = {camel(k): v for k, v in own.items()} if isinstance(own, dict) else {}
         merged.update(overrides)
         data["overrides"] = merged
-    return data, None
+    return data
 
 
 def _settle_local(request: dict) -> dict:
@@ -197,17 +207,30 @@ def settle_chunk(chunk: list[tuple[int, str]]) -> tuple[list[str], dict]:
     else:
         settled = _settle_remote(requests)
     results = iter(settled)
-    lines, counts = [], {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
+    lines, counts = [], new_counts()
     for request, error in prepared:
         line = error if request is None else next(results)
-        if "error" in line:
-            counts["rejected"] += 1
-        else:
-            counts["settled"] += 1
-            for winner in line.get("winners", []):
-                counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
-        lines.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+        count_record(counts, line)
+        lines.append(output_line(line))
     return lines, counts
+
+
+def new_counts() -> dict:
+    return {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
+
+
+def count_record(counts: dict, record: dict) -> None:
+    if "error" in record:
+        counts["rejected"] += 1
+    else:
+        counts["settled"] += 1
+        for winner in record.get("winners", []):
+            counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
+
+
+def output_line(record: dict) -> str:
+    """One output record as its JSON line, the same bytes whichever way it was settled."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # --- the coordinating process ---------------------------------------------------------------
@@ -317,7 +340,13 @@ def run_rescore(
 def rescore_command(args) -> int:
     from clients.cli import UsageError, parse_overrides
 
-    input_path, output_path = Path(args.input), Path(args.output)
+    if args.dask:
+        from clients.batch.dask_job import dask_command
+
+        return dask_command(args)
+    if len(args.input) > 1 or args.format != "jsonl":
+        raise UsageError("several inputs, and Parquet, need --dask (local:1 runs on this machine)")
+    input_path, output_path = Path(args.input[0]), Path(args.output)
     if not input_path.exists():
         raise UsageError(f"no such input file: {input_path}")
     if output_path.exists() and not (args.resume or args.force):
@@ -347,6 +376,10 @@ def rescore_command(args) -> int:
         input=str(input_path),
         output=str(output_path),
     )
+    if args.compare:
+        from clients.batch.compare import compare_files
+
+        report["changes"] = compare_files(input_path, output_path, args.compare, Path(f"{output_path}.changes.jsonl"))
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
     print(
         f"{summary.lines} lines in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s): "

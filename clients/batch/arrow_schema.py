@@ -1,0 +1,139 @@
+"""The Arrow schemas of requests and results, derived from the protobuf descriptors.
+
+The one place the columnar form of the wire contract is decided, so it follows the .proto
+files by itself:
+
+- a message is a struct, a repeated field a list, an enum its value's name (a string), each
+  scalar its Arrow type of the same width; column names are the .proto field names
+  (``request_id``, ``seat_deltas``), as Spark, DuckDB and pandas users spell them;
+- a scalar missing from a JSON record is its proto3 default (0, false, ""), except a field
+  with presence (``optional``, as in the partial profile of ``overrides``), which stays null;
+  a message missing from a record is null (no ``next_hand``: no legal win), a repeated field
+  an empty list.
+
+``row(descriptor)`` turns a record in the proto3 JSON mapping (lowerCamelCase or .proto
+names, enum names or numbers) into a row of that schema; ``json_record`` turns a row back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import pyarrow as pa
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from mahjong.shanghai.v1 import settlement_pb2
+
+F = FieldDescriptor
+_SCALARS = {
+    F.TYPE_BOOL: pa.bool_(),
+    F.TYPE_STRING: pa.string(),
+    F.TYPE_BYTES: pa.binary(),
+    F.TYPE_DOUBLE: pa.float64(),
+    F.TYPE_FLOAT: pa.float32(),
+    F.TYPE_INT32: pa.int32(),
+    F.TYPE_SINT32: pa.int32(),
+    F.TYPE_SFIXED32: pa.int32(),
+    F.TYPE_UINT32: pa.uint32(),
+    F.TYPE_FIXED32: pa.uint32(),
+    F.TYPE_INT64: pa.int64(),
+    F.TYPE_SINT64: pa.int64(),
+    F.TYPE_SFIXED64: pa.int64(),
+    F.TYPE_UINT64: pa.uint64(),
+    F.TYPE_FIXED64: pa.uint64(),
+}
+_DEFAULTS = {F.TYPE_BOOL: False, F.TYPE_STRING: "", F.TYPE_BYTES: b""}
+
+REQUEST = settlement_pb2.SettleRequest.DESCRIPTOR
+RESULT = settlement_pb2.SettleResponse.DESCRIPTOR
+
+
+def _repeated(field: FieldDescriptor) -> bool:
+    return field.is_repeated
+
+
+def _field_type(field: FieldDescriptor) -> pa.DataType:
+    if field.type == F.TYPE_MESSAGE:
+        item = struct_type(field.message_type)
+    elif field.type == F.TYPE_ENUM:
+        item = pa.string()
+    else:
+        item = _SCALARS[field.type]
+    return pa.list_(item) if _repeated(field) else item
+
+
+@cache
+def struct_type(descriptor: Descriptor) -> pa.StructType:
+    return pa.struct([pa.field(f.name, _field_type(f)) for f in descriptor.fields])
+
+
+@cache
+def schema(descriptor: Descriptor) -> pa.Schema:
+    """The schema whose columns are the message's fields: ``schema(RESULT)``, ``schema(REQUEST)``."""
+    return pa.schema(list(struct_type(descriptor)))
+
+
+REQUEST_SCHEMA = schema(REQUEST)
+RESULT_SCHEMA = schema(RESULT)
+
+
+def _reader(field: FieldDescriptor) -> Callable | None:
+    """How a value of the field is read from JSON, when it is not taken as it is."""
+    if field.type == F.TYPE_ENUM:
+        names = {value.number: value.name for value in field.enum_type.values}
+
+        def enum_name(value):
+            return names.get(value, str(value)) if isinstance(value, int) else value
+
+        return enum_name
+    if field.type == F.TYPE_MESSAGE:
+        return row(field.message_type)
+    return None
+
+
+@cache
+def row(descriptor: Descriptor) -> Callable[[dict], dict]:
+    """A function turning one proto3 JSON record of ``descriptor`` into a row of its schema."""
+    plan = []
+    for field in descriptor.fields:
+        if _repeated(field) or field.type == F.TYPE_MESSAGE or field.has_presence:
+            default = None
+        elif field.type == F.TYPE_ENUM:
+            default = field.enum_type.values_by_number[0].name
+        else:
+            default = _DEFAULTS.get(field.type, 0)
+        plan.append((field.name, field.json_name, _repeated(field), default, _reader(field)))
+
+    def convert(data: dict) -> dict:
+        out = {}
+        for name, json_name, repeated, default, read in plan:
+            value = data.get(json_name)
+            if value is None:
+                value = data.get(name)
+            if value is None:
+                out[name] = [] if repeated else default
+            elif read is None:
+                out[name] = value
+            elif repeated:
+                out[name] = [read(item) for item in value] if isinstance(value, list) else value
+            else:
+                out[name] = read(value)
+        return out
+
+    return convert
+
+
+def record_batch(descriptor: Descriptor, records: list[dict]) -> pa.RecordBatch:
+    """A RecordBatch of ``schema(descriptor)`` from proto3 JSON records."""
+    convert = row(descriptor)
+    return pa.RecordBatch.from_pylist([convert(r) for r in records], schema=schema(descriptor))
+
+
+def json_record(value):
+    """A row read back from Arrow as a proto3 JSON record (.proto names, which every proto3
+    JSON reader accepts): nulls dropped, at every depth."""
+    if isinstance(value, dict):
+        return {k: json_record(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [json_record(v) for v in value]
+    return value

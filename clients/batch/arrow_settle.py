@@ -1,0 +1,62 @@
+"""The core of batch rescoring: a RecordBatch of requests in, a RecordBatch of results out.
+
+This is the one piece a distributed engine calls: Dask here (``shmj rescore --dask``), Spark
+from ``mapInArrow``, Ray from ``map_batches`` (docs/BATCH.md has an example of each).
+
+Requests come in either of two forms:
+
+- the nested schema of ``SettleRequest`` (``arrow_schema.REQUEST_SCHEMA``: columns named as
+  the .proto fields, enums as names; missing columns and nulls are proto3 defaults), or
+- a single string column holding each request in the proto3 JSON mapping (a JSON Lines file
+  is read this way, one line a row).
+
+Each row yields exactly one result row, in order: the SettleResponse, or an error record
+(``request_id`` and ``error``: code, message, field violations), the same record ``shmj
+rescore --local`` writes for that line. A bad row costs that row only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import pyarrow as pa
+
+from clients.batch.arrow_schema import RESULT, json_record, record_batch
+from clients.rescore import _prepare, _settle_local, with_rules
+
+
+def is_json_column(schema: pa.Schema) -> bool:
+    """One string column: requests in proto3 JSON, whatever the column's name."""
+    return len(schema) == 1 and (pa.types.is_string(schema[0].type) or pa.types.is_large_string(schema[0].type))
+
+
+def settle_records(
+    batch: pa.RecordBatch | pa.Table, first_number: int = 1, profile: str | None = None, overrides: dict | None = None
+) -> list[dict]:
+    """The result of each row as a proto3 JSON record. ``first_number`` is the line (row)
+    number of the first row in its file, which error messages name."""
+    overrides = overrides or {}
+    if is_json_column(batch.schema):
+        prepared = [
+            _prepare(number, text or "", profile, overrides)
+            for number, text in enumerate(batch.column(0).to_pylist(), start=first_number)
+        ]
+    else:
+        prepared = [(with_rules(json_record(row), profile, overrides), None) for row in batch.to_pylist()]
+    return [error if request is None else _settle_local(request) for request, error in prepared]
+
+
+def settle_record_batch(
+    batch: pa.RecordBatch | pa.Table, first_number: int = 1, profile: str | None = None, overrides: dict | None = None
+) -> pa.RecordBatch | pa.Table:
+    """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``)."""
+    results = record_batch(RESULT, settle_records(batch, first_number, profile, overrides))
+    return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
+
+
+def settle_record_batches(
+    batches: Iterable[pa.RecordBatch], profile: str | None = None, overrides: dict | None = None
+) -> Iterator[pa.RecordBatch]:
+    """Spark's ``mapInArrow`` form: an iterator of request batches to one of result batches."""
+    for batch in batches:
+        yield settle_record_batch(batch, profile=profile, overrides=overrides)

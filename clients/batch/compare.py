@@ -1,0 +1,254 @@
+"""Rule-change reports: this run's results against earlier ones, joined by request id.
+
+A record has *changed* when its legality (per winner), value (per winner) or seat deltas
+differ from the earlier record with the same request id; an error record counts as
+settling nothing (no winners, no deltas), so a request that now fails, or now settles, has
+changed too. For each changed record the report keeps before and after; the tally counts
+changed records by profile, outcome and pattern (a pattern of the hand before or after),
+and adds up the absolute change of each seat's delta over every matched record.
+
+Earlier results are read into a compact index (request id -> a few numbers): about 200
+bytes a record, so tens of millions of records fit on a worker. Records read either way:
+proto3 JSON (lowerCamelCase) or the Arrow/Parquet columns (.proto names).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import islice
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from fsspec.core import url_to_fs
+
+from clients.batch.parts import expand_inputs
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a rule change is judged by."""
+
+    legal: tuple[bool, ...]
+    value: tuple[float, ...]
+    seat_deltas: tuple[float, ...]
+    patterns: tuple[str, ...]
+    error: str | None  # the error code, for an error record
+
+    def as_json(self) -> dict:
+        return {
+            "legal": list(self.legal),
+            "value": list(self.value),
+            "seatDeltas": list(self.seat_deltas),
+            "patterns": list(self.patterns),
+            "error": self.error,
+        }
+
+
+def _get(record: dict, camel: str, snake: str, default=None):
+    value = record.get(camel)
+    if value is None:
+        value = record.get(snake)
+    return default if value is None else value
+
+
+def request_id(record: dict) -> str:
+    return _get(record, "requestId", "request_id", "")
+
+
+def snapshot(record: dict) -> Snapshot:
+    error = record.get("error")
+    winners = record.get("winners") or []
+    return Snapshot(
+        legal=tuple(bool(w.get("legal")) for w in winners),
+        value=tuple(float(w.get("value") or 0) for w in winners),
+        seat_deltas=tuple(float(d) for d in _get(record, "seatDeltas", "seat_deltas", ())),
+        patterns=tuple(sorted({p for w in winners for p in w.get("patterns") or ()})),
+        error=error.get("code") or "ERROR" if isinstance(error, dict) else None,
+    )
+
+
+def _records(url: str, kind: str):
+    fs, path = url_to_fs(url)
+    if kind == "parquet":
+        with fs.open(path, "rb") as file:
+            for batch in pq.ParquetFile(file).iter_batches(columns=["request_id", "winners", "seat_deltas", "error"]):
+                yield from batch.to_pylist()
+        return
+    import json
+
+    with fs.open(path, "rt", encoding="utf-8") as file:
+        for line in file:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                yield record
+
+
+def load_previous(locations: list[str]) -> dict[str, Snapshot]:
+    """Earlier results by request id (the last one wins for an id seen twice); records
+    without an id cannot be joined and are left out."""
+    index: dict[str, Snapshot] = {}
+    for url, kind in expand_inputs(locations):
+        for record in _records(url, kind):
+            key = request_id(record)
+            if key:
+                index[key] = snapshot(record)
+    return index
+
+
+@dataclass
+class ChangeTally:
+    records: int = 0
+    matched: int = 0  # an earlier record has the same request id
+    unmatched: int = 0  # a request id the earlier results do not have
+    without_request_id: int = 0
+    changed: int = 0
+    legality_changed: int = 0
+    value_changed: int = 0
+    seat_deltas_changed: int = 0
+    by_profile: Counter = field(default_factory=Counter)
+    by_outcome: Counter = field(default_factory=Counter)
+    by_pattern: Counter = field(default_factory=Counter)
+    absolute_change_per_seat: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+
+    def add(self, other: ChangeTally) -> None:
+        for name in ("records", "matched", "unmatched", "without_request_id", "changed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("legality_changed", "value_changed", "seat_deltas_changed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.by_profile.update(other.by_profile)
+        self.by_outcome.update(other.by_outcome)
+        self.by_pattern.update(other.by_pattern)
+        self.absolute_change_per_seat = [
+            a + b for a, b in zip(self.absolute_change_per_seat, other.absolute_change_per_seat, strict=True)
+        ]
+
+    def as_json(self) -> dict:
+        data = {k: v for k, v in self.__dict__.items()}
+        for name in ("by_profile", "by_outcome", "by_pattern"):
+            data[name] = dict(sorted(data[name].items()))
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> ChangeTally:
+        tally = cls(**{k: v for k, v in data.items() if not k.startswith("by_")})
+        for name in ("by_profile", "by_outcome", "by_pattern"):
+            setattr(tally, name, Counter(data.get(name, {})))
+        return tally
+
+
+def _deltas(snap: Snapshot) -> tuple[float, ...]:
+    return snap.seat_deltas if len(snap.seat_deltas) == 4 else (0.0, 0.0, 0.0, 0.0)
+
+
+def compare(
+    requests: list[dict | None], results: list[dict], previous: dict[str, Snapshot], tally: ChangeTally
+) -> list[dict]:
+    """The change records of one run of results (each with its request, or None where the
+    request could not be read), counting into ``tally``."""
+    changes = []
+    for request, result in zip(requests, results, strict=True):
+        tally.records += 1
+        key = request_id(result) or (request_id(request) if isinstance(request, dict) else "")
+        if not key:
+            tally.without_request_id += 1
+            continue
+        before = previous.get(key)
+        if before is None:
+            tally.unmatched += 1
+            continue
+        tally.matched += 1
+        after = snapshot(result)
+        old, new = _deltas(before), _deltas(after)
+        change = [abs(b - a) for a, b in zip(old, new, strict=True)]
+        tally.absolute_change_per_seat = [t + c for t, c in zip(tally.absolute_change_per_seat, change, strict=True)]
+        what = [
+            name
+            for name, differs in (
+                ("legality", before.legal != after.legal or before.error != after.error),
+                ("value", before.value != after.value),
+                ("seat_deltas", before.seat_deltas != after.seat_deltas),
+            )
+            if differs
+        ]
+        if not what:
+            continue
+        request = request if isinstance(request, dict) else {}
+        profile = _get(result, "profile", "profile", "") or _get(request, "profile", "profile", "") or "unknown"
+        outcome = _get(request, "outcome", "outcome", "") or "unknown"
+        tally.changed += 1
+        for name in what:
+            setattr(tally, f"{name}_changed", getattr(tally, f"{name}_changed") + 1)
+        tally.by_profile[profile] += 1
+        tally.by_outcome[str(outcome)] += 1
+        for pattern in sorted(set(before.patterns) | set(after.patterns)):
+            tally.by_pattern[pattern] += 1
+        changes.append(
+            {
+                "requestId": key,
+                "profile": profile,
+                "outcome": str(outcome),
+                "changed": what,
+                "before": before.as_json(),
+                "after": after.as_json(),
+                "seatDeltaChange": [b - a for a, b in zip(old, new, strict=True)],
+            }
+        )
+    return changes
+
+
+_SNAPSHOT = pa.struct(
+    [
+        ("legal", pa.list_(pa.bool_())),
+        ("value", pa.list_(pa.float64())),
+        ("seatDeltas", pa.list_(pa.float64())),
+        ("patterns", pa.list_(pa.string())),
+        ("error", pa.string()),
+    ]
+)
+CHANGES_SCHEMA = pa.schema(
+    [
+        ("requestId", pa.string()),
+        ("profile", pa.string()),
+        ("outcome", pa.string()),
+        ("changed", pa.list_(pa.string())),
+        ("before", _SNAPSHOT),
+        ("after", _SNAPSHOT),
+        ("seatDeltaChange", pa.list_(pa.float64())),
+    ]
+)
+
+
+def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
+    """``shmj rescore --local --compare``: the report of one input and output file, whose
+    lines pair one to one; the change records go to ``changes_path``."""
+    import json
+
+    from clients.rescore import output_line
+
+    index = load_previous([previous])
+    tally = ChangeTally()
+    with (
+        open(input_path, encoding="utf-8", errors="replace") as requests,
+        open(output_path, encoding="utf-8") as results,
+        open(changes_path, "w", encoding="utf-8") as out,
+    ):
+        pairs = zip(requests, results, strict=True)
+        while chunk := list(islice(pairs, 2000)):
+            batch = [_json_object(text) for text, _ in chunk]
+            changes = compare(batch, [json.loads(text) for _, text in chunk], index, tally)
+            out.writelines(output_line(change) for change in changes)
+    return tally.as_json()
+
+
+def _json_object(text: str) -> dict | None:
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None

@@ -1,0 +1,366 @@
+"""``shmj rescore INPUT... -o OUTDIR --dask ADDRESS|local[:N]``: the same rescoring on a Dask cluster.
+
+The client plans partitions, has the cluster count the lines of JSON Lines ranges, then
+submits one task per partition not yet complete. A task reads its range, settles it chunk by
+chunk with the Arrow core (``arrow_settle``), writes its part file under a temporary name and
+renames it, and reports progress to the client as it goes (Dask events). A task that fails is
+retried; one lost with its worker is re-run by the scheduler. ``summary.json`` adds up the
+per-part statistics in ``_stats/``, so it covers every part however many runs it took.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import sys
+import threading
+import time
+import uuid
+from contextlib import ExitStack
+
+from fsspec.core import url_to_fs
+
+from clients.batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record, record_batch
+from clients.batch.arrow_settle import is_json_column, settle_records
+from clients.batch.compare import CHANGES_SCHEMA, ChangeTally, compare, load_previous
+from clients.batch.parts import (
+    InputError,
+    Partition,
+    check_output,
+    count_lines,
+    expand_inputs,
+    numbered,
+    plan_partitions,
+    read_json,
+    read_partition,
+    write_json,
+    writer,
+)
+from clients.rescore import count_record, new_counts
+
+PROGRESS_TOPIC = "shmj-rescore-progress"
+
+
+# --- on the workers -------------------------------------------------------------------------
+
+
+def _request_records(batch) -> list[dict | None]:
+    """The requests of a batch as JSON records (None where a line is not a JSON object)."""
+    import json
+
+    if not is_json_column(batch.schema):
+        return [json_record(row) for row in batch.to_pylist()]
+    out: list[dict | None] = []
+    for text in batch.column(0).to_pylist():
+        try:
+            data = json.loads(text or "")
+        except ValueError:
+            data = None
+        out.append(data if isinstance(data, dict) else None)
+    return out
+
+
+class _Progress:
+    """Counts sent to the client as Dask events, at most a few a second."""
+
+    def __init__(self, topic: str):
+        from distributed import get_worker
+
+        try:
+            self.worker = get_worker()
+        except ValueError:  # not on a worker (called directly)
+            self.worker = None
+        self.topic, self.pending, self.last = topic, 0, time.monotonic()
+
+    def add(self, records: int, final: bool = False) -> None:
+        self.pending += records
+        now = time.monotonic()
+        if self.worker is not None and self.pending and (final or now - self.last > 0.25):
+            self.worker.log_event(self.topic, {"records": self.pending})
+            self.pending, self.last = 0, now
+
+
+def settle_part(partition: Partition, job: dict, previous) -> dict:
+    """Settle one partition into its part file; returns the part's statistics."""
+    start = time.perf_counter()
+    fs, outdir = url_to_fs(job["output"])
+    fmt = job["format"]
+    counts, tally = new_counts(), ChangeTally()
+    progress = _Progress(job["topic"])
+    with ExitStack() as stack:
+        part = stack.enter_context(writer(fs, posixpath.join(outdir, partition.name(fmt)), fmt, RESULT_SCHEMA))
+        changes = None
+        if previous is not None:
+            changes_path = posixpath.join(outdir, "changes", partition.name(fmt))
+            changes = stack.enter_context(writer(fs, changes_path, fmt, CHANGES_SCHEMA))
+        for batch, number in read_partition(partition):
+            records = settle_records(batch, number, job["profile"], job["overrides"])
+            for record in records:
+                count_record(counts, record)
+            part.write(records, record_batch(RESULT, records) if fmt == "parquet" else None)
+            if changes is not None:
+                changes.write(compare(_request_records(batch), records, previous, tally))
+            progress.add(len(records))
+        stats = dict(
+            part=partition.name(fmt),
+            input=partition.url,
+            records=counts["settled"] + counts["rejected"],
+            **counts,
+            seconds=round(time.perf_counter() - start, 3),
+        )
+        if changes is not None:
+            stats["changes"] = tally.as_json()
+            changes.commit()
+        write_json(fs, posixpath.join(outdir, "_stats", partition.name(fmt) + ".json"), stats)
+        part.commit()  # last: a part file that exists is complete
+    progress.add(0, final=True)
+    return stats
+
+
+# --- the client -----------------------------------------------------------------------------
+
+
+def connect(address: str):
+    """A Client of the scheduler at ``address``, or of a local cluster of N worker processes."""
+    from distributed import Client, LocalCluster
+
+    if address == "local" or address.startswith("local:"):
+        text = address.partition(":")[2] or "2"
+        if not text.isdigit() or int(text) < 1:
+            raise InputError(f"--dask local:N takes a number of workers, got {address!r}")
+        cluster = LocalCluster(
+            n_workers=int(text),
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.CRITICAL,
+        )
+        return Client(cluster)
+    try:
+        return Client(address, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def dashboard_address(client) -> str | None:
+    """The scheduler's dashboard, when it serves one."""
+    services = client.scheduler_info().get("services", {})
+    if "dashboard" not in services or not client.run_on_scheduler(_has_bokeh):
+        return None  # without bokeh the scheduler serves /health and /metrics, but no dashboard
+    return client.dashboard_link
+
+
+def _has_bokeh() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("bokeh") is not None
+
+
+def _prepare_output(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
+    manifest = posixpath.join(outdir, "_job.json")
+    if fs.exists(outdir) and fs.ls(outdir):
+        if resume and fs.exists(manifest):
+            earlier = read_json(fs, manifest)
+            differs = [key for key in job_record if earlier.get(key) != job_record[key]]
+            if differs:
+                raise InputError(
+                    f"--resume: {outdir} holds another job's output ({', '.join(differs)} differ); "
+                    "use a new directory or --force"
+                )
+        elif force:
+            for name in fs.ls(outdir, detail=False):
+                base = posixpath.basename(name.rstrip("/"))
+                if base.startswith(("part-", ".part-", "_stats", "_job.json", "changes", "summary.json")):
+                    fs.rm(name, recursive=True)
+        elif not resume:
+            raise InputError(f"{outdir} is not empty: --resume to continue the job in it, --force to start over")
+        else:
+            raise InputError(f"--resume: {outdir} holds no job manifest (_job.json); use a new directory")
+    fs.makedirs(posixpath.join(outdir, "_stats"), exist_ok=True)
+    if job_record["compare"]:
+        fs.makedirs(posixpath.join(outdir, "changes"), exist_ok=True)
+    write_json(fs, manifest, job_record)
+
+
+def _stale_temporaries(fs, outdir: str) -> None:
+    for directory in (outdir, posixpath.join(outdir, "changes"), posixpath.join(outdir, "_stats")):
+        if fs.exists(directory):
+            for name in fs.ls(directory, detail=False):
+                if posixpath.basename(name).startswith(".") and name.endswith(".tmp"):
+                    fs.rm(name)
+
+
+def run_job(
+    inputs: list[str],
+    output: str,
+    address: str,
+    fmt: str = "jsonl",
+    profile: str | None = None,
+    overrides: dict | None = None,
+    previous: str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    block_bytes: int = 64 << 20,
+    retries: int = 2,
+    progress: bool = True,
+    client=None,
+) -> dict:
+    """Run the job; returns the summary (also written to OUTDIR/summary.json)."""
+    start = time.perf_counter()
+    check_output(output, inputs, [previous] if previous else [])
+    files = expand_inputs(inputs)
+    fs, outdir = url_to_fs(output)
+    job_record = {
+        "inputs": [url for url, _ in files],
+        "format": fmt,
+        "profile": profile,
+        "overrides": overrides or {},
+        "compare": previous,
+        "block_bytes": block_bytes,
+    }
+    partitions = plan_partitions(files, block_bytes)
+    _prepare_output(fs, outdir, job_record, resume, force)
+    _stale_temporaries(fs, outdir)
+    own_client = client is None
+    client = client or connect(address)
+    try:
+        return _run(client, partitions, dict(job_record, output=output), previous, retries, progress, start)
+    finally:
+        if own_client:
+            cluster = client.cluster
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _run(client, partitions, job, previous, retries, progress, start) -> dict:
+    fs, outdir = url_to_fs(job["output"])
+    fmt = job["format"]
+    link = dashboard_address(client)
+    if link and progress:
+        print(f"Dask dashboard: {link}", file=sys.stderr)
+    lines = [p for p in partitions if p.kind == "jsonl"]
+    counted = client.gather(
+        client.map(count_lines, [p.url for p in lines], [p.start for p in lines], [p.stop for p in lines], pure=False)
+    )
+    partitions = numbered(partitions, {p.index: n for p, n in zip(lines, counted, strict=True)})
+    done = {p.index for p in partitions if fs.exists(posixpath.join(outdir, p.name(fmt)))}
+    todo = [p for p in partitions if p.index not in done]
+    total = sum(p.records for p in partitions)
+    skipped = sum(p.records for p in partitions if p.index in done)
+    job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
+    index = client.submit(load_previous, [previous], pure=False) if previous else None
+
+    bar, lock = None, threading.Lock()
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=skipped, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+        def on_event(event) -> None:
+            with lock:
+                bar.update(event[1]["records"])
+
+        client.subscribe_topic(job["topic"], on_event)
+
+    from distributed import as_completed
+
+    futures = {
+        client.submit(
+            settle_part, p, job, index, retries=retries, pure=False, key=f"shmj-{p.name(fmt)}-{uuid.uuid4().hex}"
+        ): p
+        for p in todo
+    }
+    failed = []
+    written = 0
+    for future in as_completed(futures):
+        partition = futures[future]
+        if future.status == "error":
+            failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
+        else:
+            written += future.result()["records"]
+    if bar is not None:
+        client.unsubscribe_topic(job["topic"])
+        with lock:
+            bar.n = skipped + written
+            bar.close()
+    seconds = time.perf_counter() - start
+    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds)
+    write_json(fs, posixpath.join(outdir, "summary.json"), summary)
+    return summary
+
+
+def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds) -> dict:
+    totals = dict(records=0, **new_counts())
+    tally = ChangeTally()
+    complete = 0
+    for p in partitions:
+        path = posixpath.join(outdir, "_stats", p.name(fmt) + ".json")
+        if fs.exists(posixpath.join(outdir, p.name(fmt))) and fs.exists(path):
+            stats = read_json(fs, path)
+            complete += 1
+            for key in totals:
+                totals[key] += stats[key]
+            if "changes" in stats:
+                tally.add(ChangeTally.from_json(stats["changes"]))
+    summary = dict(
+        totals,
+        parts=len(partitions),
+        parts_complete=complete,
+        failed_parts=failed,
+        records_this_run=written,
+        skipped_by_resume=skipped,
+        seconds=round(seconds, 3),
+        records_per_second=round(written / seconds, 1) if seconds else 0.0,
+        inputs=job["inputs"],
+        output=job["output"],
+        format=fmt,
+        profile=job["profile"],
+        overrides=job["overrides"],
+    )
+    if job["compare"]:
+        summary["compare"] = job["compare"]
+        summary["changes"] = tally.as_json()
+    return summary
+
+
+def dask_command(args) -> int:
+    from clients.cli import UsageError, parse_overrides
+
+    try:
+        summary = run_job(
+            args.input,
+            args.output,
+            args.dask,
+            fmt=args.format,
+            profile=args.profile,
+            overrides=parse_overrides(args.override),
+            previous=args.compare,
+            resume=args.resume,
+            force=args.force,
+            block_bytes=max(1, int(args.block_size * (1 << 20))),
+            retries=args.retries,
+            progress=not args.no_progress,
+        )
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    print(
+        f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
+        f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
+        f"{summary['settled']} settled ({summary['legal_wins']} legal wins, {summary['illegal_wins']} not legal), "
+        f"{summary['rejected']} rejected; {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
+        file=sys.stderr,
+    )
+    if "changes" in summary:
+        c = summary["changes"]
+        print(
+            f"{c['changed']} of {c['matched']} matched records changed; report in {args.output}/changes",
+            file=sys.stderr,
+        )
+    if summary["failed_parts"]:
+        for failure in summary["failed_parts"]:
+            print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)
+        print("shmj rescore: run again with --resume to finish the job", file=sys.stderr)
+        return 1
+    return 0

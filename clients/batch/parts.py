@@ -1,0 +1,235 @@
+"""Input partitions and output part files of a batch rescoring job.
+
+- Inputs are files, globs or directories of ``.jsonl`` / ``.parquet`` files, local paths or
+  fsspec URLs. Each file is cut into partitions: a JSON Lines file into byte ranges (a line
+  belongs to the range holding its first byte), a Parquet file into runs of row groups.
+- Each partition becomes one part file ``part-00000.jsonl`` (or ``.parquet``) in the output
+  directory. Every file of a part is written under a hidden temporary name and renamed when
+  complete, the part file last: a part file that exists is complete, and so are its
+  ``_stats/`` and ``changes/`` companions. ``_``- and ``.``-prefixed names are what Spark,
+  DuckDB globs on ``part-*`` and Hive-style readers skip.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from fsspec.core import url_to_fs
+
+KINDS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+CHUNK_ROWS = 2000  # rows settled and written at a time inside a partition
+
+
+class InputError(Exception):
+    """An input or output location the job cannot use; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Partition:
+    index: int
+    url: str
+    kind: str  # "jsonl" or "parquet"
+    start: int  # jsonl: first byte; parquet: first row group
+    stop: int  # jsonl: byte after the range; parquet: row group after the run
+    first_number: int = 1  # the line (row) number of the range's first record in its file
+    records: int = -1  # how many records the range holds; -1 until counted
+
+    def name(self, fmt: str) -> str:
+        return f"part-{self.index:05d}.{fmt}"
+
+
+def _kind(path: str) -> str | None:
+    return next((kind for suffix, kind in KINDS.items() if path.endswith(suffix)), None)
+
+
+def _hidden(path: str) -> bool:
+    return posixpath.basename(path).startswith(("_", "."))
+
+
+def _url(fs, path: str) -> str:
+    return path if "file" in fs.protocol or "local" in fs.protocol else fs.unstrip_protocol(path)
+
+
+def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
+    """(url, kind) of every input file, in the order given, each directory and glob sorted."""
+    found: dict[str, str] = {}
+    for text in inputs:
+        fs, path = url_to_fs(text)
+        if any(magic in path for magic in "*?["):
+            matches = [p for p in fs.glob(path) if fs.isfile(p)]
+        elif fs.isdir(path):
+            matches = [p for p in fs.find(path) if _kind(p) and not _hidden(p)]
+        elif fs.exists(path):
+            matches = [path]
+        else:
+            raise InputError(f"no such input: {text}")
+        if not matches:
+            raise InputError(f"{text}: no .jsonl or .parquet file there")
+        for match in sorted(matches):
+            kind = _kind(match)
+            if kind is None:
+                raise InputError(f"{match}: not a .jsonl, .ndjson or .parquet file")
+            found.setdefault(_url(fs, match), kind)
+    return list(found.items())
+
+
+def check_output(outdir: str, inputs: list[str], previous: list[str]) -> None:
+    """The output directory is never an input, nor inside one, nor holds one."""
+    out_fs, out_path = url_to_fs(outdir)
+    out_path = out_path.rstrip("/")
+    for text in [*inputs, *previous]:
+        fs, path = url_to_fs(text)
+        if fs.protocol != out_fs.protocol:
+            continue
+        path = path.rstrip("/")
+        if out_path == path or out_path.startswith(path + "/") or path.startswith(out_path + "/"):
+            raise InputError(f"the output directory {outdir} overlaps the input {text}: choose another")
+        if any(magic in path for magic in "*?[") and any(
+            p.startswith(out_path + "/") or p == out_path for p in fs.glob(path)
+        ):
+            raise InputError(f"the input {text} matches files in the output directory {outdir}")
+
+
+def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Partition]:
+    """Partitions of every file. The line numbers and record counts of JSON Lines ranges are
+    only known once their lines are counted (``count_lines``, then ``numbered``)."""
+    partitions: list[Partition] = []
+    for url, kind in files:
+        fs, path = url_to_fs(url)
+        if kind == "jsonl":
+            size = fs.size(path)
+            for start in range(0, max(size, 1), block_bytes):
+                partitions.append(Partition(len(partitions), url, kind, start, start + block_bytes))
+        else:
+            with fs.open(path, "rb") as file:
+                metadata = pq.ParquetFile(file).metadata
+            first, rows, size, number = 0, 0, 0, 1
+            for group in range(metadata.num_row_groups):
+                size += metadata.row_group(group).total_byte_size
+                rows += metadata.row_group(group).num_rows
+                if size >= block_bytes or group == metadata.num_row_groups - 1:
+                    partitions.append(Partition(len(partitions), url, kind, first, group + 1, number, rows))
+                    first, number, size = group + 1, number + rows, 0
+                    rows = 0
+            if metadata.num_row_groups == 0:
+                partitions.append(Partition(len(partitions), url, kind, 0, 0, 1, 0))
+    return partitions
+
+
+def _lines(file, start: int, stop: int) -> Iterator[bytes]:
+    """The lines whose first byte is in [start, stop)."""
+    if start:
+        file.seek(start - 1)
+        file.readline()  # the rest of a line begun before the range (just "\n" if one ended there)
+    position = file.tell()
+    while position < stop:
+        line = file.readline()
+        if not line:
+            return
+        position += len(line)
+        yield line
+
+
+def count_lines(url: str, start: int, stop: int) -> int:
+    fs, path = url_to_fs(url)
+    with fs.open(path, "rb") as file:
+        return sum(1 for _ in _lines(file, start, stop))
+
+
+def numbered(partitions: list[Partition], counts: dict[int, int]) -> list[Partition]:
+    """The partitions with the records of each JSON Lines range (``counts`` by index) and
+    the line number its first record has in its file."""
+    out, next_number = [], {}
+    for p in partitions:
+        if p.kind == "jsonl":
+            number = next_number.get(p.url, 1)
+            next_number[p.url] = number + counts[p.index]
+            p = replace(p, first_number=number, records=counts[p.index])
+        out.append(p)
+    return out
+
+
+def read_partition(partition: Partition) -> Iterator[tuple[pa.RecordBatch, int]]:
+    """(requests, first line number) chunks of a partition, at most CHUNK_ROWS rows each."""
+    fs, path = url_to_fs(partition.url)
+    number = partition.first_number
+    with fs.open(path, "rb") as file:
+        if partition.kind == "jsonl":
+            chunk: list[str] = []
+            for line in _lines(file, partition.start, partition.stop):
+                chunk.append(line.decode("utf-8", errors="replace").rstrip("\r\n"))
+                if len(chunk) == CHUNK_ROWS:
+                    yield pa.record_batch([pa.array(chunk, pa.string())], names=["request"]), number
+                    number, chunk = number + len(chunk), []
+            if chunk:
+                yield pa.record_batch([pa.array(chunk, pa.string())], names=["request"]), number
+        elif partition.stop > partition.start:
+            groups = range(partition.start, partition.stop)
+            for batch in pq.ParquetFile(file).iter_batches(batch_size=CHUNK_ROWS, row_groups=groups):
+                yield batch, number
+                number += batch.num_rows
+
+
+class PartWriter:
+    """One output file written under a temporary name; ``commit`` renames it into place."""
+
+    def __init__(self, fs, path: str, fmt: str, schema: pa.Schema | None = None):
+        self.fs, self.path, self.fmt, self.schema = fs, path, fmt, schema
+        directory, name = posixpath.split(path)
+        self.temporary = posixpath.join(directory, f".{name}.{uuid.uuid4().hex}.tmp")
+        self.file = fs.open(self.temporary, "wb")
+        self.parquet = pq.ParquetWriter(self.file, schema) if fmt == "parquet" else None
+
+    def write(self, records: list[dict], batch: pa.RecordBatch | None = None) -> None:
+        if self.parquet is None:
+            from clients.rescore import output_line
+
+            self.file.write("".join(output_line(r) for r in records).encode())
+        else:
+            self.parquet.write_batch(batch if batch is not None else pa.RecordBatch.from_pylist(records, self.schema))
+
+    def commit(self) -> None:
+        if self.parquet is not None:
+            self.parquet.close()
+        self.file.close()
+        self.fs.mv(self.temporary, self.path)
+
+    def abandon(self) -> None:
+        try:
+            if self.parquet is not None:
+                self.parquet.close()
+            self.file.close()
+            self.fs.rm(self.temporary)
+        except Exception:  # noqa: S110  best effort: a stale temporary is removed by the next run
+            pass
+
+
+def write_json(fs, path: str, data: dict) -> None:
+    """A small JSON file, written under a temporary name and renamed."""
+    directory, name = posixpath.split(path)
+    temporary = posixpath.join(directory, f".{name}.{uuid.uuid4().hex}.tmp")
+    with fs.open(temporary, "w") as file:
+        file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    fs.mv(temporary, path)
+
+
+def read_json(fs, path: str):
+    with fs.open(path, "r") as file:
+        return json.load(file)
+
+
+@contextmanager
+def writer(fs, path: str, fmt: str, schema: pa.Schema | None = None):
+    part = PartWriter(fs, path, fmt, schema)
+    try:
+        yield part
+    except BaseException:
+        part.abandon()
+        raise
