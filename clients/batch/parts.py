@@ -80,21 +80,24 @@ def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
     return list(found.items())
 
 
+def _static_root(path: str) -> str:
+    """A glob's directory before its first wildcard; a plain path as it is."""
+    magic = [path.index(c) for c in "*?[" if c in path]
+    return path if not magic else posixpath.dirname(path[: min(magic)])
+
+
 def check_output(outdir: str, inputs: list[str], previous: list[str]) -> None:
-    """The output directory is never an input, nor inside one, nor holds one."""
+    """The output directory is never an input, nor inside one (nor inside a glob's directory),
+    nor holds one."""
     out_fs, out_path = url_to_fs(outdir)
     out_path = out_path.rstrip("/")
     for text in [*inputs, *previous]:
         fs, path = url_to_fs(text)
         if fs.protocol != out_fs.protocol:
             continue
-        path = path.rstrip("/")
+        path = _static_root(path).rstrip("/")
         if out_path == path or out_path.startswith(path + "/") or path.startswith(out_path + "/"):
             raise InputError(f"the output directory {outdir} overlaps the input {text}: choose another")
-        if any(magic in path for magic in "*?[") and any(
-            p.startswith(out_path + "/") or p == out_path for p in fs.glob(path)
-        ):
-            raise InputError(f"the input {text} matches files in the output directory {outdir}")
 
 
 def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Partition]:

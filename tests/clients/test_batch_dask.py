@@ -1,0 +1,229 @@
+"""`shmj rescore --dask` on a real cluster: a `dask scheduler` and two `dask worker` processes
+on loopback. Same answers as --local and --target, Parquet read back with pyarrow and DuckDB,
+the worked examples of RULES.md, resume, rule-change reports, a worker lost mid-job."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+from google.protobuf.json_format import ParseDict
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+from clients.batch.arrow_schema import json_record
+from clients.cli import main
+from rules_core.random_hands import generate_requests
+from tests.clients.test_rescore import check_mixed_output, mixed_file, request_line
+from tests.server.conftest import ROOT, free_port
+from tests.worked_examples import WORKED_EXAMPLES
+
+EXAMPLES = ROOT / "examples"
+DASK = str(Path(sys.executable).parent / "dask")
+
+
+@contextmanager
+def started(command: list[str], log: Path):
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def worker(address: str, tmp: Path, name: str):
+    command = [DASK, "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"]
+    return started([*command, "--name", name, "--local-directory", str(tmp / name)], tmp / f"{name}.log")
+
+
+def wait_for_workers(address: str, count: int, timeout: float = 60.0) -> None:
+    from distributed import Client
+
+    with Client(address, timeout="30s") as client:
+        client.wait_for_workers(count, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("dask")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    port = address.rsplit(":", 1)[1]
+    command = [DASK, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"]
+    with started(command, tmp / "scheduler.log"), worker(address, tmp, "w1"), worker(address, tmp, "w2"):
+        wait_for_workers(address, 2)
+        yield address
+
+
+def rescore(*args) -> int:
+    return main(["rescore", *map(str, args)])
+
+
+def parts(directory: Path, pattern: str = "part-*.jsonl") -> str:
+    return "".join(p.read_text() for p in sorted(directory.glob(pattern)))
+
+
+def as_message(record: dict) -> pb.SettleResponse:
+    return ParseDict(json_record(record), pb.SettleResponse())
+
+
+def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, capsys):
+    source = tmp_path / "in.jsonl"
+    lines = mixed_file(source)
+    source.write_text("\n".join(lines) + "\n" + (EXAMPLES / "hands.jsonl").read_text())
+    local, remote, cluster = tmp_path / "local.jsonl", tmp_path / "remote.jsonl", tmp_path / "cluster"
+    assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    assert rescore(source, "-o", remote, "--target", server.address, "--no-progress") == 0
+    capsys.readouterr()
+    # Ranges of 2 kB: several parts, lines cut across range ends, error lines numbered in the file.
+    assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.002) == 0
+    err = capsys.readouterr().err
+    assert "35/35" in err  # the progress bar, fed by the workers' events, reached the end
+    assert "Dask dashboard" not in err  # this scheduler serves none
+    assert len(list(cluster.glob("part-*.jsonl"))) == -(-source.stat().st_size // 2097)  # 0.002 MB
+    assert parts(cluster) == local.read_text() == remote.read_text()
+    check_mixed_output_prefix(cluster)
+    summary = json.loads((cluster / "summary.json").read_text())
+    assert (summary["records"], summary["settled"], summary["rejected"]) == (35, 29, 6)
+    assert summary["parts"] == summary["parts_complete"] == len(list(cluster.glob("part-*.jsonl")))
+    assert summary["failed_parts"] == []
+
+
+def check_mixed_output_prefix(cluster: Path) -> None:
+    head = cluster / "head.jsonl"
+    head.write_text("".join(parts(cluster).splitlines(keepends=True)[:8]))
+    check_mixed_output(head)
+    head.unlink()
+
+
+def test_distributed_output_holds_to_the_worked_examples(tmp_path, scheduler):
+    out = tmp_path / "out"
+    assert (
+        rescore(EXAMPLES / "hands.jsonl", "-o", out, "--dask", scheduler, "--block-size", 0.004, "--no-progress") == 0
+    )
+    rows = {r.get("requestId", r.get("request_id")): r for r in map(json.loads, parts(out).splitlines())}
+    for name, _, deltas, next_hand in WORKED_EXAMPLES:
+        row = rows[f"ex-{name}"]
+        assert row["seatDeltas"] == list(map(float, deltas)), name
+        if next_hand is None:
+            assert "nextHand" not in row, name
+        else:
+            assert row["nextHand"].get("dealerSeat", 0) == next_hand.dealer_seat, name
+            assert row["nextHand"].get("huangfanCount", 0) == next_hand.huangfan_count, name
+    assert rows["abandon-lezi"]["seatDeltas"] == [0.0, 0.0, -15.0, 0.0]
+    assert rows["abandon-classic"]["error"]["field_violations"][0]["field"] == "outcome"
+
+
+def test_parquet_in_and_out_read_back_with_pyarrow_and_duckdb(tmp_path, scheduler):
+    jsonl, parquet = tmp_path / "jsonl", tmp_path / "parquet"
+    assert rescore(EXAMPLES / "hands.jsonl", "-o", jsonl, "--dask", scheduler, "--no-progress") == 0
+    arguments = ["--dask", scheduler, "--format", "parquet", "--block-size", 0.001, "--no-progress"]
+    assert rescore(EXAMPLES / "hands.parquet", "-o", parquet, *arguments) == 0
+    files = sorted(parquet.glob("part-*.parquet"))
+    assert len(files) == 3  # one per row group of 10 hands
+    expected = [as_message(json.loads(line)) for line in parts(jsonl).splitlines()]
+    rows = [row for f in files for row in pq.read_table(f).to_pylist()]
+    assert [as_message(row) for row in rows] == expected
+    query = f"""
+        select request_id, seat_deltas, winners[1].legal, winners[1].value, next_hand.dealer_seat, error.code
+        from read_parquet('{parquet}/part-*.parquet', filename = true) order by filename, file_row_number
+    """
+    from_duckdb = duckdb.sql(query).fetchall()
+    from_json = []
+    for m in expected:
+        winner = m.winners[0] if m.winners else None
+        from_json.append(
+            (
+                m.request_id,
+                list(m.seat_deltas),
+                winner.legal if winner else None,
+                winner.value if winner else None,
+                m.next_hand.dealer_seat if m.HasField("next_hand") else None,
+                m.error.code if m.HasField("error") else None,
+            )
+        )
+    assert from_duckdb == from_json
+
+
+def test_resume_redoes_only_the_missing_parts(tmp_path, scheduler):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    source.write_text("".join(request_line(r) + "\n" for r in generate_requests(400, 3)))
+    arguments = ["--dask", scheduler, "--block-size", 0.02, "--no-progress"]
+    assert rescore(source, "-o", out, *arguments) == 0
+    full = parts(out)
+    third = out / "part-00002.jsonl"
+    redo = len(third.read_text().splitlines())
+    third.unlink()  # as if the job had been killed before this part was renamed into place
+    (out / ".part-00002.jsonl.0123.tmp").write_text(full[:100])  # and its torn temporary left
+    assert rescore(source, "-o", out, *arguments) == 2  # not over a job's output without --resume
+    assert rescore(source, "-o", out, *arguments, "--resume") == 0
+    assert parts(out) == full
+    assert not list(out.glob(".*.tmp"))
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["records"], summary["records_this_run"], summary["skipped_by_resume"]) == (400, redo, 400 - redo)
+    assert rescore(source, "-o", out, "--dask", scheduler, "--block-size", 0.01, "--resume", "--no-progress") == 2
+
+
+def test_rule_change_report_on_the_cluster_matches_local(tmp_path, scheduler):
+    before, local, cluster = tmp_path / "before.jsonl", tmp_path / "local.jsonl", tmp_path / "cluster"
+    hands = EXAMPLES / "hands.jsonl"
+    assert rescore(hands, "-o", before, "--local", "--no-progress") == 0
+    change = ["--profile", "lezi", "--override", "ordinary_base=3", "--compare", before, "--no-progress"]
+    assert rescore(hands, "-o", local, "--local", *change) == 0
+    arguments = ["--dask", scheduler, "--format", "parquet", "--block-size", 0.004]
+    assert rescore(hands, "-o", cluster, *arguments, *change) == 0
+    expected = json.loads((tmp_path / "local.jsonl.summary.json").read_text())["changes"]
+    assert json.loads((cluster / "summary.json").read_text())["changes"] == expected
+    assert expected["records"] == 27 and set(expected["by_profile"]) == {"lezi"}
+    changes = [
+        row for f in sorted((cluster / "changes").glob("part-*.parquet")) for row in pq.read_table(f).to_pylist()
+    ]
+    local_changes = [json.loads(line) for line in (tmp_path / "local.jsonl.changes.jsonl").read_text().splitlines()]
+    assert changes == local_changes
+
+
+def test_the_output_is_never_the_input_nor_inside_it(tmp_path, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "hands.jsonl").write_text((EXAMPLES / "hands.jsonl").read_text())
+    for out in (data, data / "out", tmp_path):
+        assert rescore(data, "-o", out, "--dask", "local:1", "--no-progress") == 2
+        assert "overlaps the input" in capsys.readouterr().err
+    assert rescore(data / "*.jsonl", "-o", data / "x", "--dask", "local:1", "--no-progress") == 2
+    assert "overlaps the input" in capsys.readouterr().err
+    assert rescore(tmp_path / "missing.jsonl", "-o", tmp_path / "o", "--dask", "local:1", "--no-progress") == 2
+    assert "no such input" in capsys.readouterr().err
+    assert rescore(data / "hands.jsonl", data / "hands.jsonl", "-o", tmp_path / "o.jsonl", "--local") == 2
+    assert "need --dask" in capsys.readouterr().err
+
+
+def test_a_task_lost_with_its_worker_is_run_again(tmp_path, scheduler):
+    source, out, local = tmp_path / "in.jsonl", tmp_path / "out", tmp_path / "local.jsonl"
+    source.write_text("".join(request_line(r) + "\n" for r in generate_requests(6000, 5)))
+    assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    with worker(scheduler, tmp_path, "doomed") as doomed:
+        wait_for_workers(scheduler, 3)
+        command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "-o", str(out)]
+        job = subprocess.Popen([*command, "--dask", scheduler, "--block-size", "0.05", "--no-progress"], cwd=ROOT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(list(out.glob("part-*.jsonl"))) < 2:
+            time.sleep(0.02)
+        os.kill(doomed.pid, signal.SIGKILL)  # mid-job, with a part of its own in hand
+        assert job.wait(120) == 0
+    assert parts(out) == local.read_text()
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["records"], summary["parts_complete"], summary["failed_parts"]) == (6000, summary["parts"], [])
