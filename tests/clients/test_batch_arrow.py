@@ -95,7 +95,7 @@ def test_rule_change_report_with_local(tmp_path):
     assert main(["rescore", str(source), "-o", str(before), "--local", "--no-progress"]) == 0
     # The earlier results as if written under other rules: ex-1 paid less, ex-4 was not legal,
     # ex-20 was never settled.
-    rows = {r.get("requestId", r.get("request_id")): r for r in map(json.loads, before.read_text().splitlines())}
+    rows = {r["requestId"]: r for r in map(json.loads, before.read_text().splitlines())}
     rows["ex-1"]["seatDeltas"] = [30.0, -10.0, -10.0, -10.0]
     rows["ex-1"]["winners"][0]["value"] = 10.0
     rows["ex-4"]["winners"][0]["legal"] = False

@@ -115,7 +115,7 @@ def test_distributed_output_holds_to_the_worked_examples(tmp_path, scheduler):
     assert (
         rescore(EXAMPLES / "hands.jsonl", "-o", out, "--dask", scheduler, "--block-size", 0.004, "--no-progress") == 0
     )
-    rows = {r.get("requestId", r.get("request_id")): r for r in map(json.loads, parts(out).splitlines())}
+    rows = {r["requestId"]: r for r in map(json.loads, parts(out).splitlines())}
     for name, _, deltas, next_hand in WORKED_EXAMPLES:
         row = rows[f"ex-{name}"]
         assert row["seatDeltas"] == list(map(float, deltas)), name
@@ -125,7 +125,9 @@ def test_distributed_output_holds_to_the_worked_examples(tmp_path, scheduler):
             assert row["nextHand"].get("dealerSeat", 0) == next_hand.dealer_seat, name
             assert row["nextHand"].get("huangfanCount", 0) == next_hand.huangfan_count, name
     assert rows["abandon-lezi"]["seatDeltas"] == [0.0, 0.0, -15.0, 0.0]
-    assert rows["abandon-classic"]["error"]["field_violations"][0]["field"] == "outcome"
+    assert rows["abandon-classic"]["error"]["fieldViolations"] == [
+        {"field": "outcome", "description": "profile 'classic' has no abandon rule"}
+    ]
 
 
 def test_parquet_in_and_out_read_back_with_pyarrow_and_duckdb(tmp_path, scheduler):
