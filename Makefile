@@ -68,5 +68,21 @@ bench-service: install
 bench-http: install
 	$(PY) -m bench.http_bench
 
+.PHONY: fuzz
+# Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
+# coverage-guided fuzzing of the notation parser and the JSON reader.
+FUZZ_SEED ?= 1
+FUZZ_COUNT ?= 50000
+FUZZ_SECONDS ?= 120
+FUZZ_STAMP := $(VENV)/.fuzz-installed
+$(FUZZ_STAMP): requirements-fuzz.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-fuzz.txt
+	touch $@
+
+fuzz: install $(FUZZ_STAMP)
+	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --report fuzz-report.json
+	$(PY) -m tests.fuzz.coverage_guided notation -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
+	$(PY) -m tests.fuzz.coverage_guided json -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
+
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules
