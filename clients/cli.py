@@ -177,7 +177,11 @@ def profiles_dict(args) -> dict:
 
 
 def cmd_score(args) -> int:
-    response = settle_dict(args, score_request(args))
+    request = score_request(args)
+    if args.command == "request":  # the same flags, the request printed instead of settled
+        print(json.dumps(convert.message_dict(ParseDict(request, pb.SettleRequest())), ensure_ascii=False))
+        return 0
+    response = settle_dict(args, request)
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.settlement_table(response))
     return 0
 
@@ -247,7 +251,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shmj", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
-    score = commands.add_parser("score", help="settle one hand and print the itemised result")
+    score = commands.add_parser(
+        "score",
+        aliases=["request"],
+        help="settle one hand and print the itemised result; as `request`, print the SettleRequest (one JSON line)",
+    )
     score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
     score.add_argument("--win", help="the winning tile, e.g. 7s")
     score.add_argument(

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from google.protobuf.json_format import MessageToDict
 from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
 
@@ -230,6 +231,36 @@ def test_java_cpp_csharp_php_ruby_and_objc_generate_without_a_warning(tmp_path):
     assert (tmp_path / "php/Mahjong/Shanghai/V1/SettleRequest.php").is_file()
     assert "module Shanghai" in (tmp_path / "ruby/mahjong/shanghai/v1/settlement_pb.rb").read_text()
     assert "@interface MSXSettleRequest" in (tmp_path / "objc/mahjong/shanghai/v1/Settlement.pbobjc.h").read_text()
+
+
+def test_buf_gen_yaml_generates_with_the_plugins_this_machine_has(tmp_path):
+    """buf.gen.yaml's entries run as written, the protoc builtins and every local plugin installed."""
+    template = yaml.safe_load((ROOT / "buf.gen.yaml").read_text())
+    plugins = template["plugins"]
+    assert {p.get("local") or p.get("protoc_builtin") for p in plugins} == {
+        "protoc-gen-go",
+        "protoc-gen-go-grpc",
+        "java",
+        "protoc-gen-grpc-java",
+        "cpp",
+        "grpc_cpp_plugin",
+        "csharp",
+        "grpc_csharp_plugin",
+    }
+    runnable = [p for p in plugins if "protoc_builtin" in p or shutil.which(p["local"])]
+    assert shutil.which("grpc_cpp_plugin"), "apt-get install protobuf-compiler-grpc (.ci/debian-packages)"
+    for plugin in runnable:
+        plugin["out"] = str(tmp_path / plugin["out"])
+    (tmp_path / "buf.gen.yaml").write_text(yaml.safe_dump(dict(template, plugins=runnable)))
+    result = subprocess.run(
+        [BUF, "generate", "--template", tmp_path / "buf.gen.yaml"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (tmp_path / "out/java/com/mahjong/shanghai/v1/ScoringServiceProto.java").is_file()
+    assert (
+        "class ScoringService final" in (tmp_path / "out/cpp/mahjong/shanghai/v1/scoring_service.grpc.pb.h").read_text()
+    )
+    assert "namespace Mahjong.Shanghai.V1 {" in (tmp_path / "out/csharp/Settlement.cs").read_text()
 
 
 # --- JSON that cannot be misread: every JSON the product writes prints its defaults ----------

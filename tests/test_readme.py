@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 from dataclasses import fields
 from pathlib import Path
 
+import pytest
+
+import rules_core as rc
 from server.config import ServerConfig
+from tests.server.conftest import ROOT, server  # noqa: F401  (the real server)
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
@@ -35,3 +41,82 @@ def test_every_server_flag_is_documented():
     for f in fields(ServerConfig):
         flag = "--" + f.name.replace("_", "-")
         assert f"`{flag}`" in README, flag
+
+
+# --- the README's commands and client examples, run as written -------------------------------
+
+EXAMPLES = ROOT / "examples"
+
+
+def section(title: str) -> str:
+    """The README text from a heading to the next heading of any level."""
+    start = README.index(f"### {title}\n")
+    following = re.search(r"\n#{2,3} ", README[start + 4 :])
+    return README[start : start + 4 + following.start()] if following else README[start:]
+
+
+def fenced(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+
+
+@pytest.fixture
+def user_dir(tmp_path):
+    """A directory that looks like the repository root to the README's commands."""
+    (tmp_path / ".venv").symlink_to(ROOT / ".venv")
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+    return tmp_path
+
+
+def run_console(block: str, cwd: Path, address: str | None = None) -> None:
+    """Each `$ command` of a console block, checked against the lines shown under it."""
+    steps = re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
+    assert steps
+    for command, expected in steps:
+        if address:
+            command = command.replace("127.0.0.1:50051", address)
+        result = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, (command, result.stderr)
+        assert result.stdout == expected, command
+
+
+def test_sample_data_commands_run_as_written(user_dir):
+    (block,) = fenced(section("Sample data and request files"), "console")
+    run_console(block, user_dir)
+    (line,) = (user_dir / "my-hands.jsonl").read_text().splitlines()
+    assert json.loads(line)["profile"] == "lezi"
+
+
+def test_sample_data_covers_every_profile_and_outcome():
+    requests = [json.loads(line) for line in (EXAMPLES / "requests.jsonl").read_text().splitlines()]
+    pairs = {(r["profile"], r["outcome"]) for r in requests}
+    outcomes = {f"OUTCOME_{o.name}" for o in rc.Outcome}
+    assert pairs == {(p, o) for p in rc.BUILTIN_PROFILES for o in outcomes if o != "OUTCOME_ABANDON" or p == "lezi"}
+    answers = [rc.settle_json(r) for r in requests]
+    assert len(requests) == 19 and len({r["requestId"] for r in requests}) == 19
+    not_legal = [a["requestId"] for a in answers if any(not w["legal"] for w in a["winners"])]
+    assert not_legal == ["rules-example-6-not-legal", "rules-example-7-lezi-not-legal", "rules-example-19-not-legal"]
+    for name in ("settle-request.json", "check-win-request.json", "list-waits-request.json"):
+        assert json.loads((EXAMPLES / name).read_text())["profile"] == "classic", name
+
+
+def test_rescore_commands_run_as_written(user_dir, server):  # noqa: F811  (the fixture)
+    (block,) = fenced(section("Batch rescoring"), "sh")
+    lines = [line.split("  #")[0].strip() for line in block.strip().splitlines()]
+    for line in lines:
+        command = line.replace("127.0.0.1:50051", server.address) + " --no-progress"
+        result = subprocess.run(["bash", "-c", command], cwd=user_dir, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, (command, result.stderr)
+    for name in ("local.jsonl", "settled.jsonl", "lezi.jsonl"):
+        assert len((user_dir / name).read_text().splitlines()) == 19, name
+    local, settled = ((user_dir / n).read_text() for n in ("local.jsonl", "settled.jsonl"))
+    assert local == settled
+
+
+def test_client_examples_print_what_their_comments_say(server, capsys):  # noqa: F811  (the fixture)
+    blocks = [b for b in python_blocks() if "ScoringClient(" in b]
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(block.replace("127.0.0.1:50051", server.address), {})
+        printed = capsys.readouterr().out.splitlines()
+        promised = re.findall(r"print\(.*\)  # (.*)", block)
+        assert printed == promised

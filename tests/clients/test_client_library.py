@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -235,3 +236,18 @@ def test_the_typed_program_runs(server):
         f"{SHORT_HAND_VIOLATION!r}",
         "([25], 20.0)",
     ]
+
+
+def test_shmj_request_prints_the_request_the_builders_make(capsys):
+    from google.protobuf.json_format import ParseDict
+
+    from clients.cli import main
+
+    hand_text = "456p 789p 111p 55p [123p@1]"
+    assert main(["request", hand_text, "--win", "5p", "--seat", "2", "--outcome", "discard", "--discarder", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("\n") == 1  # one JSON line: `>> file.jsonl` builds a JSON Lines file
+    document = json.loads(printed)
+    assert (document["dealerSeat"], document["liabilities"], document["requestId"]) == (0, [], "")
+    expected = settle_request("classic", "discard", [winner(2, hand_text, win="5p")], discarder_seat=1)
+    assert ParseDict(document, pb.SettleRequest()) == expected
