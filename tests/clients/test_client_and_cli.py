@@ -151,3 +151,22 @@ def test_readme_client_example(server, capsys):
     code = python_blocks()[1].replace('"127.0.0.1:50051"', repr(server.address))
     exec(code, {})
     assert capsys.readouterr().out.strip() == "[0.0, -20.0, 20.0, 0.0]"
+
+
+def test_score_json_prints_defaults_and_matches_local(server, capsys):
+    """`shmj score --json` over the wire and --local print the same JSON, seat 0 and dealer 0 explicit."""
+    assert main(["score", *EXAMPLE_1, "--json", "--target", server.address]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    assert main(["score", *EXAMPLE_1, "--json", "--local"]) == 0
+    assert json.loads(capsys.readouterr().out) == remote
+    assert remote["nextHand"] == {"dealerSeat": 0, "huangfanCount": 0}
+    assert (remote["winners"][0]["seat"], remote["requestId"], remote["penalties"]) == (0, "", [])
+
+
+def test_waits_and_profiles_json_match_local(server, capsys):
+    for command in (["waits", "111m 555m 999p EEE 7s", "--json"], ["profiles", "--name", "sankou"]):
+        assert main([*command, "--target", server.address]) == 0
+        remote = json.loads(capsys.readouterr().out)
+        assert main([*command, "--local"]) == 0
+        assert json.loads(capsys.readouterr().out) == remote, command
+    assert remote["profile"]["floorPatterns"] == []
