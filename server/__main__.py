@@ -46,10 +46,18 @@ def main(argv: list[str] | None = None) -> int:
     _prepare_multiproc_dir(config)
     from prometheus_client import multiprocess
 
-    from server.logs import configure_logging
+    from server.logs import capture_stderr, configure_logging, release_stderr
     from server.worker import run_worker  # a module-level target, so spawned children can import it
 
     configure_logging(config.log_level)
+    relay = capture_stderr()  # gRPC core, OpenSSL, dying workers: JSON lines too
+    try:
+        return _supervise(config, run_worker, multiprocess)
+    finally:
+        release_stderr(relay)
+
+
+def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     import structlog
 
     log = structlog.get_logger("shmj.supervisor")

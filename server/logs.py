@@ -1,33 +1,127 @@
-"""structlog set-up: one JSON object per line on stdout."""
+"""Logging: one JSON object per line on stdout, whoever speaks, and no line unbounded.
+
+- structlog renders the service's own events;
+- the standard library's loggers (gRPC's Python layer, asyncio) go through the same renderer;
+- gRPC's C core, OpenSSL and the interpreter itself (a fatal error, a traceback nobody caught)
+  write to file descriptor 2: the supervisor points it at a pipe that a thread reads, turning
+  each line into a JSON object. Workers inherit that descriptor, so what a dying worker
+  writes is kept too.
+
+Every string value is cut to `MAX_VALUE_CHARS` (a traceback to `MAX_TRACEBACK_CHARS`, keeping
+its head and tail): a client's megabytes never become a log line.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
+import threading
 
 import structlog
+
+MAX_VALUE_CHARS = 1000
+MAX_TRACEBACK_CHARS = 8000
+LEVELS = ("debug", "info", "warning", "error")
+
+# gRPC core (abseil) lines: "E1129 22:06:10.871571   24338 ssl_transport_security.cc:2563] text".
+_CORE_LINE = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ ([^\]\s]+)\] ?(.*)$")
+_CORE_LEVELS = {"I": "info", "W": "warning", "E": "error", "F": "critical"}
 
 
 def configure_logging(level: str = "info") -> None:
     numeric = logging.getLevelName(level.upper())
     if not isinstance(numeric, int):
         numeric = logging.INFO
+    shared = [
+        structlog.processors.add_log_level,
+        _add_pid,  # workers share the port: the pid tells which one served a call
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.format_exc_info,
+        _bound_values,
+    ]
+    renderer = structlog.processors.JSONRenderer(ensure_ascii=False)
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            _add_pid,  # workers share the port: the pid tells which one served a call
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(ensure_ascii=False),
-        ],
+        processors=[structlog.contextvars.merge_contextvars, *shared, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=structlog.WriteLoggerFactory(file=sys.stdout),
         cache_logger_on_first_use=True,
     )
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *shared],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(max(numeric, logging.INFO))  # gRPC's and asyncio's debug chatter stays out even at debug
+    logging.captureWarnings(True)
+    sys.excepthook = _log_uncaught
+    threading.excepthook = lambda args: _log_uncaught(args.exc_type, args.exc_value, args.exc_traceback)
+
+
+def _log_uncaught(kind, error, traceback) -> None:
+    structlog.get_logger("shmj").critical("uncaught exception", exc_info=(kind, error, traceback))
 
 
 def _add_pid(_logger, _method, event: dict) -> dict:
     event["pid"] = os.getpid()
     return event
+
+
+def _bound_values(_logger, _method, event: dict) -> dict:
+    for key, value in event.items():
+        if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+            event[key] = _cut(value, MAX_TRACEBACK_CHARS if key == "exception" else MAX_VALUE_CHARS)
+    return event
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]} …[{len(text) - 2 * half} characters cut]… {text[-half:]}"
+
+
+def capture_stderr() -> threading.Thread:
+    """Point file descriptor 2 at a pipe whose lines a thread logs as JSON; returns the thread.
+
+    Call `release_stderr` before exiting so the last lines are written."""
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+    thread = threading.Thread(target=_relay, args=(read_end,), name="stderr-as-json", daemon=True)
+    thread.start()
+    return thread
+
+
+def release_stderr(thread: threading.Thread, timeout: float = 2.0) -> None:
+    """Close this process's end of the stderr pipe and let the relay write what is left."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    thread.join(timeout)
+
+
+def _relay(read_end: int) -> None:
+    log = structlog.get_logger("shmj.stderr")
+    with os.fdopen(read_end, "rb") as stream:
+        for raw in iter(lambda: stream.readline(4 * MAX_VALUE_CHARS), b""):  # a long line comes in parts
+            for event, fields in _stderr_events(raw):
+                getattr(log, fields.pop("level"))(event, **fields)
+
+
+def _stderr_events(raw: bytes):
+    """The log event(s) of one line written to stderr."""
+    line = raw.decode("utf-8", "replace").rstrip()
+    if not line.strip():
+        return
+    found = _CORE_LINE.match(line)
+    if found:
+        letter, source, message = found.groups()
+        yield "grpc core", {"level": _CORE_LEVELS[letter], "source": source, "message": message}
+    else:
+        yield "stderr", {"level": "warning", "message": line}

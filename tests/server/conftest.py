@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import signal
 import socket
@@ -15,6 +16,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
@@ -145,3 +150,38 @@ def http(server):
     """A keep-alive HTTP connection to the session server's Connect endpoint."""
     with Http(server.http_url) as connection:
         yield connection
+
+
+def _certificate(name: str, issuer_key=None, issuer_name=None, ca: bool = False):
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer_name or subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    )
+    if not ca:
+        builder = builder.add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+    certificate = builder.sign(issuer_key or key, hashes.SHA256())
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    return key, certificate, key_pem, certificate.public_bytes(serialization.Encoding.PEM)
+
+
+@pytest.fixture(scope="session")
+def pki(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pki")
+    ca_key, ca_cert, _, ca_pem = _certificate("test CA", ca=True)
+    _, _, server_key, server_pem = _certificate("localhost", ca_key, ca_cert.subject)
+    _, _, client_key, client_pem = _certificate("client", ca_key, ca_cert.subject)
+    files = {"ca": ca_pem, "server.key": server_key, "server.pem": server_pem}
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder, ca_pem, client_key, client_pem
