@@ -1,11 +1,14 @@
 """Server configuration from flags, each defaulting to an environment variable (12-factor).
 
-Every flag ``--some-name`` reads ``SHMJ_SOME_NAME`` when not given.
+Every flag ``--some-name`` reads ``SHMJ_SOME_NAME`` when not given. Each value is checked
+where it is read: a wrong one stops the command with one line naming the flag (or the
+variable) and exit code 2, before anything starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import dataclass, fields
 
@@ -64,6 +67,76 @@ _HELP = {
 }
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+MAX_INT32 = 2**31 - 1
+
+
+def _whole(low: int, high: int = MAX_INT32):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 <= value <= 3600):
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 3600 seconds")
+    return value
+
+
+def _log_level(text: str) -> str:
+    if text.lower() not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
+    return text.lower()
+
+
+def _readable_file(text: str) -> str:
+    if text:
+        try:
+            with open(text, "rb"):
+                pass
+        except OSError as error:
+            raise argparse.ArgumentTypeError(f"cannot read {text}: {error.strerror}") from None
+    return text
+
+
+_PORT = _whole(0, 65535)
+# How each value is read and checked; a field not named here is read as its default's type.
+_CHECKS = {
+    "port": _PORT,
+    "metrics_port": _PORT,
+    "http_port": _PORT,
+    "workers": _whole(0, 1024),
+    "max_batch_size": _whole(1),
+    "max_message_bytes": _whole(1),
+    "max_concurrent_rpcs": _whole(0),
+    "keepalive_time_ms": _whole(1),
+    "keepalive_timeout_ms": _whole(1),
+    "grace_period_s": _seconds,
+    "shutdown_delay_s": _seconds,
+    "tls_cert": _readable_file,
+    "tls_key": _readable_file,
+    "tls_client_ca": _readable_file,
+    "log_level": _log_level,
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        """One line, not the usage text: which flag, what is wrong."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def env_name(field_name: str) -> str:
     return "SHMJ_" + field_name.upper()
 
@@ -71,20 +144,23 @@ def env_name(field_name: str) -> str:
 def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
     environ = os.environ if environ is None else environ
     defaults = ServerConfig()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="shmj-server",
         description="Shanghai Mahjong scoring service (gRPC). Every flag also reads SHMJ_<FLAG> from the environment.",
     )
     for f in fields(ServerConfig):
-        kind = type(getattr(defaults, f.name))
-        default = environ.get(env_name(f.name), getattr(defaults, f.name))
-        try:
-            default = kind(default)
-        except ValueError:
-            parser.error(f"{env_name(f.name)}={default!r} is not a valid {kind.__name__}")
+        check = _CHECKS.get(f.name, type(getattr(defaults, f.name)))
+        default = getattr(defaults, f.name)
+        if env_name(f.name) in environ:
+            text = environ[env_name(f.name)]
+            try:
+                default = check(text)
+            except (argparse.ArgumentTypeError, ValueError) as error:
+                reason = str(error) if isinstance(error, argparse.ArgumentTypeError) else f"{text!r} is not valid"
+                parser.error(f"{env_name(f.name)}: {reason}")
         parser.add_argument(
             "--" + f.name.replace("_", "-"),
-            type=kind,
+            type=check,
             default=default,
             help=f"{_HELP[f.name]} (env {env_name(f.name)}, default {getattr(defaults, f.name)!r})",
         )

@@ -30,17 +30,44 @@ def test_environment_sets_defaults_and_flags_win():
     assert (config.port, config.max_batch_size, config.grace_period_s) == (7000, 5, 2.5)
 
 
-def test_bad_configuration_is_refused(capsys):
+def test_bad_configuration_is_refused(capsys, tmp_path):
+    cert = tmp_path / "cert.pem"
+    cert.write_text("-")
     for argv, environ, message in [
-        ([], {"SHMJ_PORT": "http"}, "SHMJ_PORT='http' is not a valid int"),
-        (["--tls-cert", "cert.pem"], {}, "--tls-cert and --tls-key go together"),
-        (["--tls-client-ca", "ca.pem"], {}, "--tls-client-ca needs --tls-cert and --tls-key"),
+        ([], {"SHMJ_PORT": "http"}, "SHMJ_PORT: 'http' is not a whole number"),
+        (["--tls-cert", str(cert)], {}, "--tls-cert and --tls-key go together"),
+        (["--tls-client-ca", str(cert)], {}, "--tls-client-ca needs --tls-cert and --tls-key"),
         (["--port", "0", "--workers", "2"], {}, "--port 0 picks a port per process"),
+        # Issue 8: accepted before, then served nothing, ran at info, or died with a traceback
+        (["--workers", "-1"], {}, "argument --workers: -1 is not between 0 and 1024"),
+        (["--log-level", "verbose"], {}, "argument --log-level: 'verbose' is not one of debug, info, warning, error"),
+        ([], {"SHMJ_LOG_LEVEL": "verbose"}, "SHMJ_LOG_LEVEL: 'verbose' is not one of debug, info, warning, error"),
+        (["--tls-cert", str(cert), "--tls-key", "/nope.key"], {}, "argument --tls-key: cannot read /nope.key: No such"),
+        (["--port", "70000"], {}, "argument --port: 70000 is not between 0 and 65535"),
+        (["--max-message-bytes", "0"], {}, "argument --max-message-bytes: 0 is not between 1 and 2147483647"),
+        (["--grace-period-s", "nan"], {}, "argument --grace-period-s: nan is not between 0 and 3600 seconds"),
     ]:
         with pytest.raises(SystemExit) as exit_:
             parse_config(argv, environ=environ)
         assert exit_.value.code == 2
-        assert message in capsys.readouterr().err
+        error = capsys.readouterr().err
+        assert message in error
+        assert error.count("\n") == 1 and error.startswith("shmj-server: ")
+
+
+def test_the_command_refuses_a_missing_key_in_one_line_without_a_traceback():
+    ended = subprocess.run(
+        [sys.executable, "-m", "server", "--tls-cert", "/nope.pem", "--tls-key", "/nope.key"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ended.returncode == 2
+    assert ended.stdout == ""
+    assert ended.stderr == (
+        "shmj-server: argument --tls-cert: cannot read /nope.pem: No such file or directory (see shmj-server --help)\n"
+    )
 
 
 def test_max_concurrent_rpcs_answers_resource_exhausted(tmp_path):
