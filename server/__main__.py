@@ -3,8 +3,12 @@ the gRPC Python examples recommend, so a host is not capped by one interpreter)
 and serves their added-up Prometheus metrics on /metrics.
 
 SIGTERM or SIGINT is passed to every worker; the supervisor exits 0 once all
-have drained. A worker that dies on its own after running a while is replaced;
-one that dies at start-up (a port in use, a bad certificate) stops the server.
+have drained. A worker that dies once the server is serving (whatever a client
+sent) is replaced, after a delay that doubles while replacements keep dying
+soon (0.25 s up to 10 s). Only a start-up failure stops the server (exit 1): a
+worker that dies before any has served (a port in use, a bad certificate), or
+another server already answering on the port, which SO_REUSEPORT would
+otherwise let this one share silently.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -19,7 +24,9 @@ from pathlib import Path
 
 from server.config import ServerConfig, parse_config
 
-STARTUP_SECONDS = 5.0  # a worker that dies sooner failed to start and is not replaced
+FIRST_RESTART_DELAY_S = 0.25
+MAX_RESTART_DELAY_S = 10.0
+STABLE_SECONDS = 30.0  # a worker that lived this long died for a new reason: restart soon again
 
 
 def _prepare_multiproc_dir(config: ServerConfig) -> str:
@@ -57,10 +64,54 @@ def main(argv: list[str] | None = None) -> int:
         release_stderr(relay)
 
 
+def _answering(host: str, port: int) -> bool:
+    """Whether something already accepts connections on the port (with SO_REUSEPORT a second
+    server would bind it too, and share its traffic silently)."""
+    probe = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "[::]": "::1"}.get(host, host.strip("[]"))
+    try:
+        with socket.create_connection((probe, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+class _Slot:
+    """One worker's place: its process, whether it became ready, and when to restart it."""
+
+    def __init__(self, start):
+        self._start = start
+        self.process = None
+        self.ready = None
+        self.started_at = 0.0
+        self.restart_at = 0.0
+        self.delay = FIRST_RESTART_DELAY_S
+
+    def start(self) -> None:
+        self.process, self.ready = self._start()
+        self.started_at = time.monotonic()
+
+    def died(self, now: float) -> float:
+        """Forget the dead process; returns the delay before its replacement starts."""
+        stable = now - self.started_at >= STABLE_SECONDS
+        self.delay = FIRST_RESTART_DELAY_S if stable else min(self.delay * 2, MAX_RESTART_DELAY_S)
+        self.process = None
+        self.restart_at = now + self.delay
+        return self.delay
+
+
+def _death(exitcode: int) -> dict:
+    if exitcode < 0:
+        return {"exitcode": exitcode, "signal": signal.Signals(-exitcode).name}
+    return {"exitcode": exitcode}
+
+
 def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     import structlog
 
     log = structlog.get_logger("shmj.supervisor")
+    if config.port and _answering(config.host, config.port):
+        log.error("cannot listen", address=config.address, reason="another server already answers on this port")
+        return 1
     if config.metrics_port:
         metrics_address = f"{config.metrics_host}:{config.metrics_port}"
         try:
@@ -74,47 +125,57 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     count = config.worker_count
     reuse_port = count > 1
 
-    started_at: dict[int, float] = {}
-
-    def start_worker() -> multiprocessing.Process:
-        process = context.Process(target=run_worker, args=(config, reuse_port, os.getpid()), daemon=False)
+    def start_worker():
+        ready = context.Event()
+        process = context.Process(target=run_worker, args=(config, reuse_port, os.getpid(), ready), daemon=False)
         process.start()
-        started_at[process.pid] = time.monotonic()
-        return process
+        return process, ready
 
-    workers = [start_worker() for _ in range(count)]
-    log.info("started", workers=count, pids=[w.pid for w in workers], address=config.address)
+    slots = [_Slot(start_worker) for _ in range(count)]
+    for slot in slots:
+        slot.start()
+    log.info("started", workers=count, pids=[slot.process.pid for slot in slots], address=config.address)
     stopping = False
+    failed_to_start = False
+    served = False  # whether any worker has been ready: after that, deaths are replaced, never fatal
 
     def stop(_signum=None, _frame=None):
         nonlocal stopping
         stopping = True
-        for worker in workers:
-            if worker.is_alive():
-                os.kill(worker.pid, signal.SIGTERM)
+        for slot in slots:
+            if slot.process is not None and slot.process.is_alive():
+                os.kill(slot.process.pid, signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
 
-    while True:
-        for index, worker in enumerate(workers):
-            worker.join(timeout=0.2)
-            if worker.exitcode is None:
+    exitcodes = []
+    while not (stopping and all(slot.process is None for slot in slots)):
+        for slot in slots:
+            process = slot.process
+            if process is None:
+                if not stopping and time.monotonic() >= slot.restart_at:
+                    slot.start()
+                    log.info("worker replaced", worker=slot.process.pid)
                 continue
-            multiprocess.mark_process_dead(worker.pid)
+            process.join(timeout=0.1)
+            served = served or slot.ready.is_set()
+            if process.exitcode is None:
+                continue
+            multiprocess.mark_process_dead(process.pid)
+            exitcodes.append(process.exitcode)
             if stopping:
-                continue
-            if time.monotonic() - started_at[worker.pid] < STARTUP_SECONDS:
-                log.error("worker failed to start; stopping", pid=worker.pid, exitcode=worker.exitcode)
+                slot.process = None
+            elif not served:
+                log.error("worker failed to start; stopping", worker=process.pid, **_death(process.exitcode))
+                failed_to_start = True
+                slot.process = None
                 stop()
             else:
-                log.error("worker died; replacing it", pid=worker.pid, exitcode=worker.exitcode)
-                workers[index] = start_worker()
-        if stopping and all(w.exitcode is not None for w in workers):
-            break
-    failed = [w.exitcode for w in workers if w.exitcode]
-    log.info("stopped", exitcodes=[w.exitcode for w in workers])
-    return 1 if failed else 0
+                delay = slot.died(time.monotonic())
+                log.error("worker died; replacing it", worker=process.pid, restart_in_s=delay, **_death(process.exitcode))
+    log.info("stopped", exitcodes=exitcodes[-count:])
+    return 1 if failed_to_start else 0
 
 
 if __name__ == "__main__":

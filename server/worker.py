@@ -52,7 +52,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     return grpc.ssl_server_credentials([(key, cert)], root_certificates=client_ca, require_client_auth=bool(client_ca))
 
 
-async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None:
+async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     server = grpc.aio.server(
         interceptors=[ObservabilityInterceptor(), PreserializedResponses()],
         options=server_options(config, reuse_port),
@@ -73,11 +73,10 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None
         else:
             port = server.add_secure_port(config.address, credentials)
     except RuntimeError:  # gRPC says only "Failed to bind"
-        log.error(
-            "cannot listen",
-            address=config.address,
-            hint="the port is in use, or the host is not an address of this machine",
-        )
+        hint = "the port is in use, or the host is not an address of this machine"
+        if credentials is not None:
+            hint += ", or the TLS certificate or key is not valid PEM"
+        log.error("cannot listen", address=config.address, hint=hint)
         raise SystemExit(1) from None
     await server.start()
     if http is not None:
@@ -86,6 +85,8 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int) -> None
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     record_build_info()
     log.info("serving", address=f"{config.host}:{port}", tls=credentials is not None, mtls=bool(config.tls_client_ca))
+    if ready is not None:
+        ready.set()  # the supervisor now replaces this worker if it dies, rather than stopping
 
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -118,6 +119,6 @@ async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> 
     stopping.set()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int) -> None:
+def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     configure_logging(config.log_level)
-    asyncio.run(serve(config, reuse_port, supervisor))
+    asyncio.run(serve(config, reuse_port, supervisor, ready))

@@ -1,0 +1,92 @@
+"""Issue 8, findings 1 and 8: the supervisor keeps serving whatever kills a worker, stops only
+when the server cannot start, and never shares its port with another server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc
+
+from tests.server.conftest import ROOT, run_server, wait_logged
+from tests.server.test_lifecycle import EXAMPLE
+
+
+def events(server) -> list[dict]:
+    return [json.loads(line) for line in server.log().splitlines()]
+
+
+def live_workers(server) -> list[int]:
+    found = events(server)
+    dead = {e["worker"] for e in found if e["event"] == "worker died; replacing it"}
+    return [e["pid"] for e in found if e["event"] == "serving" and e["pid"] not in dead]
+
+
+def settled_on_a_new_connection(server) -> float:
+    channel = server.channel()  # the killed worker's connections are reset: a new one goes to a live worker
+    try:
+        return scoring_service_pb2_grpc.ScoringServiceStub(channel).Settle(EXAMPLE, timeout=10).seat_deltas[0]
+    finally:
+        channel.close()
+
+
+def test_workers_that_keep_dying_are_replaced_with_backoff_and_the_server_keeps_serving(tmp_path):
+    """Finding 1: after a few worker crashes within seconds the supervisor logged "worker failed
+    to start; stopping" and exited 1 with both ports closed."""
+    with run_server(tmp_path, workers=2) as server:
+        for kill in range(1, 4):
+            victim = live_workers(server)[-1]  # the newest: the replacement of the last one killed
+            os.kill(victim, signal.SIGSEGV)  # as the crash a client could cause in gRPC's Cython layer
+            wait_logged(server, "worker died; replacing it", kill)
+            assert settled_on_a_new_connection(server) == 36  # the other worker answers
+            wait_logged(server, "serving", 2 + kill)  # the replacement serves
+        deaths = [e for e in events(server) if e["event"] == "worker died; replacing it"]
+        assert [(e["signal"], e["exitcode"]) for e in deaths] == [("SIGSEGV", -11)] * 3
+        assert [e["restart_in_s"] for e in deaths] == [0.5, 1.0, 2.0]
+        assert len(live_workers(server)) == 2
+        assert server.process.poll() is None
+        assert settled_on_a_new_connection(server) == 36
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=30) == 0
+
+
+def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path):
+    """Finding 8: with SO_REUSEPORT a second server bound the port too and shared its traffic."""
+    with run_server(tmp_path, workers=2) as first:
+        port = first.address.rsplit(":", 1)[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "server", "--port", port, "--metrics-port", "0", "--workers", "2"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode == 1
+        logged = [json.loads(line) for line in second.stdout.splitlines()]
+        assert [(e["event"], e.get("reason")) for e in logged] == [
+            ("cannot listen", "another server already answers on this port")
+        ]
+        assert second.stderr == ""
+        assert first.stub().Settle(EXAMPLE, timeout=10).seat_deltas[0] == 36
+
+
+def test_a_certificate_that_is_not_pem_stops_the_server_at_start(tmp_path):
+    (tmp_path / "bad.pem").write_text("not a certificate\n")
+    bad = str(tmp_path / "bad.pem")
+    ended = subprocess.run(
+        [sys.executable, "-m", "server", "--port", "0", "--metrics-port", "0", "--workers", "1"]
+        + ["--tls-cert", bad, "--tls-key", bad],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ended.returncode == 1
+    logged = [json.loads(line) for line in ended.stdout.splitlines()]
+    (failure,) = [e for e in logged if e["event"] == "cannot listen"]
+    assert failure["hint"].endswith("or the TLS certificate or key is not valid PEM")
+    assert [e["event"] for e in logged if e["event"].startswith("worker")] == ["worker failed to start; stopping"]
+    assert "Traceback" not in ended.stdout and ended.stderr == ""
