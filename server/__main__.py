@@ -109,9 +109,11 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     import structlog
 
     log = structlog.get_logger("shmj.supervisor")
-    if config.port and _answering(config.host, config.port):
-        log.error("cannot listen", address=config.address, reason="another server already answers on this port")
-        return 1
+    for host, port in ((config.host, config.port), (config.http_host, config.http_port)):
+        if port and _answering(host, port):
+            reason = "another server already answers on this port"
+            log.error("cannot listen", address=f"{host}:{port}", reason=reason)
+            return 1
     if config.metrics_port:
         metrics_address = f"{config.metrics_host}:{config.metrics_port}"
         try:
@@ -173,7 +175,9 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
                 stop()
             else:
                 delay = slot.died(time.monotonic())
-                log.error("worker died; replacing it", worker=process.pid, restart_in_s=delay, **_death(process.exitcode))
+                log.error(
+                    "worker died; replacing it", worker=process.pid, restart_in_s=delay, **_death(process.exitcode)
+                )
     log.info("stopped", exitcodes=exitcodes[-count:])
     return 1 if failed_to_start else 0
 

@@ -53,19 +53,19 @@ def test_workers_that_keep_dying_are_replaced_with_backoff_and_the_server_keeps_
         assert server.process.wait(timeout=30) == 0
 
 
+def start_alone(*args: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    """``shmj-server`` with no metrics or HTTP endpoint, to the end; its JSON log lines."""
+    command = [sys.executable, "-m", "server", "--metrics-port", "0", "--http-port", "0", *args]
+    ended = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return ended, [json.loads(line) for line in ended.stdout.splitlines()]
+
+
 def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path):
     """Finding 8: with SO_REUSEPORT a second server bound the port too and shared its traffic."""
     with run_server(tmp_path, workers=2) as first:
         port = first.address.rsplit(":", 1)[1]
-        second = subprocess.run(
-            [sys.executable, "-m", "server", "--port", port, "--metrics-port", "0", "--workers", "2"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        second, logged = start_alone("--port", port, "--workers", "2")
         assert second.returncode == 1
-        logged = [json.loads(line) for line in second.stdout.splitlines()]
         assert [(e["event"], e.get("reason")) for e in logged] == [
             ("cannot listen", "another server already answers on this port")
         ]
@@ -76,16 +76,8 @@ def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path):
 def test_a_certificate_that_is_not_pem_stops_the_server_at_start(tmp_path):
     (tmp_path / "bad.pem").write_text("not a certificate\n")
     bad = str(tmp_path / "bad.pem")
-    ended = subprocess.run(
-        [sys.executable, "-m", "server", "--port", "0", "--metrics-port", "0", "--workers", "1"]
-        + ["--tls-cert", bad, "--tls-key", bad],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    ended, logged = start_alone("--port", "0", "--workers", "1", "--tls-cert", bad, "--tls-key", bad)
     assert ended.returncode == 1
-    logged = [json.loads(line) for line in ended.stdout.splitlines()]
     (failure,) = [e for e in logged if e["event"] == "cannot listen"]
     assert failure["hint"].endswith("or the TLS certificate or key is not valid PEM")
     assert [e["event"] for e in logged if e["event"].startswith("worker")] == ["worker failed to start; stopping"]
