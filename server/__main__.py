@@ -112,7 +112,7 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     for host, port in ((config.host, config.port), (config.http_host, config.http_port)):
         if port and _answering(host, port):
             reason = "another server already answers on this port"
-            log.error("cannot listen", address=f"{host}:{port}", reason=reason)
+            log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)
             return 1
     if config.metrics_port:
         metrics_address = f"{config.metrics_host}:{config.metrics_port}"
