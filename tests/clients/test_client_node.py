@@ -7,6 +7,8 @@ few hundred generated requests, and the worked examples' deltas with RULES.md it
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -227,3 +229,13 @@ def test_a_refused_call_carries_its_bad_request_detail_to_node(server):
     assert answer["error"]["fieldViolations"] == [v._asdict() for v in error.value.violations]
     assert answer["error"]["fieldViolations"][0]["field"] == "winners[0].seat"
     assert not_found["error"]["code"] == "NOT_FOUND" and not_found["error"]["fieldViolations"] == []
+
+
+def test_the_node_example_of_clients_md_runs_as_written(server, tmp_path):
+    (example,) = re.findall(r"```js\n(.*?)```", (ROOT / "docs/CLIENTS.md").read_text(), flags=re.S)
+    script = tmp_path / "example.js"
+    script.write_text(example.replace("127.0.0.1:50051", server.address))
+    env = dict(os.environ, NODE_PATH=str(NODE_DIR / "node_modules"))
+    result = subprocess.run(["node", str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "[ 36, -12, -12, -12 ]\n"
