@@ -19,19 +19,17 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from clients import cli_args as check
 from clients import report
+from clients.cli_args import UsageError
 from clients.client import ScoringClient
 from clients.errors import ScoringError
 from rules_core import build
 from rules_core.json_api import list_waits_json
-from rules_core.json_names import TILE, camel
+from rules_core.json_names import TILE
 from rules_core.notation import parse_tiles
 
 DEFAULT_TARGET = "127.0.0.1:50051"
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed without a traceback, exit status 2."""
 
 
 # --- building requests ----------------------------------------------------------------------
@@ -46,50 +44,53 @@ def tiles_json(text: str) -> list[str]:
     return [TILE.name_of[t] for t in parse_tiles(text)] if text else []
 
 
-def parse_overrides(pairs: list[str]) -> dict:
-    """``key=value`` pairs into a partial RuleProfile (JSON); values are JSON where they parse."""
-    overrides = {}
-    for pair in pairs or ():
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--override takes key=value, got {pair!r}")
-        try:
-            overrides[camel(key.strip())] = json.loads(value)
-        except json.JSONDecodeError:
-            overrides[camel(key.strip())] = value
-    return overrides
-
-
-def _dice(text: str | None) -> dict | None:
-    if not text:
-        return None
-    try:
-        first, second = (int(part) for part in text.replace(" ", "").split(","))
-    except ValueError as error:
-        raise UsageError(f"--dice takes two numbers such as 3,3, got {text!r}") from error
-    return {"first": first, "second": second}
+def parse_overrides(pairs: list[tuple[str, object]] | None) -> dict:
+    """The ``--override`` pairs (checked by `cli_args.override`) as a partial RuleProfile (JSON)."""
+    return dict(pairs or ())
 
 
 def table_json(args) -> dict:
     request: dict = {"profile": args.profile, "dealerSeat": args.dealer, "huangfanCount": args.huangfan}
-    dice = _dice(args.dice)
-    if dice:
-        request["dice"] = dice
+    if args.dice:
+        request["dice"] = args.dice
     overrides = parse_overrides(args.override)
     if overrides:
         request["overrides"] = overrides
     return request
 
 
+# The seat flags an outcome needs: (flag, its attribute, what the seat is).
+_SEAT_OF_OUTCOME = {
+    "OUTCOME_DISCARD": ("--discarder", "discarder", "the seat whose discard won"),
+    "OUTCOME_ROBBING_KONG": ("--discarder", "discarder", "the seat whose kong was robbed"),
+    "OUTCOME_ABANDON": ("--abandoning", "abandoning", "the seat that left"),
+}
+
+
+def _check_outcome_seats(args) -> None:
+    """The discarder or the leaving seat is named exactly when the outcome has one: a seat left
+    out would silently be seat 0, a seat given for nothing would be silently ignored."""
+    needed = _SEAT_OF_OUTCOME.get(args.outcome)
+    spelling = args.outcome.removeprefix("OUTCOME_").lower().replace("_", "-")
+    if needed and getattr(args, needed[1]) is None:
+        raise UsageError(f"--outcome {spelling} needs {needed[0]} SEAT, {needed[2]}")
+    if args.discarder is not None and (not needed or needed[1] != "discarder"):
+        raise UsageError(f"--discarder goes with --outcome discard or robbing-kong, not {spelling}")
+    if args.abandoning is not None and (not needed or needed[1] != "abandoning"):
+        raise UsageError(f"--abandoning goes with --outcome abandon, not {spelling}")
+
+
 def score_request(args) -> dict:
-    if args.request:
-        with open(args.request) as file:
-            return json.load(file)
+    if args.request is not None:
+        if args.hand:
+            raise UsageError("give a hand or --request FILE, not both")
+        return args.request
+    _check_outcome_seats(args)
     request = table_json(args)
-    outcome = _outcome_name(args.outcome)
-    request.update(outcome=outcome, discarderSeat=args.discarder, requestId=args.request_id)
+    outcome = args.outcome
+    request.update(outcome=outcome, discarderSeat=args.discarder or 0, requestId=args.request_id)
     if outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
-        request["abandoningSeat"] = args.abandoning
+        request["abandoningSeat"] = args.abandoning or 0
         return request
     if not args.hand:
         raise UsageError("give a hand in notation, such as '111m 555m 999p EEE 77s'")
@@ -101,25 +102,8 @@ def score_request(args) -> dict:
         "firstGoAround": args.first_go_around,
     }
     request["winners"] = [winner]
-    request["liabilities"] = [_claims(text) for text in args.claims or ()]
+    request["liabilities"] = list(args.claims or ())
     return request
-
-
-def _claims(text: str) -> dict:
-    try:
-        claimer, source, count = (int(part) for part in text.split(":"))
-    except ValueError as error:
-        raise UsageError(f"--claims takes CLAIMER:SOURCE:COUNT such as 1:2:3, got {text!r}") from error
-    return {"claimerSeat": claimer, "sourceSeat": source, "claims": count}
-
-
-def _outcome_name(text: str) -> str:
-    try:
-        from clients.build import outcome
-
-        return f"OUTCOME_{outcome(text).name}"
-    except ValueError as error:
-        raise UsageError(str(error)) from error
 
 
 # --- running them ---------------------------------------------------------------------------
@@ -134,6 +118,11 @@ def _client(args) -> ScoringClient:
         client_key=args.key,
         timeout=args.timeout,
     )
+
+
+def check_tls_flags(args) -> None:
+    if bool(getattr(args, "cert", None)) != bool(getattr(args, "key", None)):
+        raise UsageError("--cert and --key go together (mutual TLS)")
 
 
 def settle_dict(args, request: dict) -> dict:
@@ -218,28 +207,31 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
         group.add_argument("--local", action="store_true", help="use rules_core in this process, no server")
     group.add_argument("--target", default=DEFAULT_TARGET, help=f"server host:port (default {DEFAULT_TARGET})")
     group.add_argument("--tls", action="store_true", help="connect with TLS")
-    group.add_argument("--ca", help="PEM file of the CA that signed the server certificate")
-    group.add_argument("--cert", help="PEM client certificate (mutual TLS)")
-    group.add_argument("--key", help="PEM client key (mutual TLS)")
-    group.add_argument("--timeout", type=float, default=10.0, help="deadline of each call in seconds")
+    group.add_argument("--ca", type=check.readable_file, help="PEM file of the CA that signed the server certificate")
+    group.add_argument("--cert", type=check.readable_file, help="PEM client certificate (mutual TLS)")
+    group.add_argument("--key", type=check.readable_file, help="PEM client key (mutual TLS)")
+    group.add_argument("--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds")
 
 
 def _table(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table")
-    group.add_argument("--profile", default="classic", help="classic, sankou or lezi (default classic)")
+    group.add_argument(
+        "--profile", type=check.profile_name, default="classic", help="classic, sankou or lezi (default classic)"
+    )
     group.add_argument(
         "--override",
         action="append",
+        type=check.override,
         metavar="KEY=VALUE",
         help="override a profile field, e.g. ordinary_base=5 or huangfan_mode=PER_LEVEL",
     )
-    group.add_argument("--dealer", type=int, default=0, help="dealer seat (default 0)")
-    group.add_argument("--dice", help="the two dice, e.g. 3,3")
-    group.add_argument("--huangfan", type=int, default=0, help="荒番 count this hand starts with")
+    group.add_argument("--dealer", type=check.seat, default=0, help="dealer seat (default 0)")
+    group.add_argument("--dice", type=check.dice, help="the two dice, e.g. 3,3")
+    group.add_argument("--huangfan", type=check.count, default=0, help="荒番 count this hand starts with")
 
 
 def _winner_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seat", type=int, default=0, help="the winner's seat (default 0)")
+    parser.add_argument("--seat", type=check.seat, default=0, help="the winner's seat (default 0)")
     parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' (or put them in the hand)")
     parser.add_argument("--passed", default="", help="漏胡: tiles passed on since the last action, e.g. '5m'")
     parser.add_argument("--replacement-draw", action="store_true", help="won on a replacement tile (杠开)")
@@ -248,7 +240,7 @@ def _winner_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="shmj", description=__doc__.splitlines()[0])
+    parser = check.Parser(prog="shmj", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
     score = commands.add_parser(
@@ -260,19 +252,21 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--win", help="the winning tile, e.g. 7s")
     score.add_argument(
         "--outcome",
-        default="self-draw",
-        help="self-draw, discard, robbing-kong, eight-flowers, exhaustive-draw or abandon",
+        type=check.outcome_name,
+        default="OUTCOME_SELF_DRAW",
+        help="self-draw (the default), discard, robbing-kong, eight-flowers, exhaustive-draw or abandon",
     )
-    score.add_argument("--discarder", type=int, default=0, help="the discarder (or the kong player when robbed)")
-    score.add_argument("--abandoning", type=int, default=0, help="the seat that left (abandon)")
+    score.add_argument("--discarder", type=check.seat, help="the discarder (or the kong player when robbed)")
+    score.add_argument("--abandoning", type=check.seat, help="the seat that left (abandon)")
     score.add_argument(
         "--claims",
         action="append",
+        type=check.claims,
         metavar="CLAIMER:SOURCE:COUNT",
         help="melds claimed from a seat's discards, e.g. 1:2:3 (liability)",
     )
     score.add_argument("--request-id", default="", help="an id echoed in the response")
-    score.add_argument("--request", help="a SettleRequest JSON file instead of the flags")
+    score.add_argument("--request", type=check.json_request, help="a SettleRequest JSON file instead of the flags")
     _winner_flags(score)
     _table(score)
     _connection(score)
@@ -286,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     waits.set_defaults(run=cmd_waits)
 
     profiles = commands.add_parser("profiles", help="print the built-in profiles, or one by --name")
-    profiles.add_argument("--name", help="one profile")
+    profiles.add_argument("--name", type=check.profile_name, help="one profile")
     _connection(profiles)
     profiles.set_defaults(run=cmd_profiles)
 
@@ -310,10 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _table_overrides_only(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("re-settling under other rules")
-    group.add_argument("--profile", help="settle every line under this profile instead of its own")
+    group.add_argument(
+        "--profile", type=check.profile_name, help="settle every line under this profile instead of its own"
+    )
     group.add_argument(
         "--override",
         action="append",
+        type=check.override,
         metavar="KEY=VALUE",
         help="override a profile field on every line, e.g. ordinary_base=5",
     )
@@ -327,7 +324,15 @@ def print_violations(violations) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        check_tls_flags(args)
+        code = args.run(args)
+        sys.stdout.flush()  # here, where a reader gone away is caught, not at exit
+        return code
+    except BrokenPipeError:
+        return check.exit_on_broken_pipe()
+    except KeyboardInterrupt:
+        print("shmj: interrupted", file=sys.stderr)
+        return 130
     except UsageError as error:
         print(f"shmj: {error}", file=sys.stderr)
         return 2
@@ -355,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
                 if detail.Unpack(bad_request):
                     print_violations((v.field, v.description) for v in bad_request.field_violations)
         return 2 if error.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
+    except OSError as error:  # a file that could not be written during the run: a full disk
+        where = f" {error.filename}" if error.filename else ""
+        print(f"shmj:{where}: {error.strerror or error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

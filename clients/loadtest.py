@@ -13,10 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import random
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
@@ -28,36 +30,82 @@ from rules_core.random_hands import HandGenerator
 
 DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"
 RPCS = ("settle", "check_win", "list_waits", "settle_batch")
+WORKLOAD_SIZE = 2000  # distinct requests made in advance
+MAX_BATCH_SIZE = WORKLOAD_SIZE // 2
+MAX_CALLS = 10_000_000  # every call's latency is kept until the report
 
 
 def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rate", type=float, default=200.0, help="calls started per second (default 200)")
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds of load (default 10)")
+    from clients import cli_args as check
+
+    parser.add_argument(
+        "--rate", type=check.number(0, above=True), default=200.0, help="calls started per second (default 200)"
+    )
+    parser.add_argument("--duration", type=check.seconds, default=10.0, help="seconds of load (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the hand generator and the rpc mix")
-    parser.add_argument("--mix", default=DEFAULT_MIX, help=f"rpc weights (default {DEFAULT_MIX})")
-    parser.add_argument("--batch-size", type=int, default=10, help="requests per SettleBatch call")
-    parser.add_argument("--drain-timeout", type=float, default=10.0, help="seconds to wait for in-flight calls")
-    parser.add_argument("--report", default="loadtest.json", help="JSON report path (default loadtest.json)")
-    parser.add_argument("--plot", default="loadtest.png", help="PNG latency plot path; empty for none")
+    parser.add_argument("--mix", type=_mix_flag, default=DEFAULT_MIX, help=f"rpc weights (default {DEFAULT_MIX})")
+    parser.add_argument(
+        "--batch-size",
+        type=check.whole_number(1, MAX_BATCH_SIZE),
+        default=10,
+        help=f"requests per SettleBatch call (1 to {MAX_BATCH_SIZE})",
+    )
+    parser.add_argument(
+        "--drain-timeout", type=check.number(0), default=10.0, help="seconds to wait for in-flight calls"
+    )
+    parser.add_argument(
+        "--report", type=check.writable_path, default="loadtest.json", help="JSON report path (default loadtest.json)"
+    )
+    parser.add_argument(
+        "--plot", type=check.plot_path, default="loadtest.png", help="latency plot (.png, .svg or .pdf); empty for none"
+    )
 
 
 def parse_mix(text: str) -> dict[str, float]:
     mix = {}
     for part in text.split(","):
-        name, _, weight = part.partition("=")
+        name, sep, weight = part.partition("=")
         name = name.strip()
         if name not in RPCS:
-            raise ValueError(f"unknown rpc {name!r} in --mix; known: {', '.join(RPCS)}")
-        mix[name] = float(weight)
+            raise ValueError(f"unknown rpc {name!r}; known: {', '.join(RPCS)}")
+        if not sep:
+            raise ValueError(f"{name} needs a weight, such as {name}=80")
+        try:
+            mix[name] = float(weight)
+        except ValueError:
+            mix[name] = math.nan
+        if not math.isfinite(mix[name]) or mix[name] < 0:
+            raise ValueError(f"the weight of {name} must be a number of at least 0, got {weight!r}")
     if not any(mix.values()):
-        raise ValueError("--mix needs a positive weight")
+        raise ValueError("needs a positive weight")
     return mix
+
+
+def _mix_flag(text: str) -> str:
+    from clients.cli_args import Invalid
+
+    try:
+        parse_mix(text)
+    except ValueError as error:
+        raise Invalid(str(error)) from None
+    return text
+
+
+def check_loadtest_flags(args) -> None:
+    """What no single flag can check: refused before any load is sent."""
+    from clients.cli_args import UsageError, same_file
+
+    calls = int(args.rate * args.duration)
+    if calls > MAX_CALLS:
+        raise UsageError(f"--rate x --duration asks for {calls:,} calls; at most {MAX_CALLS:,} in one run")
+    if args.plot and same_file(Path(args.report), Path(args.plot)):
+        raise UsageError(f"--report and --plot name the same file {args.plot}")
 
 
 class Workload:
     """Valid requests of each rpc, made in advance so the sending loop stays light."""
 
-    def __init__(self, seed: int, batch_size: int, size: int = 2000):
+    def __init__(self, seed: int, batch_size: int, size: int = WORKLOAD_SIZE):
         generator = HandGenerator(seed)
         settles, checks, waits = [], [], []
         while len(settles) < size:
@@ -270,8 +318,7 @@ async def run_loadtest(
 
 
 def loadtest_command(args) -> int:
-    from pathlib import Path
-
+    check_loadtest_flags(args)
     credentials = None
     if args.tls or args.ca or args.cert:
         credentials = grpc.ssl_channel_credentials(
@@ -293,10 +340,6 @@ def loadtest_command(args) -> int:
                 credentials,
             )
         )
-    except ValueError as error:
-        from clients.cli import UsageError
-
-        raise UsageError(str(error)) from error
     except TimeoutError:
         print(f"shmj loadtest: no server answers at {args.target}", file=sys.stderr)
         return 1

@@ -16,11 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from itertools import islice
 from multiprocessing import get_context
@@ -28,20 +31,35 @@ from pathlib import Path
 
 from rules_core.json_names import camel
 
+COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
+
 
 @dataclass
 class Summary:
-    lines: int = 0  # written this run
+    """The counts of the whole output, across the runs that wrote it (``--resume``), and this run's."""
+
+    lines: int = 0  # in the output
     settled: int = 0
     rejected: int = 0
     legal_wins: int = 0
     illegal_wins: int = 0
-    skipped_by_resume: int = 0
-    seconds: float = 0.0
+    input_lines: int = 0
+    lines_this_run: int = 0
+    skipped_by_resume: int = 0  # lines already in the output when this run started
+    seconds: float = 0.0  # this run
+    stopped: str | None = None  # why this run ended before the input did: "interrupted", the server's error
+
+    @property
+    def complete(self) -> bool:
+        return self.lines == self.input_lines
 
     @property
     def lines_per_second(self) -> float:
-        return self.lines / self.seconds if self.seconds else 0.0
+        return self.lines_this_run / self.seconds if self.seconds else 0.0
+
+    def add(self, counts: dict) -> None:
+        for key in COUNTED:
+            setattr(self, key, getattr(self, key) + counts[key])
 
 
 class ServerFailure(Exception):
@@ -49,6 +67,8 @@ class ServerFailure(Exception):
 
 
 def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
+    from clients import cli_args as check
+
     parser.add_argument(
         "input", nargs="+", help="JSON Lines of SettleRequest (proto3 JSON mapping); with --dask, files, globs or dirs"
     )
@@ -56,18 +76,21 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         required=True,
-        help="JSON Lines of SettleResponse or error, one per input line (--dask: a dir)",
+        type=check.output_path,
+        help="JSON Lines of SettleResponse or error, one per input line, never the input (--dask: a dir)",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=check.positive_int,
         default=os.cpu_count() or 1,
         help="worker processes (streams to the server, or local rule engines)",
     )
-    parser.add_argument("--chunk", type=int, default=500, help="lines per work unit and per SettleBatch call")
+    parser.add_argument(
+        "--chunk", type=check.positive_int, default=500, help="lines per work unit and per SettleBatch call"
+    )
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output")
-    parser.add_argument("--summary", help="summary JSON file (default: OUTPUT.summary.json)")
+    parser.add_argument("--summary", type=check.writable_path, help="summary JSON file (default: OUTPUT.summary.json)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -273,6 +296,87 @@ def _chunks(path: Path, skip: int, size: int):
             yield chunk
 
 
+def summary_path_of(output_path: Path, summary: str | None = None) -> Path:
+    return Path(summary or f"{output_path}.summary.json")
+
+
+def _earlier_counts(output_path: Path, summary_path: Path, lines: int) -> dict:
+    """The counts of the first ``lines`` lines of an output being resumed: the last run's summary
+    when it describes exactly this output, else counted again from the output itself (a job
+    killed outright wrote no summary)."""
+    counts = new_counts()
+    if not lines:
+        return counts
+    try:
+        last = json.loads(summary_path.read_text())
+    except (OSError, ValueError):
+        last = None
+    if (
+        isinstance(last, dict)
+        and last.get("lines") == lines
+        and last.get("output_bytes") == output_path.stat().st_size
+        and all(type(last.get(key)) is int for key in COUNTED)
+    ):
+        return {key: last[key] for key in COUNTED}
+    with open(output_path, encoding="utf-8", errors="replace") as file:
+        for text in islice(file, lines):
+            try:
+                row = json.loads(text)
+            except ValueError:
+                row = None
+            count_record(counts, row if isinstance(row, dict) else {"error": None})
+    return counts
+
+
+class _Interrupts:
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt, except inside `held()`, where it waits for the
+    block's end: a chunk is in the output and in the counts whole, or not at all. Where SIGINT
+    is ignored (a background job) or off the main thread, it changes nothing."""
+
+    def __enter__(self) -> _Interrupts:
+        self.holding = self.pending = False
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum, frame) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+
+    @contextmanager
+    def deaf_children(self):
+        """Worker processes started in here inherit SIGINT blocked. Ctrl-C reaches the whole
+        foreground process group: a worker finishes its chunk instead of dying in a traceback,
+        and the coordinating process alone decides what is written."""
+        if self.previous is None:
+            yield
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def run_rescore(
     input_path: Path,
     output_path: Path,
@@ -281,64 +385,93 @@ def run_rescore(
     chunk: int = 500,
     resume: bool = False,
     progress: bool = True,
+    summary_path: Path | None = None,
 ) -> Summary:
+    """Settle the input into the output; the summary covers the whole output. A run that ends
+    early (Ctrl-C, a server failure, a worker killed) says why in ``stopped``, every line before
+    it written whole, so that ``--resume`` goes on from there."""
+    from clients.cli_args import UsageError
+
     summary = Summary()
     start = time.perf_counter()
-    skip = _complete_lines(output_path) if resume and output_path.exists() else 0
-    summary.skipped_by_resume = skip
-    total = _count_lines(input_path)
+    with _Interrupts() as interrupts:
+        try:
+            summary.input_lines = _count_lines(input_path)
+            skip = _complete_lines(output_path) if resume and output_path.exists() else 0
+            if skip > summary.input_lines:
+                raise UsageError(
+                    f"{output_path} has {skip} lines but {input_path} only {summary.input_lines}: "
+                    "it is not this input's output"
+                )
+            summary.lines = summary.skipped_by_resume = skip
+            summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
+            _settle_into(input_path, output_path, settings, workers, chunk, resume, progress, summary, interrupts)
+        except KeyboardInterrupt:
+            summary.stopped = "interrupted"
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _settle_into(input_path, output_path, settings, workers, chunk, resume, progress, summary, interrupts) -> None:
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, initial=skip, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+        bar = tqdm(
+            total=summary.input_lines,
+            initial=summary.lines,
+            unit=" hands",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            smoothing=0.1,
+        )
     window: deque[Future] = deque()
-    failure = None
-    with (
-        open(output_path, "a" if resume else "w", encoding="utf-8") as out,
-        ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(settings, os.getpid()),
-        ) as pool,
-    ):
-        chunks = _chunks(input_path, skip, chunk)
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(settings, os.getpid()),
+    )
+    try:
+        with open(output_path, "a" if resume else "w", encoding="utf-8") as out:
 
-        def drain_one() -> None:
-            lines, counts = window.popleft().result()
-            out.writelines(lines)
-            out.flush()
-            summary.lines += len(lines)
-            for key, value in counts.items():
-                setattr(summary, key, getattr(summary, key) + value)
-            if bar is not None:
-                bar.update(len(lines))
+            def drain_one() -> None:
+                lines, counts = window.popleft().result()
+                with interrupts.held():
+                    out.writelines(lines)
+                    out.flush()
+                    summary.lines += len(lines)
+                    summary.lines_this_run += len(lines)
+                    summary.add(counts)
+                    if bar is not None:
+                        bar.update(len(lines))
 
-        try:
-            for work in chunks:
-                window.append(pool.submit(settle_chunk, work))
+            for work in _chunks(input_path, summary.lines, chunk):
+                with interrupts.held(), interrupts.deaf_children():
+                    window.append(pool.submit(settle_chunk, work))
                 if len(window) >= workers * 2:
                     drain_one()
             while window:
                 drain_one()
-        except ServerFailure as error:
-            failure = error
-            for pending in window:
-                pending.cancel()
-        finally:
-            if bar is not None:
-                bar.close()
-    summary.seconds = time.perf_counter() - start
-    if failure is not None:
-        raise ServerFailure(
-            f"stopped after line {skip + summary.lines}: {failure}; run again with --resume to continue"
-        )
-    return summary
+    except ServerFailure as error:
+        summary.stopped = str(error)
+    except BrokenProcessPool:
+        summary.stopped = "a worker process died"
+    except KeyboardInterrupt:
+        summary.stopped = "interrupted"
+    finally:
+        for pending in window:
+            pending.cancel()
+        # After a failure or Ctrl-C, do not wait here for the chunks still being settled: the
+        # summary is written first (the workers finish their chunk and exit with this process).
+        pool.shutdown(wait=summary.stopped is None, cancel_futures=True)
+        if bar is not None:
+            bar.close()
 
 
 def rescore_command(args) -> int:
-    from clients.cli import UsageError, parse_overrides
+    from clients.cli import parse_overrides
+    from clients.cli_args import UsageError, refuse_same_file, same_file
 
     if args.dask:
         from clients.batch.dask_job import dask_command
@@ -349,6 +482,15 @@ def rescore_command(args) -> int:
     input_path, output_path = Path(args.input[0]), Path(args.output)
     if not input_path.exists():
         raise UsageError(f"no such input file: {input_path}")
+    if input_path.is_dir():
+        raise UsageError(f"the input {input_path} is a directory, not a JSON Lines file")
+    refuse_same_file(input_path, output_path)
+    if output_path.is_dir():
+        raise UsageError(f"the output {output_path} is a directory; -o names the JSON Lines file to write")
+    summary_path = summary_path_of(output_path, args.summary)
+    for other, name in ((input_path, "input file"), (output_path, "output")):
+        if same_file(summary_path, other):
+            raise UsageError(f"--summary {summary_path} is the {name}; choose another")
     if output_path.exists() and not (args.resume or args.force):
         raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
     settings = {
@@ -362,29 +504,45 @@ def rescore_command(args) -> int:
         "profile": args.profile,
         "overrides": parse_overrides(args.override),
     }
-    summary_path = Path(args.summary or f"{output_path}.summary.json")
-    try:
-        summary = run_rescore(
-            input_path, output_path, settings, args.workers, args.chunk, args.resume, not args.no_progress
-        )
-    except ServerFailure as error:
-        print(f"shmj rescore: {error}", file=sys.stderr)
-        return 1
+    summary = run_rescore(
+        input_path,
+        output_path,
+        settings,
+        args.workers,
+        args.chunk,
+        args.resume,
+        not args.no_progress,
+        summary_path,
+    )
     report = dict(
         asdict(summary),
+        complete=summary.complete,
         lines_per_second=round(summary.lines_per_second, 1),
         input=str(input_path),
         output=str(output_path),
+        output_bytes=output_path.stat().st_size if output_path.exists() else 0,
     )
-    if args.compare:
+    if args.compare and summary.stopped is None:
         from clients.batch.compare import compare_files
 
         report["changes"] = compare_files(input_path, output_path, args.compare, Path(f"{output_path}.changes.jsonl"))
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
+    if summary.stopped == "interrupted":
+        print(
+            f"shmj rescore: interrupted after line {summary.lines}; run again with --resume to continue",
+            file=sys.stderr,
+        )
+        return 130
+    if summary.stopped is not None:
+        print(
+            f"shmj rescore: stopped after line {summary.lines}: {summary.stopped}; run again with --resume to continue",
+            file=sys.stderr,
+        )
+        return 1
     print(
-        f"{summary.lines} lines in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s): "
-        f"{summary.settled} settled ({summary.legal_wins} legal wins, {summary.illegal_wins} not legal), "
-        f"{summary.rejected} rejected; summary in {summary_path}",
+        f"{summary.lines_this_run} lines this run in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s); "
+        f"the output holds all {summary.lines} lines: {summary.settled} settled ({summary.legal_wins} legal wins, "
+        f"{summary.illegal_wins} not legal), {summary.rejected} rejected; summary in {summary_path}",
         file=sys.stderr,
     )
     return 0

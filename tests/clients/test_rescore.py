@@ -145,7 +145,7 @@ def test_resume_after_a_torn_write(tmp_path):
     assert main(["rescore", str(source), "-o", str(partial), "--local", "--resume", "--no-progress"]) == 0
     assert partial.read_text() == full.read_text()
     summary = json.loads((tmp_path / "partial.jsonl.summary.json").read_text())
-    assert (summary["skipped_by_resume"], summary["lines"]) == (3, 5)
+    assert (summary["skipped_by_resume"], summary["lines_this_run"], summary["lines"]) == (3, 5, 8)
 
 
 def no_process_left(group: int, timeout: float = 10.0) -> bool:

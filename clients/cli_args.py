@@ -1,0 +1,255 @@
+"""The checks of `shmj`'s flags, run where argparse reads them (``type=`` functions).
+
+A mistake is reported before anything runs or is written, as one line naming the flag
+(``shmj rescore: argument --workers: must be a whole number of at least 1, got '0'``),
+with exit status 2. Checks across flags and paths that need each other's values
+(`refuse_same_file`) raise `UsageError`, which the command prints the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.json_names import camel
+from rules_core.overrides import CHECKS, KNOWN_PROFILES
+
+Invalid = argparse.ArgumentTypeError
+MAX_REQUEST_FILE_BYTES = 64 * 1024 * 1024  # the largest message a server takes by default
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed without a traceback, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a mistake said in one line instead of the usage block and the message."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+
+def _parsed(convert: Callable[[str], float], expected: str, fits: Callable[[float], bool]):
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise Invalid(f"{expected}, got {text!r}") from None
+        if not fits(value):
+            raise Invalid(f"{expected}, got {text!r}")
+        return value
+
+    return parse
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    if maximum is None:
+        return _parsed(int, f"must be a whole number of at least {minimum}", lambda v: v >= minimum)
+    return _parsed(int, f"must be a whole number from {minimum} to {maximum}", lambda v: minimum <= v <= maximum)
+
+
+def number(minimum: float, *, above: bool = False) -> Callable[[str], float]:
+    """A finite number at least (or, with ``above``, greater than) ``minimum``."""
+    if above:
+        return _parsed(float, f"must be a number above {minimum:g}", lambda v: math.isfinite(v) and v > minimum)
+    return _parsed(float, f"must be a number of at least {minimum:g}", lambda v: math.isfinite(v) and v >= minimum)
+
+
+positive_int = whole_number(1)
+count = whole_number(0)
+seconds = number(0, above=True)
+
+
+def seat(text: str) -> int:
+    if text.strip() not in ("0", "1", "2", "3"):
+        raise Invalid(f"must be a seat 0-3, got {text!r}")
+    return int(text)
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def profile_name(text: str) -> str:
+    if text not in BUILTIN_PROFILES:
+        raise Invalid(f"unknown profile {text!r}; known profiles: {KNOWN_PROFILES}")
+    return text
+
+
+def dice(text: str) -> dict:
+    """``3,3`` as the proto3 JSON of Dice."""
+    try:
+        first, second = (int(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        raise Invalid(f"takes two dice 1-6 such as 3,3, got {text!r}") from None
+    if not (1 <= first <= 6 and 1 <= second <= 6):
+        raise Invalid(f"takes two dice 1-6 such as 3,3, got {text!r}")
+    return {"first": first, "second": second}
+
+
+def claims(text: str) -> dict:
+    """``CLAIMER:SOURCE:COUNT`` as the proto3 JSON of a LiabilityRelation."""
+    try:
+        claimer, source, number_of_claims = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise Invalid(f"takes CLAIMER:SOURCE:COUNT such as 1:2:3, got {text!r}") from None
+    return {"claimerSeat": claimer, "sourceSeat": source, "claims": number_of_claims}
+
+
+def outcome_name(text: str) -> str:
+    """A CLI spelling (``discard``) as the proto3 JSON enum name (``OUTCOME_DISCARD``)."""
+    from clients.build import outcome
+
+    try:
+        return f"OUTCOME_{outcome(text).name}"
+    except ValueError as error:
+        raise Invalid(str(error)) from None
+
+
+_KEYS = {**{camel(key): key for key in CHECKS}, **{key: key for key in CHECKS}}
+
+
+def override(text: str) -> tuple[str, object]:
+    """``key=value``: a RuleProfile field (snake_case, or lowerCamelCase as in JSON) and its value,
+    JSON where it parses (``5``, ``true``, ``[...]``), else the text (``PER_LEVEL``). The value is
+    checked as a request's would be, so a mistake is named here and not by the server."""
+    from rules_core.json_read import read_overrides
+    from rules_core.overrides import apply_overrides
+
+    key, sep, value_text = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise Invalid(f"takes KEY=VALUE, such as ordinary_base=5, got {text!r}")
+    if key == "name":
+        raise Invalid("the profile name cannot be overridden; use --profile")
+    if key not in _KEYS:
+        raise Invalid(f"unknown key {key!r}; the keys are {', '.join(CHECKS)}")
+    key = _KEYS[key]
+    try:
+        value = json.loads(value_text)
+    except json.JSONDecodeError:
+        value = value_text
+    violations: list = []
+    read = read_overrides({camel(key): value}, "", violations)
+    if not violations and read:
+        _, violations = apply_overrides(BUILTIN_PROFILES["classic"], read)
+    if violations:
+        raise Invalid("; ".join(f"{key}: {description}" for _, description in violations))
+    return camel(key), value
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def readable_file(text: str) -> str:
+    try:
+        with open(text, "rb"):
+            pass
+    except OSError as error:
+        raise Invalid(f"cannot read {text}: {error.strerror}") from None
+    return text
+
+
+def json_request(text: str) -> dict:
+    """A file holding one JSON object (a request), read at once."""
+    try:
+        with open(text, "rb") as file:
+            data = file.read(MAX_REQUEST_FILE_BYTES + 1)
+    except OSError as error:
+        raise Invalid(f"cannot read {text}: {error.strerror}") from None
+    if len(data) > MAX_REQUEST_FILE_BYTES:
+        raise Invalid(f"{text} is larger than {MAX_REQUEST_FILE_BYTES:,} bytes, more than any request can be")
+    try:
+        request = json.loads(data)
+    except ValueError as error:  # UnicodeDecodeError included
+        raise Invalid(f"{text} is not JSON: {error}") from None
+    if not isinstance(request, dict):
+        kind = {list: "a list", str: "a string"}.get(type(request), type(request).__name__)
+        raise Invalid(f"{text} must hold a JSON object (a SettleRequest), not {kind}")
+    return request
+
+
+def writable_path(text: str) -> str:
+    """A file to be written: its directory must exist and take files. Checked before any work,
+    so a long run never ends in a traceback for a path mistyped at its start."""
+    path = Path(text)
+    folder = path.parent
+    if not folder.is_dir():
+        raise Invalid(f"no directory {folder} to write {path.name} in")
+    if path.is_dir():
+        raise Invalid(f"{text} is a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Invalid(f"cannot write in {folder}: permission denied")
+    return text
+
+
+def output_path(text: str) -> str:
+    """A file or a directory (``--dask``'s part files) to be written: checked as `writable_path`,
+    except that it may be an existing directory."""
+    return text if Path(text).is_dir() else writable_path(text)
+
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def plot_path(text: str) -> str:
+    """A plot file (.png, .svg or .pdf), or empty for none."""
+    if not text:
+        return text
+    if Path(text).suffix.lower() not in PLOT_SUFFIXES:
+        raise Invalid(f"{text}: the plot is written as .png, .svg or .pdf")
+    return writable_path(text)
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file: one spelling, a symbolic link or a hard link (same device
+    and inode)."""
+    if first.resolve() == second.resolve():
+        return True
+    try:
+        a, b = os.stat(first), os.stat(second)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it, links resolved."""
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or folder in path.parents
+
+
+def refuse_same_file(input_path: Path, output_path: Path, what: str = "the output") -> None:
+    """Refuse to write where the input is read from (a directory input: anywhere inside it, and
+    a directory output: around it), since writing would destroy the data before reading it."""
+    if same_file(input_path, output_path):
+        raise UsageError(f"{what} {output_path} is the input file {input_path}; choose another -o")
+    if inside(output_path, input_path):
+        raise UsageError(f"{what} {output_path} is inside the input {input_path}; choose another -o")
+    if inside(input_path, output_path):
+        raise UsageError(f"{what} {output_path} holds the input {input_path}; choose another -o")
+
+
+# --- exit -----------------------------------------------------------------------------------
+
+
+def exit_on_broken_pipe() -> int:
+    """Standard output's reader went away (``shmj ... | head``): stop quietly, as Python's
+    documentation of SIGPIPE recommends, pointing stdout at /dev/null so that the flush at exit
+    does not raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (a test's)
+        pass
+    finally:
+        os.close(devnull)
+    return 1
