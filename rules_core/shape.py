@@ -74,31 +74,26 @@ def _suit_split(key: tuple[int, ...], chow_wanted: bool = False) -> int:
     return best
 
 
-# counts of one suit -> the most pungs in a split as above that holds at least one chow, or -1.
-_CHOW_TABLE: dict[tuple[int, ...], int] = {}
+# counts of one suit -> (the most pungs in a split as above, the most in one that holds at least
+# one chow); -1 where there is no such split.
+_SPLITS_TABLE: dict[tuple[int, ...], tuple[int, int]] = {}
 
 
 def most_pungs_with_a_chow(counts: list[int]) -> int:
     """The most concealed suited pungs among the decompositions of a complete hand's
     concealed tiles that hold at least one chow, or -1 when every decomposition is pungs."""
-    any_split = []
-    with_chow = []
+    total = 0
+    best_change = None  # pungs lost by taking the chow in the suit that loses the fewest
     for start in (0, 9, 18):
         key = tuple(counts[start : start + 9])
-        pungs = _SUIT_TABLE.get(key)
-        if pungs is None:
-            pungs = _SUIT_TABLE[key] = _suit_split(key)
-        chowed = _CHOW_TABLE.get(key)
-        if chowed is None:
-            chowed = _CHOW_TABLE[key] = _suit_split(key, chow_wanted=True)
-        any_split.append(pungs)
-        with_chow.append(chowed)
-    total = sum(any_split)
-    best = _NO_SPLIT
-    for pungs, chowed in zip(any_split, with_chow, strict=True):
-        if chowed >= 0:
-            best = max(best, total - pungs + chowed)
-    return best
+        splits = _SPLITS_TABLE.get(key)
+        if splits is None:
+            splits = _SPLITS_TABLE[key] = (_suit_split(key), _suit_split(key, chow_wanted=True))
+        pungs, chowed = splits
+        total += pungs
+        if chowed >= 0 and (best_change is None or chowed - pungs > best_change):
+            best_change = chowed - pungs
+    return _NO_SPLIT if best_change is None else total + best_change
 
 
 def shape_of(counts: list[int]) -> tuple[Shape, int]:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core.notation import parse_tiles
-from rules_core.shape import Shape, shape_of
+from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR
 
 
@@ -72,6 +72,22 @@ def test_one_suit_hands_agree_with_brute_force(drawn):
     if max(counts) > 4:
         return
     assert shape_of(counts) == expected(counts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=8), min_size=14, max_size=14), st.integers(0, 2))
+def test_the_best_split_with_a_chow_agrees_with_brute_force(drawn, suit):
+    counts = counts_of(t + 9 * suit for t in drawn)
+    if max(counts) > 4 or not brute_force(tuple(counts), True):
+        return
+    with_a_chow = [pungs for pungs, only_pungs in brute_force(tuple(counts), True) if not only_pungs]
+    assert most_pungs_with_a_chow(counts) == max(with_a_chow, default=-1)
+
+
+def test_known_splits_with_a_chow():
+    assert most_pungs_with_a_chow(counts_of(parse_tiles("111222333m 99p 555s"))) == 1  # 123m x3, 555s
+    assert most_pungs_with_a_chow(counts_of(parse_tiles("111m 555m 999p EEE 77s"))) == -1
+    assert most_pungs_with_a_chow(counts_of(parse_tiles("11122233344455m"))) == 1  # 123 123 123 444, or 234 x3 and 111
 
 
 def test_known_shapes():
