@@ -8,7 +8,6 @@ changes 清一色 alone. A fixed value of 0 makes the pattern an ordinary one.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import replace
 from enum import IntEnum
@@ -277,48 +276,57 @@ def resolve_profile(name: str, overrides: Mapping[str, Any] | None) -> tuple[Rul
     if not overrides:
         return base, []
     key = _memo_key(name, overrides)
-    if key is not None:
-        with _MERGED_LOCK:
-            merged = _MERGED.get(key)
-            if merged is not None:
-                _MERGED.move_to_end(key)
-                return merged, []
+    merged = _MERGED.get(key) if key is not None else None
+    if merged is not None:
+        return merged, []
     profile, violations = apply_overrides(base, overrides)
     if profile is not None and key is not None:
         with _MERGED_LOCK:
+            if len(_MERGED) >= MAX_MERGED_PROFILES:
+                del _MERGED[next(iter(_MERGED))]  # the oldest
             _MERGED[key] = profile
-            if len(_MERGED) > MAX_MERGED_PROFILES:
-                _MERGED.popitem(last=False)
     return profile, violations
 
 
-# Merged profiles by the value of their overrides, least recently used dropped first: a batch
-# or a house sends the same overrides again and again, and a profile kept is a profile whose
-# scoring caches (keyed by the profile) stay warm. A merged profile takes a few kilobytes.
+# Merged profiles by the value of their overrides: a batch or a house sends the same overrides
+# again and again, and a profile kept is a profile whose scoring caches (keyed by the profile)
+# stay warm. At most MAX_MERGED_PROFILES are kept, the oldest dropped first; a merged profile
+# takes a few kilobytes, so the memo stays within a few megabytes.
 MAX_MERGED_PROFILES = 1024
-_MERGED: OrderedDict[Hashable, RuleProfile] = OrderedDict()
-_MERGED_LOCK = Lock()
+_MERGED: dict[Hashable, RuleProfile] = {}
+_MERGED_LOCK = Lock()  # for inserting and dropping; a look-up is one atomic dict.get
 
 
 def _memo_key(name: str, overrides: Mapping[str, Any]) -> Hashable | None:
     """A key equal for equal overrides; None when a value cannot be hashed (it is then merged
-    each time). Types are part of the key, so that 1, 1.0 and True stay apart."""
+    each time). The types of the values are part of the key, so that 1, 1.0, True and
+    Pattern(1) stay apart (one may be refused where another is not)."""
+    parts: list[Hashable] = [name]
+    for field, value in overrides.items():
+        kind = type(value)
+        if kind is list or kind is tuple:
+            value = tuple(value)
+            parts.append((field, kind, value, tuple(map(_types, value))))
+        elif kind is frozenset or kind is set:
+            parts.append((field, kind, frozenset(value), frozenset(map(type, value))))
+        elif kind is dict or kind is MappingProxyType:
+            value = tuple(value.items())
+            parts.append((field, kind, value, tuple(map(_types, value))))
+        else:  # a scalar or an enum member (another mapping fails to hash: no memo)
+            parts.append((field, kind, value))
+    key = tuple(parts)
     try:
-        key = (name, tuple((field, _frozen(value)) for field, value in overrides.items()))
         hash(key)
     except TypeError:
         return None
     return key
 
 
-def _frozen(value) -> Hashable:
-    if isinstance(value, Mapping):
-        return (dict, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (tuple, tuple(_frozen(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return (frozenset, frozenset(_frozen(v) for v in value))
-    return (type(value), value)
+def _types(item) -> Hashable:
+    """The type of an item, or the types inside a tuple item (a table entry, a throw)."""
+    if type(item) is tuple:
+        return tuple(map(_types, item))
+    return type(item)
 
 
 def apply_overrides(base: RuleProfile, overrides: Mapping[str, Any]) -> tuple[RuleProfile | None, list[FieldViolation]]:
