@@ -18,8 +18,10 @@ import subprocess
 import sys
 import time
 
-from rules_core import InvalidRequest, Outcome, settle
+from rules_core import InvalidRequest, Outcome, Pattern, settle
+from rules_core.profile import FlowerSource
 from rules_core.random_hands import generate_requests
+from rules_core.requests import replace
 from rules_core.tiles import TILE_NOTATION
 
 REFERENCE = r"""
@@ -66,6 +68,39 @@ def run_rules_core(requests) -> dict:
         "per_second": len(requests) / seconds,
         "median_us": statistics.median(times) * 1e6,
         "p99_us": percentile(times, 0.99) * 1e6,
+    }
+
+
+# Overrides as a request carries them (each request its own dict, as the converters make):
+# one that keeps the built-in profile's shortcut (the all-pungs reading provably counts), and
+# the sankou repro of issue 14, under which hands that split two ways are valued both ways.
+OVERRIDES = {
+    "shortcut kept": lambda: {"ordinary_base": 2, "flower_values": [(FlowerSource.WIND_PUNG, 2)]},
+    "readings valued": lambda: {"lazi_value": 40, "fixed_values": [(Pattern.HALF_FLUSH_PUNGS, 30)]},
+}
+
+
+def run_overrides(requests, rounds: int = 5) -> dict:
+    """CPU time of the same requests without and with overrides, the best of interleaved rounds
+    (so that the host's load falls alike on each), as ratios to the plain requests."""
+    variants = {"none": list(requests)}
+    for name, make in OVERRIDES.items():
+        variants[name] = [replace(r, overrides=make()) for r in requests]
+    best = dict.fromkeys(variants, float("inf"))
+    clock = time.process_time
+    for _ in range(rounds):
+        for name, batch in variants.items():
+            start = clock()
+            for request in batch:
+                try:
+                    settle(request)
+                except InvalidRequest:
+                    pass
+            best[name] = min(best[name], clock() - start)
+    return {
+        "count": len(requests),
+        "per_second": {name: len(requests) / seconds for name, seconds in best.items()},
+        "ratio": {name: seconds / best["none"] for name, seconds in best.items() if name != "none"},
     }
 
 
@@ -159,6 +194,7 @@ def main(argv=None) -> int:
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--reference-count", type=int, default=5_000)
+    parser.add_argument("--overrides-count", type=int, default=20_000, help="requests timed with overrides")
     parser.add_argument("--reference-path", default=".bench-deps", help="where `mahjong` is installed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
@@ -166,8 +202,9 @@ def main(argv=None) -> int:
     requests = generate_requests(args.count, args.seed)
     ours = run_rules_core(requests)
     shapes = run_shape_tables(requests)
+    overrides = run_overrides(requests[: args.overrides_count])
     reference = run_reference(reference_hands(requests, args.reference_count), args.reference_path)
-    figures = {"rules_core": ours, "shape_tables": shapes, "mahjong": reference}
+    figures = {"rules_core": ours, "shape_tables": shapes, "overrides": overrides, "mahjong": reference}
     if reference:
         figures["ratio"] = ours["per_second"] / reference["per_second"]
     if args.json:
@@ -183,6 +220,11 @@ def main(argv=None) -> int:
         f"({shapes['with_table_per_second'] / shapes['without_table_per_second']:.1f}x; "
         f"{shapes['table_entries']} suit patterns)"
     )
+    for name, ratio in overrides["ratio"].items():
+        print(
+            f"overrides   {overrides['count']:>7} requests  {overrides['per_second'][name]:>10,.0f} settlements/s  "
+            f"{ratio:.2f}x the CPU time without ({name}; best of interleaved rounds)"
+        )
     if reference:
         print(
             f"mahjong     {reference['count']:>7} hands     {reference['per_second']:>10,.0f} hands/s        "
