@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from rules_core import InvalidRequest, settle_json
+from rules_core import FieldViolation, InvalidRequest, Pattern, overrides, settle_json
+from rules_core.overrides import resolve_profile
 
 
 def tiles(*names_and_counts) -> list[str]:
@@ -263,3 +264,38 @@ def test_dice_huangfan_keeps_a_per_level_count_small():
     ]
     request["huangfanCount"] = 19  # 2^24 x (3 + 1) x 2 each
     assert settle_json(request)["seatDeltas"] == [3 * 2**27, -(2**27), -(2**27), -(2**27)]
+
+
+# --- 7. merged profiles are memoised by the value of the overrides ----------------------------
+
+
+def test_equal_overrides_give_the_same_merged_profile():
+    first, _ = resolve_profile("classic", {"lazi_value": 40, "fan": [(Pattern.CONCEALED, 2)]})
+    again, _ = resolve_profile("classic", {"lazi_value": 40, "fan": [(Pattern.CONCEALED, 2)]})
+    assert first is again and first.lazi_value == 40 and first.fan[Pattern.CONCEALED] == 2
+    other, _ = resolve_profile("sankou", {"lazi_value": 40, "fan": [(Pattern.CONCEALED, 2)]})
+    assert other is not first and other.name == "sankou"
+
+
+def test_values_equal_in_python_but_of_another_type_are_not_taken_from_the_memo():
+    assert resolve_profile("classic", {"fan": [(Pattern.CONCEALED, 1)]})[0] is not None
+    assert resolve_profile("classic", {"fan": [(Pattern.CONCEALED, True)]})[1] == [
+        FieldViolation("overrides.fan[0].value", "must be a whole number")
+    ]
+    assert resolve_profile("classic", {"qualifying_patterns": frozenset({Pattern.FULL_FLUSH})})[0] is not None
+    assert resolve_profile("classic", {"qualifying_patterns": frozenset({3})})[1] == [
+        FieldViolation("overrides.qualifying_patterns[0]", "must be a specified pattern")
+    ]
+    assert resolve_profile("classic", {"fan_on_fixed": True})[0] is not None
+    assert resolve_profile("classic", {"fan_on_fixed": 1})[1] == [
+        FieldViolation("overrides.fan_on_fixed", "must be true or false")
+    ]
+
+
+def test_the_memo_keeps_at_most_its_bound(monkeypatch):
+    monkeypatch.setattr(overrides, "MAX_MERGED_PROFILES", 4)
+    monkeypatch.setattr(overrides, "_MERGED", {})
+    kept = [resolve_profile("classic", {"ordinary_base": n})[0] for n in range(10)]
+    assert len(overrides._MERGED) == 4
+    assert resolve_profile("classic", {"ordinary_base": 9})[0] is kept[9]  # the newest stay
+    assert resolve_profile("classic", {"ordinary_base": 0})[0] is not kept[0]  # the oldest went
