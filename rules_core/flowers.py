@@ -3,8 +3,9 @@
 Concealed honours with three or more copies count as one concealed pung
 (honours never chow, so every decomposition shares them; in a shapeless
 all-honour hand the rules say so outright). Concealed suited pungs are worth 0
-in every built-in profile; when a profile gives them 花, the decomposition
-with the most of them is used, as the highest-value decomposition counts.
+in every built-in profile; when a profile gives them 花, their count is the
+one of the reading that counts (the highest-value decomposition, chosen in
+`rules_core.legality`).
 """
 
 from __future__ import annotations
