@@ -208,11 +208,10 @@ class Calls:
                 response = method.response_class.FromString(response)
             body = json_answer(response)
             content_type = "application/json"
-        if len(body) > self.max_message_bytes:
+        if len(body) > self.max_message_bytes:  # JSON is longer than the protobuf the servicer measured
             context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED)
             return error_answer(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"the answer is {len(body)} bytes, over the server's limit of {self.max_message_bytes}",
+                grpc.StatusCode.RESOURCE_EXHAUSTED, convert.oversize_message(len(body), self.max_message_bytes)
             )
         context.set_code(grpc.StatusCode.OK)
         return Answer(200, content_type, body)
