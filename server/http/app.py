@@ -34,6 +34,10 @@ class TooLarge(Exception):
     """A request body (or what it inflates to) over ``--max-message-bytes``."""
 
 
+class ClientGone(Exception):
+    """The client closed the connection before its request was whole."""
+
+
 class BadBody(Exception):
     """A body that cannot be read as its headers say."""
 
@@ -103,6 +107,8 @@ class ConnectApp:
                     body = _gunzip(body, self.calls.max_message_bytes)
             except BadBody as error:
                 return error_answer(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            except ClientGone:  # nobody reads this answer (uvicorn drops it); the call is not run
+                return error_answer(grpc.StatusCode.CANCELLED, "the client closed the connection")
             except TooLarge:
                 limit = self.calls.max_message_bytes
                 return error_answer(
@@ -128,7 +134,7 @@ class ConnectApp:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                break
+                raise ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:

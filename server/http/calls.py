@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import grpc
 import structlog
 from google.protobuf import json_format, message_factory
-from google.protobuf.message import DecodeError
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client import Counter
 
@@ -155,10 +154,12 @@ class Calls:
             raise  # not reached: abort raises
 
     async def _decode(self, method: Method, codec: str, body: bytes, context: HttpCallContext):
+        """The request message; INVALID_ARGUMENT for a body that is not one (whatever the
+        parser raises: the body is the caller's, never a bug of ours)."""
         if codec == connect.PROTO:
             try:
                 return method.request_class.FromString(body)
-            except DecodeError:
+            except Exception:  # DecodeError, or the parser's recursion limit
                 await context.abort(
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"the body is not a {method.request_class.DESCRIPTOR.full_name} message",
@@ -167,10 +168,17 @@ class Calls:
             data = json.loads(body) if body else {}
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the body is not JSON: {error}")
+        except RecursionError:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the body is not JSON: nested too deeply")
+        if not isinstance(data, dict):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the body must be a JSON object (a {method.request_class.DESCRIPTOR.full_name}), got {_json_kind(data)}",
+            )
         request = method.request_class()
         try:
             json_format.ParseDict(data, request)
-        except json_format.ParseError as error:
+        except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
             await self._reject_json(method, data, str(error), context)
         return request
 
@@ -208,14 +216,17 @@ class Calls:
                 response = method.response_class.FromString(response)
             body = json_answer(response)
             content_type = "application/json"
-        if len(body) > self.max_message_bytes:
+        if len(body) > self.max_message_bytes:  # JSON is longer than the protobuf the servicer measured
             context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED)
             return error_answer(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"the answer is {len(body)} bytes, over the server's limit of {self.max_message_bytes}",
+                grpc.StatusCode.RESOURCE_EXHAUSTED, convert.oversize_message(len(body), self.max_message_bytes)
             )
         context.set_code(grpc.StatusCode.OK)
         return Answer(200, content_type, body)
+
+
+def _json_kind(value) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
 
 
 def _parse_error_path(message: str) -> str:

@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 
+import pytest
 from google.rpc import error_details_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
@@ -67,6 +68,28 @@ def test_a_body_that_is_not_json_or_not_protobuf(http):
         400,
         {"code": "invalid_argument", "message": "the body is not a mahjong.shanghai.v1.SettleRequest message"},
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"[]", "the body must be a JSON object (a mahjong.shanghai.v1.SettleRequest), got an array"),
+        (b"null", "the body must be a JSON object (a mahjong.shanghai.v1.SettleRequest), got null"),
+        (b"[" * 100_000 + b"]" * 100_000, "the body is not JSON: nested too deeply"),
+    ],
+    ids=["array", "null", "deep"],
+)
+def test_a_body_that_is_no_json_object(http, body, message):
+    reply = http.post("Settle", body)
+    assert (reply.status, reply.json()) == (400, {"code": "invalid_argument", "message": message})
+
+
+def test_json_of_the_wrong_shape_inside_is_invalid_argument_not_a_crash(http):
+    reply = http.post("CheckWin", b'{"profile": "classic", "winner": 5}')
+    assert reply.status == 400
+    assert bad_request_of(reply)[0][0] == "winner"
+    reply = http.post("Settle", b'{"profile": "classic", "winners": [{"hand": 5}]}')
+    assert bad_request_of(reply) == [("winners[0].hand", "expected a JSON object, got 5")]
 
 
 def test_semantic_errors_of_every_rpc(http):

@@ -57,7 +57,7 @@ def test_a_gzip_body_that_inflates_over_the_limit_is_refused(http):
 
 
 def test_an_answer_over_the_limit_is_refused(http):
-    _exhausted(http.post("ListProfiles", b"{}"), f"the answer is 7173 bytes, over the server's limit of {LIMIT}")
+    _exhausted(http.post("ListProfiles", b"{}"), f"the answer is 7173 bytes, over the {LIMIT}-byte message limit")
     assert http.post("ListProfiles", b"", "application/proto").status == 200  # 1,198 bytes
 
 
