@@ -207,9 +207,9 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
         group.add_argument("--local", action="store_true", help="use rules_core in this process, no server")
     group.add_argument("--target", default=DEFAULT_TARGET, help=f"server host:port (default {DEFAULT_TARGET})")
     group.add_argument("--tls", action="store_true", help="connect with TLS")
-    group.add_argument("--ca", type=check.readable_file, help="PEM file of the CA that signed the server certificate")
-    group.add_argument("--cert", type=check.readable_file, help="PEM client certificate (mutual TLS)")
-    group.add_argument("--key", type=check.readable_file, help="PEM client key (mutual TLS)")
+    group.add_argument("--ca", type=check.pem_file, help="PEM file of the CA that signed the server certificate")
+    group.add_argument("--cert", type=check.pem_file, help="PEM client certificate (mutual TLS)")
+    group.add_argument("--key", type=check.pem_file, help="PEM client key (mutual TLS)")
     group.add_argument("--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds")
 
 

@@ -64,6 +64,7 @@ def number(minimum: float, *, above: bool = False) -> Callable[[str], float]:
     return _parsed(float, f"must be a number of at least {minimum:g}", lambda v: math.isfinite(v) and v >= minimum)
 
 
+integer = _parsed(int, "must be a whole number", lambda v: True)
 positive_int = whole_number(1)
 count = whole_number(0)
 seconds = number(0, above=True)
@@ -149,12 +150,15 @@ def override(text: str) -> tuple[str, object]:
 # --- files ----------------------------------------------------------------------------------
 
 
-def readable_file(text: str) -> str:
+def pem_file(text: str) -> str:
+    """A PEM file (certificate, key or CA), read enough to know it is one."""
     try:
-        with open(text, "rb"):
-            pass
+        with open(text, "rb") as file:
+            head = file.read(1 << 16)
     except OSError as error:
         raise Invalid(f"cannot read {text}: {error.strerror}") from None
+    if b"-----BEGIN " not in head:
+        raise Invalid(f"{text} is not a PEM file (no -----BEGIN line)")
     return text
 
 
@@ -180,6 +184,8 @@ def json_request(text: str) -> dict:
 def writable_path(text: str) -> str:
     """A file to be written: its directory must exist and take files. Checked before any work,
     so a long run never ends in a traceback for a path mistyped at its start."""
+    if not text:
+        raise Invalid("must name a file")
     path = Path(text)
     folder = path.parent
     if not folder.is_dir():
@@ -194,7 +200,7 @@ def writable_path(text: str) -> str:
 def output_path(text: str) -> str:
     """A file or a directory (``--dask``'s part files) to be written: checked as `writable_path`,
     except that it may be an existing directory."""
-    return text if Path(text).is_dir() else writable_path(text)
+    return text if text and Path(text).is_dir() else writable_path(text)
 
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")

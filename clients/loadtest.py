@@ -42,7 +42,7 @@ def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
         "--rate", type=check.number(0, above=True), default=200.0, help="calls started per second (default 200)"
     )
     parser.add_argument("--duration", type=check.seconds, default=10.0, help="seconds of load (default 10)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the hand generator and the rpc mix")
+    parser.add_argument("--seed", type=check.integer, default=1, help="seed of the hand generator and the rpc mix")
     parser.add_argument("--mix", type=_mix_flag, default=DEFAULT_MIX, help=f"rpc weights (default {DEFAULT_MIX})")
     parser.add_argument(
         "--batch-size",

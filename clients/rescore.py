@@ -31,6 +31,7 @@ from pathlib import Path
 
 from rules_core.json_names import camel
 
+MAX_LINE_CHARS = 1 << 20  # a real request is a few thousand characters
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
 
 
@@ -137,8 +138,12 @@ def _request_id(data) -> str | None:
     return None
 
 
-def _prepare(number: int, text: str, profile: str | None, overrides: dict) -> tuple[dict | None, dict | None]:
-    """(request, None) or (None, error line) for one input line."""
+def _prepare(number: int, text: str | None, profile: str | None, overrides: dict) -> tuple[dict | None, dict | None]:
+    """(request, None) or (None, error line) for one input line (None: a line too long to read)."""
+    if text is None:
+        return None, _error_line(
+            None, f"line {number}: longer than {MAX_LINE_CHARS:,} characters, more than any request"
+        )
     if not text.strip():
         return None, _error_line(None, f"line {number}: empty line")
     try:
@@ -287,9 +292,21 @@ def _count_lines(path: Path) -> int:
     return count
 
 
+def _bounded_lines(file):
+    """The file's lines without their newline; a line longer than MAX_LINE_CHARS comes as None,
+    read past in pieces and never held whole (one line of gigabytes must not fill the memory)."""
+    while line := file.readline(MAX_LINE_CHARS + 1):
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            while (rest := file.readline(MAX_LINE_CHARS)) and not rest.endswith("\n"):
+                pass
+            yield None
+        else:
+            yield line.rstrip("\n")
+
+
 def _chunks(path: Path, skip: int, size: int):
     with open(path, encoding="utf-8", errors="replace") as file:
-        numbered = enumerate((line.rstrip("\n") for line in file), start=1)
+        numbered = enumerate(_bounded_lines(file), start=1)
         for _ in islice(numbered, skip):
             pass
         while chunk := list(islice(numbered, size)):

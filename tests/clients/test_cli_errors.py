@@ -47,6 +47,9 @@ def in_tmp(tmp_path, monkeypatch):
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--override", "ordinary_base"], "argument --override: takes KEY=VALUE, such as ordinary_base=5, got 'ordinary_base'"),
         (["rescore", "in.jsonl", "-o", "out", "--dask", "local:1", "--block-size", "0"], "argument --block-size: must be a number above 0, got '0'"),
         (["rescore", "in.jsonl", "-o", "out", "--dask", "local:1", "--retries", "-1"], "argument --retries: must be a whole number of at least 0, got '-1'"),
+        (["rescore", "in.jsonl", "-o", ""], "argument -o/--output: must name a file"),
+        (["loadtest", "--seed", "x"], "argument --seed: must be a whole number, got 'x'"),
+        (["score", *HAND, "--ca", "/etc/hostname"], "argument --ca: /etc/hostname is not a PEM file (no -----BEGIN line)"),
         (["loadtest", "--rate", "0"], "argument --rate: must be a number above 0, got '0'"),
         (["loadtest", "--rate", "nan"], "argument --rate: must be a number above 0, got 'nan'"),
         (["loadtest", "--duration", "-1"], "argument --duration: must be a number above 0, got '-1'"),
@@ -135,12 +138,13 @@ def test_score_request_file_is_settled(tmp_path, capsys):
         (["--outcome", "abandon"], "--outcome abandon needs --abandoning SEAT, the seat that left"),
         (["--discarder", "2"], "--discarder goes with --outcome discard or robbing-kong, not self-draw"),
         (["--abandoning", "2", "--outcome", "discard", "--discarder", "1"], "--abandoning goes with --outcome abandon, not discard"),
-        (["--cert", "/etc/hostname"], "--cert and --key go together (mutual TLS)"),
+        (["--cert", "cert.pem"], "--cert and --key go together (mutual TLS)"),
         (["--request", "request.json"], "give a hand or --request FILE, not both"),
     ],
 )  # fmt: skip
 def test_flags_that_do_not_go_together(flags, message, in_tmp, capsys):
     (in_tmp / "request.json").write_text("{}")
+    (in_tmp / "cert.pem").write_text("-----BEGIN CERTIFICATE-----\n")
     assert run(["score", *HAND, *flags, "--local"], capsys) == (2, f"shmj: {message}\n")
 
 
