@@ -17,7 +17,8 @@ from prometheus_client import Counter, Gauge, Histogram
 from server import __version__
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
-BATCH_BUCKETS = (1, 10, 100, 1000, 10_000, 100_000)
+# 1-2-5 steps: a quantile read off them is off by less than a step, not by a power of ten.
+BATCH_BUCKETS = tuple(m * 10**e for e in range(5) for m in (1, 2, 5)) + (100_000,)  # 1 .. 50,000, 100,000
 # Values and payments are in the profile's unit (花 or 底); multipliers double them, so powers of two.
 ECONOMY_BUCKETS = tuple(2**n for n in range(13))  # 1 .. 4096
 _RPC = ("grpc_type", "grpc_service", "grpc_method")
@@ -45,6 +46,11 @@ WINS = Counter(
     "shmj_wins_total",
     "Claimed wins judged, by profile, legality and illegal reason (`none` when legal).",
     ("profile", "legal", "reason"),
+)
+CLAIMED_WINS = Counter(
+    "shmj_claimed_wins_total",
+    "Claimed wins judged, once each, by profile and legality (shmj_wins_total counts each illegal reason).",
+    ("profile", "legal"),
 )
 PATTERNS = Counter("shmj_patterns_total", "Patterns scored on legal wins, by profile.", ("profile", "pattern"))
 REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
@@ -116,7 +122,9 @@ class SettlementTally:
             SETTLEMENTS.labels(profile, outcome.name).inc(count)
         wins: Tally = Tally()
         patterns: Tally = Tally()
+        claimed: Tally = Tally()
         for (profile, legal, reasons, scored), count in self.winners.items():
+            claimed[profile, "true" if legal else "false"] += count
             if legal:
                 wins[profile, "true", "none"] += count
                 for pattern in scored:
@@ -125,6 +133,8 @@ class SettlementTally:
                 wins[profile, "false", reason.name] += count
         for labels, count in wins.items():
             WINS.labels(*labels).inc(count)
+        for labels, count in claimed.items():
+            CLAIMED_WINS.labels(*labels).inc(count)
         for labels, count in patterns.items():
             PATTERNS.labels(*labels).inc(count)
         for (profile, value), count in self.values.items():

@@ -70,3 +70,23 @@ def test_observe_many_is_observe_repeated():
         for m in registry.collect()
     }
     assert samples["many"] == samples["once"]
+
+
+def test_claimed_wins_count_each_win_once_by_legality():
+    def claimed(legal: str) -> float:
+        return REGISTRY.get_sample_value("shmj_claimed_wins_total", {"profile": "classic", "legal": legal}) or 0.0
+
+    before = claimed("true"), claimed("false")
+    tally = SettlementTally()
+    for _ in range(3):
+        tally.add(LEGAL_ALL_PUNGS.outcome, rc.settle(LEGAL_ALL_PUNGS))
+    tally.add(ILLEGAL_DISCARD.outcome, rc.settle(ILLEGAL_DISCARD))
+    tally.flush("Settle")
+    assert (claimed("true") - before[0], claimed("false") - before[1]) == (3, 1)
+
+
+def test_batch_size_buckets_step_1_2_5_so_a_stream_of_200_reads_as_at_most_200():
+    from server.metrics import BATCH_BUCKETS
+
+    assert BATCH_BUCKETS[:10] == (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+    assert BATCH_BUCKETS[-1] >= 100_000  # SettleBatch's largest --max-batch-size stays in a finite bucket
