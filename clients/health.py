@@ -11,11 +11,8 @@ import sys
 from collections.abc import Callable
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import ScoringClient
-
-SERVING = health_pb2.HealthCheckResponse.SERVING
 
 
 def add_health_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +25,9 @@ def add_health_arguments(parser: argparse.ArgumentParser) -> None:
 
 def health_command(args, connect: Callable[[argparse.Namespace], ScoringClient]) -> int:
     """``connect`` makes the client from the connection flags (TLS, certificates, timeout)."""
+    # Imported here: the other commands work in a client-only install without grpcio-health-checking.
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
     try:
         client = connect(args)
     except OSError as error:
@@ -42,4 +42,4 @@ def health_command(args, connect: Callable[[argparse.Namespace], ScoringClient])
             return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.target} {args.service or '(server)'}: {status}")
-    return 0 if response.status == SERVING else 1
+    return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1
