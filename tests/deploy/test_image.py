@@ -139,6 +139,7 @@ def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_v
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     command = [str(image_venv / "bin/shmj-server"), "--port", str(port), "--metrics-port", str(metrics)]
     command += ["--workers", "2", "--shutdown-delay-s", "0", "--multiproc-dir", str(tmp_path / "metrics")]
+    command += ["--http-port", "0"]  # the HTTP face is not what this test is about
     with open(tmp_path / "server.log", "w") as log:
         server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
