@@ -11,8 +11,11 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 from clients.cli import main
-from tests.server.conftest import free_port, run_server
-from tests.server.test_lifecycle import pki  # noqa: F401  (the test CA, server and client certificates)
+from tests.server.conftest import (
+    free_port,
+    pki,  # noqa: F401  (the test CA, server and client certificates)
+    run_server,
+)
 
 SERVICE = "mahjong.shanghai.v1.ScoringService"
 
