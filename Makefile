@@ -10,7 +10,7 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-.PHONY: install gen run test lint bench bench-rules bench-service bench-http clean
+.PHONY: install gen run test lint bench bench-rules bench-service bench-http clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
 
@@ -44,8 +44,19 @@ $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 run: install
 	$(VENV)/bin/shmj-server
 
-test: install
+test: install tools
 	$(PY) -m pytest
+
+# The deploy checkers (kubectl kustomize, kubernetes-validate, checkov, hadolint) in a venv of
+# their own: checkov's dependencies would clash with the project's pins.
+TOOLS := .tools
+TOOLS_STAMP := $(TOOLS)/.installed
+tools: $(TOOLS_STAMP)
+$(TOOLS_STAMP): requirements-tools.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS)/bin/python -m pip install --quiet -r requirements-tools.txt
+	touch $@
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -91,5 +102,9 @@ SOAK_RATE ?= 200
 soak: install
 	$(PY) -m bench.soak --duration $(SOAK_SECONDS) --rate $(SOAK_RATE) --report soak-report.json --plot soak-report.png
 
+# The Grafana dashboard's JSON, from its code (a test fails when the committed JSON is stale).
+dashboard: install
+	$(PY) deploy/grafana/dashboard.py
+
 clean:
-	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules
+	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS)

@@ -299,6 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_loadtest_arguments(loadtest)
     _connection(loadtest, local=False)
     loadtest.set_defaults(run=cmd_loadtest)
+
+    from clients.health import add_health_arguments, health_command
+
+    health = commands.add_parser("health", help="ask the gRPC health service; exit 0 when SERVING, 1 otherwise")
+    add_health_arguments(health)
+    _connection(health, local=False)
+    health.set_defaults(run=lambda args: health_command(args, _client))
     return parser
 
 

@@ -39,12 +39,15 @@ def _prepare_multiproc_dir(config: ServerConfig) -> str:
     return directory
 
 
-def _start_metrics_endpoint(config: ServerConfig) -> None:
+def _start_metrics_endpoint(config: ServerConfig, processes) -> None:
     from prometheus_client import CollectorRegistry, start_http_server
     from prometheus_client.multiprocess import MultiProcessCollector
 
+    from server import process_metrics
+
     registry = CollectorRegistry()
     MultiProcessCollector(registry)
+    process_metrics.register(registry, processes)
     start_http_server(config.metrics_port, addr=config.metrics_host, registry=registry)
 
 
@@ -114,10 +117,18 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
             reason = "another server already answers on this port"
             log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)
             return 1
+    slots: list[_Slot] = []
+
+    def processes() -> list[tuple[str, int]]:
+        """The supervisor and each live worker by slot, for the process_* metrics (read from the
+        metrics thread while the supervisor replaces workers: each slot's process is read once)."""
+        live = [(i, slot.process) for i, slot in enumerate(slots)]
+        return [("supervisor", os.getpid())] + [(f"worker-{i}", p.pid) for i, p in live if p is not None]
+
     if config.metrics_port:
         metrics_address = f"{config.metrics_host}:{config.metrics_port}"
         try:
-            _start_metrics_endpoint(config)
+            _start_metrics_endpoint(config, processes)
         except OSError as error:
             log.error("cannot serve metrics", address=metrics_address, error=error.strerror)
             return 1
@@ -133,7 +144,7 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
         process.start()
         return process, ready
 
-    slots = [_Slot(start_worker) for _ in range(count)]
+    slots.extend(_Slot(start_worker) for _ in range(count))
     for slot in slots:
         slot.start()
     log.info("started", workers=count, pids=[slot.process.pid for slot in slots], address=config.address)

@@ -32,6 +32,7 @@ class ServerConfig:
     tls_cert: str = ""  # PEM certificate chain; TLS is on when cert and key are set
     tls_key: str = ""
     tls_client_ca: str = ""  # PEM CA bundle: when set, clients must present a certificate it signed (mTLS)
+    health_port: int = 0  # a plaintext port serving grpc.health.v1 only (kubelet probes under TLS); 0: none
     log_level: str = "info"
     multiproc_dir: str = ""  # prometheus_client's multiprocess directory; a temporary one when empty
 
@@ -62,6 +63,7 @@ _HELP = {
     "tls_cert": "PEM certificate chain file (TLS when set with --tls-key)",
     "tls_key": "PEM private key file",
     "tls_client_ca": "PEM CA file; clients must present a certificate it signed (mutual TLS)",
+    "health_port": "plaintext port serving only the gRPC health service (for probes when TLS is on); 0 is none",
     "log_level": "debug, info, warning or error",
     "multiproc_dir": "directory for multi-process metrics (a temporary one when empty)",
 }

@@ -8,6 +8,7 @@ Workers run in several processes: prometheus_client's multiprocess mode (the
 from __future__ import annotations
 
 import platform
+from bisect import bisect_left
 from collections import Counter as Tally
 
 import grpc
@@ -16,7 +17,10 @@ from prometheus_client import Counter, Gauge, Histogram
 from server import __version__
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
-BATCH_BUCKETS = (1, 10, 100, 1000, 10_000, 100_000)
+# 1-2-5 steps: a quantile read off them is off by less than a step, not by a power of ten.
+BATCH_BUCKETS = tuple(m * 10**e for e in range(5) for m in (1, 2, 5)) + (100_000,)  # 1 .. 50,000, 100,000
+# Values and payments are in the profile's unit (花 or 底); multipliers double them, so powers of two.
+ECONOMY_BUCKETS = tuple(2**n for n in range(13))  # 1 .. 4096
 _RPC = ("grpc_type", "grpc_service", "grpc_method")
 
 STARTED = Counter("grpc_server_started_total", "RPCs started on the server.", _RPC)
@@ -43,10 +47,27 @@ WINS = Counter(
     "Claimed wins judged, by profile, legality and illegal reason (`none` when legal).",
     ("profile", "legal", "reason"),
 )
+CLAIMED_WINS = Counter(
+    "shmj_claimed_wins_total",
+    "Claimed wins judged, once each, by profile and legality (shmj_wins_total counts each illegal reason).",
+    ("profile", "legal"),
+)
 PATTERNS = Counter("shmj_patterns_total", "Patterns scored on legal wins, by profile.", ("profile", "pattern"))
 REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
 BATCH_SIZE = Histogram(
     "shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",), buckets=BATCH_BUCKETS
+)
+VALUE_PER_SHARE = Histogram(
+    "shmj_value_per_share",
+    "Settled value per share V of each legal win, in the profile's unit, by profile.",
+    ("profile",),
+    buckets=ECONOMY_BUCKETS,
+)
+PAID_PER_HAND = Histogram(
+    "shmj_paid_per_hand",
+    "Amount paid in one settled hand (the sum of the positive seat deltas), in the profile's unit, by profile.",
+    ("profile",),
+    buckets=ECONOMY_BUCKETS,
 )
 BUILD_INFO = Gauge(
     "shmj_build_info",
@@ -70,12 +91,14 @@ def code_name(code: grpc.StatusCode) -> str:
 class SettlementTally:
     """Domain counts gathered over one call and recorded once, so batches stay cheap."""
 
-    __slots__ = ("settlements", "winners", "rejected")
+    __slots__ = ("settlements", "winners", "rejected", "values", "paid")
 
     def __init__(self) -> None:
         self.settlements: Tally = Tally()  # (profile, outcome)
         self.winners: Tally = Tally()  # (profile, legal, illegal reasons, patterns)
         self.rejected = 0
+        self.values: Tally = Tally()  # (profile, value per share of a legal win)
+        self.paid: Tally = Tally()  # (profile, amount paid in the hand)
 
     def add(self, outcome, result) -> None:
         """Count one settlement (enum members are kept as keys: names are looked up at flush)."""
@@ -84,6 +107,11 @@ class SettlementTally:
         winners = self.winners
         for w in result.winners:  # add_winner's count, inline: this runs for every hand of a batch
             winners[profile, w.legal, w.illegal_reasons, w.patterns] += 1
+            if w.legal:
+                self.values[profile, w.value] += 1
+        paid = sum(d for d in result.seat_deltas if d > 0)
+        if paid:
+            self.paid[profile, paid] += 1
 
     def add_winner(self, profile: str, winner) -> None:
         self.winners[profile, winner.legal, winner.illegal_reasons, winner.patterns] += 1
@@ -94,7 +122,9 @@ class SettlementTally:
             SETTLEMENTS.labels(profile, outcome.name).inc(count)
         wins: Tally = Tally()
         patterns: Tally = Tally()
+        claimed: Tally = Tally()
         for (profile, legal, reasons, scored), count in self.winners.items():
+            claimed[profile, "true" if legal else "false"] += count
             if legal:
                 wins[profile, "true", "none"] += count
                 for pattern in scored:
@@ -103,7 +133,20 @@ class SettlementTally:
                 wins[profile, "false", reason.name] += count
         for labels, count in wins.items():
             WINS.labels(*labels).inc(count)
+        for labels, count in claimed.items():
+            CLAIMED_WINS.labels(*labels).inc(count)
         for labels, count in patterns.items():
             PATTERNS.labels(*labels).inc(count)
+        for (profile, value), count in self.values.items():
+            observe_many(VALUE_PER_SHARE.labels(profile), value, count)
+        for (profile, paid), count in self.paid.items():
+            observe_many(PAID_PER_HAND.labels(profile), paid, count)
         if self.rejected:
             REJECTED.labels(method).inc(self.rejected)
+
+
+def observe_many(histogram, value: float, count: int) -> None:
+    """``count`` observations of one value in two writes, not ``count`` (a batch repeats values).
+    Uses the pinned prometheus_client's layout: per-bucket (non-cumulative) values and a sum."""
+    histogram._sum.inc(value * count)
+    histogram._buckets[bisect_left(histogram._upper_bounds, value)].inc(count)

@@ -78,6 +78,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
             hint += ", or the TLS certificate or key is not valid PEM"
         log.error("cannot listen", address=config.address, hint=hint)
         raise SystemExit(1) from None
+    health_server = await _start_health_server(config, reuse_port, health_servicer)
     await server.start()
     if http is not None:
         await http.start()
@@ -104,8 +105,28 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         http.drain()
     await asyncio.sleep(config.shutdown_delay_s)
     await asyncio.gather(server.stop(config.grace_period_s), *([http.stop()] if http is not None else []))
+    if health_server is not None:
+        await health_server.stop(0)
     watcher.cancel()
     log.info("stopped")
+
+
+async def _start_health_server(config: ServerConfig, reuse_port: bool, health_servicer) -> grpc.aio.Server | None:
+    """A plaintext server with the health service alone, sharing the main server's health states:
+    kubelet gRPC probes cannot speak TLS, and nothing else is reachable on this port."""
+    if not config.health_port:
+        return None
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if reuse_port else 0)])
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    address = f"{config.host}:{config.health_port}"
+    try:
+        server.add_insecure_port(address)
+    except RuntimeError:
+        log.error("cannot listen", address=address, hint="the health port is in use")
+        raise SystemExit(1) from None
+    await server.start()
+    log.info("health port", address=address)
+    return server
 
 
 async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:

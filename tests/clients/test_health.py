@@ -1,0 +1,106 @@
+"""`shmj health` and the plaintext health-only port that keeps kubelet probes working under TLS."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import grpc
+import pytest
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import scoring_service_pb2_grpc
+
+from clients.cli import main
+from tests.server.conftest import (
+    free_port,
+    pki,  # noqa: F401  (the test CA, server and client certificates)
+    run_server,
+)
+
+SERVICE = "mahjong.shanghai.v1.ScoringService"
+
+
+def _health(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["health", "--timeout", "2", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def mtls_server(tmp_path_factory, pki):  # noqa: F811
+    folder, ca_pem, client_key, client_pem = pki
+    (folder / "client.key").write_bytes(client_key)
+    (folder / "client.pem").write_bytes(client_pem)
+    health_port = free_port()
+    args = ["--tls-cert", str(folder / "server.pem"), "--tls-key", str(folder / "server.key")]
+    args += ["--tls-client-ca", str(folder / "ca"), "--health-port", str(health_port), "--shutdown-delay-s", "3"]
+    credentials = grpc.ssl_channel_credentials(ca_pem, client_key, client_pem)
+    with run_server(tmp_path_factory.mktemp("health"), *args, credentials=credentials) as server:
+        yield server, f"127.0.0.1:{health_port}", folder
+
+
+def test_the_health_port_answers_in_plaintext_for_the_server_and_the_service(capsys, mtls_server):
+    _, health, _ = mtls_server
+    assert _health(capsys, "--target", health) == (0, f"{health} (server): SERVING\n", "")
+    assert _health(capsys, "--target", health, "--service", SERVICE) == (0, f"{health} {SERVICE}: SERVING\n", "")
+
+
+def test_the_health_port_serves_nothing_but_health(mtls_server):
+    _, health, _ = mtls_server
+    with grpc.insecure_channel(health) as channel:
+        with pytest.raises(grpc.RpcError) as error:
+            scoring_service_pb2_grpc.ScoringServiceStub(channel).ListProfiles(svc.ListProfilesRequest(), timeout=5)
+    assert error.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_health_over_mutual_tls(capsys, mtls_server):
+    server, _, folder = mtls_server
+    tls = [
+        "--tls",
+        "--ca",
+        str(folder / "ca"),
+        "--cert",
+        str(folder / "client.pem"),
+        "--key",
+        str(folder / "client.key"),
+    ]
+    # the certificate names localhost, so ask by name
+    target = server.address.replace("127.0.0.1", "localhost")
+    assert _health(capsys, "--target", target, *tls) == (0, f"{target} (server): SERVING\n", "")
+
+
+def test_an_unknown_service_is_not_found(capsys, mtls_server):
+    _, health, _ = mtls_server
+    code, out, err = _health(capsys, "--target", health, "--service", "no.Such")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"shmj: {health}: NOT_FOUND")
+
+
+def test_no_server_is_unavailable_exit_1(capsys):
+    target = f"127.0.0.1:{free_port()}"
+    code, out, err = _health(capsys, "--target", target)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"shmj: {target}: UNAVAILABLE")
+    assert "Traceback" not in err
+
+
+def test_a_missing_certificate_file_is_a_usage_error(capsys, tmp_path):
+    missing = tmp_path / "nope.pem"
+    assert _health(capsys, "--tls", "--ca", str(missing)) == (
+        2,
+        "",
+        f"shmj: cannot read {missing}: No such file or directory\n",
+    )
+
+
+def test_a_draining_server_is_not_serving_exit_1(capsys, mtls_server):
+    """Last in this module: it stops the server. The drain keeps the health port up for the shutdown delay."""
+    server, health, _ = mtls_server
+    server.process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        code, out, _ = _health(capsys, "--target", health)
+        if out == f"{health} (server): NOT_SERVING\n":
+            break
+        time.sleep(0.1)
+    assert (code, out) == (1, f"{health} (server): NOT_SERVING\n")
