@@ -21,7 +21,11 @@ SERVICE = "mahjong.shanghai.v1.ScoringService"
 
 
 def _health(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(["health", "--timeout", "2", *args])
+    """Exit status, stdout and stderr of `shmj health args`, whether main returns or argparse exits."""
+    try:
+        code = main(["health", "--timeout", "2", *args])
+    except SystemExit as exit_:
+        code = exit_.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -89,7 +93,7 @@ def test_a_missing_certificate_file_is_a_usage_error(capsys, tmp_path):
     assert _health(capsys, "--tls", "--ca", str(missing)) == (
         2,
         "",
-        f"shmj: cannot read {missing}: No such file or directory\n",
+        f"shmj health: argument --ca: cannot read {missing}: No such file or directory\n",
     )
 
 
