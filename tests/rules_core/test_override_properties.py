@@ -7,9 +7,10 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rules_core import CombineFixed, InvalidRequest, LiabilityMode, Outcome, settle
+from rules_core import BUILTIN_PROFILES, CombineFixed, InvalidRequest, LiabilityMode, Outcome, legality, settle
 from rules_core import Pattern as P
 from rules_core.flowers import flower_sources, flower_total
+from rules_core.legality import pungs_reading_always_best
 from rules_core.overrides import resolve_profile
 from rules_core.profile import FlowerSource
 from rules_core.random_hands import HandGenerator
@@ -195,3 +196,25 @@ def test_seat_deltas_sum_to_zero_under_any_overrides(seed, values, payments):
     for winner in result.winners:
         paid = sum(p.amount for p in result.payments if p.to_seat == winner.seat)
         assert winner.legal or paid == 0
+
+
+def test_the_built_in_profiles_keep_the_shortcut_and_the_sankou_repro_does_not():
+    assert all(pungs_reading_always_best(p) for p in BUILTIN_PROFILES.values())
+    assert not pungs_reading_always_best(resolve_profile("sankou", {"lazi_value": 40})[0])
+    assert pungs_reading_always_best(resolve_profile("classic", {"ordinary_base": 5})[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(ambiguous_hands(), st.sampled_from(("classic", "sankou", "lezi")), st.booleans())
+def test_the_shortcut_changes_no_built_in_result(winner, name, self_draw):
+    """The proof of `pungs_reading_always_best`, held to the readings valued both ways."""
+    outcome = Outcome.SELF_DRAW if self_draw else Outcome.DISCARD
+    if not self_draw:
+        winner = winner._replace(replacement_draw=False)
+    request = SettleRequest(profile=name, outcome=outcome, winners=(winner,), discarder_seat=1)
+    expected = settle(request)
+    legality.pungs_reading_always_best = lambda _profile: False
+    try:
+        assert settle(request) == expected
+    finally:
+        legality.pungs_reading_always_best = pungs_reading_always_best
