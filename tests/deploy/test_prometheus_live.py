@@ -64,6 +64,15 @@ class Prometheus:
     def query(self, expression: str) -> dict:
         return self.get("/api/v1/query", query=expression)
 
+    def ready(self) -> bool:
+        """Whether the server answers queries: it refuses connections while starting, then
+        answers 503 Service Unavailable (not JSON) until its storage is open."""
+        try:
+            with urllib.request.urlopen(f"{self.url}/-/ready", timeout=10) as response:
+                return response.status == 200
+        except OSError:  # urllib's HTTPError and URLError are OSErrors
+            return False
+
 
 @pytest.fixture(scope="module")
 def prometheus(tmp_path_factory):
@@ -99,12 +108,10 @@ def wait_for_samples(api: Prometheus, process: subprocess.Popen, log: Path, time
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, log.read_text()[-3000:]
-        try:
+        if api.ready():
             found = api.query('count_over_time(up{job="shmj-scoring"}[1m])')["data"]["result"]
             if found and float(found[0]["value"][1]) >= 15:
                 return
-        except OSError:
-            pass
         time.sleep(0.5)
     raise AssertionError("Prometheus did not scrape the server 15 times\n" + log.read_text()[-3000:])
 
