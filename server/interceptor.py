@@ -22,6 +22,7 @@ import structlog
 
 from rules_core.errors import bounded
 from server import metrics
+from server.drain import DRAIN, refuse_if_draining
 
 log = structlog.get_logger("shmj.rpc")
 
@@ -56,7 +57,7 @@ def _final_code(context, error: BaseException | None) -> grpc.StatusCode:
 class _Call:
     """Book-keeping of one call from start to finish."""
 
-    __slots__ = ("labels", "service", "method", "start", "context", "request_id")
+    __slots__ = ("labels", "service", "method", "start", "context", "request_id", "task")
 
     def __init__(self, kind: str, full_method: str, context):
         self.service, self.method = _split(full_method)
@@ -64,6 +65,8 @@ class _Call:
         self.context = context
         self.request_id = ""
         self.start = time.perf_counter()
+        self.task = asyncio.current_task()
+        DRAIN.started(self.task, context)
         metrics.STARTED.labels(*self.labels).inc()
         metrics.IN_FLIGHT.labels(self.service, self.method).inc()
 
@@ -80,6 +83,7 @@ class _Call:
             self.finish(error)
 
     def finish(self, error: BaseException | None) -> None:
+        DRAIN.ended(self.task)
         elapsed = time.perf_counter() - self.start
         code = _final_code(self.context, error)
         metrics.IN_FLIGHT.labels(self.service, self.method).dec()
@@ -159,6 +163,7 @@ def _unary(behaviour, method: str, decode: _Decoder):
         request = None
         with call.observed():
             try:
+                await refuse_if_draining(context)
                 request = await decode(body, context)
                 call.request_id = getattr(request, "request_id", "")
                 return await behaviour(request, context)
@@ -178,6 +183,7 @@ def _streaming(behaviour, method: str, kind: str, decode: _Decoder):
         sent = metrics.MSG_SENT.labels(*call.labels)
         with call.observed():
             try:
+                await refuse_if_draining(context)
                 if kind == "bidi_stream":
                     requests = _decoded(body_or_bodies, decode, context, call.labels)
                 else:

@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 from server.config import ServerConfig
+from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
 from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
@@ -104,7 +105,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     if http is not None:
         http.drain()
     await asyncio.sleep(config.shutdown_delay_s)
-    await asyncio.gather(server.stop(config.grace_period_s), *([http.stop()] if http is not None else []))
+    await asyncio.gather(_stop_grpc(server, config.grace_period_s), *([http.stop()] if http is not None else []))
     if health_server is not None:
         await health_server.stop(0)
     watcher.cancel()
@@ -127,6 +128,12 @@ async def _start_health_server(config: ServerConfig, reuse_port: bool, health_se
     await server.start()
     log.info("health port", address=address)
     return server
+
+
+async def _stop_grpc(server: grpc.aio.Server, grace_period_s: float) -> None:
+    """Drain (see `server.drain`), then let gRPC close the listener and connections."""
+    await drain_calls(grace_period_s, log)
+    await server.stop(max(grace_period_s / 10, 0.1))  # nothing is in flight by now
 
 
 async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:
