@@ -29,7 +29,7 @@ EXAMPLE = convert.settle_request_message(WORKED_EXAMPLES[0][1])
 def health_status(server) -> int:
     channel = server.channel()
     try:
-        return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=2).status
+        return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10).status
     finally:
         channel.close()
 
