@@ -118,6 +118,7 @@ _CHECKS = {
     "port": _PORT,
     "metrics_port": _PORT,
     "http_port": _PORT,
+    "health_port": _PORT,
     "workers": _whole(0, 1024),
     "max_batch_size": _whole(1),
     "max_message_bytes": _whole(1),
