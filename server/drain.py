@@ -5,9 +5,9 @@ still running when the grace period ends and the calls that reached the worker
 but were not yet taken up by the event loop when the stop began; under load with
 long batches, hundreds. So before gRPC is asked to stop, the worker drains itself:
 
-1. from then on, every call that starts is answered UNAVAILABLE at once (clients
-   retry it; health has said NOT_SERVING since SIGTERM), which also empties the
-   backlog of calls not yet taken up;
+1. from then on, every call that starts (health checks aside) is answered
+   UNAVAILABLE at once (clients retry it; health has said NOT_SERVING since
+   SIGTERM), which also empties the backlog of calls not yet taken up;
 2. calls in flight run until they finish or the grace period is nearly over;
    then each is ended UNAVAILABLE at its next await;
 3. once none is in flight and no call has started for a moment, gRPC stops, with
@@ -46,8 +46,11 @@ class _Drain:
 DRAIN = _Drain()
 
 
-async def refuse_if_draining(context) -> None:
-    if DRAIN.refusing:
+HEALTH_SERVICE = "grpc.health.v1.Health"  # never refused: probes must read NOT_SERVING, not an error
+
+
+async def refuse_if_draining(context, service: str) -> None:
+    if DRAIN.refusing and service != HEALTH_SERVICE:
         await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
 
 

@@ -163,7 +163,7 @@ def _unary(behaviour, method: str, decode: _Decoder):
         request = None
         with call.observed():
             try:
-                await refuse_if_draining(context)
+                await refuse_if_draining(context, call.service)
                 request = await decode(body, context)
                 call.request_id = getattr(request, "request_id", "")
                 return await behaviour(request, context)
@@ -183,7 +183,7 @@ def _streaming(behaviour, method: str, kind: str, decode: _Decoder):
         sent = metrics.MSG_SENT.labels(*call.labels)
         with call.observed():
             try:
-                await refuse_if_draining(context)
+                await refuse_if_draining(context, call.service)
                 if kind == "bidi_stream":
                     requests = _decoded(body_or_bodies, decode, context, call.labels)
                 else:
