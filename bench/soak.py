@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from mahjong.shanghai.v1.settlement_pb2 import SettleRequest
 
 from bench.soak_load import SoakLoad
 from tests.fuzz import procs
@@ -34,6 +35,7 @@ class Samples:
     calls: list[tuple[float, float, str, bool, str]] = field(default_factory=list)  # at, latency, rpc, bad, code
     procs: list[tuple[float, dict[int, tuple[int, int]]]] = field(default_factory=list)  # at, pid -> (rss, fds)
     sent: int = 0
+    probes: int = 0  # the calls that found which worker each connection goes to
     max_send_lag: float = 0.0
     unfinished: int = 0
 
@@ -56,17 +58,58 @@ async def _watch(pids: list[int], start: float, interval: float, samples: Sample
             pass
 
 
+async def _balanced_channels(address: str, pids: list[int], server_log, per_worker: int, samples) -> list:
+    """``per_worker`` connections to each worker. SO_REUSEPORT hashes connections, not calls, to
+    workers: a probe call on each of several connections, found in the log by its request id,
+    tells which worker took it."""
+    options = [("grpc.max_receive_message_length", 64 * 2**20), ("grpc.use_local_subchannel_pool", 1)]
+    probe = SettleRequest(profile="nope")  # INVALID_ARGUMENT: cheap, and logged with its id
+    channels = []
+    for index in range(per_worker * len(pids) * 4):
+        channel = grpc.aio.insecure_channel(address, options=options)
+        probe.request_id = f"soak-probe-{index}"
+        try:
+            await channel.unary_unary(method_path("Settle"))(probe.SerializeToString(), timeout=10)
+        except grpc.aio.AioRpcError:
+            pass
+        channels.append(channel)
+        samples.probes += 1
+    await asyncio.sleep(0.5)  # the log lines are written after the answers
+    owner = {}
+    for line in server_log().splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and str(event.get("request_id", "")).startswith("soak-probe-"):
+            owner[int(event["request_id"].rsplit("-", 1)[1])] = event.get("pid")
+    kept, taken = [], {pid: 0 for pid in pids}
+    for index, channel in enumerate(channels):
+        pid = owner.get(index)
+        if pid in taken and taken[pid] < per_worker:
+            taken[pid] += 1
+            kept.append(channel)
+        else:
+            await channel.close()
+    return kept
+
+
 async def soak(
-    address: str, pids: list[int], load: SoakLoad, rate: float, duration: float, interval: float, connections: int = 8
+    address: str,
+    pids: list[int],
+    load: SoakLoad,
+    rate: float,
+    duration: float,
+    interval: float,
+    server_log,
+    per_worker: int = 4,
 ) -> Samples:
-    """Calls on several connections: SO_REUSEPORT spreads connections, not calls, over the workers."""
+    """Open-loop calls spread evenly over the workers, and the workers' RSS and fds every ``interval``."""
     samples = Samples()
     loop = asyncio.get_running_loop()
-    options = [("grpc.max_receive_message_length", 64 * 2**20), ("grpc.use_local_subchannel_pool", 1)]
-    channels = [grpc.aio.insecure_channel(address, options=options) for _ in range(connections)]
+    channels = await _balanced_channels(address, pids, server_log, per_worker, samples)
+    connections = len(channels)
     try:
-        for channel in channels:
-            await asyncio.wait_for(channel.channel_ready(), timeout=10)
         stop = asyncio.Event()
         start = loop.time()
         watcher = asyncio.create_task(_watch(pids, start, interval, samples, stop, loop))
@@ -185,7 +228,11 @@ def build_report(samples: Samples, args, pids: list[int], replaced: bool, counte
         "worker_replaced": replaced,
         "metrics_counted": {"started": counted[0], "handled": counted[1]} if counted else None,
         "log_problems": log_notes,
-        "passed": errors == 0 and flat and not replaced and not log_notes and counted == (samples.sent, samples.sent),
+        "passed": errors == 0
+        and flat
+        and not replaced
+        and not log_notes
+        and counted == (samples.sent + samples.probes,) * 2,
     }
 
 
@@ -194,7 +241,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=600.0, help="seconds of load (default 600)")
     parser.add_argument("--rate", type=float, default=200.0, help="calls started per second (default 200)")
     parser.add_argument("--malformed", type=float, default=0.10, help="share of malformed calls (default 0.10)")
-    parser.add_argument("--warmup", type=float, help="seconds before RSS and fds must be flat (default: half the run)")
+    parser.add_argument(
+        "--warmup", type=float, help="seconds before RSS and fds must be flat (default: 60%% of the run)"
+    )
     parser.add_argument("--rss-slack-mb", type=float, default=5.0, help="RSS growth allowed after warm-up (5)")
     parser.add_argument("--fd-slack", type=int, default=2, help="fd growth allowed after warm-up (2)")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between two /proc readings (1)")
@@ -209,8 +258,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--malformed is a share between 0 and 1")
     if args.warmup is None:
         # The workers collect cyclic garbage rarely (gc thresholds 100,000/50/100): RSS climbs for the
-        # first ~30,000 calls a worker answers, until the first full collection, then stays flat.
-        args.warmup = args.duration / 2
+        # first ~30,000 calls a worker answers (5 minutes at 200 calls/s over two), then stays flat.
+        args.warmup = args.duration * 0.6
     return args
 
 
@@ -221,7 +270,7 @@ def main(argv=None) -> int:
         with run_server(Path(tmp), workers=2) as server:
             pids = procs.worker_pids(server.process.pid)
             started = time.time()
-            samples = asyncio.run(soak(server.address, pids, load, args.rate, args.duration, args.interval))
+            samples = asyncio.run(soak(server.address, pids, load, args.rate, args.duration, args.interval, server.log))
             replaced = procs.worker_pids(server.process.pid) != pids
             counted = counted_calls(server.metrics()) if server.process.poll() is None else None
             log_text = server.log()

@@ -2,7 +2,7 @@
 channel to a real two-worker server, every rpc, every kind of damage.
 
 Pass: every answer OK, INVALID_ARGUMENT, RESOURCE_EXHAUSTED (or GetProfile's NOT_FOUND), none
-over 5 s, no worker death, worker RSS within +50 MB, every call that reaches the server counted in
+over the deadline, no worker death, worker RSS within +50 MB, every call that reaches the server counted in
 the metrics, every log line one bounded JSON object. A failure lists each finding with the index that replays it:
 ``python -m tests.fuzz --seed 20261129 --only INDEX``.
 """
@@ -19,12 +19,16 @@ from tests.server.conftest import run_server
 SEED = 20261129
 COUNT = 2000
 LIMIT = 1 << 20
+# `make fuzz` holds every call to 5 s. Here the suite shares two cores with everything else: a
+# batch of 10,000 valid hands takes 0.2 s on a quiet machine and over 3 s at a load of 15. A stall
+# (a loop, seconds of CPU per kilobyte) still shows.
+DEADLINE = 20.0
 
 
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory):
     with run_server(tmp_path_factory.mktemp("fuzz"), "--max-message-bytes", str(LIMIT), workers=2) as server:
-        report = run_fuzz(server.address, SEED, COUNT, LIMIT, supervisor=server.process.pid, deadline=5.0)
+        report = run_fuzz(server.address, SEED, COUNT, LIMIT, supervisor=server.process.pid, deadline=DEADLINE)
         alive = server.process.poll() is None
         yield report, alive, (counted_calls(server.metrics()) if alive else None), server.log()
 
