@@ -54,23 +54,10 @@ def test_hadolint_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_checkov_finds_nothing_and_every_skip_says_why():
-    result = subprocess.run(
-        [
-            tool("checkov"),
-            "--quiet",
-            "--compact",
-            "--skip-download",
-            "--framework",
-            "dockerfile",
-            "-f",
-            str(DOCKERFILE),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "Failed checks: 0" in result.stdout
+def test_checkov_finds_nothing_and_every_skip_says_why(checkov):
+    passed, failed, skipped = checkov["dockerfile"]
+    assert (failed, skipped) == (0, 1)  # CKV_DOCKER_7, which cannot read the base from ARG
+    assert passed > 50
     for check, reason in re.findall(r"checkov:skip=(\w+):(.*)", DOCKERFILE.read_text()):
         assert len(reason.split()) >= 5, check
 
