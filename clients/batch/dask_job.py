@@ -206,8 +206,8 @@ def run_job(
     progress: bool = True,
     client=None,
 ) -> dict:
-    """Run the job; returns the summary (also written to OUTDIR/summary.json)."""
-    start = time.perf_counter()
+    """Run the job; returns the summary (also written to OUTDIR/summary.json). Its seconds
+    count from when the cluster is reached: starting a local one is not the job's time."""
     check_output(output, inputs, [previous] if previous else [])
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
@@ -224,6 +224,7 @@ def run_job(
     _stale_temporaries(fs, outdir)
     own_client = client is None
     client = client or connect(address)
+    start = time.perf_counter()
     try:
         return _run(client, partitions, dict(job_record, output=output), previous, retries, progress, start)
     finally:
