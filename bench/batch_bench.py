@@ -14,7 +14,10 @@ on every figure alike:
 Cluster start-up is outside the timings (its time is printed); each job's time includes
 planning, counting lines and writing summary.json. The best round of each is kept. The
 ratios are what counts on a shared machine: the targets are local:2 >= 1.7x local:1 and
-local:1 >= 80% of one --local process.
+local:1 >= 80% of one --local process. Beside records per second, each figure is also
+given per CPU-second of every process that took part (this one, the pool's worker, the
+scheduler and the Dask workers): the cost of a record, which the load of other users
+changes far less than the wall clock.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import resource
 import shutil
 import tempfile
 import time
@@ -54,27 +59,49 @@ def write_inputs(directory: Path, count: int) -> tuple[Path, Path]:
     return jsonl, parquet
 
 
-def local_one_process(jsonl: Path, out: Path) -> float:
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _process_cpu() -> float:
+    import psutil
+
+    times = psutil.Process().cpu_times()
+    return times.user + times.system
+
+
+def _cluster_cpu(client) -> float:
+    """CPU time of the scheduler and every worker process so far."""
+    return sum(client.run(_process_cpu).values()) + client.run_on_scheduler(_process_cpu)
+
+
+def local_one_process(jsonl: Path, out: Path) -> tuple[float, float]:
+    """(records per second, records per CPU-second): the pool's worker ends with the job."""
     settings = {"local": True, "profile": None, "overrides": {}}
+    cpu = _cpu_seconds()
     summary = run_rescore(jsonl, out, settings, workers=1, chunk=500, progress=False)
-    return summary.lines / summary.seconds
+    return summary.lines / summary.seconds, summary.lines / (_cpu_seconds() - cpu)
 
 
-def arrow_in_process(parquet: Path, count: int) -> float:
-    start = time.perf_counter()
+def arrow_in_process(parquet: Path, count: int) -> tuple[float, float]:
+    start, cpu = time.perf_counter(), _cpu_seconds()
     file = pq.ParquetFile(parquet)
     rows = 0
     for batch in file.iter_batches(batch_size=2000):
         rows += settle_record_batch(batch).num_rows
     assert rows == count
-    return count / (time.perf_counter() - start)
+    return count / (time.perf_counter() - start), count / (_cpu_seconds() - cpu)
 
 
-def dask_job(client, source: Path, out: Path, fmt: str) -> float:
+def dask_job(client, source: Path, out: Path, fmt: str) -> tuple[float, float]:
     block = max(1, source.stat().st_size // PARTS + 1) if fmt == "jsonl" else 1
+    cpu = _cluster_cpu(client) + _cpu_seconds()
     summary = run_job([str(source)], str(out), "", fmt=fmt, block_bytes=block, progress=False, client=client)
+    cpu = _cluster_cpu(client) + _cpu_seconds() - cpu
     assert summary["parts_complete"] == summary["parts"] and not summary["failed_parts"]
-    return summary["records_this_run"] / summary["seconds"]
+    return summary["records_this_run"] / summary["seconds"], summary["records_this_run"] / cpu
 
 
 def main() -> None:
@@ -94,6 +121,8 @@ def main() -> None:
             startup[workers] = time.perf_counter() - start
             dask_job(clients[workers], jsonl, work / f"warm-{workers}", "jsonl")  # imports on every worker
         best: dict[str, float] = {}
+        per_cpu: dict[str, float] = {}
+        load = [os.getloadavg()[0]]
         runs = {
             "local_jsonl_1_process": lambda out: local_one_process(jsonl, out / "out.jsonl"),
             "arrow_parquet_1_process": lambda out: arrow_in_process(parquet, args.count),
@@ -107,9 +136,15 @@ def main() -> None:
             for name in names:
                 out = work / f"{name}-{round_}"
                 out.mkdir()
-                rate = runs[name](out)
+                rate, efficiency = runs[name](out)
                 best[name] = max(best.get(name, 0.0), rate)
-                print(f"round {round_ + 1} {name:26} {rate:>9,.0f} records/s", flush=True)
+                per_cpu[name] = max(per_cpu.get(name, 0.0), efficiency)
+                load.append(os.getloadavg()[0])
+                print(
+                    f"round {round_ + 1} {name:26} {rate:>9,.0f} records/s  {efficiency:>9,.0f} records/CPU-s  "
+                    f"load {load[-1]:.1f}",
+                    flush=True,
+                )
                 shutil.rmtree(out)
         for client in clients.values():
             cluster = client.cluster
@@ -125,14 +160,19 @@ def main() -> None:
         "local1_parquet_over_arrow_process": best["dask_local1_parquet"] / best["arrow_parquet_1_process"],
         "parquet_over_jsonl_local2": best["dask_local2_parquet"] / best["dask_local2_jsonl"],
     }
-    per_core = best["dask_local2_parquet"] / 2
+    per_core = max(per_cpu["dask_local2_parquet"], per_cpu["dask_local2_jsonl"])
     report = {
         "count": args.count,
         "rounds": args.rounds,
+        "load_average_1min": {"min": round(min(load), 1), "max": round(max(load), 1)},
         "records_per_second": {k: round(v) for k, v in best.items()},
+        "records_per_cpu_second": {k: round(v) for k, v in per_cpu.items()},
         "ratios": {k: round(v, 3) for k, v in ratios.items()},
+        "cpu_efficiency_over_local_process": {
+            k: round(v / per_cpu["local_jsonl_1_process"], 3) for k, v in per_cpu.items()
+        },
         "cluster_startup_seconds": {f"local:{k}": round(v, 2) for k, v in startup.items()},
-        "cores_for_a_billion_an_hour_at_this_per_core_rate": round(1e9 / 3600 / per_core),
+        "cores_for_a_billion_an_hour_at_the_best_records_per_cpu_second": round(1e9 / 3600 / per_core),
     }
     print(json.dumps(report, indent=2))
     args.output.write_text(json.dumps(report, indent=2) + "\n")
