@@ -10,7 +10,7 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-.PHONY: install gen run test lint bench bench-rules bench-service bench-http clean tools dashboard
+.PHONY: install gen run test lint bench bench-rules bench-service bench-http bench-batch clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
 
@@ -76,6 +76,10 @@ bench-service: install
 	$(PY) -m bench.service_bench
 
 # What serving HTTP costs gRPC, and unary Settle over Connect against gRPC (docs/HTTP.md).
+# Batch rescoring: one process against Dask local:1 and local:2, JSON Lines and Parquet.
+bench-batch: install
+	$(PY) -m bench.batch_bench
+
 bench-http: install
 	$(PY) -m bench.http_bench
 

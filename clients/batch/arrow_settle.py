@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
-from clients.batch.arrow_schema import RESULT, json_record, record_batch
+from clients.batch.arrow_schema import RESULT, record_batch
 from clients.rescore import _prepare, _settle_local, with_rules
 
 
@@ -42,7 +42,8 @@ def settle_records(
             for number, text in enumerate(batch.column(0).to_pylist(), start=first_number)
         ]
     else:
-        prepared = [(with_rules(json_record(row), profile, overrides), None) for row in batch.to_pylist()]
+        # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
+        prepared = [(with_rules(row, profile, overrides), None) for row in batch.to_pylist()]
     return [error if request is None else _settle_local(request) for request, error in prepared]
 
 

@@ -138,7 +138,7 @@ def connect(address: str):
         )
         return Client(cluster)
     try:
-        return Client(address, timeout="20s")
+        return Client(address, timeout="10s")
     except (OSError, TimeoutError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
@@ -157,7 +157,8 @@ def _has_bokeh() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
-def _prepare_output(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
+def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
+    """Refuse an output directory holding something else; with --force, clear a job's files."""
     manifest = posixpath.join(outdir, "_job.json")
     if fs.exists(outdir) and fs.ls(outdir):
         if resume and fs.exists(manifest):
@@ -177,10 +178,13 @@ def _prepare_output(fs, outdir: str, job_record: dict, resume: bool, force: bool
             raise InputError(f"{outdir} is not empty: --resume to continue the job in it, --force to start over")
         else:
             raise InputError(f"--resume: {outdir} holds no job manifest (_job.json); use a new directory")
+
+
+def _write_manifest(fs, outdir: str, job_record: dict) -> None:
     fs.makedirs(posixpath.join(outdir, "_stats"), exist_ok=True)
     if job_record["compare"]:
         fs.makedirs(posixpath.join(outdir, "changes"), exist_ok=True)
-    write_json(fs, manifest, job_record)
+    write_json(fs, posixpath.join(outdir, "_job.json"), job_record)
 
 
 def _stale_temporaries(fs, outdir: str) -> None:
@@ -206,8 +210,8 @@ def run_job(
     progress: bool = True,
     client=None,
 ) -> dict:
-    """Run the job; returns the summary (also written to OUTDIR/summary.json)."""
-    start = time.perf_counter()
+    """Run the job; returns the summary (also written to OUTDIR/summary.json). Its seconds
+    count from when the cluster is reached: starting a local one is not the job's time."""
     check_output(output, inputs, [previous] if previous else [])
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
@@ -220,10 +224,12 @@ def run_job(
         "block_bytes": block_bytes,
     }
     partitions = plan_partitions(files, block_bytes)
-    _prepare_output(fs, outdir, job_record, resume, force)
-    _stale_temporaries(fs, outdir)
+    _check_output_state(fs, outdir, job_record, resume, force)
     own_client = client is None
-    client = client or connect(address)
+    client = client or connect(address)  # before writing anything: a scheduler out of reach leaves no trace
+    start = time.perf_counter()
+    _write_manifest(fs, outdir, job_record)
+    _stale_temporaries(fs, outdir)
     try:
         return _run(client, partitions, dict(job_record, output=output), previous, retries, progress, start)
     finally:
@@ -274,12 +280,17 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
     }
     failed = []
     written = 0
-    for future in as_completed(futures):
-        partition = futures[future]
-        if future.status == "error":
-            failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
-        else:
-            written += future.result()["records"]
+    interrupted = False
+    try:
+        for future in as_completed(futures):
+            partition = futures[future]
+            if future.status == "error":
+                failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
+            else:
+                written += future.result()["records"]
+    except KeyboardInterrupt:  # Ctrl-C: stop, say where the job stands; --resume goes on from there
+        interrupted = True
+        client.cancel(list(futures))
     if bar is not None:
         client.unsubscribe_topic(job["topic"])
         with lock:
@@ -287,6 +298,7 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
             bar.close()
     seconds = time.perf_counter() - start
     summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds)
+    summary["interrupted"] = interrupted
     write_json(fs, posixpath.join(outdir, "summary.json"), summary)
     return summary
 
@@ -345,6 +357,9 @@ def dask_command(args) -> int:
         )
     except InputError as error:
         raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        print("shmj rescore: interrupted before any part was written", file=sys.stderr)
+        return 130
     print(
         f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
         f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
@@ -358,6 +373,9 @@ def dask_command(args) -> int:
             f"{c['changed']} of {c['matched']} matched records changed; report in {args.output}/changes",
             file=sys.stderr,
         )
+    if summary["interrupted"]:
+        print("shmj rescore: interrupted; run again with --resume to finish the job", file=sys.stderr)
+        return 130
     if summary["failed_parts"]:
         for failure in summary["failed_parts"]:
             print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)

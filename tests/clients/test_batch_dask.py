@@ -209,23 +209,71 @@ def test_the_output_is_never_the_input_nor_inside_it(tmp_path, capsys):
     assert "overlaps the input" in capsys.readouterr().err
     assert rescore(tmp_path / "missing.jsonl", "-o", tmp_path / "o", "--dask", "local:1", "--no-progress") == 2
     assert "no such input" in capsys.readouterr().err
+    assert rescore(data / "hands.jsonl", "-o", tmp_path / "o", "--dask", "local:x", "--no-progress") == 2
+    assert "--dask local:N takes a number of workers, got 'local:x'" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # nothing written before the cluster is there
     assert rescore(data / "hands.jsonl", data / "hands.jsonl", "-o", tmp_path / "o.jsonl", "--local") == 2
     assert "need --dask" in capsys.readouterr().err
 
 
-def test_a_task_lost_with_its_worker_is_run_again(tmp_path, scheduler):
-    source, out, local = tmp_path / "in.jsonl", tmp_path / "out", tmp_path / "local.jsonl"
+@pytest.fixture(scope="module")
+def many_hands(tmp_path_factory):
+    """6,000 generated hands, what --local makes of them, and their number of 0.1 MB parts."""
+    tmp = tmp_path_factory.mktemp("many")
+    source, local = tmp / "in.jsonl", tmp / "local.jsonl"
     source.write_text("".join(request_line(r) + "\n" for r in generate_requests(6000, 5)))
     assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    return source, local.read_text(), -(-source.stat().st_size // int(0.1 * (1 << 20)))
+
+
+def start_job(source: Path, out: Path, scheduler: str) -> subprocess.Popen:
+    command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "-o", str(out), "--dask", scheduler]
+    return subprocess.Popen(
+        [*command, "--block-size", "0.1", "--no-progress"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a signal for the job goes to the job alone
+    )
+
+
+def wait_for_parts(out: Path, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.glob("part-*.jsonl"))) < count:
+        time.sleep(0.01)
+
+
+def test_a_task_lost_with_its_worker_is_run_again(tmp_path, scheduler, many_hands):
+    source, expected, count = many_hands
+    out = tmp_path / "out"
     with worker(scheduler, tmp_path, "doomed") as doomed:
         wait_for_workers(scheduler, 3)
-        command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "-o", str(out)]
-        job = subprocess.Popen([*command, "--dask", scheduler, "--block-size", "0.05", "--no-progress"], cwd=ROOT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(list(out.glob("part-*.jsonl"))) < 2:
-            time.sleep(0.02)
+        job = start_job(source, out, scheduler)
+        wait_for_parts(out, 2)
         os.kill(doomed.pid, signal.SIGKILL)  # mid-job, with a part of its own in hand
         assert job.wait(120) == 0
-    assert parts(out) == local.read_text()
+    assert parts(out) == expected
     summary = json.loads((out / "summary.json").read_text())
-    assert (summary["records"], summary["parts_complete"], summary["failed_parts"]) == (6000, summary["parts"], [])
+    assert (summary["records"], summary["parts_complete"], summary["failed_parts"]) == (6000, count, [])
+
+
+def test_ctrl_c_stops_the_job_with_a_summary_and_resume_finishes_it(tmp_path, scheduler, many_hands):
+    source, expected, count = many_hands
+    for attempt in range(3):  # a job that ends before the signal reaches it (a busy machine) runs again
+        out = tmp_path / f"out-{attempt}"
+        job = start_job(source, out, scheduler)
+        wait_for_parts(out, 1)
+        job.send_signal(signal.SIGINT)
+        err = job.communicate(timeout=120)[1]
+        if job.returncode != 0:
+            break
+    else:
+        pytest.skip("the job finished before it could be interrupted, three times")
+    assert job.returncode == 130, err
+    assert "Traceback" not in err and "run again with --resume" in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["interrupted"] is True and 1 <= summary["parts_complete"] < count
+    assert rescore(source, "-o", out, "--dask", scheduler, "--block-size", 0.1, "--resume", "--no-progress") == 0
+    assert parts(out) == expected
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["records"], summary["parts_complete"], summary["interrupted"]) == (6000, count, False)

@@ -1,0 +1,188 @@
+"""Benchmark: batch rescoring records per second, one process against Dask local:1 and local:2.
+
+    make bench-batch      # or: python -m bench.batch_bench [--count N] [--rounds R]
+
+On the same generated hands (every profile and outcome; legal, illegal and malformed), in
+one run, in rounds whose order is interleaved so that the load of a shared machine falls
+on every figure alike:
+
+- ``--local`` with one worker process (``shmj rescore``'s own path), JSON Lines;
+- the Arrow core in this one process over the Parquet file (``settle_record_batch``), the
+  same work as a Dask task without Dask;
+- ``--dask local:1`` and ``--dask local:2``, JSON Lines in and out, Parquet in and out.
+
+Cluster start-up is outside the timings (its time is printed); each job's time includes
+planning, counting lines and writing summary.json. The best round of each is kept. The
+ratios are what counts on a shared machine: the targets are local:2 >= 1.7x local:1 and
+local:1 >= 80% of one --local process. Beside records per second, each figure is also
+given per CPU-second of every process that took part (this one, the pool's worker, the
+scheduler and the Dask workers): the cost of a record, which the load of other users
+changes far less than the wall clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from google.protobuf.json_format import MessageToDict
+
+import convert
+from clients.batch.arrow_schema import REQUEST, record_batch
+from clients.batch.arrow_settle import settle_record_batch
+from clients.batch.dask_job import connect, run_job
+from clients.rescore import run_rescore
+from rules_core.random_hands import generate_requests
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTS = 16  # partitions per job: enough for two workers to share evenly
+
+
+def write_inputs(directory: Path, count: int) -> tuple[Path, Path]:
+    requests = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(count, seed=11)]
+    for index in range(0, count, 20):  # 5% malformed: as a data lake has them
+        requests[index] = {"requestId": f"bad-{index}", "profile": "classic", "winners": [{"seat": 9}]}
+    jsonl = directory / "hands.jsonl"
+    jsonl.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in requests))
+    parquet = directory / "hands.parquet"
+    table = pa.Table.from_batches([record_batch(REQUEST, requests)])
+    pq.write_table(table, parquet, row_group_size=max(1, count // PARTS))
+    return jsonl, parquet
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _process_cpu() -> float:
+    import psutil
+
+    times = psutil.Process().cpu_times()
+    return times.user + times.system
+
+
+def _cluster_cpu(client) -> float:
+    """CPU time of the scheduler and every worker process so far."""
+    return sum(client.run(_process_cpu).values()) + client.run_on_scheduler(_process_cpu)
+
+
+def local_one_process(jsonl: Path, out: Path) -> tuple[float, float]:
+    """(records per second, records per CPU-second): the pool's worker ends with the job."""
+    settings = {"local": True, "profile": None, "overrides": {}}
+    cpu = _cpu_seconds()
+    summary = run_rescore(jsonl, out, settings, workers=1, chunk=500, progress=False)
+    return summary.lines / summary.seconds, summary.lines / (_cpu_seconds() - cpu)
+
+
+def arrow_in_process(parquet: Path, count: int) -> tuple[float, float]:
+    start, cpu = time.perf_counter(), _cpu_seconds()
+    file = pq.ParquetFile(parquet)
+    rows = 0
+    for batch in file.iter_batches(batch_size=2000):
+        rows += settle_record_batch(batch).num_rows
+    assert rows == count
+    return count / (time.perf_counter() - start), count / (_cpu_seconds() - cpu)
+
+
+def dask_job(client, source: Path, out: Path, fmt: str) -> tuple[float, float]:
+    block = max(1, source.stat().st_size // PARTS + 1) if fmt == "jsonl" else 1
+    cpu = _cluster_cpu(client) + _cpu_seconds()
+    summary = run_job([str(source)], str(out), "", fmt=fmt, block_bytes=block, progress=False, client=client)
+    cpu = _cluster_cpu(client) + _cpu_seconds() - cpu
+    assert summary["parts_complete"] == summary["parts"] and not summary["failed_parts"]
+    return summary["records_this_run"] / summary["seconds"], summary["records_this_run"] / cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=20_000, help="hands per job")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best of each figure is kept")
+    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "batch-bench.json")
+    args = parser.parse_args()
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    work = Path(tempfile.mkdtemp(prefix="shmj-batch-bench-"))
+    try:
+        jsonl, parquet = write_inputs(work, args.count)
+        clients, startup = {}, {}
+        for workers in (1, 2):
+            start = time.perf_counter()
+            clients[workers] = connect(f"local:{workers}")
+            startup[workers] = time.perf_counter() - start
+            dask_job(clients[workers], jsonl, work / f"warm-{workers}", "jsonl")  # imports on every worker
+        best: dict[str, float] = {}
+        per_cpu: dict[str, float] = {}
+        load = [os.getloadavg()[0]]
+        runs = {
+            "local_jsonl_1_process": lambda out: local_one_process(jsonl, out / "out.jsonl"),
+            "arrow_parquet_1_process": lambda out: arrow_in_process(parquet, args.count),
+            "dask_local1_jsonl": lambda out: dask_job(clients[1], jsonl, out, "jsonl"),
+            "dask_local2_jsonl": lambda out: dask_job(clients[2], jsonl, out, "jsonl"),
+            "dask_local1_parquet": lambda out: dask_job(clients[1], parquet, out, "parquet"),
+            "dask_local2_parquet": lambda out: dask_job(clients[2], parquet, out, "parquet"),
+        }
+        for round_ in range(args.rounds):
+            names = list(runs) if round_ % 2 == 0 else list(reversed(runs))
+            for name in names:
+                out = work / f"{name}-{round_}"
+                out.mkdir()
+                rate, efficiency = runs[name](out)
+                best[name] = max(best.get(name, 0.0), rate)
+                per_cpu[name] = max(per_cpu.get(name, 0.0), efficiency)
+                load.append(os.getloadavg()[0])
+                print(
+                    f"round {round_ + 1} {name:26} {rate:>9,.0f} records/s  {efficiency:>9,.0f} records/CPU-s  "
+                    f"load {load[-1]:.1f}",
+                    flush=True,
+                )
+                shutil.rmtree(out)
+        for client in clients.values():
+            cluster = client.cluster
+            client.close()
+            cluster.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    ratios = {
+        "local2_over_local1_jsonl": best["dask_local2_jsonl"] / best["dask_local1_jsonl"],
+        "local2_over_local1_parquet": best["dask_local2_parquet"] / best["dask_local1_parquet"],
+        "local1_jsonl_over_local_process": best["dask_local1_jsonl"] / best["local_jsonl_1_process"],
+        "local1_parquet_over_local_process": best["dask_local1_parquet"] / best["local_jsonl_1_process"],
+        "local1_parquet_over_arrow_process": best["dask_local1_parquet"] / best["arrow_parquet_1_process"],
+        "parquet_over_jsonl_local2": best["dask_local2_parquet"] / best["dask_local2_jsonl"],
+    }
+    per_core = max(per_cpu["dask_local2_parquet"], per_cpu["dask_local2_jsonl"])
+    report = {
+        "count": args.count,
+        "rounds": args.rounds,
+        "load_average_1min": {"min": round(min(load), 1), "max": round(max(load), 1)},
+        "records_per_second": {k: round(v) for k, v in best.items()},
+        "records_per_cpu_second": {k: round(v) for k, v in per_cpu.items()},
+        "ratios": {k: round(v, 3) for k, v in ratios.items()},
+        "cpu_efficiency_over_local_process": {
+            k: round(v / per_cpu["local_jsonl_1_process"], 3) for k, v in per_cpu.items()
+        },
+        "cluster_startup_seconds": {f"local:{k}": round(v, 2) for k, v in startup.items()},
+        "cores_for_a_billion_an_hour_at_the_best_records_per_cpu_second": round(1e9 / 3600 / per_core),
+    }
+    print(json.dumps(report, indent=2))
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(
+        f"targets: local:2 / local:1 = {ratios['local2_over_local1_jsonl']:.2f}x JSONL, "
+        f"{ratios['local2_over_local1_parquet']:.2f}x Parquet (>= 1.7x); local:1 / --local = "
+        f"{ratios['local1_jsonl_over_local_process']:.0%} JSONL, {ratios['local1_parquet_over_local_process']:.0%} "
+        "Parquet (>= 80%)"
+    )
+
+
+if __name__ == "__main__":
+    main()
