@@ -81,6 +81,11 @@ bench-service: install
 bench-http: install
 	$(PY) -m bench.http_bench
 
+# The settlement explorer's screenshots in docs/ (a real server, Debian's chromium).
+.PHONY: explorer-screenshots
+explorer-screenshots: install
+	$(PY) -m tests.explorer.screenshots
+
 .PHONY: fuzz
 # Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
 # coverage-guided fuzzing of the notation parser and the JSON reader.

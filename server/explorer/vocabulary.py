@@ -54,4 +54,4 @@ def vocabulary() -> dict:
 
 
 def vocabulary_json() -> bytes:
-    return json.dumps(vocabulary(), ensure_ascii=False, sort_keys=True).encode()
+    return json.dumps(vocabulary(), ensure_ascii=False).encode()

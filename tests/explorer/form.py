@@ -17,6 +17,14 @@ def winner_fields(winner) -> dict[str, str]:
     }
 
 
+def open_explorer(browser, base_url: str, width: int = 1200, height: int = 900):
+    """A new page with the explorer loaded and ready (its script has run)."""
+    page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
 def enter(page, request: SettleRequest) -> None:
     page.select_option("#profile", request.profile)
     page.select_option("#outcome", f"OUTCOME_{request.outcome.name}")

@@ -551,12 +551,12 @@ async function showProfiles() {
     const rows = Object.entries(vocabulary.profileFields).map(([field, meaning]) => {
       const values = profiles.map((p) => profileValue(p[camel(field)]));
       return el("tr", { class: new Set(values).size > 1 ? "diff" : "", "data-field": field },
-        el("th", { scope: "row" }, el("code", { text: field })), values.map((v) => el("td", { text: v })),
-        el("td", { class: "meaning", text: meaning }));
+        el("th", { scope: "row" }, el("code", { text: field }), el("div", { class: "meaning", text: meaning })),
+        values.map((v) => el("td", { text: v })));
     });
     $("#profiles-table").replaceChildren(el("table", { class: "profiles" },
-      el("thead", {}, el("tr", {}, el("th", { text: "Field 字段" }), profiles.map((p) => el("th", { text: p.name })),
-        el("th", { text: "Meaning 含义" }))), el("tbody", {}, rows)));
+      el("thead", {}, el("tr", {}, el("th", { text: "Field 字段 · meaning 含义" }),
+        profiles.map((p) => el("th", { text: p.name })))), el("tbody", {}, rows)));
   } catch (error) {
     $("#profiles-error").textContent = `${error.code}: ${error.message}`;
   }
