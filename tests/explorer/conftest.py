@@ -1,5 +1,8 @@
 """One real server and one real headless Chromium (Debian's, driven by Playwright) for every
-explorer test; each test opens its own page."""
+explorer test; each test opens its own page.
+
+Both live for this package only: Playwright's sync API keeps an event loop running in the
+main thread while it is open, and tests elsewhere call ``asyncio.run``."""
 
 from __future__ import annotations
 
@@ -13,13 +16,13 @@ from tests.server.conftest import run_server
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def explorer_server(tmp_path_factory):
     with run_server(tmp_path_factory.mktemp("explorer")) as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     if not shutil.which(CHROMIUM):
         pytest.fail("Chromium is missing: apt-get install chromium (listed in .ci/debian-packages)")
