@@ -22,9 +22,10 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt
 	touch $@
 
 # Generated protobuf code: built here, never edited, rebuilt whenever a .proto changes.
-# The venv finds them through a .pth file.
+# The venv finds them through a .pth file. The descriptor set keeps the .proto comments,
+# which the settlement explorer shows as the meaning of every profile field and enum value.
 gen: $(GEN_STAMP)
-$(GEN_STAMP): $(PROTOS) $(STAMP)
+$(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 	rm -rf $(GEN_DIR) && mkdir -p $(GEN_DIR)
 	echo "$(CURDIR)/$(GEN_DIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/shmj-generated.pth"
 	test -z "$(PROTOS)" || $(PY) -m grpc_tools.protoc -I $(PROTO_DIR) \
@@ -32,6 +33,7 @@ $(GEN_STAMP): $(PROTOS) $(STAMP)
 		--mypy_out=$(GEN_DIR) --mypy_grpc_out=$(GEN_DIR) \
 		--plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
 		--plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
+		--descriptor_set_out=$(GEN_DIR)/shmj_descriptors.binpb --include_source_info \
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
@@ -82,6 +84,11 @@ bench-batch: install
 
 bench-http: install
 	$(PY) -m bench.http_bench
+
+# The settlement explorer's screenshots in docs/ (a real server, Debian's chromium).
+.PHONY: explorer-screenshots
+explorer-screenshots: install
+	$(PY) -m tests.explorer.screenshots
 
 .PHONY: fuzz
 # Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then

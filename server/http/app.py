@@ -8,12 +8,14 @@ this origin, and other sites' pages are not meant to call the service from a bro
 
 from __future__ import annotations
 
+import json
 import time
 import zlib
 
 import grpc
 import structlog
 
+from server.explorer import notation, static_files
 from server.http import connect
 from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
 from server.service import SERVICE_NAME
@@ -49,6 +51,7 @@ class ConnectApp:
         self.max_concurrent_rpcs = max_concurrent_rpcs
         self.grpc_port = grpc_port
         self.in_flight = 0
+        self.files = static_files.load()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":  # lifespan is off; websockets are not served
@@ -58,9 +61,25 @@ class ConnectApp:
             answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :])
         elif path in ("/healthz", "/readyz") and scope["method"] in ("GET", "HEAD"):
             answer = self._health(path)
+        elif path in self.files and scope["method"] in ("GET", "HEAD"):
+            content_type, body = self.files[path]
+            answer = Answer(200, content_type, body, list(static_files.HEADERS))
+        elif path == "/explorer/notation" and scope["method"] == "POST":
+            answer = await self._notation(receive)
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
         await _send(send, answer)
+
+    async def _notation(self, receive) -> Answer:
+        """The explorer's notation reader: a hand's text to its JSON, or where it fails."""
+        try:
+            fields = notation.read_body(await self._read_body({}, receive))
+        except TooLarge:
+            return Answer(413, "text/plain; charset=utf-8", b"too large\n")
+        except notation.BadNotationRequest as error:
+            return Answer(400, "text/plain; charset=utf-8", f"{error}\n".encode())
+        body = json.dumps(notation.read_notation(fields), ensure_ascii=False).encode()
+        return Answer(200, "application/json", body)
 
     def _health(self, path: str) -> Answer:
         if path == "/readyz" and not self.readiness.serving:
@@ -147,7 +166,7 @@ class ConnectApp:
 
 _NOT_FOUND = (
     f"not found: POST {RPC_PREFIX}<Method> (Connect, application/json or application/proto), "
-    "GET /healthz, GET /readyz\n"
+    "GET /healthz, GET /readyz, GET / (the settlement explorer)\n"
 ).encode()
 
 

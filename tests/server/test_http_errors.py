@@ -127,7 +127,7 @@ def test_protocol_level_refusals(http):
     assert (reply.status, reply.headers["accept-post"]) == (415, "application/json, application/proto")
     reply = http.get("/mahjong.shanghai.v1.ScoringService/ListProfiles")
     assert (reply.status, reply.headers["allow"]) == (405, "POST")
-    assert http.get("/").status == 404
+    assert http.get("/nothing-here").status == 404
     reply = http.post("ListProfiles", b"{}", **{"Content-Encoding": "br"})
     assert (reply.status, reply.json()["code"]) == (501, "unimplemented")
 

@@ -1,0 +1,82 @@
+"""``POST /explorer/notation``: read hands written in RULES.md notation into the proto3 JSON of
+a ``Winner``'s fields, or say where each one fails.
+
+Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "passed": "5m"}``
+(every key optional). Answer: ``{"hand": {...}, "passedTiles": [...], "errors": []}`` where
+``hand`` is a ``Hand`` message in JSON; or ``errors``, one per field that cannot be read:
+``{"field": "win", "position": 1, "message": "..."}`` (position is the character offset).
+"""
+
+from __future__ import annotations
+
+import json
+
+from rules_core.errors import NotationError
+from rules_core.json_names import FLOWER, MELD_KIND, TILE
+from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
+
+FIELDS = ("hand", "win", "flowers", "passed")
+MAX_TEXT = 400  # a hand with every meld and flower is under 100 characters
+
+
+class BadNotationRequest(ValueError):
+    """A body that is not a JSON object of strings under ``FIELDS``."""
+
+
+def read_body(body: bytes) -> dict[str, str]:
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadNotationRequest(f"the body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BadNotationRequest('the body is a JSON object such as {"hand": "123m ...", "win": "7s"}')
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise BadNotationRequest(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(FIELDS)}")
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise BadNotationRequest(f"{key}: expected a string, got {type(value).__name__}")
+        if len(value) > MAX_TEXT:
+            raise BadNotationRequest(f"{key}: longer than {MAX_TEXT} characters")
+    return data
+
+
+def _tiles(tiles) -> list[str]:
+    return [TILE.name_of[t] for t in tiles]
+
+
+def read_notation(fields: dict[str, str]) -> dict:
+    """The hand in proto3 JSON, or the errors with their positions; never raises for a user's text."""
+    errors: list[dict] = []
+    hand: dict = {"concealed": [], "melds": [], "flowers": []}
+    passed: list[str] = []
+
+    def attempt(field: str, read):
+        try:
+            return read(fields[field])
+        except NotationError as error:
+            errors.append({"field": field, "position": error.position, "message": error.message})
+            return None
+
+    if fields.get("hand", "").strip():
+        parsed = attempt("hand", parse_hand)
+        if parsed is not None:
+            hand["concealed"] = _tiles(parsed.concealed)
+            hand["melds"] = [
+                {"kind": MELD_KIND.name_of[m.kind], "tiles": _tiles(m.tiles), "fromSeat": m.from_seat}
+                for m in parsed.melds
+            ]
+            hand["flowers"] = [FLOWER.name_of[f] for f in parsed.flowers]
+    if fields.get("win", "").strip():
+        tile = attempt("win", parse_tile)
+        if tile is not None:
+            hand["winningTile"] = TILE.name_of[tile]
+    if fields.get("flowers", "").strip():
+        flowers = attempt("flowers", parse_flowers)
+        if flowers is not None:
+            hand["flowers"] += [FLOWER.name_of[f] for f in flowers]
+    if fields.get("passed", "").strip():
+        tiles = attempt("passed", parse_tiles)
+        if tiles is not None:
+            passed = _tiles(tiles)
+    return {"hand": hand, "passedTiles": passed, "errors": errors}

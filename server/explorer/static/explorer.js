@@ -1,0 +1,613 @@
+// The settlement explorer: a form over the service's Connect JSON endpoints.
+// No framework and no build step; every answer shown is the server's.
+"use strict";
+
+const SERVICE = "/mahjong.shanghai.v1.ScoringService/";
+const SEATS = [0, 1, 2, 3];
+const HONOURS = { EAST: ["E", "東"], SOUTH: ["S", "南"], WEST: ["W", "西"], NORTH: ["N", "北"],
+  RED: ["C", "中"], GREEN: ["F", "發"], WHITE: ["P", "白"] };
+const SUITS = { M: ["m", "萬"], P: ["p", "筒"], S: ["s", "条"] };
+const FLOWERS = ["SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "BAMBOO", "CHRYSANTHEMUM"];
+const FLOWER_ZH = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
+const UNITS = { UNIT_FLOWER: "花", UNIT_POINT: "分" };
+const MELD_WORDS = { MELD_KIND_CHOW: "chow 吃", MELD_KIND_PUNG: "pung 碰", MELD_KIND_EXPOSED_KONG: "exposed kong 明杠",
+  MELD_KIND_ADDED_KONG: "added kong 加杠", MELD_KIND_CONCEALED_KONG: "concealed kong 暗杠" };
+
+let vocabulary = { enums: {}, patterns: {}, profileFields: {} };
+
+// ---- small helpers -------------------------------------------------------------------------
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function number(value) {
+  const n = Number(value || 0);
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1e6) / 1e6);
+}
+
+function signed(value) {
+  const n = Number(value || 0);
+  return (n > 0 ? "+" : n < 0 ? "" : "+") + number(n);
+}
+
+async function call(method, body) {
+  const reply = await fetch(SERVICE + method, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await reply.json().catch(() => ({ code: "unknown", message: `HTTP ${reply.status}` }));
+  if (!reply.ok) {
+    const error = new Error(data.message || `HTTP ${reply.status}`);
+    error.code = data.code;
+    error.violations = (data.details || []).flatMap((d) => (d.debug && d.debug.fieldViolations) || []);
+    throw error;
+  }
+  return data;
+}
+
+async function readNotation(fields) {
+  const reply = await fetch("/explorer/notation", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fields),
+  });
+  if (!reply.ok) throw new Error(await reply.text());
+  return reply.json();
+}
+
+// ---- tiles as pictures ---------------------------------------------------------------------
+function tileParts(name) {
+  const key = String(name).replace(/^TILE_/, "");
+  if (HONOURS[key]) return { notation: HONOURS[key][0], face: HONOURS[key][1], rank: "", kind: "honour " + key.toLowerCase() };
+  const suit = SUITS[key[0]];
+  return { notation: key[1] + suit[0], face: suit[1], rank: key[1], kind: "suit-" + suit[0] };
+}
+
+function tile(name, extra = "") {
+  const parts = tileParts(name);
+  return el("span", { class: `tile ${parts.kind} ${extra}`.trim(), "data-tile": parts.notation,
+    title: parts.notation, role: "img", "aria-label": parts.notation },
+  parts.rank ? el("b", { text: parts.rank }) : null, el("i", { text: parts.face }));
+}
+
+function flowerTile(name) {
+  const index = FLOWERS.indexOf(String(name).replace(/^FLOWER_/, ""));
+  return el("span", { class: "tile flower", "data-tile": `${index + 1}f`, title: `${index + 1}f`, role: "img",
+    "aria-label": `${index + 1}f` }, el("b", { text: index + 1 }), el("i", { text: FLOWER_ZH[index] }));
+}
+
+function handPicture(hand) {
+  const line = el("div", { class: "tiles-line" });
+  const concealed = hand.concealed || [];
+  const winAt = concealed.lastIndexOf(hand.winningTile); // the concealed tiles include the winning tile
+  line.append(el("span", { class: "group concealed" }, concealed.map((t, i) => tile(t, i === winAt ? "win" : "")),
+    el("small", { text: winAt >= 0 ? `concealed 暗牌 · winning tile 胡张 ${tileParts(hand.winningTile).notation}` : "concealed 暗牌" })));
+  (hand.melds || []).forEach((meld) => {
+    const concealedKong = meld.kind === "MELD_KIND_CONCEALED_KONG";
+    const source = concealedKong ? "concealed 暗" : `from seat ${meld.fromSeat || 0}`;
+    line.append(el("span", { class: "group meld", "data-from": concealedKong ? "" : meld.fromSeat || 0 },
+      (meld.tiles || []).map((t) => tile(t)), el("small", { text: `${MELD_WORDS[meld.kind] || meld.kind} · ${source}` })));
+  });
+  if ((hand.flowers || []).length) {
+    line.append(el("span", { class: "group flowers" }, hand.flowers.map(flowerTile), el("small", { text: "flowers 花" })));
+  }
+  return line;
+}
+
+// ---- words -------------------------------------------------------------------------------
+function patternWords(name) {
+  const words = vocabulary.patterns[name];
+  return words ? `${words.zh} ${words.en}` : name.replace(/^PATTERN_/, "");
+}
+
+function enumWords(name) {
+  return vocabulary.enums[name] || name;
+}
+
+function itemEffect(item) {
+  const amount = Number(item.contribution || 0);
+  switch (item.kind) {
+    case "ITEM_KIND_FLOWERS": case "ITEM_KIND_BASE": return `+${number(amount)}`;
+    case "ITEM_KIND_FAN": return `x${2 ** Math.trunc(amount)} (${number(amount)} 番)`;
+    case "ITEM_KIND_PATTERN": return `= ${number(amount)}`;
+    case "ITEM_KIND_MULTIPLIER": return `x${number(amount)}`;
+    default: return signed(amount);
+  }
+}
+
+// ---- the form ----------------------------------------------------------------------------
+const NOTATION_FIELDS = [["hand", ".w-hand"], ["win", ".w-win"], ["flowers", ".w-flowers"], ["passed", ".w-passed"]];
+
+function addWinner(values = {}) {
+  const node = $("#winner-template").content.firstElementChild.cloneNode(true);
+  $("#winners").append(node);
+  $(".w-seat", node).value = values.seat ?? 0;
+  for (const [field, selector] of NOTATION_FIELDS) $(selector, node).value = values[field] || "";
+  $(".w-replacement", node).checked = Boolean(values.replacement);
+  $(".w-first", node).checked = Boolean(values.first);
+  $(".w-remove", node).addEventListener("click", () => { node.remove(); numberWinners(); });
+  for (const [, selector] of NOTATION_FIELDS) {
+    $(selector, node).addEventListener("input", () => scheduleValidation(node));
+  }
+  numberWinners();
+  validateWinner(node);
+  return node;
+}
+
+function numberWinners() {
+  $$("#winners .winner").forEach((node, index) => {
+    $(".winner-number", node).textContent = `#${index + 1}`;
+    node.dataset.index = index;
+  });
+}
+
+const timers = new WeakMap();
+function scheduleValidation(node) {
+  clearTimeout(timers.get(node));
+  timers.set(node, setTimeout(() => validateWinner(node), 150));
+}
+
+function winnerFields(node) {
+  const fields = {};
+  for (const [field, selector] of NOTATION_FIELDS) fields[field] = $(selector, node).value;
+  return fields;
+}
+
+// Asks the server to read the winner's notation; marks the bad token; returns the JSON or null.
+async function validateWinner(node) {
+  const fields = winnerFields(node);
+  const answer = await readNotation(fields);
+  if (JSON.stringify(winnerFields(node)) !== JSON.stringify(fields)) return null; // typed on meanwhile
+  const errorBox = $(".w-error", node);
+  errorBox.replaceChildren();
+  for (const [, selector] of NOTATION_FIELDS) $(selector, node).removeAttribute("aria-invalid");
+  for (const error of answer.errors) {
+    const input = $(NOTATION_FIELDS.find(([f]) => f === error.field)[1], node);
+    input.setAttribute("aria-invalid", "true");
+    errorBox.append(notationError(error.field, fields[error.field], error.position, error.message));
+  }
+  $(".w-preview", node).replaceChildren(answer.errors.length ? "" : handPicture(answer.hand));
+  return answer.errors.length ? null : answer;
+}
+
+// The text with the token around `position` marked, and the message: as the CLI points at it.
+function notationError(field, text, position, message) {
+  let start = position, end = position + 1;
+  const open = text.lastIndexOf("[", position);
+  if (open >= 0 && text.lastIndexOf("]", position - 1) < open) { // inside a meld: the whole meld
+    start = open;
+    end = text.indexOf("]", position) < 0 ? text.length : text.indexOf("]", position) + 1;
+  } else { // a run of tiles between spaces and brackets
+    while (start > 0 && !/[\s\]\[]/.test(text[start - 1])) start -= 1;
+    while (end < text.length && !/[\s\]\[]/.test(text[end])) end += 1;
+  }
+  return el("div", { class: "notation-error", "data-field": field, "data-position": position },
+    el("span", { class: "field-name", text: `${field}: ` }),
+    el("code", {}, text.slice(0, start), el("mark", { class: "bad-token", text: text.slice(start, end) || " " }),
+      text.slice(end)),
+    el("span", { class: "message", text: ` ${message} (at character ${position})` }));
+}
+
+function integer(id) {
+  return Number.parseInt($(id).value || "0", 10) || 0;
+}
+
+function tableState() {
+  return {
+    profile: $("#profile").value, outcome: $("#outcome").value, dealer: integer("#dealer"),
+    discarder: integer("#discarder"), abandoning: integer("#abandoning"), huangfan: integer("#huangfan"),
+    dice: $("#dice").value.trim(), claims: $("#claims").value.trim(), overrides: $("#overrides").value.trim(),
+    compare: $("#compare").value,
+    winners: $$("#winners .winner").map((node) => ({
+      seat: Number.parseInt($(".w-seat", node).value || "0", 10) || 0, ...winnerFields(node),
+      replacement: $(".w-replacement", node).checked, first: $(".w-first", node).checked,
+    })),
+  };
+}
+
+function setState(state) {
+  $("#profile").value = state.profile || "classic";
+  $("#outcome").value = state.outcome || "OUTCOME_SELF_DRAW";
+  for (const key of ["dealer", "discarder", "abandoning", "huangfan"]) $(`#${key}`).value = state[key] || 0;
+  for (const key of ["dice", "claims", "overrides"]) $(`#${key}`).value = state[key] || "";
+  $("#compare").value = state.compare || "";
+  if (state.overrides) $("#overrides-box").open = true;
+  $("#winners").replaceChildren();
+  (state.winners || []).forEach((w) => addWinner(w));
+}
+
+// "3 3" -> {first: 3, second: 3}; "1<2:3, 2<1" -> liability relations (count 3 when left out).
+function tableFields(state) {
+  const errors = [];
+  let dice = null;
+  if (state.dice) {
+    const m = state.dice.match(/^([1-6])[\s,+]*([1-6])$/);
+    if (m) dice = { first: Number(m[1]), second: Number(m[2]) };
+    else errors.push(`dice: two numbers 1-6 such as "3 3", got "${state.dice}"`);
+  }
+  const liabilities = [];
+  for (const part of state.claims.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = part.match(/^([0-3])\s*<\s*([0-3])\s*(?::\s*(\d+))?$/);
+    if (m) liabilities.push({ claimerSeat: Number(m[1]), sourceSeat: Number(m[2]), claims: Number(m[3] || 3) });
+    else errors.push(`claims: "${part}" is not claimer<source:count, such as 1<2:3`);
+  }
+  let overrides = null;
+  if (state.overrides) {
+    try { overrides = JSON.parse(state.overrides); } catch (e) { errors.push(`overrides: not JSON: ${e.message}`); }
+  }
+  return { dice, liabilities, overrides, errors };
+}
+
+async function buildRequest(state) {
+  const table = tableFields(state);
+  $("#table-error").textContent = table.errors.join("; ");
+  const nodes = $$("#winners .winner");
+  const answers = await Promise.all(nodes.map(validateWinner));
+  if (table.errors.length || answers.some((a) => a === null)) return null;
+  const request = {
+    profile: state.profile, outcome: state.outcome, dealerSeat: state.dealer, huangfanCount: state.huangfan,
+    discarderSeat: state.discarder, abandoningSeat: state.abandoning, liabilities: table.liabilities,
+    winners: answers.map((answer, i) => ({
+      seat: state.winners[i].seat, hand: answer.hand, passedTiles: answer.passedTiles,
+      replacementDraw: state.winners[i].replacement, firstGoAround: state.winners[i].first,
+    })),
+  };
+  if (table.dice) request.dice = table.dice;
+  if (table.overrides) request.overrides = table.overrides;
+  return request;
+}
+
+// ---- answers -----------------------------------------------------------------------------
+function winnerCard(winner, requestWinner, unit) {
+  const legal = Boolean(winner.legal);
+  const card = el("article", { class: `winner-result ${legal ? "legal" : "illegal"}`, "data-seat": winner.seat || 0 },
+    el("h3", {}, `Seat ${winner.seat || 0} `,
+      el("span", { class: "verdict", text: legal ? "LEGAL 合法" : "NOT LEGAL 不合法" }),
+      ` (${winner.flowers || 0} 花)`));
+  if (requestWinner && requestWinner.hand) card.append(handPicture(requestWinner.hand));
+  const patterns = winner.patterns || [];
+  card.append(el("p", { class: "patterns" }, "Patterns 牌型: ",
+    patterns.length ? patterns.map((p) => el("span", { class: "pattern", "data-pattern": p.replace(/^PATTERN_/, ""),
+      title: enumWords(p) }, patternWords(p))) : el("span", { text: "no pattern 无" })));
+  if (!legal) {
+    card.append(el("ul", { class: "reasons" }, (winner.illegalReasons || []).map((r) =>
+      el("li", { "data-reason": r.replace(/^ILLEGAL_REASON_/, "") }, `${r.replace(/^ILLEGAL_REASON_/, "")}: ${enumWords(r)}`))));
+    return card;
+  }
+  const rows = (winner.items || []).map((item) => el("tr", { "data-kind": item.kind },
+    el("td", { text: (item.nameEn || "") + ((item.count || 1) > 1 ? ` x${item.count}` : "") }),
+    el("td", { lang: "zh", text: item.nameZh || "" }),
+    el("td", { class: "num", text: itemEffect(item), title: enumWords(item.kind) })));
+  card.append(el("table", { class: "items" },
+    el("thead", {}, el("tr", {}, el("th", { text: "Item" }), el("th", { text: "项目" }), el("th", { text: "Effect 效果" }))),
+    el("tbody", {}, rows)));
+  card.append(el("p", { class: "value" }, "Value per share V = ",
+    el("strong", { class: "value-number", text: number(winner.value) }), ` ${unit}`,
+    `  (before multipliers ${number(winner.baseValue)})`));
+  return card;
+}
+
+const SEAT_XY = [[160, 290], [290, 160], [160, 30], [30, 160]]; // seat 0 at the bottom, turns counter-clockwise
+
+function paymentsPicture(response) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 320 320");
+  svg.setAttribute("class", "table-picture");
+  svg.setAttribute("role", "img");
+  const deltas = response.seatDeltas || [0, 0, 0, 0];
+  const summary = (response.payments || []).map((p) => `seat ${p.fromSeat || 0} pays seat ${p.toSeat || 0} ${number(p.amount)}`);
+  svg.setAttribute("aria-label", summary.length ? summary.join("; ") : "no payments");
+  const add = (tag, attributes, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+    return node;
+  };
+  const defs = add("defs", {});
+  const marker = document.createElementNS(ns, "marker");
+  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+    markerHeight: "7", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+  const head = document.createElementNS(ns, "path");
+  head.setAttribute("d", "M0,0 L10,5 L0,10 z");
+  head.setAttribute("class", "arrow-head");
+  marker.append(head);
+  defs.append(marker);
+  add("rect", { x: 80, y: 80, width: 160, height: 160, rx: 12, class: "felt" });
+  const sums = new Map();
+  for (const p of response.payments || []) {
+    const key = `${p.fromSeat || 0}>${p.toSeat || 0}`;
+    sums.set(key, (sums.get(key) || 0) + Number(p.amount || 0));
+  }
+  for (const [key, amount] of sums) {
+    const [from, to] = key.split(">").map(Number);
+    const [x1, y1] = SEAT_XY[from], [x2, y2] = SEAT_XY[to];
+    const dx = x2 - x1, dy = y2 - y1, length = Math.hypot(dx, dy);
+    const nx = (-dy / length) * 8, ny = (dx / length) * 8; // two ways between one pair stay apart
+    const sx = x1 + (dx / length) * 34 + nx, sy = y1 + (dy / length) * 34 + ny;
+    const ex = x2 - (dx / length) * 34 + nx, ey = y2 - (dy / length) * 34 + ny;
+    add("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "payment", "marker-end": "url(#arrow)",
+      "data-from": from, "data-to": to });
+    add("text", { x: (sx + ex) / 2 + nx * 1.6, y: (sy + ey) / 2 + ny * 1.6 + 4, class: "amount",
+      "text-anchor": "middle" }, number(amount));
+  }
+  SEATS.forEach((seat) => {
+    const [x, y] = SEAT_XY[seat];
+    const isDealer = response.nextHand && seat === response.nextHand.dealerSeat;
+    add("circle", { cx: x, cy: y, r: 26, class: `seat ${Number(deltas[seat]) > 0 ? "gain" : Number(deltas[seat]) < 0 ? "loss" : ""}` });
+    add("text", { x, y: y - 4, "text-anchor": "middle", class: "seat-name" }, `seat ${seat}`);
+    add("text", { x, y: y + 12, "text-anchor": "middle", class: "seat-delta", "data-seat": seat }, signed(deltas[seat]));
+    if (isDealer) add("text", { x: x + 22, y: y - 20, class: "dealer-mark" }, "庄");
+  });
+  return svg;
+}
+
+function settlementView(response, request) {
+  const unit = UNITS[response.unit] || "";
+  const view = el("div", { class: "settlement", "data-profile": response.profile });
+  view.append(el("p", { class: "profile-line" }, `Profile ${response.profile} (unit ${unit})`));
+  (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit)));
+  const payments = response.payments || [];
+  const list = el("ul", { class: "payment-list" }, payments.map((p) => el("li", {},
+    `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)}  `,
+    el("span", { class: "reason", text: enumWords(p.reason) }))));
+  const penalties = (response.penalties || []).map((p) => el("li", {}, `Penalty 逃跑: seat ${p.seat || 0} loses ${number(p.amount)}`));
+  const deltas = el("p", { class: "deltas" }, "Seat deltas 输赢: ",
+    (response.seatDeltas || []).map((d, seat) => el("span", { class: "delta", "data-seat": seat, text: signed(d) })));
+  const next = response.nextHand
+    ? el("p", { class: "next-hand" }, `Next hand 下一手: dealer 庄家 seat ${response.nextHand.dealerSeat || 0}, 荒番 count ${response.nextHand.huangfanCount || 0}`)
+    : el("p", { class: "next-hand" }, "Next hand 下一手: none: no claimed win is legal, the hand goes on");
+  view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response),
+    el("div", {}, list, el("ul", {}, penalties), deltas,
+      el("p", { class: "huangfan-after" }, `荒番 after dice ${response.huangfanAfterDice || 0}`), next)));
+  view.append(el("details", {}, el("summary", { text: "The answer in JSON" }),
+    el("pre", { class: "json", text: JSON.stringify(response, null, 2) })));
+  return view;
+}
+
+function comparisonRows(response) {
+  const rows = [];
+  (response.winners || []).forEach((w) => {
+    const seat = w.seat || 0;
+    rows.push([`Seat ${seat} legal`, w.legal ? "legal" : `not legal: ${(w.illegalReasons || []).join(", ")}`]);
+    rows.push([`Seat ${seat} patterns`, (w.patterns || []).map(patternWords).join(", ") || "none"]);
+    rows.push([`Seat ${seat} V`, number(w.value)]);
+  });
+  rows.push(["Seat deltas", (response.seatDeltas || []).map(signed).join(" ")]);
+  rows.push(["Next hand", response.nextHand ? `dealer ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none"]);
+  return rows;
+}
+
+function comparisonView(left, right) {
+  const a = comparisonRows(left), b = comparisonRows(right);
+  const body = a.map(([label, value], i) => {
+    const other = b[i] ? b[i][1] : "";
+    return el("tr", { class: value === other ? "" : "diff" }, el("th", { text: label }),
+      el("td", { text: value }), el("td", { text: other }));
+  });
+  return el("section", { class: "comparison" }, el("h3", { text: "Side by side 对比 (differences highlighted)" }),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}), el("th", { text: left.profile }),
+      el("th", { text: right.profile }))), el("tbody", {}, body)));
+}
+
+// Settle's field violations name fields such as winners[0].hand.melds[1]: show each under its winner.
+function showViolations(error) {
+  const box = $("#settle-error");
+  box.replaceChildren(el("p", { text: `${error.code || "error"}: ${error.message}` }));
+  for (const v of error.violations || []) {
+    const m = v.field.match(/^winners\[(\d+)\]/);
+    const node = m && $$("#winners .winner")[Number(m[1])];
+    const line = el("div", { class: "violation", "data-field": v.field }, el("code", { text: v.field }), `: ${v.description}`);
+    if (node) $(".w-error", node).append(line);
+    else box.append(line);
+  }
+}
+
+async function settle() {
+  const state = tableState();
+  writeHash(state);
+  $("#settle-error").replaceChildren();
+  $("#result").replaceChildren();
+  const request = await buildRequest(state);
+  if (!request) {
+    $("#settle-error").textContent = "Fix the marked fields first 请先改正标出的输入";
+    return;
+  }
+  try {
+    const response = await call("Settle", request);
+    const view = settlementView(response, request);
+    if (state.compare) {
+      const other = await call("Settle", { ...request, profile: state.compare });
+      view.prepend(comparisonView(response, other));
+    }
+    $("#result").replaceChildren(view);
+  } catch (error) {
+    showViolations(error);
+  }
+}
+
+// ---- pasted requests: a SettleRequest, or one line of a rescore file ------------------------
+function notationOfTiles(tiles) {
+  return (tiles || []).map((t) => tileParts(t).notation).join(" ");
+}
+
+function notationOfHand(hand) {
+  const parts = [notationOfTiles(hand.concealed)];
+  for (const meld of hand.melds || []) {
+    const body = (meld.tiles || []).map((t) => tileParts(t).notation).join("");
+    const compact = body.replace(/(\d)([mps])(?=\d)/g, "$1");
+    if (meld.kind === "MELD_KIND_CONCEALED_KONG") parts.push(`[${compact}]`);
+    else parts.push(`[${compact}${meld.kind === "MELD_KIND_ADDED_KONG" ? "+" : ""}@${meld.fromSeat || 0}]`);
+  }
+  return parts.filter(Boolean).join(" ");
+}
+
+function flowerNotation(flowers) {
+  return (flowers || []).map((f) => `${FLOWERS.indexOf(String(f).replace(/^FLOWER_/, "")) + 1}f`).join(" ");
+}
+
+function stateOfRequest(data) {
+  const camel = (o) => Object.fromEntries(Object.entries(o || {}).map(([k, v]) =>
+    [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), v]));
+  const r = camel(data);
+  const dice = r.dice ? `${r.dice.first} ${r.dice.second}` : "";
+  return {
+    profile: r.profile || "classic", outcome: r.outcome || "OUTCOME_SELF_DRAW", dealer: r.dealerSeat || 0,
+    discarder: r.discarderSeat || 0, abandoning: r.abandoningSeat || 0, huangfan: r.huangfanCount || 0, dice,
+    claims: (r.liabilities || []).map(camel).map((l) => `${l.claimerSeat || 0}<${l.sourceSeat || 0}:${l.claims || 0}`).join(", "),
+    overrides: r.overrides && Object.keys(r.overrides).length ? JSON.stringify(r.overrides) : "",
+    compare: $("#compare").value,
+    winners: (r.winners || []).map(camel).map((w) => {
+      const hand = camel(w.hand);
+      return { seat: w.seat || 0, hand: notationOfHand({ ...hand, melds: (hand.melds || []).map(camel) }),
+        win: hand.winningTile ? tileParts(hand.winningTile).notation : "", flowers: flowerNotation(hand.flowers),
+        passed: notationOfTiles(w.passedTiles), replacement: Boolean(w.replacementDraw), first: Boolean(w.firstGoAround) };
+    }),
+  };
+}
+
+function loadPaste() {
+  $("#paste-error").textContent = "";
+  let data;
+  try {
+    data = JSON.parse($("#paste").value.trim());
+  } catch (error) {
+    $("#paste-error").textContent = `Not JSON 不是JSON: ${error.message}`;
+    return;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    $("#paste-error").textContent = "Expected one SettleRequest object 需要一个SettleRequest对象";
+    return;
+  }
+  setState(stateOfRequest(data));
+  settle();
+}
+
+// ---- waits ------------------------------------------------------------------------------
+async function listWaits() {
+  const fields = { hand: $("#waits-hand").value, passed: $("#waits-passed").value };
+  const errorBox = $("#waits-hand-error");
+  errorBox.replaceChildren();
+  $("#waits-error").replaceChildren();
+  writeHash({ view: "waits", ...fields, seat: integer("#waits-seat"), profile: $("#waits-profile").value });
+  const answer = await readNotation(fields);
+  if (answer.errors.length) {
+    for (const e of answer.errors) errorBox.append(notationError(e.field, fields[e.field], e.position, e.message));
+    $("#waits-result").replaceChildren();
+    return;
+  }
+  try {
+    const response = await call("ListWaits", { profile: $("#waits-profile").value, seat: integer("#waits-seat"),
+      hand: answer.hand, passedTiles: answer.passedTiles });
+    const unit = "";
+    const table = (title, waits, kind) => el("section", { class: `waits ${kind}` }, el("h3", { text: `${title}: ${waits.length} tile(s)` }),
+      el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Tile 牌" }), el("th", { text: "V" }), el("th", { text: "Patterns 牌型" }))),
+        el("tbody", {}, waits.map((w) => el("tr", { "data-tile": tileParts(w.tile).notation },
+          el("td", {}, tile(w.tile)), el("td", { class: "num", text: number((w.result || {}).value) + unit }),
+          el("td", { text: ((w.result || {}).patterns || []).map(patternWords).join(", ") }))))));
+    $("#waits-result").replaceChildren(handPicture(answer.hand),
+      table("On a discard 点炮", response.discardWaits || [], "discard"),
+      table("By self-draw 自摸", response.selfDrawWaits || [], "self-draw"));
+  } catch (error) {
+    $("#waits-error").replaceChildren(el("p", { text: `${error.code}: ${error.message}` }),
+      (error.violations || []).map((v) => el("div", { class: "violation" }, el("code", { text: v.field }), `: ${v.description}`)));
+  }
+}
+
+// ---- profiles ---------------------------------------------------------------------------
+function profileValue(value) {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) {
+    return value.map((v) => {
+      if (typeof v !== "object") return String(v).startsWith("PATTERN_") ? patternWords(v) : String(v);
+      if (v.pattern) return `${patternWords(v.pattern)} ${v.value}`;
+      if (v.source) return `${v.source.replace(/^FLOWER_SOURCE_/, "")} ${v.value}`;
+      if (v.dice) return `${v.dice.first}+${v.dice.second}: ${v.value}`;
+      if ("first" in v) return `${v.first}+${v.second}`;
+      return JSON.stringify(v);
+    }).join(", ");
+  }
+  return String(value);
+}
+
+async function showProfiles() {
+  if ($("#profiles-table").childElementCount) return;
+  try {
+    const response = await call("ListProfiles", {});
+    const profiles = response.profiles || [];
+    const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    const rows = Object.entries(vocabulary.profileFields).map(([field, meaning]) => {
+      const values = profiles.map((p) => profileValue(p[camel(field)]));
+      return el("tr", { class: new Set(values).size > 1 ? "diff" : "", "data-field": field },
+        el("th", { scope: "row" }, el("code", { text: field }), el("div", { class: "meaning", text: meaning })),
+        values.map((v) => el("td", { text: v })));
+    });
+    $("#profiles-table").replaceChildren(el("table", { class: "profiles" },
+      el("thead", {}, el("tr", {}, el("th", { text: "Field 字段 · meaning 含义" }),
+        profiles.map((p) => el("th", { text: p.name })))), el("tbody", {}, rows)));
+  } catch (error) {
+    $("#profiles-error").textContent = `${error.code}: ${error.message}`;
+  }
+}
+
+// ---- the URL holds the state -------------------------------------------------------------
+function writeHash(state) {
+  const view = state.view || "settle";
+  const copy = { ...state };
+  delete copy.view;
+  history.replaceState(null, "", `#${view}?${encodeURIComponent(JSON.stringify(copy))}`);
+}
+
+function readHash() {
+  const [view, query] = location.hash.replace(/^#/, "").split("?");
+  let state = null;
+  if (query) {
+    try { state = JSON.parse(decodeURIComponent(query)); } catch (e) { state = null; }
+  }
+  return { view: ["settle", "waits", "profiles"].includes(view) ? view : "settle", state };
+}
+
+function showView(view) {
+  for (const section of $$(".view")) section.hidden = section.id !== `view-${view}`;
+  for (const link of $$("nav a")) link.setAttribute("aria-current", link.dataset.view === view ? "page" : "false");
+  if (view === "profiles") showProfiles();
+}
+
+async function start() {
+  vocabulary = await (await fetch("/explorer/vocabulary.json")).json();
+  $("#add-winner").addEventListener("click", () => $(".w-hand", addWinner()).focus());
+  $("#settle-form").addEventListener("submit", (event) => { event.preventDefault(); settle(); });
+  $("#waits-form").addEventListener("submit", (event) => { event.preventDefault(); listWaits(); });
+  $("#load-paste").addEventListener("click", loadPaste);
+  window.addEventListener("hashchange", () => showView(readHash().view));
+  const { view, state } = readHash();
+  showView(view);
+  if (view === "settle" && state) {
+    setState(state);
+    settle();
+  } else {
+    addWinner({ seat: 0, hand: "111m 555m 999p EEE 77s", win: "7s", flowers: "1f 5f" });
+  }
+  if (view === "waits" && state) {
+    $("#waits-hand").value = state.hand || "";
+    $("#waits-passed").value = state.passed || "";
+    $("#waits-seat").value = state.seat || 0;
+    $("#waits-profile").value = state.profile || "classic";
+    listWaits();
+  }
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,57 @@
+"""``GET /explorer/vocabulary.json``: the words the page shows, from their one source each.
+
+- the meaning of every enum value and every ``RuleProfile`` field: the comments of the
+  ``.proto`` files, read from the descriptor set ``make`` writes with source info
+  (``gen/shmj_descriptors.binpb``);
+- the patterns' Chinese and English names: ``rules_core.patterns.PATTERN_NAMES``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from google.protobuf import descriptor_pb2
+from mahjong.shanghai.v1 import tiles_pb2
+
+from rules_core.json_names import PATTERN
+from rules_core.patterns import PATTERN_NAMES
+
+DESCRIPTORS = Path(tiles_pb2.__file__).parents[3] / "shmj_descriptors.binpb"
+# Source-info paths: FileDescriptorProto field 4 is message_type, 5 enum_type; within a
+# message, 2 is field; within an enum, 2 is value.
+_MESSAGE, _ENUM, _FIELD, _VALUE = 4, 5, 2, 2
+
+
+def _comment(location) -> str:
+    return " ".join(line.strip() for line in location.leading_comments.strip().splitlines())
+
+
+def proto_comments(path: Path = DESCRIPTORS) -> dict:
+    """``{"enums": {"OUTCOME_DISCARD": "...", ...}, "messages": {"RuleProfile": {"lazi_value": "..."}}}``."""
+    files = descriptor_pb2.FileDescriptorSet.FromString(path.read_bytes()).file
+    enums: dict[str, str] = {}
+    messages: dict[str, dict[str, str]] = {}
+    for file in files:
+        comments = {tuple(loc.path): _comment(loc) for loc in file.source_code_info.location}
+        for e, enum in enumerate(file.enum_type):
+            for v, value in enumerate(enum.value):
+                enums[value.name] = comments.get((_ENUM, e, _VALUE, v), "")
+        for m, message in enumerate(file.message_type):
+            messages[message.name] = {
+                field.name: comments.get((_MESSAGE, m, _FIELD, f), "") for f, field in enumerate(message.field)
+            }
+    return {"enums": enums, "messages": messages}
+
+
+def vocabulary() -> dict:
+    comments = proto_comments()
+    return {
+        "enums": comments["enums"],
+        "profileFields": comments["messages"]["RuleProfile"],
+        "patterns": {PATTERN.name_of[p]: {"zh": zh, "en": en} for p, (zh, en) in PATTERN_NAMES.items()},
+    }
+
+
+def vocabulary_json() -> bytes:
+    return json.dumps(vocabulary(), ensure_ascii=False).encode()

@@ -1,0 +1,56 @@
+"""The explorer's screenshots in docs/: ``make explorer-screenshots`` (a real server and Chromium)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tests.explorer.conftest import CHROMIUM
+from tests.explorer.form import enter, open_explorer, settle
+from tests.server.conftest import run_server
+from tests.worked_examples import REQUESTS
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder, run_server(Path(folder)) as server:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = open_explorer(browser, server.http_url, 1100, 800)
+            enter(page, REQUESTS["13-both"])
+            settle(page)
+            page.screenshot(path=DOCS / "explorer-settle.png", full_page=True)
+
+            page.select_option("#compare", "sankou")
+            settle(page)
+            page.locator("#result .comparison").screenshot(path=DOCS / "explorer-compare.png")
+
+            page.locator("#winners .winner .w-hand").fill("123m 4x5p [789s@7] 11s EEE")
+            page.locator("#winners .winner .notation-error").wait_for()
+            page.locator("#winners .winner").screenshot(path=DOCS / "explorer-error.png")
+
+            page.click("nav a[data-view=waits]")
+            page.fill("#waits-hand", "1112345678999m")
+            page.press("#waits-hand", "Enter")
+            page.wait_for_selector("#waits-result .waits.self-draw")
+            page.screenshot(path=DOCS / "explorer-waits.png", full_page=True)
+
+            page.click("nav a[data-view=profiles]")
+            page.wait_for_selector("#profiles-table table")
+            page.screenshot(path=DOCS / "explorer-profiles.png", full_page=True)
+
+            phone = open_explorer(browser, server.http_url, 390, 844)
+            enter(phone, REQUESTS["17"])
+            settle(phone)
+            phone.screenshot(path=DOCS / "explorer-phone.png", full_page=True)
+            browser.close()
+    print("wrote docs/explorer-*.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

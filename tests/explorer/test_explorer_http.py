@@ -1,0 +1,95 @@
+"""What the server adds for the explorer: its files, the notation reader and the vocabulary."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from server.explorer.notation import read_notation
+from server.explorer.vocabulary import vocabulary
+from tests.server.http_calls import Http
+
+PROFILE_PROTO = Path(__file__).resolve().parents[2] / "proto/mahjong/shanghai/v1/profile.proto"
+
+
+@pytest.fixture
+def http(explorer_server):
+    with Http(explorer_server.http_url) as connection:
+        yield connection
+
+
+def test_the_page_and_its_files_come_from_this_server_only(http):
+    page = http.request("GET", "/")
+    assert page.status == 200 and page.headers["content-type"] == "text/html; charset=utf-8"
+    assert page.headers["content-security-policy"].startswith("default-src 'self';")
+    text = page.body.decode()
+    assert re.findall(r'(?:src|href)="([^"#]+)"', text) == ["data:,", "/explorer/explorer.css", "/explorer/explorer.js"]
+    for path, kind in (("/explorer/explorer.js", "text/javascript"), ("/explorer/explorer.css", "text/css")):
+        reply = http.request("GET", path)
+        assert (reply.status, reply.headers["content-type"]) == (200, f"{kind}; charset=utf-8")
+        assert b"http://" not in reply.body.replace(b"http://www.w3.org/2000/svg", b"")
+        assert b"https://" not in reply.body
+    assert http.request("GET", "/explorer/missing.js").status == 404
+    assert http.request("GET", "/explorer/../pyproject.toml").status == 404
+
+
+def test_notation_is_read_into_a_hands_json(http):
+    body = json.dumps({"hand": "7s 7s [123m@3] [5555p] 1f", "win": "7s", "flowers": "5f", "passed": "9s"})
+    reply = http.request("POST", "/explorer/notation", body.encode(), {"Content-Type": "application/json"})
+    assert reply.status == 200
+    assert reply.json() == {
+        "hand": {
+            "concealed": ["TILE_S7", "TILE_S7"],
+            "melds": [
+                {"kind": "MELD_KIND_CHOW", "tiles": ["TILE_M1", "TILE_M2", "TILE_M3"], "fromSeat": 3},
+                {"kind": "MELD_KIND_CONCEALED_KONG", "tiles": ["TILE_P5"] * 4, "fromSeat": 0},
+            ],
+            "flowers": ["FLOWER_SPRING", "FLOWER_PLUM"],
+            "winningTile": "TILE_S7",
+        },
+        "passedTiles": ["TILE_S9"],
+        "errors": [],
+    }
+
+
+def test_notation_errors_name_field_and_character():
+    answer = read_notation({"hand": "123m [45@1]", "win": "7s 8s", "flowers": "9f"})
+    assert answer["errors"] == [
+        {"field": "hand", "position": 8, "message": "numbers must end with a suit letter m, p, s or f"},
+        {"field": "win", "position": 0, "message": "expected exactly one tile, read 2"},
+        {"field": "flowers", "position": 0, "message": "flowers run from 1f to 8f"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"[1]", 'the body is a JSON object such as {"hand": "123m ...", "win": "7s"}\n'),
+        (b'{"hand": 5}', "hand: expected a string, got int\n"),
+        (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, win, flowers, passed\n"),
+        (b'{"hand": "' + b"1" * 401 + b'm"}', "hand: longer than 400 characters\n"),
+        (b"\xff", "the body is not JSON: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte\n"),
+    ],
+)
+def test_a_bad_notation_request_is_refused_in_words(http, body, message):
+    reply = http.request("POST", "/explorer/notation", body, {"Content-Type": "application/json"})
+    assert (reply.status, reply.body.decode()) == (400, message)
+
+
+def test_every_profile_field_has_its_proto_comment():
+    fields = vocabulary()["profileFields"]
+    # the comment above each field of RuleProfile in profile.proto, joined into one line
+    proto = PROFILE_PROTO.read_text().split("message RuleProfile {")[1].split("\n}")[0]
+    expected, comment = {}, []
+    for line in proto.strip().splitlines():
+        line = line.strip()
+        if line.startswith("//"):
+            comment.append(line[2:].strip())
+        else:
+            expected[re.search(r"(\w+) = \d+;", line).group(1)] = " ".join(comment)
+            comment = []
+    assert fields == expected
+    assert fields["lazi_value"].startswith("1 喇 / 1 勒 in units: the ordinary cap")

@@ -1,0 +1,103 @@
+"""Waits, profiles side by side, comparisons, pasted requests, links that reproduce a view,
+and a phone-sized screen, in a real browser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import rules_core as rc
+from server.explorer.vocabulary import vocabulary
+from tests.explorer.form import enter, settle
+from tests.worked_examples import REQUESTS
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_waits_of_a_hand_one_tile_short(page):
+    page.click("nav a[data-view=waits]")
+    page.fill("#waits-hand", "1112345678999m")
+    page.press("#waits-hand", "Enter")
+    page.wait_for_selector("#waits-result .waits.discard")
+    expected = rc.list_waits_json(
+        {"profile": "classic", "seat": 0, "hand": {"concealed": [f"TILE_M{n}" for n in "1112345678999"]}}
+    )
+    for kind, key in (("discard", "discardWaits"), ("self-draw", "selfDrawWaits")):
+        rows = page.locator(f"#waits-result .waits.{kind} tbody tr")
+        tiles = rows.evaluate_all("nodes => nodes.map(n => n.dataset.tile)")
+        assert tiles == [f"{n}m" for n in range(1, 10)]
+        values = rows.locator("td.num").all_inner_texts()
+        assert values == [f"{w['result']['value']:g}" for w in expected[key]]
+    assert page.locator("#waits-result .waits.discard tbody tr").first.locator("td").nth(2).inner_text() == (
+        "清一色 Full flush, 门清 Concealed hand"
+    )
+
+
+def test_profiles_side_by_side_with_each_fields_meaning(page):
+    page.click("nav a[data-view=profiles]")
+    page.wait_for_selector("#profiles-table table")
+    heads = page.locator("#profiles-table thead th").all_inner_texts()
+    assert heads == ["Field 字段 · meaning 含义", "classic", "sankou", "lezi"]
+    row = page.locator("#profiles-table tr[data-field=ordinary_lazi_threshold]")
+    assert row.locator("td").all_inner_texts() == ["0", "8", "0"]
+    assert row.locator(".meaning").inner_text() == vocabulary()["profileFields"]["ordinary_lazi_threshold"]
+    assert row.get_attribute("class") == "diff"
+    fields = page.locator("#profiles-table tbody tr").evaluate_all("nodes => nodes.map(n => n.dataset.field)")
+    assert fields == list(vocabulary()["profileFields"])
+
+
+def test_a_hand_under_two_profiles_shows_the_differences(page):
+    enter(page, REQUESTS["13"])  # lezi: deltas -10 +20 -10 0; under sankou -20 +40 -20 0 (example 15)
+    page.select_option("#compare", "sankou")
+    settle(page)
+    table = page.locator("#result .comparison table")
+    assert table.locator("thead th").all_inner_texts() == ["", "lezi", "sankou"]
+    differing = table.locator("tr.diff").evaluate_all("rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    assert ["Seat deltas", "-10 +20 -10 +0", "-20 +40 -20 +0"] in differing
+    same = table.locator("tbody tr:not(.diff) th").all_inner_texts()
+    assert "Seat 1 legal" in same
+
+
+def test_overrides_change_the_value(page):
+    enter(page, REQUESTS["1"])  # classic: V = 12
+    page.click("#overrides-box summary")
+    page.fill("#overrides", '{"ordinaryBase": 5}')
+    settle(page)
+    assert page.locator("#result .value-number").inner_text() == "16"  # (2 + 1 + 5) x 2
+
+
+def test_a_pasted_rescore_line_is_settled(page):
+    line = (EXAMPLES / "requests.jsonl").read_text().splitlines()[1]
+    expected = rc.settle_json(json.loads(line))
+    page.click("#paste-box summary")
+    page.fill("#paste", line)
+    page.click("#load-paste")
+    page.wait_for_selector("#result .settlement")
+    assert page.locator("#result .deltas .delta").all_inner_texts() == [f"{d:+g}" for d in expected["seatDeltas"]]
+    assert page.input_value("#profile") == expected["profile"]
+    page.fill("#paste", "{not json")
+    page.click("#load-paste")
+    assert page.inner_text("#paste-error").startswith("Not JSON 不是JSON: ")
+
+
+def test_a_link_reproduces_the_view(page, browser, explorer_server):
+    enter(page, REQUESTS["12"])
+    settle(page)
+    link = page.url
+    assert "#settle?" in link
+    other = browser.new_page()
+    try:
+        other.goto(link)
+        other.wait_for_selector("#result .settlement")
+        assert other.locator("#result .deltas .delta").all_inner_texts() == ["+30", "-15", "-15", "+0"]
+        assert other.input_value("#winners .winner .w-hand") == page.input_value("#winners .winner .w-hand")
+    finally:
+        other.close()
+
+
+def test_a_phone_sized_screen_needs_no_sideways_scrolling(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    enter(page, REQUESTS["17"])
+    settle(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator("#result svg.table-picture").bounding_box()["width"] <= 390
