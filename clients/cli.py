@@ -125,10 +125,18 @@ def check_tls_flags(args) -> None:
         raise UsageError("--cert and --key go together (mutual TLS)")
 
 
+def request_message(request: dict) -> pb.SettleRequest:
+    """The message of a request in JSON, read by rules_core's reader as with --local: a fault is
+    named by its field (rc.InvalidRequest) whichever way the request is settled."""
+    from rules_core.json_read import read_settle_request
+
+    return convert.settle_request_message(read_settle_request(request))
+
+
 def settle_dict(args, request: dict) -> dict:
     if args.local:
         return rc.settle_json(request)
-    message = ParseDict(request, pb.SettleRequest())
+    message = request_message(request)
     with _client(args) as client:
         return convert.message_dict(client.settle(message))
 
@@ -168,7 +176,7 @@ def profiles_dict(args) -> dict:
 def cmd_score(args) -> int:
     request = score_request(args)
     if args.command == "request":  # the same flags, the request printed instead of settled
-        print(json.dumps(convert.message_dict(ParseDict(request, pb.SettleRequest())), ensure_ascii=False))
+        print(json.dumps(convert.message_dict(request_message(request)), ensure_ascii=False))
         return 0
     response = settle_dict(args, request)
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.settlement_table(response))

@@ -204,3 +204,15 @@ def test_the_readme_mistakes_are_what_a_user_gets(tmp_path):
         result = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert (result.returncode, result.stdout, result.stderr) == (2, "", shown), command
     assert (tmp_path / "examples" / "requests.jsonl").read_bytes() == before
+
+
+def test_a_request_file_is_read_alike_locally_against_a_server_and_by_request(server, tmp_path, capsys):
+    """Its faults named by field in snake_case, not in protobuf's words with its camelCase list."""
+    request = tmp_path / "request.json"
+    request.write_text(
+        json.dumps({"profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW", "colour": 1, "huangfanCount": "x"})
+    )
+    said = (2, "shmj: invalid request:\n  colour: unknown field\n  huangfan_count: expected a whole number, got 'x'\n")
+    assert run(["score", "--request", str(request), "--local"], capsys) == said
+    assert run(["score", "--request", str(request), "--target", server.address], capsys) == said
+    assert run(["request", "--request", str(request)], capsys) == said
