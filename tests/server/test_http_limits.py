@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import socket
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
@@ -24,7 +26,8 @@ LIMIT = 4000  # bytes: ListProfiles answers 7,173 bytes of JSON (a newline inclu
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     with run_server(
-        tmp_path_factory.mktemp("small"), "--max-message-bytes", str(LIMIT), "--max-batch-size", "5"
+        tmp_path_factory.mktemp("small"),
+        *("--max-message-bytes", str(LIMIT), "--max-batch-size", "5", "--max-concurrent-rpcs", "1"),
     ) as running:
         yield running
 
@@ -66,6 +69,26 @@ def test_a_batch_over_the_limit_is_invalid_argument(http):
     reply = http.proto_call("SettleBatch", svc.SettleBatchRequest(requests=messages))
     assert reply.json()["message"] == "batch too large; split it"
     assert bad_request_of(reply) == [("requests", "at most 5 requests per call, got 6")]
+
+
+def test_a_call_over_the_concurrency_limit_is_resource_exhausted(small, http):
+    """A call whose body is still coming holds the worker's one slot: others are refused until it ends."""
+    host, port = urlsplit(small.http_url).hostname, urlsplit(small.http_url).port
+    with socket.create_connection((host, port), timeout=10) as slow:
+        slow.sendall(
+            f"POST {SERVICE_PATH}GetProfile HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n".encode()
+            + b'Content-Length: 19\r\n\r\n{"name": '
+        )
+        deadline = time.monotonic() + 10
+        while (reply := http.post("GetProfile", b'{"name": "lezi"}')).status == 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        _exhausted(reply, "too many calls at once; retry later")
+        slow.sendall(b'"classic"}')
+        answer = b""
+        while b'"name":"classic"' not in answer and (chunk := slow.recv(65536)):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b'"name":"classic"' in answer
+    assert http.post("GetProfile", b'{"name": "lezi"}').status == 200
 
 
 def test_an_expired_deadline_ends_the_call(server):
