@@ -76,6 +76,8 @@ class ConnectApp:
             fields = notation.read_body(await self._read_body({}, receive))
         except TooLarge:
             return Answer(413, "text/plain; charset=utf-8", b"too large\n")
+        except ClientGone:  # nobody reads this answer (uvicorn drops it)
+            return Answer(499, "text/plain; charset=utf-8", b"client closed the connection\n")
         except notation.BadNotationRequest as error:
             return Answer(400, "text/plain; charset=utf-8", f"{error}\n".encode())
         body = json.dumps(notation.read_notation(fields), ensure_ascii=False).encode()

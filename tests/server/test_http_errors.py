@@ -6,6 +6,9 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import socket
+import time
+from urllib.parse import urlsplit
 
 import pytest
 from google.rpc import error_details_pb2
@@ -13,7 +16,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from rules_core.build import hand
-from tests.server.http_calls import Reply
+from tests.server.http_calls import SERVICE_PATH, Reply
 from tests.worked_examples import WORKED_EXAMPLES
 
 
@@ -142,3 +145,15 @@ def test_gzip_bodies_are_read(http):
 
 def test_the_server_goes_on_after_errors(http):
     assert http.post("ListProfiles", b"{}").status == 200
+
+
+@pytest.mark.parametrize("path", [SERVICE_PATH + "Settle", "/explorer/notation"])
+def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, http, path):
+    host, port = urlsplit(server.http_url).hostname, urlsplit(server.http_url).port
+    with socket.create_connection((host, port), timeout=10) as leaving:
+        leaving.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{".encode()
+        )
+    assert http.post("ListProfiles", b"{}").status == 200  # the worker carries on
+    time.sleep(0.5)  # what the worker would print about the departed client has been written
+    assert "Traceback" not in server.log()
