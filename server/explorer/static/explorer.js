@@ -138,7 +138,10 @@ function addWinner(values = {}) {
   $(".w-first", node).checked = Boolean(values.first);
   $(".w-remove", node).addEventListener("click", () => { node.remove(); numberWinners(); });
   for (const [, selector] of NOTATION_FIELDS) {
-    $(selector, node).addEventListener("input", () => scheduleValidation(node));
+    $(selector, node).addEventListener("input", () => {
+      for (const stale of $$(".violation", node)) stale.remove();
+      scheduleValidation(node);
+    });
   }
   numberWinners();
   validateWinner(node);
@@ -170,7 +173,8 @@ async function validateWinner(node) {
   const answer = await readNotation(fields);
   if (JSON.stringify(winnerFields(node)) !== JSON.stringify(fields)) return null; // typed on meanwhile
   const errorBox = $(".w-error", node);
-  errorBox.replaceChildren();
+  // The server's field violations from the last settle stay: they go when the hand is edited.
+  for (const stale of $$(".notation-error", errorBox)) stale.remove();
   for (const [, selector] of NOTATION_FIELDS) $(selector, node).removeAttribute("aria-invalid");
   for (const error of answer.errors) {
     const input = $(NOTATION_FIELDS.find(([f]) => f === error.field)[1], node);
@@ -253,6 +257,9 @@ async function buildRequest(state) {
   const table = tableFields(state);
   $("#table-error").textContent = table.errors.join("; ");
   const nodes = $$("#winners .winner");
+  // Validated here and now: a check still pending from typing would come back after the
+  // answer and clear the server's field violations from under their winner.
+  for (const node of nodes) clearTimeout(timers.get(node));
   const answers = await Promise.all(nodes.map(validateWinner));
   if (table.errors.length || answers.some((a) => a === null)) return null;
   const request = {
@@ -420,6 +427,7 @@ async function settle() {
   writeHash(state);
   $("#settle-error").replaceChildren();
   $("#result").replaceChildren();
+  for (const stale of $$("#winners .violation")) stale.remove();
   const request = await buildRequest(state);
   if (!request) {
     $("#settle-error").textContent = "Fix the marked fields first 请先改正标出的输入";
