@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from rules_core.json_read import read_list_waits_request, read_settle_request
 from rules_core.json_write import list_waits_response_dict, settle_response_dict
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.settle import settle
 from rules_core.waits import list_waits
 
 
-def list_waits_json(request: dict) -> dict:
+def list_waits_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
     """List the waits of a `ListWaitsRequest` given as a proto3 JSON dict; return the response dict."""
-    return list_waits_response_dict(list_waits(read_list_waits_request(request)))
+    return list_waits_response_dict(list_waits(read_list_waits_request(request), profiles))
 
 
-def settle_json(request: dict) -> dict:
-    """Settle a `SettleRequest` given as a proto3 JSON dict; return the `SettleResponse` dict."""
-    return settle_response_dict(settle(read_settle_request(request)))
+def settle_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
+    """Settle a `SettleRequest` given as a proto3 JSON dict; return the `SettleResponse` dict.
+    ``profiles``: the profiles a request may name (house profiles with the built-in ones)."""
+    return settle_response_dict(settle(read_settle_request(request), profiles))

@@ -28,6 +28,7 @@ from rules_core.profile import (
     Unit,
     dice_throw,
 )
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 
 Check = Callable[[Any, Any], Any]  # (new value, current value) -> merged value; raises ValueError
 
@@ -267,24 +268,27 @@ assert set(CHECKS) | {"name"} == set(PROFILE_FIELDS), "every profile field has a
 KNOWN_PROFILES = ", ".join(sorted(BUILTIN_PROFILES))
 
 
-def resolve_profile(name: str, overrides: Mapping[str, Any] | None) -> tuple[RuleProfile | None, list[FieldViolation]]:
-    """The effective profile, or None and the violations that prevent it."""
-    base = BUILTIN_PROFILES.get(name)
+def resolve_profile(
+    name: str, overrides: Mapping[str, Any] | None, profiles: ProfileRegistry = BUILTIN_REGISTRY
+) -> tuple[RuleProfile | None, list[FieldViolation]]:
+    """The effective profile, or None and the violations that prevent it. ``name`` is looked up
+    in ``profiles`` (built-in and house profiles); the overrides apply on top of that profile."""
+    base = profiles.get(name)
     if base is None:
         shown = repr(name) if name else "an empty name"
-        return None, [FieldViolation("profile", f"unknown profile {shown}; known profiles: {KNOWN_PROFILES}")]
+        return None, [FieldViolation("profile", f"unknown profile {shown}; known profiles: {profiles.known}")]
     if not overrides:
         return base, []
     key = _memo_key(name, overrides)
-    merged = _MERGED.get(key) if key is not None else None
-    if merged is not None:
-        return merged, []
+    found = _MERGED.get(key) if key is not None else None
+    if found is not None and found[0] is base:  # a reloaded house profile of the same name is another base
+        return found[1], []
     profile, violations = apply_overrides(base, overrides)
     if profile is not None and key is not None:
         with _MERGED_LOCK:
             if len(_MERGED) >= MAX_MERGED_PROFILES:
                 del _MERGED[next(iter(_MERGED))]  # the oldest
-            _MERGED[key] = profile
+            _MERGED[key] = (base, profile)
     return profile, violations
 
 
@@ -293,7 +297,7 @@ def resolve_profile(name: str, overrides: Mapping[str, Any] | None) -> tuple[Rul
 # stay warm. At most MAX_MERGED_PROFILES are kept, the oldest dropped first; a merged profile
 # takes a few kilobytes, so the memo stays within a few megabytes.
 MAX_MERGED_PROFILES = 1024
-_MERGED: dict[Hashable, RuleProfile] = {}
+_MERGED: dict[Hashable, tuple[RuleProfile, RuleProfile]] = {}  # key -> (the base merged onto, the result)
 _MERGED_LOCK = Lock()  # for inserting and dropping; a look-up is one atomic dict.get
 
 

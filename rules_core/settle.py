@@ -9,15 +9,17 @@ from rules_core.next_hand import next_hand
 from rules_core.patterns import patterns_of
 from rules_core.payments import claim_counts, winner_payments
 from rules_core.profile import FlowerSource, RuleProfile
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import Outcome, SettleRequest, Winner
 from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult
 from rules_core.validation import validate_settle
 from rules_core.valuation import hand_value
 
 
-def settle(request: SettleRequest) -> SettleResult:
-    """Settle a request, or raise `rules_core.InvalidRequest` naming each bad field."""
-    profile, counts = validate_settle(request)
+def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> SettleResult:
+    """Settle a request, or raise `rules_core.InvalidRequest` naming each bad field. The request's
+    profile is looked up in ``profiles`` (the built-in ones unless house profiles are given)."""
+    profile, counts = validate_settle(request, profiles)
     outcome = request.outcome
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import CLAIMED_DISCARD, Hand, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 
@@ -67,11 +68,13 @@ def _length_ok(values, name: str, path: str, add) -> bool:
     return problem is None
 
 
-def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]]]:
+def validate_settle(
+    request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY
+) -> tuple[RuleProfile, list[list[int]]]:
     """The effective profile and each winner's concealed tile counts, or InvalidRequest."""
     violations = Violations()
     add = violations.append
-    profile = _check_table(request, add)
+    profile = _check_table(request, add, profiles)
     outcome = request.outcome
     if outcome is None:
         add(FieldViolation("outcome", "must be specified"))
@@ -118,11 +121,11 @@ def validate_settle(request: SettleRequest) -> tuple[RuleProfile, list[list[int]
     return profile, all_counts
 
 
-def validate_check_win(request) -> tuple[RuleProfile, list[int]]:
+def validate_check_win(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tuple[RuleProfile, list[int]]:
     """Validate a `CheckWinRequest`: one candidate winner of a win outcome."""
     violations = Violations()
     add = violations.append
-    profile = _check_table(request, add)
+    profile = _check_table(request, add, profiles)
     outcome = request.outcome
     if outcome is None:
         add(FieldViolation("outcome", "must be specified"))
@@ -136,11 +139,11 @@ def validate_check_win(request) -> tuple[RuleProfile, list[int]]:
     return profile, counts[0]
 
 
-def validate_waits(request) -> tuple[RuleProfile, list[int]]:
+def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tuple[RuleProfile, list[int]]:
     """Validate a `ListWaitsRequest`: a hand one tile short; returns its concealed counts."""
     violations = Violations()
     add = violations.append
-    profile = _check_table(request, add)
+    profile = _check_table(request, add, profiles)
     if request.seat not in SEATS:
         add(FieldViolation("seat", _SEAT_TEXT))
     seat = request.seat if request.seat in SEATS else None
@@ -154,12 +157,12 @@ def validate_waits(request) -> tuple[RuleProfile, list[int]]:
     return profile, counts
 
 
-def _check_table(request, add) -> RuleProfile | None:
+def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
     """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
     too_long = request_id_violation(getattr(request, "request_id", ""))
     if too_long:
         add(too_long)
-    profile, profile_violations = resolve_profile(request.profile, request.overrides)
+    profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
     for violation in profile_violations:
         add(violation)
     if request.dealer_seat not in SEATS:

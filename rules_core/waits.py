@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rules_core.multipliers import multipliers
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner
 from rules_core.results import WinnerResult
 from rules_core.settle import evaluate_winner
@@ -12,9 +13,9 @@ from rules_core.tiles import ALL_TILES, Tile
 from rules_core.validation import validate_check_win, validate_waits
 
 
-def check_win(request: CheckWinRequest) -> WinnerResult:
+def check_win(request: CheckWinRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> WinnerResult:
     """Legality, patterns, 花 and value of one candidate win, or InvalidRequest."""
-    profile, counts = validate_check_win(request)
+    profile, counts = validate_check_win(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     return evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
 
@@ -30,13 +31,13 @@ class Waits(NamedTuple):
     self_draw: tuple[Wait, ...]
 
 
-def list_waits(request: ListWaitsRequest) -> Waits:
+def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> Waits:
     """Every tile that completes a legal win, by discard and by self-draw, with its value.
 
     Each candidate is judged exactly as a settlement of the completed hand would
     judge it: the hand with the tile added, won on that tile.
     """
-    profile, counts = validate_waits(request)
+    profile, counts = validate_waits(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     hand = request.hand
     held = counts[:]

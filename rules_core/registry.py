@@ -1,0 +1,81 @@
+"""The profiles a request may name: the three built-in ones and an operator's house profiles.
+
+A `ProfileRegistry` is immutable. A server that reloads its house profiles builds a new
+registry and swaps it in whole, so a call that started with one registry settles with it
+to the end. `BUILTIN_REGISTRY` holds the built-in profiles alone: the default everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.profile import RuleProfile
+
+BUILTIN_DESCRIPTIONS = MappingProxyType(
+    {
+        "classic": "Classic Shanghai rules: 花 counted, 1 喇 = 20 花, 底注花 3",
+        "sankou": "三口 family (新算分规则): 底注花 1, 8 花 or more is 1 喇, 吃三口包五家",
+        "lezi": "勒子 family: points, 1 勒 = 10 分, 底分 2, 开宝, 承包",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    """A named profile with where it comes from: ``base`` is empty for a built-in profile,
+    ``source`` the file a house profile was read from."""
+
+    profile: RuleProfile
+    base: str = ""
+    description: str = ""
+    source: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.profile.name
+
+    @property
+    def is_house(self) -> bool:
+        return bool(self.base)
+
+
+class ProfileRegistry:
+    """Profiles by name: the built-in ones first, then the house ones in name order."""
+
+    __slots__ = ("_entries", "_profiles", "known")
+
+    def __init__(self, house: Iterable[ProfileEntry] = ()):
+        entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in BUILTIN_PROFILES.items()}
+        for entry in sorted(house, key=lambda e: e.name):
+            if entry.name in entries:
+                raise ValueError(f"profile {entry.name!r} is defined twice")
+            entries[entry.name] = entry
+        self._entries = MappingProxyType(entries)
+        self._profiles = MappingProxyType({name: e.profile for name, e in entries.items()})
+        self.known = ", ".join(sorted(entries))  # for the message naming an unknown profile
+
+    def get(self, name: str) -> RuleProfile | None:
+        return self._profiles.get(name)
+
+    def entry(self, name: str) -> ProfileEntry | None:
+        return self._entries.get(name)
+
+    @property
+    def entries(self) -> tuple[ProfileEntry, ...]:
+        return tuple(self._entries.values())
+
+    @property
+    def house(self) -> tuple[ProfileEntry, ...]:
+        return tuple(e for e in self._entries.values() if e.is_house)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+BUILTIN_REGISTRY = ProfileRegistry()
