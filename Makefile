@@ -70,8 +70,14 @@ lint: install
 BENCH_DEPS := .bench-deps
 bench: bench-rules bench-service
 
-bench-rules: install
+# PyMahjongGB, the compiled-code reference, builds from source with the machine's C++ compiler.
+BENCH_STAMP := $(BENCH_DEPS)/.installed
+$(BENCH_STAMP): requirements-bench.txt $(STAMP)
+	rm -rf $(BENCH_DEPS)
 	$(PY) -m pip install --quiet --target $(BENCH_DEPS) -r requirements-bench.txt
+	touch $@
+
+bench-rules: install $(BENCH_STAMP)
 	$(PY) -m bench.rules_core_bench --reference-path $(BENCH_DEPS)
 
 bench-service: install

@@ -1,11 +1,12 @@
-"""Benchmark: rules_core settlements per second on one core, against MahjongRepository's `mahjong`.
+"""Benchmark: rules_core on one core, against `mahjong` and PyMahjongGB on the same hands.
 
-    make bench            # or: python -m bench.rules_core_bench --reference-path .bench-deps
+    make bench-rules      # or: python -m bench.rules_core_bench --reference-path .bench-deps
 
-Settles a fixed, seeded mix of generated requests (every profile and outcome,
-legal, illegal and malformed) in this process, timing each call, then times
-`mahjong`'s HandCalculator.estimate_hand_value on the legal 14-tile hands of
-the same mix in a subprocess (its top-level package is also named `mahjong`).
+Settles a fixed, seeded mix of generated requests (every profile and outcome, legal,
+illegal and malformed) in this process, timing each call: the full-mix figure. Then the
+fair comparison (`bench.fair_hands`, in a child process: `mahjong`'s top-level package
+would shadow the generated `mahjong.shanghai.v1`): the complete hands of the same mix,
+converted to each library's input, per category, in one run.
 """
 
 from __future__ import annotations
@@ -18,31 +19,10 @@ import subprocess
 import sys
 import time
 
-from rules_core import InvalidRequest, Outcome, Pattern, settle
+from rules_core import InvalidRequest, Pattern, settle
 from rules_core.profile import FlowerSource
 from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
-from rules_core.tiles import TILE_NOTATION
-
-REFERENCE = r"""
-import json, sys, time
-from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.tile import TilesConverter
-hands = json.load(sys.stdin)
-calculator = HandCalculator()
-converted = []
-for man, pin, sou, honors, win in hands:
-    tiles = TilesConverter.string_to_136_array(man=man, pin=pin, sou=sou, honors=honors)
-    win_tile = TilesConverter.string_to_136_array(**win)[0]
-    converted.append((tiles, win_tile))
-times = []
-start = time.perf_counter()
-for tiles, win_tile in converted:
-    t0 = time.perf_counter()
-    calculator.estimate_hand_value(tiles, win_tile)
-    times.append(time.perf_counter() - t0)
-print(json.dumps({"seconds": time.perf_counter() - start, "times": times}))
-"""
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -146,54 +126,51 @@ def run_shape_tables(requests) -> dict:
     }
 
 
-def reference_hands(requests, limit: int) -> list:
-    """Closed 14-tile hands (no melds) from the mix, in `mahjong`'s string notation."""
-    hands = []
-    for request in requests:
-        for winner in request.winners:
-            hand = winner.hand
-            if request.outcome == Outcome.EIGHT_FLOWERS or hand.melds or len(hand.concealed) != 14:
-                continue
-            suits = {"m": "", "p": "", "s": "", "z": ""}
-            for tile in sorted(hand.concealed):
-                suits["z" if tile >= 27 else TILE_NOTATION[tile][1]] += str(tile - 26 if tile >= 27 else tile % 9 + 1)
-            win = TILE_NOTATION[hand.winning_tile]
-            win_arg = (
-                {"honors": str(hand.winning_tile - 26)}
-                if hand.winning_tile >= 27
-                else {{"m": "man", "p": "pin", "s": "sou"}[win[1]]: win[0]}
-            )
-            if max(hand.concealed.count(t) for t in hand.concealed) <= 4:
-                hands.append((suits["m"], suits["p"], suits["s"], suits["z"], win_arg))
-            if len(hands) >= limit:
-                return hands
-    return hands
-
-
-def run_reference(hands, reference_path: str) -> dict | None:
-    env = dict(os.environ, PYTHONPATH=reference_path)
-    process = subprocess.run(
-        [sys.executable, "-c", REFERENCE], input=json.dumps(hands), capture_output=True, text=True, env=env
-    )
+def run_fair(reference_path: str, count: int, seed: int, rounds: int) -> dict | None:
+    """The same complete hands through rules_core, `mahjong` and PyMahjongGB (`bench.fair_hands`),
+    in a child process with the reference libraries first on its path."""
+    path = os.pathsep.join([reference_path, os.getcwd()])
+    env = dict(os.environ, PYTHONPATH=path)
+    command = [sys.executable, "-m", "bench.fair_hands", "--count", str(count), "--seed", str(seed)]
+    process = subprocess.run([*command, "--rounds", str(rounds)], capture_output=True, text=True, env=env)
     if process.returncode:
         print(process.stderr, file=sys.stderr)
         return None
-    data = json.loads(process.stdout)
-    times = sorted(data["times"])
-    return {
-        "count": len(times),
-        "seconds": data["seconds"],
-        "per_second": len(times) / data["seconds"],
-        "median_us": statistics.median(times) * 1e6,
-        "p99_us": percentile(times, 0.99) * 1e6,
-    }
+    return json.loads(process.stdout)
+
+
+def print_fair(fair: dict) -> None:
+    names = list(fair["categories"]["all complete hands"]["us_per_hand"])
+    print(
+        f"\nThe same {fair['hands']:,} complete hands in each library's own input (CPU time per hand, "
+        f"best of {fair['rounds']} interleaved rounds):"
+    )
+    header = f"{'category':<22}{'hands':>6}" + "".join(f"{name + ' us':>16}" for name in names)
+    if "mahjong" in names:
+        header += f"{'vs mahjong':>12}"
+    if "PyMahjongGB" in names:
+        header += f"{'vs GB':>8}"
+    print(header)
+    for category, figures in fair["categories"].items():
+        us = figures["us_per_hand"]
+        line = f"{category:<22}{figures['hands']:>6}" + "".join(f"{us[name]:>16.1f}" for name in names)
+        if "mahjong" in us:
+            line += f"{us['mahjong'] / us['rules_core']:>11.1f}x"  # how many times faster than mahjong
+        if "PyMahjongGB" in us:
+            line += f"{us['rules_core'] / us['PyMahjongGB']:>7.1f}x"  # how many times slower than GB
+        print(line)
+    print("vs mahjong: mahjong's time / rules_core's (higher is better, target >= 4x);")
+    print("vs GB: rules_core's time / PyMahjongGB's (lower is better, target <= 3x)")
+    for name, why in fair["missing"].items():
+        print(f"{name} not measured: {why}")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--reference-count", type=int, default=5_000)
+    parser.add_argument("--fair-count", type=int, default=6_000, help="complete hands in the fair comparison")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the fair comparison")
     parser.add_argument("--overrides-count", type=int, default=20_000, help="requests timed with overrides")
     parser.add_argument("--reference-path", default=".bench-deps", help="where `mahjong` is installed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -203,15 +180,13 @@ def main(argv=None) -> int:
     ours = run_rules_core(requests)
     shapes = run_shape_tables(requests)
     overrides = run_overrides(requests[: args.overrides_count])
-    reference = run_reference(reference_hands(requests, args.reference_count), args.reference_path)
-    figures = {"rules_core": ours, "shape_tables": shapes, "overrides": overrides, "mahjong": reference}
-    if reference:
-        figures["ratio"] = ours["per_second"] / reference["per_second"]
+    fair = run_fair(args.reference_path, args.fair_count, args.seed, args.rounds)
+    figures = {"rules_core": ours, "shape_tables": shapes, "overrides": overrides, "fair": fair}
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     print(
-        f"rules_core  {ours['count']:>7} requests  {ours['per_second']:>10,.0f} settlements/s  "
+        f"full mix    {ours['count']:>7} requests  {ours['per_second']:>10,.0f} settlements/s  "
         f"median {ours['median_us']:.1f} us  p99 {ours['p99_us']:.1f} us"
     )
     print(
@@ -225,12 +200,8 @@ def main(argv=None) -> int:
             f"overrides   {overrides['count']:>7} requests  {overrides['per_second'][name]:>10,.0f} settlements/s  "
             f"{ratio:.2f}x the CPU time without ({name}; best of interleaved rounds)"
         )
-    if reference:
-        print(
-            f"mahjong     {reference['count']:>7} hands     {reference['per_second']:>10,.0f} hands/s        "
-            f"median {reference['median_us']:.1f} us  p99 {reference['p99_us']:.1f} us"
-        )
-        print(f"ratio       {figures['ratio']:.1f}x the throughput of mahjong's estimate_hand_value")
+    if fair:
+        print_fair(fair)
     return 0
 
 
