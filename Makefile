@@ -10,9 +10,14 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-.PHONY: install gen run test lint bench bench-rules bench-service bench-http bench-batch clean tools dashboard
+# rules_core's hot path compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
+# the pure-Python package otherwise. rules_core imports the source of any module edited since.
+HOT_PATH := flowers legality multipliers next_hand payments settle shape validation valuation
+CORE_STAMP := $(VENV)/.core-compiled
 
-install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP)
+.PHONY: install gen run test test-pure lint bench bench-rules bench-service bench-http bench-batch clean tools dashboard
+
+install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +42,14 @@ $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
+$(CORE_STAMP): $(HOT_PATH:%=rules_core/%.py) compile_core.py $(STAMP)
+	rm -f rules_core/*.so rules_core__mypyc*.so
+	if command -v gcc >/dev/null; then \
+		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
+		|| { rm -f rules_core/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
+	else echo "no C compiler: rules_core runs as pure Python"; fi
+	touch $@
+
 # The Node.js client the tests run against the server: its packages from the lock file.
 $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 	if command -v npm >/dev/null; then \
@@ -46,8 +59,16 @@ $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 run: install
 	$(VENV)/bin/shmj-server
 
+# The whole suite against the build make install made, then the rules' tests against the
+# pure-Python source too when that build is the compiled one.
 test: install tools
 	$(PY) -m pytest
+	if $(PY) -c "import rules_core, sys; sys.exit(rules_core.BUILD != 'compiled')"; then \
+		SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core; fi
+
+# The rules' tests against the pure-Python source, whatever the build.
+test-pure: install
+	SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core
 
 # The deploy checkers (kubectl kustomize, kubernetes-validate, checkov, hadolint) in a venv of
 # their own: checkov's dependencies would clash with the project's pins.
@@ -124,4 +145,5 @@ dashboard: install
 	$(PY) deploy/grafana/dashboard.py
 
 clean:
-	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS)
+	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
+	rm -f rules_core/*.so rules_core__mypyc*.so

@@ -6,8 +6,14 @@ A pure library: no gRPC, no I/O. The usual entry points:
 - `check_win(...)`, `list_waits(...)`
 - `settle_json(dict) -> dict`, in the proto3 JSON mapping of API.md
 - `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
+
+The hot path runs compiled with mypyc where `make install` could build it
+(`rules_core.compiled.BUILD` says which; ``SHMJ_PURE_PYTHON=1`` forces the source).
 """
 
+from rules_core.compiled import BUILD  # first: it decides where the hot-path modules come from
+
+# isort: split
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, NotationError
 from rules_core.json_api import list_waits_json, settle_json
@@ -42,6 +48,7 @@ from rules_core.tiles import Flower, Tile
 from rules_core.waits import Wait, Waits, check_win, list_waits
 
 __all__ = [
+    "BUILD",
     "BUILTIN_PROFILES",
     "CheckWinRequest",
     "CombineFixed",

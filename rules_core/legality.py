@@ -115,6 +115,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
 
     qualifies = mask & profile.qualifying_mask
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
+    reasons: tuple[IllegalReason, ...]
     if qualifies:
         reasons = _MISSED if missed else ()
     else:

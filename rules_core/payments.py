@@ -10,6 +10,8 @@ between winner W and seat X exists when either claimed at least
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.requests import Outcome, SettleRequest
 from rules_core.results import Payment, PaymentReason, WinnerResult
@@ -43,7 +45,7 @@ def winner_payments(
     result: WinnerResult,
     claims: dict[tuple[int, int], int],
 ) -> list[Payment]:
-    outcome = request.outcome
+    outcome = cast(Outcome, request.outcome)  # validated: never None
     winner = result.seat
     value = result.value
     others = [(winner + k) % 4 for k in (1, 2, 3)]

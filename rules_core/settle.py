@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import judge
 from rules_core.multipliers import Multipliers, multipliers
@@ -20,7 +22,7 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
     """Settle a request, or raise `rules_core.InvalidRequest` naming each bad field. The request's
     profile is looked up in ``profiles`` (the built-in ones unless house profiles are given)."""
     profile, counts = validate_settle(request, profiles)
-    outcome = request.outcome
+    outcome = cast(Outcome, request.outcome)  # validated: never None
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat
     results = tuple(
@@ -38,7 +40,7 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
                 payments.append(payment)
                 deltas[payment.from_seat] -= payment.amount
                 deltas[payment.to_seat] += payment.amount
-    penalties = ()
+    penalties: tuple[Penalty, ...] = ()
     if outcome == Outcome.ABANDON:
         penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), PenaltyReason.ABANDON)
         penalties = (penalty,)

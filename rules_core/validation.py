@@ -8,6 +8,8 @@ The tile counts computed on the way are handed to the scorer.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
@@ -116,7 +118,7 @@ def validate_settle(
             add(FieldViolation(f"{path}.claims", f"must not be negative, got {relation.claims}"))
     if request.abandoning_seat not in SEATS:
         add(FieldViolation("abandoning_seat", _SEAT_TEXT))
-    if violations:
+    if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
     return profile, all_counts
 
@@ -134,7 +136,7 @@ def validate_check_win(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) ->
         outcome = None
     counts: list[list[int]] = []
     _check_winner(request.winner, outcome, "winner", add, True, counts)
-    if violations:
+    if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
     return profile, counts[0]
 
@@ -152,7 +154,7 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
     for index, tile in enumerate(passed):
         if tile is None:
             add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
-    if violations:
+    if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
     return profile, counts
 
@@ -194,7 +196,7 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
 
 def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all_counts: list) -> int | None:
     """Check one winner, appending its concealed counts; returns its seat when valid."""
-    seat = winner.seat
+    seat: int | None = winner.seat
     if seat not in SEATS:
         add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
         seat = None
@@ -250,8 +252,8 @@ def _check_hand(
     concealed = hand.concealed
     tiles_ok = None not in concealed
     if tiles_ok:
-        for tile in concealed:
-            counts[tile] += 1
+        for known in cast(tuple[int, ...], concealed):
+            counts[known] += 1
     else:
         for index, tile in enumerate(concealed):
             if tile is None:
@@ -287,8 +289,8 @@ def _check_hand(
     all_counts = counts[:] if melds else counts
     for index, meld in enumerate(melds):
         if _check_meld(meld, seat, path, index, add):
-            for tile in meld.tiles:
-                all_counts[tile] += 1
+            for known in cast(tuple[int, ...], meld.tiles):
+                all_counts[known] += 1
 
     flowers = hand.flowers
     if None in flowers or len(set(flowers)) != len(flowers):

@@ -28,21 +28,21 @@ def hand_value(
             value <<= fan
             items = items + _fan_items(profile, fan_patterns)
     else:
-        items = _flower_items(profile, flower_sources)
-        items.append(_base_item(profile))
+        parts = _flower_items(profile, flower_sources)
+        parts.append(_base_item(profile))
         value = profile.ordinary_base + flowers
         if fan:
             value <<= fan
-            items.extend(_fan_items(profile, fan_patterns))
+            parts.extend(_fan_items(profile, fan_patterns))
         lazi = profile.lazi_value
         threshold = profile.ordinary_lazi_threshold
         if threshold and threshold <= value < lazi:
-            items.append(_change_item(ItemKind.THRESHOLD, "LAZI_THRESHOLD", lazi - value, profile))
+            parts.append(_change_item(ItemKind.THRESHOLD, "LAZI_THRESHOLD", lazi - value, profile))
             value = lazi
         if value > lazi:
-            items.append(_change_item(ItemKind.CAP, "LAZI_CAP", lazi - value, profile))
+            parts.append(_change_item(ItemKind.CAP, "LAZI_CAP", lazi - value, profile))
             value = lazi
-        items = tuple(items)
+        items = tuple(parts)
     if patterns & profile.floor_mask and value < profile.lazi_value:
         items = items + (_change_item(ItemKind.FLOOR, "LAZI_FLOOR", profile.lazi_value - value, profile),)
         value = profile.lazi_value

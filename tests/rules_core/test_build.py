@@ -1,0 +1,71 @@
+"""Which build of the hot path runs: mypyc's compiled modules or the source (rules_core.compiled)."""
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules_core
+from rules_core.compiled import HOT_PATH, PURE_ENV
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT = """
+import json, sys, rules_core
+print(json.dumps([rules_core.BUILD] + [sys.modules["rules_core." + m].__spec__.origin for m in sys.argv[1:]]))
+"""
+
+
+def build_of(env_changes: dict, path: Path = ROOT) -> tuple[str, list[str]]:
+    """(BUILD, where each hot-path module came from) in a fresh interpreter."""
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    env.update(env_changes, PYTHONPATH=str(path))
+    process = subprocess.run(
+        [sys.executable, "-c", REPORT, *HOT_PATH], env=env, cwd=path, capture_output=True, text=True, check=True
+    )
+    build, *origins = json.loads(process.stdout)
+    return build, origins
+
+
+def compiled_present() -> bool:
+    return len(glob.glob(str(ROOT / "rules_core" / "*.so"))) == len(HOT_PATH)
+
+
+def test_this_process_runs_every_hot_module_from_one_build():
+    origins = [sys.modules[f"rules_core.{m}"].__spec__.origin for m in HOT_PATH]
+    if rules_core.BUILD == "compiled":
+        assert all(o.endswith(".so") for o in origins), origins
+    else:
+        assert rules_core.BUILD == "pure"
+        assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
+
+
+def test_the_environment_forces_the_source():
+    build, origins = build_of({PURE_ENV: "1"})
+    assert build == "pure"
+    assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
+
+
+@pytest.mark.skipif(not compiled_present(), reason="no compiled build (make install compiles where gcc is)")
+def test_the_compiled_build_runs_when_current():
+    build, origins = build_of({})
+    assert build == "compiled"
+    assert all(o.endswith(".so") for o in origins), origins
+
+
+@pytest.mark.skipif(not compiled_present(), reason="no compiled build (make install compiles where gcc is)")
+def test_a_module_edited_since_compiling_sends_every_module_to_the_source(tmp_path):
+    shutil.copytree(ROOT / "rules_core", tmp_path / "rules_core", copy_function=shutil.copy2)
+    for library in glob.glob(str(ROOT / "rules_core__mypyc*.so")):
+        shutil.copy2(library, tmp_path)
+    assert build_of({}, tmp_path)[0] == "compiled"
+    edited = tmp_path / "rules_core" / "shape.py"
+    later = edited.stat().st_mtime + 60
+    os.utime(edited, (later, later))
+    build, origins = build_of({}, tmp_path)
+    assert build == "pure"
+    assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
