@@ -1,0 +1,380 @@
+"""What one unary Settle costs a worker, against a bare ``grpc.aio`` servicer, driven by h2load.
+
+    python -m bench.unary_cost            # also run by `make bench-service`
+
+In one run it starts the real server (one worker, metrics and logging on, as deployed) and
+`bench.bare_servicer` (same request, a fixed pre-serialised response of the same size),
+then drives each with ``h2load`` (nghttp2's C load generator: it speaks gRPC when given
+the headers and a body file with the 5-byte gRPC frame prefix), so the client takes as
+little CPU from the machine as a client can:
+
+- **CPU per call**: the worker's user+system CPU seconds (``/proc/PID/stat``) over a fixed
+  number of calls at full speed, rounds alternating between the two servers so the shared
+  host's load falls on both alike; the ratio real/bare is the figure (target at most 1.5x).
+- **Latency at 1,000 calls/s**: h2load's ``--rps`` sends on a timer whatever the answers do
+  (``-m`` streams per connection leave it room: open loop while latency stays under
+  ``m / rps`` seconds), and ``--log-file`` gives each call's time to its response, from
+  which p50/p99/max are computed (target p99 under 5 ms).
+
+The worker's CPU is also split by thread (``/proc/PID/task``), so time spent beside the
+event loop shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+import convert
+import rules_core as rc
+from rules_core.random_hands import generate_requests
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTLE_PATH = "/mahjong.shanghai.v1.ScoringService/Settle"
+GRPC_HEADERS = ("-H", "content-type: application/grpc", "-H", "te: trailers")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+WARM_UP_US = 1_000_000
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def bench_request(seed: int):
+    """A request with a legal winner, its serialised body and the real service's answer to it."""
+    for request in generate_requests(500, seed):
+        try:
+            result = rc.settle(request)
+        except rc.InvalidRequest:
+            continue
+        if any(w.legal and w.patterns for w in result.winners):
+            message = convert.settle_request_message(request)
+            message.request_id = "h2load-bench-0001"
+            answer = convert.settle_response_bytes(rc.settle(convert.settle_request(message)))
+            return message.SerializeToString(), answer
+    raise RuntimeError("no legal win among the generated hands")
+
+
+def grpc_frame(payload: bytes) -> bytes:
+    """One uncompressed gRPC message: flag byte, big-endian length, payload."""
+    return b"\x00" + len(payload).to_bytes(4, "big") + payload
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds by thread name (threads of one name added up)."""
+    totals: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue  # the thread ended
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return totals
+
+
+def wait_serving(address: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        with grpc.insecure_channel(address) as channel:
+            try:
+                health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
+                return
+            except grpc.RpcError as error:
+                if error.code() == grpc.StatusCode.UNIMPLEMENTED:  # the bare servicer has no health
+                    return
+                time.sleep(0.1)
+    raise RuntimeError(f"nothing serving on {address}")
+
+
+@dataclass
+class Target:
+    name: str
+    process: subprocess.Popen
+    port: int
+    worker_pid: int
+    log_path: Path
+    metrics_url: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{SETTLE_PATH}"
+
+    def settled(self) -> dict[str, float]:
+        """Settle calls answered, by code, from the server's /metrics (the real server only)."""
+        with urllib.request.urlopen(self.metrics_url, timeout=10) as response:
+            text = response.read().decode()
+        pattern = r'^grpc_server_handled_total\{[^}]*grpc_code="(\w+)"[^}]*grpc_method="Settle"[^}]*\} (\S+)$'
+        return {code: float(count) for code, count in re.findall(pattern, text, re.M)}
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def start_service(workdir: Path, extra_flags: list[str]) -> Target:
+    port, metrics_port = free_port(), free_port()
+    log_path = workdir / "service.log"
+    command = [sys.executable, "-m", "server", "--workers", "1", "--port", str(port)]
+    command += ["--metrics-port", str(metrics_port), "--http-port", "0", "--shutdown-delay-s", "0"]
+    command += ["--log-level", "info", *extra_flags]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    wait_serving(f"127.0.0.1:{port}", process)
+    worker = None
+    deadline = time.monotonic() + 30
+    while worker is None and time.monotonic() < deadline:
+        for line in log_path.read_text().splitlines():
+            entry = json.loads(line)
+            if entry.get("event") == "serving" and entry.get("logger") != "shmj.supervisor":
+                worker = entry["pid"]
+        time.sleep(0.1)
+    if worker is None:
+        raise RuntimeError("the worker's 'serving' line did not come")
+    return Target("service", process, port, worker, log_path, f"http://127.0.0.1:{metrics_port}/metrics")
+
+
+def start_bare(workdir: Path, response: bytes) -> Target:
+    port = free_port()
+    response_path = workdir / "response.bin"
+    response_path.write_bytes(response)
+    log_path = workdir / "bare.log"
+    command = [sys.executable, "-m", "bench.bare_servicer", "--port", str(port), "--response", str(response_path)]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    wait_serving(f"127.0.0.1:{port}", process)
+    return Target("bare", process, port, process.pid, log_path)
+
+
+def h2load(target: Target, body: Path, *options: str) -> str:
+    command = ["h2load", *GRPC_HEADERS, "-d", str(body), *options, target.url]
+    ended = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if ended.returncode != 0:
+        raise RuntimeError(f"h2load failed: {ended.stderr or ended.stdout}")
+    return ended.stdout
+
+
+def succeeded(report: str) -> int:
+    found = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed", report)
+    if not found:
+        raise RuntimeError(f"cannot read h2load's report:\n{report}")
+    if int(found.group(2)):
+        raise RuntimeError(f"h2load saw failed requests:\n{report}")
+    return int(found.group(1))
+
+
+def full_speed(target: Target, body: Path, calls: int, connections: int, streams: int) -> dict:
+    """CPU seconds per call over ``calls`` calls as fast as the server answers them."""
+    before, threads_before = cpu_seconds(target.worker_pid), thread_cpu(target.worker_pid)
+    start = time.perf_counter()
+    report = h2load(target, body, "-n", str(calls), "-c", str(connections), "-m", str(streams))
+    elapsed = time.perf_counter() - start
+    spent = cpu_seconds(target.worker_pid) - before
+    threads_after = thread_cpu(target.worker_pid)
+    done = succeeded(report)
+    return {
+        "calls": done,
+        "calls_per_second": round(done / elapsed, 1),
+        "cpu_ms_per_call": round(1000 * spent / done, 4),
+        "cpu_share_by_thread": {
+            name: round((threads_after[name] - threads_before.get(name, 0.0)) / spent, 3)
+            for name in sorted(threads_after)
+            if spent and threads_after[name] - threads_before.get(name, 0.0) > 0
+        },
+    }
+
+
+def open_loop(target: Target, body: Path, workdir: Path, rate: int, seconds: int, connections: int) -> dict:
+    """Latency of each call at a fixed ``rate``, from h2load's per-request log."""
+    log_file = workdir / f"latency-{target.name}.tsv"
+    log_file.unlink(missing_ok=True)  # h2load appends to it
+    before = cpu_seconds(target.worker_pid)
+    streams = 64  # open loop while a call takes less than streams * connections / rate seconds
+    report = h2load(
+        target,
+        body,
+        "-c",
+        str(connections),
+        "-m",
+        str(streams),
+        "--rps",
+        str(rate / connections),
+        "-D",
+        str(seconds),
+        "--log-file",
+        str(log_file),
+    )
+    spent = cpu_seconds(target.worker_pid) - before
+    done = succeeded(report)
+    rows = [[int(column) for column in line.split("\t")[:3]] for line in log_file.read_text().splitlines()]
+    first = min(row[0] for row in rows)
+    # Calls of the first second are left out: they include connecting and h2load's first burst.
+    latencies = sorted(row[2] / 1000 for row in rows if row[1] == 200 and row[0] - first >= WARM_UP_US)
+
+    def at(fraction: float) -> float:
+        return round(latencies[min(len(latencies) - 1, int(len(latencies) * fraction))], 3)
+
+    return {
+        "rate": rate,
+        "calls": done,
+        "achieved_per_second": round(done / seconds, 1),
+        "cpu_ms_per_call": round(1000 * spent / max(done, 1), 4),
+        "p50_ms": at(0.5),
+        "p90_ms": at(0.9),
+        "p99_ms": at(0.99),
+        "max_ms": round(latencies[-1], 3),
+    }
+
+
+def ensure_h2load() -> None:
+    """h2load comes with Debian's nghttp2-client: installed here when missing (as root)."""
+    if shutil.which("h2load"):
+        return
+    print("h2load not found: installing Debian's nghttp2-client", flush=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-q", "nghttp2-client"], check=False)
+    if not shutil.which("h2load"):
+        subprocess.run([*sudo, "apt-get", "update", "-q"], check=True)
+        subprocess.run([*sudo, "apt-get", "install", "-y", "-q", "nghttp2-client"], check=True)
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def measure(args) -> dict:
+    ensure_h2load()
+    request, response = bench_request(args.seed)
+    workdir = Path(tempfile.mkdtemp(prefix="shmj-unary-bench-"))
+    body = workdir / "settle.grpc"
+    body.write_bytes(grpc_frame(request))
+    service = start_service(workdir, args.server_flag)
+    bare = start_bare(workdir, response)
+    targets = (service, bare)
+    results: dict = {
+        "request_bytes": len(request),
+        "response_bytes": len(response),
+        "load_average_before": load_average(),
+        "rounds": [],
+    }
+    try:
+        for target in targets:  # warm up: first calls import, allocate and fill caches
+            h2load(target, body, "-n", "2000", "-c", str(args.connections), "-m", str(args.streams))
+        ok_before = service.settled().get("OK", 0)
+        for index in range(args.rounds):
+            order = targets if index % 2 == 0 else targets[::-1]
+            figures = {t.name: full_speed(t, body, args.calls, args.connections, args.streams) for t in order}
+            figures["ratio"] = round(figures["service"]["cpu_ms_per_call"] / figures["bare"]["cpu_ms_per_call"], 3)
+            results["rounds"].append(figures)
+            print(
+                f"  round {index + 1}: service {figures['service']['cpu_ms_per_call']:.3f} ms CPU/call"
+                f" ({figures['service']['calls_per_second']:,.0f} calls/s), bare"
+                f" {figures['bare']['cpu_ms_per_call']:.3f} ms ({figures['bare']['calls_per_second']:,.0f} calls/s):"
+                f" {figures['ratio']:.2f}x",
+                flush=True,
+            )
+        results["open_loop"] = {
+            t.name: open_loop(t, body, workdir, args.rate, args.seconds, args.connections) for t in targets
+        }
+        answered = service.settled()
+        expected = args.rounds * args.calls + results["open_loop"]["service"]["calls"]
+        # h2load leaves out of its count the calls still running when its duration ends
+        if answered.get("OK", 0) - ok_before < expected or set(answered) != {"OK"}:
+            raise RuntimeError(
+                f"the service answered {answered} Settle calls (before: {ok_before} OK), h2load {expected}"
+            )
+        results["service_worker_log_lines"] = sum(
+            1 for line in service.log_path.read_text().splitlines() if '"event": "rpc"' in line
+        )
+    finally:
+        for target in targets:
+            target.stop()
+    results["load_average_after"] = load_average()
+    service_cpu = sorted(r["service"]["cpu_ms_per_call"] for r in results["rounds"])
+    bare_cpu = sorted(r["bare"]["cpu_ms_per_call"] for r in results["rounds"])
+    results["median_ratio"] = round(sorted(r["ratio"] for r in results["rounds"])[len(results["rounds"]) // 2], 3)
+    results["best_service_cpu_ms"], results["best_bare_cpu_ms"] = service_cpu[0], bare_cpu[0]
+    shutil.rmtree(workdir, ignore_errors=True)
+    return results
+
+
+def report(results: dict) -> None:
+    print(
+        f"unary Settle, one worker, h2load ({results['request_bytes']}-byte request,"
+        f" {results['response_bytes']}-byte response); load average {results['load_average_before']}"
+        f" before, {results['load_average_after']} after"
+    )
+    print(
+        f"  CPU per call: service {results['best_service_cpu_ms']:.3f} ms, bare grpc.aio"
+        f" {results['best_bare_cpu_ms']:.3f} ms (best rounds); median ratio of rounds"
+        f" {results['median_ratio']:.2f}x (target <= 1.5x)"
+    )
+    last = results["rounds"][-1]["service"]["cpu_share_by_thread"]
+    print("  service worker CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in last.items()))
+    for name, figures in results["open_loop"].items():
+        print(
+            f"  {name} at {figures['rate']}/s open loop: {figures['achieved_per_second']:,.0f}/s achieved,"
+            f" p50 {figures['p50_ms']} ms p90 {figures['p90_ms']} ms p99 {figures['p99_ms']} ms"
+            f" max {figures['max_ms']} ms, {figures['cpu_ms_per_call']:.3f} ms CPU/call"
+        )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--calls", type=int, default=20_000, help="calls per full-speed round and server")
+    parser.add_argument("--rounds", type=int, default=3, help="full-speed rounds, alternating the servers")
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--streams", type=int, default=8, help="concurrent streams per connection at full speed")
+    parser.add_argument("--rate", type=int, default=1000, help="calls per second of the open-loop run")
+    parser.add_argument("--seconds", type=int, default=10, help="length of the open-loop run")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--server-flag", action="append", default=[], help="an extra flag for the real server (repeatable)"
+    )
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    parser.add_argument("--output", default="", help="write the figures as JSON here")
+    args = parser.parse_args(argv)
+    results = measure(args)
+    report(results)
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
