@@ -18,13 +18,10 @@ import time
 from contextlib import contextmanager
 
 import grpc
-import structlog
 
 from rules_core.errors import bounded
-from server import metrics
+from server import logs, metrics
 from server.drain import DRAIN, refuse_if_draining
-
-log = structlog.get_logger("shmj.rpc")
 
 MAX_LOGGED_ID_CHARS = 128
 
@@ -54,21 +51,66 @@ def _final_code(context, error: BaseException | None) -> grpc.StatusCode:
     return grpc.StatusCode.UNKNOWN
 
 
+MAX_METHOD_RECORDS = 1024  # methods are the server's own (unknown ones never get here): a bound for safety
+
+
+class _MethodRecord:
+    """What every call of one method records, prepared once: its metric children and, per
+    status code, its ``grpc_server_handled_total`` child and the head of its log line."""
+
+    __slots__ = ("labels", "service", "method", "started", "in_flight", "seconds", "endings")
+
+    def __init__(self, kind: str, full_method: str):
+        self.service, self.method = _split(full_method)
+        self.labels = (kind, self.service, self.method)
+        self.started = metrics.STARTED.labels(*self.labels)
+        self.in_flight = metrics.IN_FLIGHT.labels(self.service, self.method)
+        self.seconds = metrics.HANDLING_SECONDS.labels(*self.labels)
+        self.endings: dict[grpc.StatusCode, tuple] = {}
+
+    def ending(self, code: grpc.StatusCode) -> tuple:
+        """``(handled counter child, log line head)`` of calls ending with ``code``."""
+        found = self.endings.get(code)
+        if found is None:
+            handled = metrics.HANDLED.labels(*self.labels, metrics.code_name(code))
+            found = self.endings[code] = (handled, logs.rpc_line_head(f"{self.service}/{self.method}", code.name))
+        return found
+
+
+_RECORDS: dict[tuple[str, str], _MethodRecord] = {}
+
+
+def _record(kind: str, full_method: str) -> _MethodRecord:
+    record = _RECORDS.get((kind, full_method))
+    if record is None:
+        if len(_RECORDS) >= MAX_METHOD_RECORDS:
+            _RECORDS.clear()
+        record = _RECORDS[kind, full_method] = _MethodRecord(kind, full_method)
+    return record
+
+
 class _Call:
     """Book-keeping of one call from start to finish."""
 
-    __slots__ = ("labels", "service", "method", "start", "context", "request_id", "task")
+    __slots__ = ("record", "start", "context", "request_id", "task")
 
     def __init__(self, kind: str, full_method: str, context):
-        self.service, self.method = _split(full_method)
-        self.labels = (kind, self.service, self.method)
+        self.record = record = _record(kind, full_method)
         self.context = context
         self.request_id = ""
         self.start = time.perf_counter()
         self.task = asyncio.current_task()
         DRAIN.started(self.task, context)
-        metrics.STARTED.labels(*self.labels).inc()
-        metrics.IN_FLIGHT.labels(self.service, self.method).inc()
+        record.started.inc()
+        record.in_flight.inc()
+
+    @property
+    def labels(self) -> tuple[str, str, str]:
+        return self.record.labels
+
+    @property
+    def service(self) -> str:
+        return self.record.service
 
     @contextmanager
     def observed(self):
@@ -85,30 +127,52 @@ class _Call:
     def finish(self, error: BaseException | None) -> None:
         DRAIN.ended(self.task)
         elapsed = time.perf_counter() - self.start
-        code = _final_code(self.context, error)
-        metrics.IN_FLIGHT.labels(self.service, self.method).dec()
-        metrics.HANDLED.labels(*self.labels, metrics.code_name(code)).inc()
-        metrics.HANDLING_SECONDS.labels(*self.labels).observe(elapsed)
-        log.info(
-            "rpc",
-            method=f"{self.service}/{self.method}",
-            code=code.name,
-            duration_ms=round(elapsed * 1000, 3),
-            request_id=bounded(self.request_id or _metadata_request_id(self.context), MAX_LOGGED_ID_CHARS),
-            peer=self.context.peer(),
+        context = self.context
+        record = self.record
+        handled, head = record.ending(_final_code(context, error))
+        record.in_flight.dec()
+        handled.inc()
+        record.seconds.observe(elapsed)
+        logs.write_rpc_line(
+            head,
+            round(elapsed * 1000, 3),
+            bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
+            context.peer(),
         )
 
 
+MAX_WRAPPED_HANDLERS = 1024
+
+
 class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
+    """Wraps each method's handler once (gRPC asks for it on every call, and building a
+    handler costs more than looking one up). The methods named in ``preserialized`` are
+    registered without a response serializer (see `server.preserialized`)."""
+
+    def __init__(self, preserialized: frozenset[str] = frozenset()):
+        self.preserialized = preserialized
+        self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
+
     async def intercept_service(self, continuation, handler_call_details):
         handler = await continuation(handler_call_details)
         if handler is None:
             return None
         method = handler_call_details.method
+        found = self._wrapped.get(method)
+        if found is not None and found[0] is handler:
+            return found[1]
+        wrapped = self._wrap(handler, method)
+        if len(self._wrapped) >= MAX_WRAPPED_HANDLERS:
+            self._wrapped.clear()
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+    def _wrap(self, handler, method: str):
         decode = _Decoder(handler.request_deserializer)
         if handler.unary_unary:
+            serializer = None if method in self.preserialized else handler.response_serializer
             return grpc.unary_unary_rpc_method_handler(
-                _unary(handler.unary_unary, method, decode), response_serializer=handler.response_serializer
+                _unary(handler.unary_unary, method, decode), response_serializer=serializer
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
@@ -139,7 +203,10 @@ class _Decoder:
         try:
             return self.deserialize(body)
         except Exception:  # protobuf's DecodeError, or anything a deserializer raises
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
+            await self.reject(context, what)
+
+    async def reject(self, context, what: str = "the body") -> None:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
 
 
 def _forget_frames(error: BaseException) -> None:
@@ -158,19 +225,30 @@ def _forget_frames(error: BaseException) -> None:
 
 
 def _unary(behaviour, method: str, decode: _Decoder):
+    deserialize = decode.deserialize or (lambda body: body)
+
     async def handle(body, context):
+        # What `_Call.observed` does, inline: this runs on every unary call.
         call = _Call("unary", method, context)
         request = None
-        with call.observed():
+        error = None
+        try:
+            if DRAIN.refusing:
+                await refuse_if_draining(context, call.record.service)
             try:
-                await refuse_if_draining(context, call.service)
-                request = await decode(body, context)
-                call.request_id = getattr(request, "request_id", "")
-                return await behaviour(request, context)
-            except BaseException as error:
-                body = request = None  # noqa: F841 (this frame goes on in the traceback: it must not hold them)
-                _forget_frames(error)
-                raise
+                request = deserialize(body)
+            except Exception:  # protobuf's DecodeError, or anything a deserializer raises
+                await decode.reject(context)
+            call.request_id = getattr(request, "request_id", "")
+            return await behaviour(request, context)
+        except BaseException as caught:
+            error = caught
+            body = request = None  # noqa: F841 (this frame goes on in the traceback: it must not hold them)
+            _forget_frames(caught)
+            raise
+        finally:
+            call.finish(error)
+            error = None  # no cycle from this frame to the exception
 
     return handle
 

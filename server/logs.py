@@ -13,11 +13,14 @@ its head and tail): a client's megabytes never become a log line.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import os
 import re
 import sys
 import threading
+from json import dumps
+from json.encoder import encode_basestring  # json.dumps's own string encoder (ensure_ascii=False)
 
 import structlog
 
@@ -55,12 +58,60 @@ def configure_logging(level: str = "info") -> None:
             foreign_pre_chain=[structlog.stdlib.add_logger_name, *shared],
         )
     )
+    _RPC_LINES.configure(numeric <= logging.INFO, sys.stdout)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(max(numeric, logging.INFO))  # gRPC's and asyncio's debug chatter stays out even at debug
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught
     threading.excepthook = lambda args: _log_uncaught(args.exc_type, args.exc_value, args.exc_traceback)
+
+
+class _RpcLines:
+    """The one line each call writes, built without structlog's processor chain: the same
+    JSON object, keys in the same order, as ``log.info("rpc", method=..., code=...,
+    duration_ms=..., request_id=..., peer=...)`` would write, at a quarter of the cost.
+    The parts that do not change (the method and code, the pid) are encoded once."""
+
+    __slots__ = ("on", "stream", "tail")
+
+    def __init__(self) -> None:
+        self.configure(True, sys.stdout)
+
+    def configure(self, on: bool, stream) -> None:
+        self.on = on
+        self.stream = stream
+        self.tail = f', "level": "info", "pid": {os.getpid()}, "timestamp": "'
+
+    def write(self, head: str, duration_ms: float, request_id: str, peer: str) -> None:
+        if not self.on:
+            return
+        if len(peer) > MAX_VALUE_CHARS:
+            peer = _cut(peer, MAX_VALUE_CHARS)
+        context = structlog.contextvars.get_contextvars()  # e.g. the HTTP endpoint's protocol and codec
+        bound = "".join(f", {encode_basestring(k)}: {_json_value(v)}" for k, v in context.items()) if context else ""
+        now = datetime.datetime.now(tz=datetime.UTC).isoformat().replace("+00:00", "Z")
+        stream = self.stream
+        stream.write(
+            f'{head}{duration_ms!r}, "request_id": {encode_basestring(request_id)}, "peer": {encode_basestring(peer)},'
+            f' "event": "rpc"{bound}{self.tail}{now}"}}\n'
+        )
+        stream.flush()
+
+
+def _json_value(value) -> str:
+    if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+        value = _cut(value, MAX_VALUE_CHARS)
+    return dumps(value, ensure_ascii=False, default=repr)
+
+
+_RPC_LINES = _RpcLines()
+write_rpc_line = _RPC_LINES.write
+
+
+def rpc_line_head(method: str, code: str) -> str:
+    """The start of a call's line, up to its duration: made once per method and code."""
+    return f'{{"method": {encode_basestring(method)}, "code": {encode_basestring(code)}, "duration_ms": '
 
 
 def _log_uncaught(kind, error, traceback) -> None:

@@ -88,6 +88,64 @@ def code_name(code: grpc.StatusCode) -> str:
     return "".join(part.capitalize() for part in code.name.split("_"))
 
 
+MAX_CACHED_CHILDREN = 4096  # per metric; label values are bounded (methods, codes, profiles, patterns)
+
+
+class Children:
+    """A metric's children by label values, looked up in a plain dict: ``labels()`` takes a
+    lock and checks and converts every value each time, about a microsecond a call.
+    Past `MAX_CACHED_CHILDREN` label sets the cache starts over (it only ever holds what
+    ``labels()`` would return anyway)."""
+
+    __slots__ = ("metric", "cache")
+
+    def __init__(self, metric):
+        self.metric = metric
+        self.cache: dict = {}
+
+    def __call__(self, *values: str):
+        child = self.cache.get(values)
+        if child is None:
+            if len(self.cache) >= MAX_CACHED_CHILDREN:
+                self.cache.clear()
+            child = self.cache[values] = self.metric.labels(*values)
+        return child
+
+
+settlements = Children(SETTLEMENTS)
+wins = Children(WINS)
+claimed_wins = Children(CLAIMED_WINS)
+patterns_scored = Children(PATTERNS)
+value_per_share = Children(VALUE_PER_SHARE)
+paid_per_hand = Children(PAID_PER_HAND)
+rejected = Children(REJECTED)
+
+_LEGAL = {True: "true", False: "false"}
+
+
+def record_settlement(outcome, result) -> None:
+    """One settled hand's domain counts, recorded at once (a unary call: no tally to build)."""
+    profile = result.profile
+    settlements(profile, outcome.name).inc()
+    for w in result.winners:
+        record_winner(profile, w)
+        if w.legal:
+            value_per_share(profile).observe(w.value)
+    paid = sum(d for d in result.seat_deltas if d > 0)
+    if paid:
+        paid_per_hand(profile).observe(paid)
+
+
+def record_winner(profile: str, winner) -> None:
+    claimed_wins(profile, _LEGAL[bool(winner.legal)]).inc()
+    if winner.legal:
+        wins(profile, "true", "none").inc()
+        for pattern in winner.patterns:
+            patterns_scored(profile, pattern.name).inc()
+    for reason in winner.illegal_reasons:
+        wins(profile, "false", reason.name).inc()
+
+
 class SettlementTally:
     """Domain counts gathered over one call and recorded once, so batches stay cheap."""
 
@@ -119,30 +177,30 @@ class SettlementTally:
     def flush(self, method: str) -> None:
         """Record the counts: one increment per label set (a batch has a few dozen, not thousands)."""
         for (profile, outcome), count in self.settlements.items():
-            SETTLEMENTS.labels(profile, outcome.name).inc(count)
-        wins: Tally = Tally()
-        patterns: Tally = Tally()
+            settlements(profile, outcome.name).inc(count)
+        won: Tally = Tally()
+        scored_patterns: Tally = Tally()
         claimed: Tally = Tally()
         for (profile, legal, reasons, scored), count in self.winners.items():
-            claimed[profile, "true" if legal else "false"] += count
+            claimed[profile, _LEGAL[bool(legal)]] += count
             if legal:
-                wins[profile, "true", "none"] += count
+                won[profile, "true", "none"] += count
                 for pattern in scored:
-                    patterns[profile, pattern.name] += count
+                    scored_patterns[profile, pattern.name] += count
             for reason in reasons:
-                wins[profile, "false", reason.name] += count
-        for labels, count in wins.items():
-            WINS.labels(*labels).inc(count)
+                won[profile, "false", reason.name] += count
+        for labels, count in won.items():
+            wins(*labels).inc(count)
         for labels, count in claimed.items():
-            CLAIMED_WINS.labels(*labels).inc(count)
-        for labels, count in patterns.items():
-            PATTERNS.labels(*labels).inc(count)
+            claimed_wins(*labels).inc(count)
+        for labels, count in scored_patterns.items():
+            patterns_scored(*labels).inc(count)
         for (profile, value), count in self.values.items():
-            observe_many(VALUE_PER_SHARE.labels(profile), value, count)
+            observe_many(value_per_share(profile), value, count)
         for (profile, paid), count in self.paid.items():
-            observe_many(PAID_PER_HAND.labels(profile), paid, count)
+            observe_many(paid_per_hand(profile), paid, count)
         if self.rejected:
-            REJECTED.labels(method).inc(self.rejected)
+            rejected(method).inc(self.rejected)
 
 
 def observe_many(histogram, value: float, count: int) -> None:

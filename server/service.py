@@ -91,7 +91,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         try:
             return compute()
         except InvalidRequest as error:
-            metrics.REJECTED.labels(method).inc()
+            metrics.rejected(method).inc()
             await abort_invalid(context, error)
 
     @_guarded
@@ -99,9 +99,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         """The serialised SettleResponse (see `server.preserialized`)."""
         core = await self._answer(context, "Settle", lambda: convert.settle_request(request))
         result = await self._answer(context, "Settle", lambda: rc.settle(core))
-        tally = metrics.SettlementTally()
-        tally.add(core.outcome, result)
-        tally.flush("Settle")
+        metrics.record_settlement(core.outcome, result)
         return await self._fitting(context, convert.settle_response_bytes(result))
 
     @_guarded
@@ -184,9 +182,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     async def CheckWin(self, request, context):
         core = await self._answer(context, "CheckWin", lambda: convert.check_win_request(request))
         result = await self._answer(context, "CheckWin", lambda: rc.check_win(core))
-        tally = metrics.SettlementTally()
-        tally.add_winner(core.profile, result)
-        tally.flush("CheckWin")
+        metrics.record_winner(core.profile, result)
         return await self._fitting(context, convert.check_win_response(request.request_id, result))
 
     @_guarded

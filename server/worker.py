@@ -26,7 +26,7 @@ from server.http.endpoint import HttpEndpoint
 from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
-from server.preserialized import PreserializedResponses
+from server.preserialized import PRESERIALIZED_METHODS
 from server.service import SERVICE_NAME, ScoringService
 
 log = structlog.get_logger("shmj.server")
@@ -55,7 +55,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     server = grpc.aio.server(
-        interceptors=[ObservabilityInterceptor(), PreserializedResponses()],
+        interceptors=[ObservabilityInterceptor(preserialized=PRESERIALIZED_METHODS)],
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )

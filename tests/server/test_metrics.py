@@ -56,3 +56,19 @@ def test_a_flush_records_settlements_wins_by_reason_and_patterns_of_legal_wins()
         "concealed": 3,
         "rejected": 2,
     }
+
+
+def test_cached_children_are_the_metrics_own_and_the_cache_is_bounded(monkeypatch):
+    from server import metrics
+
+    children = metrics.Children(metrics.SETTLEMENTS)
+    assert children("classic", "DISCARD") is metrics.SETTLEMENTS.labels("classic", "DISCARD")
+    before = REGISTRY.get_sample_value("shmj_settlements_total", {"profile": "classic", "outcome": "DISCARD"}) or 0
+    children("classic", "DISCARD").inc(2)
+    assert (
+        REGISTRY.get_sample_value("shmj_settlements_total", {"profile": "classic", "outcome": "DISCARD"}) == before + 2
+    )
+    monkeypatch.setattr(metrics, "MAX_CACHED_CHILDREN", 2)
+    for outcome in ("SELF_DRAW", "DISCARD", "EXHAUSTIVE_DRAW"):
+        children("classic", outcome)
+    assert list(children.cache) == [("classic", "EXHAUSTIVE_DRAW")]

@@ -1,0 +1,53 @@
+"""Issue 12: the line each call writes is built without structlog's processor chain; it must
+stay the very line structlog would write (keys, values and their order), bounded, and off
+above the info level."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.server.conftest import ROOT
+
+WRITER = r"""
+import sys, structlog
+from server import logs
+logs.configure_logging(sys.argv[1])
+log = structlog.get_logger("shmj.rpc")
+head = logs.rpc_line_head("mahjong.shanghai.v1.ScoringService/Settle", "INVALID_ARGUMENT")
+fields = dict(duration_ms=0.125, request_id='id "汉字"\\\n', peer="ipv6:[::1]:" + "9" * 3000)
+
+def both():
+    logs.write_rpc_line(head, fields["duration_ms"], fields["request_id"], fields["peer"])
+    log.info("rpc", method="mahjong.shanghai.v1.ScoringService/Settle", code="INVALID_ARGUMENT", **fields)
+
+both()
+with structlog.contextvars.bound_contextvars(protocol="connect", codec="json"):
+    both()
+"""
+
+
+def _lines(level: str) -> list[str]:
+    ended = subprocess.run(
+        [sys.executable, "-c", WRITER, level], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    return ended.stdout.splitlines()
+
+
+def test_the_rpc_line_is_the_line_structlog_writes():
+    lines = _lines("info")
+    assert len(lines) == 4
+    for ours, structlogs in (lines[0:2], lines[2:4]):
+        mine, theirs = json.loads(ours), json.loads(structlogs)
+        assert mine.pop("timestamp").endswith("Z") and theirs.pop("timestamp").endswith("Z")
+        assert list(mine.items()) == list(theirs.items())  # the same keys in the same order
+    first, bound = json.loads(lines[0]), json.loads(lines[2])
+    assert first["request_id"] == 'id "汉字"\\\n' and first["duration_ms"] == 0.125
+    assert len(first["peer"]) < 1100 and "characters cut" in first["peer"]
+    assert (bound["protocol"], bound["codec"]) == ("connect", "json")
+    assert "protocol" not in first
+
+
+def test_no_rpc_line_above_the_info_level():
+    assert _lines("warning") == []
