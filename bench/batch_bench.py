@@ -7,8 +7,9 @@ one run, in rounds whose order is interleaved so that the load of a shared machi
 on every figure alike:
 
 - ``--local`` with one worker process (``shmj rescore``'s own path), JSON Lines;
-- the Arrow core in this one process over the Parquet file (``settle_record_batch``), the
-  same work as a Dask task without Dask;
+- the Dask tasks' own code in this one process, without Dask (``settle_part`` of every
+  partition in turn), JSON Lines in and out and Parquet in and out: the cost of a record in
+  each format, with nothing else around it;
 - ``--dask local:1`` and ``--dask local:2``, JSON Lines in and out, Parquet in and out.
 
 Cluster start-up is outside the timings (its time is printed); each job's time includes
@@ -38,8 +39,8 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 from clients.batch.arrow_schema import REQUEST, record_batch
-from clients.batch.arrow_settle import settle_record_batch
-from clients.batch.dask_job import connect, run_job
+from clients.batch.dask_job import connect, run_job, settle_part
+from clients.batch.parts import count_lines, expand_inputs, numbered, plan_partitions
 from clients.rescore import run_rescore
 from rules_core.random_hands import generate_requests
 
@@ -85,18 +86,26 @@ def local_one_process(jsonl: Path, out: Path) -> tuple[float, float]:
     return summary.lines / summary.seconds, summary.lines / (_cpu_seconds() - cpu)
 
 
-def arrow_in_process(parquet: Path, count: int) -> tuple[float, float]:
+def _block(source: Path, fmt: str) -> int:
+    """PARTS partitions: a JSON Lines file cut in byte ranges, a Parquet file a row group each."""
+    return max(1, source.stat().st_size // PARTS + 1) if fmt == "jsonl" else 1
+
+
+def tasks_in_process(source: Path, out: Path, fmt: str, count: int) -> tuple[float, float]:
+    """The job's tasks run one after the other here, without Dask: planning, reading, settling,
+    writing each part file and its statistics."""
     start, cpu = time.perf_counter(), _cpu_seconds()
-    file = pq.ParquetFile(parquet)
-    rows = 0
-    for batch in file.iter_batches(batch_size=2000):
-        rows += settle_record_batch(batch).num_rows
-    assert rows == count
+    partitions = plan_partitions(expand_inputs([str(source)]), _block(source, fmt))
+    lines = {p.index: count_lines(p.url, p.start, p.stop) for p in partitions if p.kind == "jsonl"}
+    (out / "_stats").mkdir()
+    job = {"output": str(out), "format": fmt, "profile": None, "overrides": {}, "topic": "bench"}
+    records = sum(settle_part(p, job, None)["records"] for p in numbered(partitions, lines))
+    assert records == count
     return count / (time.perf_counter() - start), count / (_cpu_seconds() - cpu)
 
 
 def dask_job(client, source: Path, out: Path, fmt: str) -> tuple[float, float]:
-    block = max(1, source.stat().st_size // PARTS + 1) if fmt == "jsonl" else 1
+    block = _block(source, fmt)
     cpu = _cluster_cpu(client) + _cpu_seconds()
     summary = run_job([str(source)], str(out), "", fmt=fmt, block_bytes=block, progress=False, client=client)
     cpu = _cluster_cpu(client) + _cpu_seconds() - cpu
@@ -125,7 +134,8 @@ def main() -> None:
         load = [os.getloadavg()[0]]
         runs = {
             "local_jsonl_1_process": lambda out: local_one_process(jsonl, out / "out.jsonl"),
-            "arrow_parquet_1_process": lambda out: arrow_in_process(parquet, args.count),
+            "tasks_jsonl_1_process": lambda out: tasks_in_process(jsonl, out, "jsonl", args.count),
+            "tasks_parquet_1_process": lambda out: tasks_in_process(parquet, out, "parquet", args.count),
             "dask_local1_jsonl": lambda out: dask_job(clients[1], jsonl, out, "jsonl"),
             "dask_local2_jsonl": lambda out: dask_job(clients[2], jsonl, out, "jsonl"),
             "dask_local1_parquet": lambda out: dask_job(clients[1], parquet, out, "parquet"),
@@ -157,8 +167,11 @@ def main() -> None:
         "local2_over_local1_parquet": best["dask_local2_parquet"] / best["dask_local1_parquet"],
         "local1_jsonl_over_local_process": best["dask_local1_jsonl"] / best["local_jsonl_1_process"],
         "local1_parquet_over_local_process": best["dask_local1_parquet"] / best["local_jsonl_1_process"],
-        "local1_parquet_over_arrow_process": best["dask_local1_parquet"] / best["arrow_parquet_1_process"],
+        "local1_parquet_over_tasks_process": best["dask_local1_parquet"] / best["tasks_parquet_1_process"],
+        "parquet_over_jsonl_tasks_per_cpu_second": per_cpu["tasks_parquet_1_process"]
+        / per_cpu["tasks_jsonl_1_process"],
         "parquet_over_jsonl_local2": best["dask_local2_parquet"] / best["dask_local2_jsonl"],
+        "parquet_over_jsonl_local2_per_cpu_second": per_cpu["dask_local2_parquet"] / per_cpu["dask_local2_jsonl"],
     }
     per_core = max(per_cpu["dask_local2_parquet"], per_cpu["dask_local2_jsonl"])
     report = {
@@ -180,7 +193,9 @@ def main() -> None:
         f"targets: local:2 / local:1 = {ratios['local2_over_local1_jsonl']:.2f}x JSONL, "
         f"{ratios['local2_over_local1_parquet']:.2f}x Parquet (>= 1.7x); local:1 / --local = "
         f"{ratios['local1_jsonl_over_local_process']:.0%} JSONL, {ratios['local1_parquet_over_local_process']:.0%} "
-        "Parquet (>= 80%)"
+        "Parquet (>= 80%); Parquet / JSON Lines per CPU-second = "
+        f"{ratios['parquet_over_jsonl_tasks_per_cpu_second']:.2f}x in one process, "
+        f"{ratios['parquet_over_jsonl_local2_per_cpu_second']:.2f}x on local:2"
     )
 
 

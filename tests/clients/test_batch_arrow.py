@@ -11,8 +11,8 @@ from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
-from clients.batch.arrow_schema import REQUEST_SCHEMA, RESULT_SCHEMA, json_record
-from clients.batch.arrow_settle import settle_record_batch, settle_record_batches
+from clients.batch.arrow_schema import REQUEST_SCHEMA, RESULT, RESULT_SCHEMA, json_record, record_batch, result_batch
+from clients.batch.arrow_settle import request_rows, settle_record_batch, settle_record_batches, settle_records
 from clients.cli import main
 from tests.server.conftest import ROOT
 
@@ -75,6 +75,48 @@ def test_both_input_forms_give_the_records_local_rescore_writes(tmp_path):
         {"field": "outcome", "description": "profile 'classic' has no abandon rule"}
     ]
     assert error["winners"] == [] and error["next_hand"] is None
+
+
+def test_the_quick_result_batch_is_the_one_built_field_by_field():
+    """``result_batch`` (Arrow builds from the JSON names, viewed under the .proto names) gives
+    the very batch the general converter does: answers, errors of every kind, the defaults."""
+    from google.protobuf.json_format import MessageToDict
+
+    import convert
+    from rules_core.random_hands import generate_requests
+
+    lines = example_lines() + (EXAMPLES / "requests-with-errors.jsonl").read_text().splitlines()
+    lines += [json.dumps(MessageToDict(convert.settle_request_message(r))) for r in generate_requests(300, seed=5)]
+    lines += ["", "{not json", '{"requestId": "no-hand", "winners": [{"seat": 1}]}']
+    records = settle_records(pa.record_batch([pa.array(lines, pa.string())], names=["request"]))
+    assert sum("error" in r for r in records) >= 6 and sum("nextHand" in r for r in records) >= 100
+    quick = result_batch(records)
+    assert quick.schema == RESULT_SCHEMA
+    assert quick.equals(record_batch(RESULT, records))
+    error = quick.to_pylist()[-1]
+    assert {k: v for k, v in error.items() if k != "error"} == {
+        "request_id": "no-hand",
+        "profile": "",
+        "unit": "UNIT_UNSPECIFIED",
+        "winners": [],
+        "payments": [],
+        "seat_deltas": [],
+        "next_hand": None,
+        "penalties": [],
+        "huangfan_after_dice": 0,
+    }
+    assert result_batch([]).schema == RESULT_SCHEMA and result_batch([]).num_rows == 0
+
+
+def test_a_column_null_throughout_is_absent_from_the_request_rows():
+    table = pq.read_table(EXAMPLES / "hands.parquet").slice(0, 3)
+    assert table.column("overrides").null_count == 3
+    rows = request_rows(table)
+    assert rows[0] == {k: v for k, v in table.to_pylist()[0].items() if k != "overrides"}
+    nothing = pa.table({"overrides": pa.nulls(2, REQUEST_SCHEMA.field("overrides").type)})
+    assert request_rows(nothing) == [{}, {}]
+    out = settle_record_batch(nothing).to_pylist()
+    assert [r["error"]["field_violations"][0]["field"] for r in out] == ["profile", "profile"]
 
 
 def test_a_bad_row_costs_that_row_only():
