@@ -14,7 +14,16 @@ from convert.memo import Memo
 from convert.profiles import overrides
 from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
-from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
+from rules_core.validation import (
+    MAX_CONCEALED,
+    MAX_FLOWERS,
+    MAX_LIABILITIES,
+    MAX_MELDS,
+    MAX_PASSED,
+    MAX_WINNERS,
+    over_limit,
+    request_id_violation,
+)
 
 
 def _bounded(values, name: str, path: str, violations: Violations):
@@ -82,14 +91,6 @@ def _meld(message: tiles_pb2.Meld, melds=_MELDS) -> rc.Meld:
     return melds[serialised]
 
 
-_MAX_WINNERS = MAX_LENGTHS["winners"]
-_MAX_LIABILITIES = MAX_LENGTHS["liabilities"]
-_MAX_CONCEALED = MAX_LENGTHS["concealed"]
-_MAX_MELDS = MAX_LENGTHS["melds"]
-_MAX_FLOWERS = MAX_LENGTHS["flowers"]
-_MAX_PASSED = MAX_LENGTHS["passed_tiles"]
-
-
 def _fast_settle_request(
     msg: pb.SettleRequest,
     tile=TILE_IN.__getitem__,
@@ -103,17 +104,17 @@ def _fast_settle_request(
 
     The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
     """
-    if len(msg.winners) > _MAX_WINNERS or len(msg.liabilities) > _MAX_LIABILITIES:
+    if len(msg.winners) > MAX_WINNERS or len(msg.liabilities) > MAX_LIABILITIES:
         raise KeyError("too long")
     winners = []
     for w in msg.winners[:]:  # slices of repeated fields are read at C speed, iterating is not
         hand = w.hand
         melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
         if (
-            len(hand.concealed) > _MAX_CONCEALED
-            or len(melds) > _MAX_MELDS
-            or len(flowers) > _MAX_FLOWERS
-            or len(passed) > _MAX_PASSED
+            len(hand.concealed) > MAX_CONCEALED
+            or len(melds) > MAX_MELDS
+            or len(flowers) > MAX_FLOWERS
+            or len(passed) > MAX_PASSED
         ):
             raise KeyError("too long")
         winners.append(

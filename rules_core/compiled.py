@@ -36,7 +36,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 
-def _compiled_is_current() -> bool:
+def compiled_is_current() -> bool:
     for name in HOT_PATH:
         source = os.path.join(_HERE, name + ".py")
         try:
@@ -59,7 +59,7 @@ class _SourceFinder:
 
 
 def _choose() -> str:
-    if os.environ.get(PURE_ENV) != "1" and _compiled_is_current():
+    if os.environ.get(PURE_ENV) != "1" and compiled_is_current():
         return "compiled"
     if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _SourceFinder())

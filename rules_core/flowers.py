@@ -11,7 +11,7 @@ one of the reading that counts (the highest-value decomposition, chosen in
 from __future__ import annotations
 
 from rules_core.profile import FlowerSource, RuleProfile
-from rules_core.requests import MeldKind
+from rules_core.requests import CHOW, MeldKind
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
 
 _S = FlowerSource
@@ -48,7 +48,7 @@ def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited
             source = _S.WIND_PUNG if tile < FIRST_DRAGON else _S.DRAGON_PUNG
             sources[source] = sources.get(source, 0) + 1
     for meld in melds:
-        if meld.kind != MeldKind.CHOW:
+        if meld.kind != CHOW:
             source = _MELD_SOURCE[meld.kind, tile_class(meld.tiles[0])]
             sources[source] = sources.get(source, 0) + 1
     return sources

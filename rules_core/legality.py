@@ -12,15 +12,27 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import RuleProfile
-from rules_core.requests import CLAIMED_DISCARD, MeldKind, Outcome, Winner
+from rules_core.requests import (
+    CHOW,
+    CLAIMED_DISCARD,
+    CONCEALED_KONG,
+    ON_EIGHT_FLOWERS,
+    ON_ROBBING_KONG,
+    ON_SELF_DRAW,
+    Outcome,
+    Winner,
+)
 from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR
 from rules_core.valuation import hand_value
+
+# Members of the other enums the hot path compares with, as constants (see rules_core.requests).
+_SHAPE_ALL_PUNGS: Final = Shape.ALL_PUNGS
 
 _ALL_PUNGS = Pattern.ALL_PUNGS.bit
 _HALF_FLUSH = Pattern.HALF_FLUSH.bit
@@ -59,7 +71,7 @@ class Judgement(NamedTuple):
 def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winner, counts: list[int]) -> Judgement:
     hand = winner.hand
     melds = hand.melds
-    if outcome == Outcome.EIGHT_FLOWERS:
+    if outcome == ON_EIGHT_FLOWERS:
         # The immediate win on the eighth flower: the tiles are not evaluated.
         mask = _EIGHT_FLOWERS if len(hand.flowers) == 8 else 0
         return Judgement(mask, () if mask & profile.qualifying_mask else _NO_PATTERN, 0)
@@ -69,21 +81,21 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     mask = 0
     concealed = True
     for meld in melds:
-        if meld.kind != MeldKind.CONCEALED_KONG:
+        if meld.kind != CONCEALED_KONG:
             concealed = False
             break
     if concealed:
         mask |= _CONCEALED  # 门清 depends on the melds only
-    if winner.replacement_draw and outcome == Outcome.SELF_DRAW:
+    if winner.replacement_draw and outcome == ON_SELF_DRAW:
         mask |= _KONG_BLOOM
-    if outcome == Outcome.ROBBING_KONG:
+    if outcome == ON_ROBBING_KONG:
         mask |= _ROBBING_KONG
 
     if shape:
-        all_pungs = shape == Shape.ALL_PUNGS
+        all_pungs = shape == _SHAPE_ALL_PUNGS
         if all_pungs:
             for meld in melds:
-                if meld.kind == MeldKind.CHOW:
+                if meld.kind == CHOW:
                     all_pungs = False
                     break
         if all_pungs:
@@ -98,7 +110,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
             mask |= _BIG_HANGING  # the win pairs the single remaining tile
         if winner.first_go_around and not melds:
             if winner.seat == dealer_seat:
-                if outcome == Outcome.SELF_DRAW:
+                if outcome == ON_SELF_DRAW:
                     mask |= _HEAVENLY
             else:
                 mask |= _EARTHLY

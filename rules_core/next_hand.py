@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from rules_core.requests import Outcome, SettleRequest
+from rules_core.requests import ON_ABANDON, ON_EXHAUSTIVE_DRAW, SettleRequest
 from rules_core.results import NextHand, WinnerResult
 
 
 def next_hand(request: SettleRequest, winners: tuple[WinnerResult, ...], huangfan_after_dice: int) -> NextHand | None:
     """None while the hand has not ended: a claimed win that is not legal ends nothing."""
     outcome = request.outcome
-    if outcome == Outcome.EXHAUSTIVE_DRAW:
+    if outcome == ON_EXHAUSTIVE_DRAW:
         return NextHand(request.dealer_seat, huangfan_after_dice + 1)  # 流局: the dealer stays
-    if outcome == Outcome.ABANDON:
+    if outcome == ON_ABANDON:
         return NextHand(request.dealer_seat, 0)  # 荒番 lapses when a player leaves
     legal = [w.seat for w in winners if w.legal]
     if not legal:

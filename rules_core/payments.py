@@ -10,11 +10,18 @@ between winner W and seat X exists when either claimed at least
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from rules_core.profile import LiabilityMode, RuleProfile
-from rules_core.requests import Outcome, SettleRequest
+from rules_core.requests import ON_DISCARD, ON_EIGHT_FLOWERS, ON_ROBBING_KONG, ON_SELF_DRAW, Outcome, SettleRequest
 from rules_core.results import Payment, PaymentReason, WinnerResult
+
+# Members of the other enums the hot path compares with, as constants (see rules_core.requests).
+_ADDITIVE: Final = LiabilityMode.ADDITIVE
+_REPLACE: Final = LiabilityMode.REPLACE
+_SANKOU_MODE: Final = LiabilityMode.SANKOU
+_LIABILITY_REASON: Final = PaymentReason.LIABILITY
+_SANKOU_REASON: Final = PaymentReason.SANKOU
 
 _BASE_REASON = {
     Outcome.SELF_DRAW: PaymentReason.SELF_DRAW,
@@ -50,9 +57,9 @@ def winner_payments(
     value = result.value
     others = [(winner + k) % 4 for k in (1, 2, 3)]
     reason = _BASE_REASON[outcome]
-    if outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
+    if outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
         base = [(seat, profile.self_draw_share) for seat in others]
-    elif outcome == Outcome.DISCARD:
+    elif outcome == ON_DISCARD:
         base = [(request.discarder_seat, profile.discard_share)]
     else:
         base = [(request.discarder_seat, profile.robbing_kong_share)]
@@ -60,17 +67,17 @@ def winner_payments(
     mode = profile.liability_mode
     liable = [(s, times) for s in others if (times := liable_times(profile, claims, winner, s))] if claims else []
     extra: list[tuple[int, float]] = []
-    extra_reason = PaymentReason.LIABILITY
-    if not liable and mode == LiabilityMode.SANKOU and outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
+    extra_reason = _LIABILITY_REASON
+    if not liable and mode == _SANKOU_MODE and outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
         # The sankou table's row for no related seat: each of the three others pays.
         base = [(seat, profile.sankou_self_draw_shares[0]) for seat in others]
-    elif liable and mode == LiabilityMode.SANKOU:
+    elif liable and mode == _SANKOU_MODE:
         base, extra = _sankou(profile, outcome, request.discarder_seat, base, [s for s, _ in liable])
-        extra_reason = PaymentReason.SANKOU
-    elif liable and mode in (LiabilityMode.ADDITIVE, LiabilityMode.REPLACE):
+        extra_reason = _SANKOU_REASON
+    elif liable and mode in (_ADDITIVE, _REPLACE):
         share = _liability_share(profile, outcome)
         extra = [(seat, share * times) for seat, times in liable]
-        if mode == LiabilityMode.REPLACE:
+        if mode == _REPLACE:
             base = []
 
     payments = [Payment(seat, winner, value * share, reason) for seat, share in base if share]
@@ -79,18 +86,18 @@ def winner_payments(
 
 
 def _liability_share(profile: RuleProfile, outcome: Outcome) -> float:
-    if outcome == Outcome.DISCARD:
+    if outcome == ON_DISCARD:
         return profile.liability_discard_share
-    if outcome == Outcome.ROBBING_KONG:
+    if outcome == ON_ROBBING_KONG:
         return profile.liability_robbing_kong_share
     return profile.liability_self_draw_share
 
 
 def _sankou(profile, outcome, discarder, base, related):
     """吃三口包五家: (ordinary payments kept, related seats' payments)."""
-    if outcome == Outcome.ROBBING_KONG:
+    if outcome == ON_ROBBING_KONG:
         return base, []  # the kong player pays 3 V; relations do not change it
-    if outcome != Outcome.DISCARD:
+    if outcome != ON_DISCARD:
         share = profile.sankou_self_draw_shares[len(related)]
         return [], [(seat, share) for seat in related]
     if discarder in related:

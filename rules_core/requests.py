@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import IntEnum
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 from rules_core.tiles import Flower, Tile
 
@@ -22,6 +22,12 @@ class MeldKind(IntEnum):
     EXPOSED_KONG = 3  # 明杠
     ADDED_KONG = 4  # 上杠 / 蓄杠
     CONCEALED_KONG = 5  # 暗杠
+
+
+# MeldKind's members as constants for the hot paths (see ON_SELF_DRAW below).
+CHOW: Final = MeldKind.CHOW
+PUNG: Final = MeldKind.PUNG
+CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
 
 
 class Outcome(IntEnum):
@@ -44,6 +50,15 @@ class Outcome(IntEnum):
 
 # Outcomes that win on another player's tile (漏胡 locks apply); a set, for the hot paths.
 CLAIMED_DISCARD = frozenset({Outcome.DISCARD, Outcome.ROBBING_KONG})
+
+# Members the hot paths compare with, as plain constants: an enum class's attribute costs
+# about 0.1 µs a look-up (Python 3.11), a module constant a fifth of that.
+ON_SELF_DRAW: Final = Outcome.SELF_DRAW
+ON_DISCARD: Final = Outcome.DISCARD
+ON_ROBBING_KONG: Final = Outcome.ROBBING_KONG
+ON_EIGHT_FLOWERS: Final = Outcome.EIGHT_FLOWERS
+ON_EXHAUSTIVE_DRAW: Final = Outcome.EXHAUSTIVE_DRAW
+ON_ABANDON: Final = Outcome.ABANDON
 
 
 class Meld(NamedTuple):

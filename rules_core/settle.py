@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import judge
@@ -12,10 +12,14 @@ from rules_core.patterns import patterns_of
 from rules_core.payments import claim_counts, winner_payments
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.requests import Outcome, SettleRequest, Winner
+from rules_core.requests import ON_ABANDON, ON_EIGHT_FLOWERS, Outcome, SettleRequest, Winner
 from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult
 from rules_core.validation import validate_settle
 from rules_core.valuation import hand_value
+
+# Members of the other enums the hot path compares with, as constants (see rules_core.requests).
+_FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
+_ABANDON_PENALTY: Final = PenaltyReason.ABANDON
 
 
 def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> SettleResult:
@@ -41,8 +45,8 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
                 deltas[payment.from_seat] -= payment.amount
                 deltas[payment.to_seat] += payment.amount
     penalties: tuple[Penalty, ...] = ()
-    if outcome == Outcome.ABANDON:
-        penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), PenaltyReason.ABANDON)
+    if outcome == ON_ABANDON:
+        penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), _ABANDON_PENALTY)
         penalties = (penalty,)
         deltas[penalty.seat] -= penalty.amount
     # Positional, in SettleResult's field order (the hot path avoids keyword construction).
@@ -73,9 +77,9 @@ def evaluate_winner(
     """Legality, patterns, 花 and value of one validated winner."""
     hand = winner.hand
     judgement = judge(profile, outcome, dealer_seat, winner, counts)
-    if outcome == Outcome.EIGHT_FLOWERS:
+    if outcome == ON_EIGHT_FLOWERS:
         # The tiles are not evaluated: 花 comes from the flowers alone.
-        sources = {FlowerSource.FLOWER_TILE: len(hand.flowers)} if hand.flowers else {}
+        sources = {_FLOWER_TILE: len(hand.flowers)} if hand.flowers else {}
     else:
         sources = flower_sources(counts, hand.melds, len(hand.flowers), judgement.concealed_suited_pungs)
     flowers = flower_total(profile, sources)

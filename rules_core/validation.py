@@ -8,14 +8,30 @@ The tile counts computed on the way are handed to the scorer.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.requests import CLAIMED_DISCARD, Hand, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.requests import (
+    CHOW,
+    CLAIMED_DISCARD,
+    CONCEALED_KONG,
+    ON_ABANDON,
+    ON_EIGHT_FLOWERS,
+    ON_SELF_DRAW,
+    PUNG,
+    Hand,
+    MeldKind,
+    Outcome,
+    SettleRequest,
+    Winner,
+)
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
+
+# Members of the other enums the hot path compares with, as constants (see rules_core.requests).
+_PER_LEVEL: Final = HuangfanMode.PER_LEVEL
 
 SEATS = range(4)
 # Bounds that keep every amount a finite double, every count an int32 and no request slow.
@@ -63,6 +79,16 @@ def request_id_violation(request_id: str) -> FieldViolation | None:
     return FieldViolation("request_id", f"at most {MAX_REQUEST_ID_BYTES} bytes, got {size}")
 
 
+# The bounds the hot paths check inline (a call per list costs more than the check).
+MAX_WINNERS = MAX_LENGTHS["winners"]
+MAX_LIABILITIES = MAX_LENGTHS["liabilities"]
+MAX_CONCEALED = MAX_LENGTHS["concealed"]
+MAX_MELDS = MAX_LENGTHS["melds"]
+MAX_FLOWERS = MAX_LENGTHS["flowers"]
+MAX_MELD_TILES = MAX_LENGTHS["tiles"]
+MAX_PASSED = MAX_LENGTHS["passed_tiles"]
+
+
 def _length_ok(values, name: str, path: str, add) -> bool:
     problem = over_limit(name, len(values))
     if problem:
@@ -80,7 +106,7 @@ def validate_settle(
     outcome = request.outcome
     if outcome is None:
         add(FieldViolation("outcome", "must be specified"))
-    elif outcome == Outcome.ABANDON and profile is not None and not profile.has_abandon_rule:
+    elif outcome == ON_ABANDON and profile is not None and not profile.has_abandon_rule:
         add(FieldViolation("outcome", f"profile {profile.name!r} has no abandon rule"))
     discarder = request.discarder_seat
     on_discard = outcome in CLAIMED_DISCARD
@@ -88,7 +114,7 @@ def validate_settle(
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
     winners = request.winners
-    if _length_ok(winners, "winners", "winners", add):
+    if len(winners) <= MAX_WINNERS or _length_ok(winners, "winners", "winners", add):
         check_hands = _check_winner_count(outcome, len(winners), add)
     else:
         winners, check_hands = (), False
@@ -105,7 +131,9 @@ def validate_settle(
             add(FieldViolation(f"{path}.seat", f"seat {seat} discarded the tile and cannot win on it"))
         seen_seats.add(seat)
 
-    liabilities = request.liabilities if _length_ok(request.liabilities, "liabilities", "liabilities", add) else ()
+    liabilities = request.liabilities
+    if len(liabilities) > MAX_LIABILITIES and not _length_ok(liabilities, "liabilities", "liabilities", add):
+        liabilities = ()
     for index, relation in enumerate(liabilities):
         path = f"liabilities[{index}]"
         if relation.claimer_seat not in SEATS:
@@ -180,7 +208,7 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         add(FieldViolation("huangfan_count", f"must not be negative, got {count}"))
     elif count > MAX_HUANGFAN_COUNT:
         add(FieldViolation("huangfan_count", f"at most {MAX_HUANGFAN_COUNT}, got {count}"))
-    elif profile is not None and profile.huangfan_mode == HuangfanMode.PER_LEVEL:
+    elif profile is not None and profile.huangfan_mode == _PER_LEVEL:
         # Each level doubles: the count after the dice (dice 荒番 adds to it) stays small.
         added = profile.dice_huangfan.get(dice_throw(dice.first, dice.second), 0) if dice is not None else 0
         if count + added > MAX_PER_LEVEL_COUNT:
@@ -203,12 +231,13 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
     if check_hand:
         all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
     passed = winner.passed_tiles
-    if not _length_ok(passed, "passed_tiles", f"{path}.passed_tiles", add):
+    if len(passed) > MAX_PASSED and not _length_ok(passed, "passed_tiles", f"{path}.passed_tiles", add):
         passed = ()
-    for tile_index, tile in enumerate(passed):
-        if tile is None:
-            add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
-    if winner.replacement_draw and outcome is not None and outcome != Outcome.SELF_DRAW:
+    if None in passed:
+        for tile_index, tile in enumerate(passed):
+            if tile is None:
+                add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
+    if winner.replacement_draw and outcome is not None and outcome != ON_SELF_DRAW:
         add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
     return seat
 
@@ -217,7 +246,7 @@ def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
     """Check how many winners the outcome allows; True when their hands are to be checked."""
     if outcome is None:
         return True
-    if outcome in (Outcome.SELF_DRAW, Outcome.EIGHT_FLOWERS):
+    if outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
         if count != 1:
             add(FieldViolation("winners", f"a {_OUTCOME_TEXT[outcome]} has exactly one winner, got {count}"))
     elif outcome in CLAIMED_DISCARD:
@@ -244,12 +273,11 @@ def _check_hand(
 ) -> list[int]:
     """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet."""
     counts = [0] * TILE_KINDS
-    lengths_ok = [
-        _length_ok(getattr(hand, name), name, f"{path}.{name}", add) for name in ("concealed", "melds", "flowers")
-    ]
-    if not all(lengths_ok):
+    concealed, melds, flowers = hand.concealed, hand.melds, hand.flowers
+    if len(concealed) > MAX_CONCEALED or len(melds) > MAX_MELDS or len(flowers) > MAX_FLOWERS:
+        for name in ("concealed", "melds", "flowers"):
+            _length_ok(getattr(hand, name), name, f"{path}.{name}", add)
         return counts  # a hand that cannot be real is not looked at further
-    concealed = hand.concealed
     tiles_ok = None not in concealed
     if tiles_ok:
         for known in cast(tuple[int, ...], concealed):
@@ -261,8 +289,7 @@ def _check_hand(
             else:
                 counts[tile] += 1
 
-    melds = hand.melds
-    eight_flowers = outcome == Outcome.EIGHT_FLOWERS
+    eight_flowers = outcome == ON_EIGHT_FLOWERS
     expected = 14 - 3 * len(melds) - waiting
     got = len(concealed)
     if got != expected and not (eight_flowers and got == expected - 1):
@@ -292,8 +319,7 @@ def _check_hand(
             for known in cast(tuple[int, ...], meld.tiles):
                 all_counts[known] += 1
 
-    flowers = hand.flowers
-    if None in flowers or len(set(flowers)) != len(flowers):
+    if flowers and (None in flowers or len(set(flowers)) != len(flowers)):
         seen_flowers = 0
         for index, flower in enumerate(flowers):
             if flower is None:
@@ -313,7 +339,7 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
     """Check one meld; True when its tiles form its kind and so count towards the hand."""
     kind = meld.kind
     tiles = meld.tiles
-    if not _length_ok(tiles, "tiles", f"{hand_path}.melds[{index}].tiles", add):
+    if len(tiles) > MAX_MELD_TILES and not _length_ok(tiles, "tiles", f"{hand_path}.melds[{index}].tiles", add):
         return False
     if kind is None or None in tiles:
         path = f"{hand_path}.melds[{index}]"
@@ -327,7 +353,7 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
     if not forms:
         shown = " ".join(TILE_NOTATION[t] for t in tiles) or "no tiles"
         add(FieldViolation(f"{hand_path}.melds[{index}]", f"{shown} do not form a {_KIND_TEXT[kind]}"))
-    if kind != MeldKind.CONCEALED_KONG:
+    if kind != CONCEALED_KONG:
         source = meld.from_seat
         problem = None
         if source not in SEATS:
@@ -336,7 +362,7 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
             pass
         elif source == seat:
             problem = "a meld cannot be claimed from the winner's own discard"
-        elif kind == MeldKind.CHOW and source != (seat + 3) % 4:
+        elif kind == CHOW and source != (seat + 3) % 4:
             problem = f"a chow is claimed from the 上家 (seat {(seat + 3) % 4}), not seat {source}"
         if problem:
             add(FieldViolation(f"{hand_path}.melds[{index}].from_seat", problem))
@@ -344,12 +370,12 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
 
 
 def _forms(kind: MeldKind, tiles) -> bool:
-    if kind == MeldKind.CHOW:
+    if kind == CHOW:
         if len(tiles) != 3:
             return False
         low, mid, high = sorted(tiles)
         return high < FIRST_HONOUR and mid == low + 1 and high == low + 2 and low // 9 == high // 9
-    size = 3 if kind == MeldKind.PUNG else 4
+    size = 3 if kind == PUNG else 4
     return len(tiles) == size and tiles.count(tiles[0]) == size
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 import rules_core
-from rules_core.compiled import HOT_PATH, PURE_ENV
+from rules_core.compiled import HOT_PATH, PURE_ENV, compiled_is_current
 
 ROOT = Path(__file__).resolve().parents[2]
+NOT_COMPILED = "no compiled build, or sources edited since (make install compiles where gcc is)"
 REPORT = """
 import json, sys, rules_core
 print(json.dumps([rules_core.BUILD] + [sys.modules["rules_core." + m].__spec__.origin for m in sys.argv[1:]]))
@@ -32,10 +33,6 @@ def build_of(env_changes: dict, path: Path = ROOT) -> tuple[str, list[str]]:
     return build, origins
 
 
-def compiled_present() -> bool:
-    return len(glob.glob(str(ROOT / "rules_core" / "*.so"))) == len(HOT_PATH)
-
-
 def test_this_process_runs_every_hot_module_from_one_build():
     origins = [sys.modules[f"rules_core.{m}"].__spec__.origin for m in HOT_PATH]
     if rules_core.BUILD == "compiled":
@@ -51,14 +48,14 @@ def test_the_environment_forces_the_source():
     assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
 
 
-@pytest.mark.skipif(not compiled_present(), reason="no compiled build (make install compiles where gcc is)")
+@pytest.mark.skipif(not compiled_is_current(), reason=NOT_COMPILED)
 def test_the_compiled_build_runs_when_current():
     build, origins = build_of({})
     assert build == "compiled"
     assert all(o.endswith(".so") for o in origins), origins
 
 
-@pytest.mark.skipif(not compiled_present(), reason="no compiled build (make install compiles where gcc is)")
+@pytest.mark.skipif(not compiled_is_current(), reason=NOT_COMPILED)
 def test_a_module_edited_since_compiling_sends_every_module_to_the_source(tmp_path):
     shutil.copytree(ROOT / "rules_core", tmp_path / "rules_core", copy_function=shutil.copy2)
     for library in glob.glob(str(ROOT / "rules_core__mypyc*.so")):
