@@ -102,6 +102,16 @@ class _Slot:
         return self.delay
 
 
+def _profiles_valid(directory: str, log) -> bool:
+    """A bad house profile stops the start: one line naming each file and field."""
+    from profile_files import load_profiles_dir
+
+    loaded = load_profiles_dir(directory)
+    if not loaded.ok:
+        log.error("bad house profiles; not starting", directory=directory, problems=[str(p) for p in loaded.problems])
+    return loaded.ok
+
+
 def _death(exitcode: int) -> dict:
     if exitcode < 0:
         return {"exitcode": exitcode, "signal": signal.Signals(-exitcode).name}
@@ -117,6 +127,8 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
             reason = "another server already answers on this port"
             log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)
             return 1
+    if config.profiles_dir and not _profiles_valid(config.profiles_dir, log):
+        return 1
     slots: list[_Slot] = []
 
     def processes() -> list[tuple[str, int]]:
@@ -161,6 +173,14 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+
+    def reload_profiles(_signum=None, _frame=None):
+        """SIGHUP: each worker serving reloads its house profiles (one starting reads them anyway)."""
+        for slot in slots:
+            if slot.process is not None and slot.process.is_alive() and slot.ready.is_set():
+                os.kill(slot.process.pid, signal.SIGHUP)
+
+    signal.signal(signal.SIGHUP, reload_profiles)
 
     exitcodes = []
     while not (stopping and all(slot.process is None for slot in slots)):

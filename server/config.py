@@ -35,6 +35,8 @@ class ServerConfig:
     health_port: int = 0  # a plaintext port serving grpc.health.v1 only (kubelet probes under TLS); 0: none
     log_level: str = "info"
     multiproc_dir: str = ""  # prometheus_client's multiprocess directory; a temporary one when empty
+    profiles_dir: str = ""  # house profiles: every *.yaml, *.yml or *.json file in it; none when empty
+    profiles_poll_s: float = 1.0  # how often each worker checks the profiles directory for a change; 0: never
 
     @property
     def worker_count(self) -> int:
@@ -66,6 +68,8 @@ _HELP = {
     "health_port": "plaintext port serving only the gRPC health service (for probes when TLS is on); 0 is none",
     "log_level": "debug, info, warning or error",
     "multiproc_dir": "directory for multi-process metrics (a temporary one when empty)",
+    "profiles_dir": "directory of house profiles (*.yaml, *.yml, *.json), reloaded on SIGHUP and on a change",
+    "profiles_poll_s": "how often each worker looks for a change in --profiles-dir; 0 is only on SIGHUP",
 }
 
 
@@ -127,6 +131,7 @@ _CHECKS = {
     "keepalive_timeout_ms": _whole(1),
     "grace_period_s": _seconds,
     "shutdown_delay_s": _seconds,
+    "profiles_poll_s": _seconds,
     "tls_cert": _readable_file,
     "tls_key": _readable_file,
     "tls_client_ca": _readable_file,

@@ -15,11 +15,11 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
-from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.overrides import resolve_profile
 from server import metrics
 from server.config import ServerConfig
+from server.profiles import HouseProfiles
 
 log = structlog.get_logger("shmj.service")
 
@@ -74,9 +74,12 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     """Every answer is checked against the message limit before it is sent: gRPC must never be
     handed a larger one (in a stream, that crashed the worker)."""
 
-    def __init__(self, config: ServerConfig):
+    def __init__(self, config: ServerConfig, profiles: HouseProfiles | None = None):
         self.max_batch_size = config.max_batch_size
         self.max_answer_bytes = config.max_message_bytes
+        # The built-in and house profiles; each call reads `.registry` once, so a reload never
+        # changes the profiles of a call in flight.
+        self.profiles = profiles if profiles is not None else HouseProfiles()
 
     async def _fitting(self, context, answer):
         """``answer`` (a message or its bytes), or RESOURCE_EXHAUSTED when it is over the limit."""
@@ -97,8 +100,9 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     @_guarded
     async def Settle(self, request, context) -> bytes:
         """The serialised SettleResponse (see `server.preserialized`)."""
+        registry = self.profiles.registry
         core = await self._answer(context, "Settle", lambda: convert.settle_request(request))
-        result = await self._answer(context, "Settle", lambda: rc.settle(core))
+        result = await self._answer(context, "Settle", lambda: rc.settle(core, registry))
         metrics.record_settlement(core.outcome, result)
         return await self._fitting(context, convert.settle_response_bytes(result))
 
@@ -117,13 +121,14 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         entries = []
         add = entries.append
         tally = metrics.SettlementTally()
+        registry = self.profiles.registry
         settle_one, batch_entry, limit = self._settle_one, convert.batch_entry, self.max_answer_bytes
         total = 0
         for start in range(0, count, BATCH_CHUNK):
             if start:
                 await self._pause(context)
             for message in requests[start : start + BATCH_CHUNK]:  # a slice is read faster than iterating
-                entry = batch_entry(message.request_id, settle_one(message, tally))
+                entry = batch_entry(message.request_id, settle_one(message, tally, registry))
                 if len(entry) > limit:
                     entry = convert.oversize_batch_entry(message.request_id, len(entry), limit)
                 total += len(entry)
@@ -134,11 +139,11 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         return convert.settle_batch_response(entries)
 
     @staticmethod
-    def _settle_one(message, tally: metrics.SettlementTally) -> rc.SettleResult | InvalidRequest:
+    def _settle_one(message, tally: metrics.SettlementTally, registry) -> rc.SettleResult | InvalidRequest:
         """The settlement of one request of a batch or stream, or why the request is malformed."""
         try:
             core = convert.settle_request(message)
-            result = rc.settle(core)
+            result = rc.settle(core, registry)
         except InvalidRequest as error:
             tally.rejected += 1
             return error
@@ -155,11 +160,12 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     async def SettleStream(self, request_iterator, context):
         count = 0
         tally = metrics.SettlementTally()
+        registry = self.profiles.registry  # a stream keeps the profiles it started with
         try:
             limit = self.max_answer_bytes
             async for message in request_iterator:
                 count += 1
-                answer = convert.stream_response(message.request_id, self._settle_one(message, tally))
+                answer = convert.stream_response(message.request_id, self._settle_one(message, tally, registry))
                 size = answer.ByteSize()
                 if size > limit:
                     answer = convert.oversize_stream_response(message.request_id, size, limit)
@@ -180,32 +186,45 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
 
     @_guarded
     async def CheckWin(self, request, context):
+        registry = self.profiles.registry
         core = await self._answer(context, "CheckWin", lambda: convert.check_win_request(request))
-        result = await self._answer(context, "CheckWin", lambda: rc.check_win(core))
+        result = await self._answer(context, "CheckWin", lambda: rc.check_win(core, registry))
         metrics.record_winner(core.profile, result)
         return await self._fitting(context, convert.check_win_response(request.request_id, result))
 
     @_guarded
     async def ListWaits(self, request, context):
-        waits = await self._answer(context, "ListWaits", lambda: rc.list_waits(convert.list_waits_request(request)))
+        registry = self.profiles.registry
+        waits = await self._answer(
+            context, "ListWaits", lambda: rc.list_waits(convert.list_waits_request(request), registry)
+        )
         return await self._fitting(context, convert.list_waits_response(waits))
 
     @_guarded
     async def GetProfile(self, request, context):
+        registry = self.profiles.registry
         violations = []
         overrides = None
         if request.HasField("overrides"):
             violations = convert.Violations()
             overrides = convert.overrides(request.overrides, "overrides", violations)
         if not violations:
-            profile, violations = resolve_profile(request.name, overrides)
+            profile, violations = resolve_profile(request.name, overrides, registry)
         if violations and violations[0].field == "profile":
             await context.abort(grpc.StatusCode.NOT_FOUND, InvalidRequest(violations[:1]).violations[0].description)
         if violations:
             await abort_invalid(context, InvalidRequest(violations))
-        return await self._fitting(context, svc.GetProfileResponse(profile=convert.rule_profile(profile)))
+        entry = registry.entry(request.name)
+        answer = svc.GetProfileResponse(
+            profile=convert.rule_profile(profile), base=entry.base, description=entry.description
+        )
+        return await self._fitting(context, answer)
 
     @_guarded
     async def ListProfiles(self, request, context):
-        answer = svc.ListProfilesResponse(profiles=[convert.rule_profile(p) for p in BUILTIN_PROFILES.values()])
+        entries = self.profiles.registry.entries
+        answer = svc.ListProfilesResponse(
+            profiles=[convert.rule_profile(e.profile) for e in entries],
+            summaries=[svc.ProfileSummary(name=e.name, base=e.base, description=e.description) for e in entries],
+        )
         return await self._fitting(context, answer)

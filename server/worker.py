@@ -27,6 +27,7 @@ from server.interceptor import ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
 from server.preserialized import PRESERIALIZED_METHODS
+from server.profiles import HouseProfiles, ProfilesError
 from server.service import SERVICE_NAME, ScoringService
 
 log = structlog.get_logger("shmj.server")
@@ -59,7 +60,12 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )
-    servicer = ScoringService(config)
+    try:
+        profiles = HouseProfiles(config.profiles_dir)
+    except ProfilesError as error:  # the supervisor checked them; a file changed since
+        log.error("cannot load house profiles", directory=error.directory, problems=error.problems)
+        raise SystemExit(1) from None
+    servicer = ScoringService(config, profiles)
     scoring_service_pb2_grpc.add_ScoringServiceServicer_to_server(servicer, server)
     http = HttpEndpoint.bind(config, servicer, reuse_port)  # Connect over HTTP, by the same servicer
     health_servicer = health.aio.HealthServicer()
@@ -86,12 +92,14 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     for service in ("", SERVICE_NAME):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     record_build_info()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGHUP, profiles.reload, "SIGHUP")  # before `ready`: the supervisor forwards it
+    profile_watch = asyncio.create_task(profiles.watch(config.profiles_poll_s))
     log.info("serving", address=f"{config.host}:{port}", tls=credentials is not None, mtls=bool(config.tls_client_ca))
     if ready is not None:
         ready.set()  # the supervisor now replaces this worker if it dies, rather than stopping
 
     stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
     watcher = asyncio.create_task(_stop_without_supervisor(supervisor, stopping))
@@ -109,6 +117,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     if health_server is not None:
         await health_server.stop(0)
     watcher.cancel()
+    profile_watch.cancel()
     log.info("stopped")
 
 

@@ -20,7 +20,7 @@ from tests.server.conftest import free_port, wait_serving
 DOCKERFILE = DEPLOY / "Dockerfile"
 STEPS = "deploy/image/steps.sh"
 CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", STEPS}
-CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "server", "clients"}
+CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "profile_files", "server", "clients"}
 
 
 def ignored(path: str, patterns: list[str]) -> bool:
