@@ -28,6 +28,7 @@ from rules_core import build
 from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE
 from rules_core.notation import parse_tiles
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 
@@ -133,9 +134,37 @@ def request_message(request: dict) -> pb.SettleRequest:
     return convert.settle_request_message(read_settle_request(request))
 
 
+def check_profiles_dir_flag(args) -> None:
+    if getattr(args, "profiles_dir", None) and not args.local and not getattr(args, "dask", None):
+        raise UsageError("--profiles-dir goes with --local (a server reads its own --profiles-dir)")
+
+
+def house_profiles(args) -> ProfileRegistry:
+    """The profiles ``--local`` may name: the built-in ones, and those of ``--profiles-dir``."""
+    directory = getattr(args, "profiles_dir", None)
+    if not directory:
+        return BUILTIN_REGISTRY
+    from profile_files import load_profiles_dir
+
+    loaded = load_profiles_dir(directory)
+    if not loaded.ok:
+        raise UsageError(f"bad house profiles in {directory}:\n  " + "\n  ".join(map(str, loaded.problems)))
+    return loaded.registry
+
+
+def house_documents(args) -> list[list]:
+    """The house profiles of ``--profiles-dir`` as data for batch workers (checked here first)."""
+    if not getattr(args, "profiles_dir", None):
+        return []
+    house_profiles(args)  # every problem reported before any work starts
+    from profile_files import load_profiles_dir, shippable
+
+    return shippable(load_profiles_dir(args.profiles_dir))
+
+
 def settle_dict(args, request: dict) -> dict:
     if args.local:
-        return rc.settle_json(request)
+        return rc.settle_json(request, house_profiles(args))
     message = request_message(request)
     with _client(args) as client:
         return convert.message_dict(client.settle(message))
@@ -151,7 +180,7 @@ def waits_dict(args) -> dict:
         firstGoAround=args.first_go_around,
     )
     if args.local:
-        return list_waits_json(request)
+        return list_waits_json(request, house_profiles(args))
     with _client(args) as client:
         return convert.message_dict(client.list_waits(ParseDict(request, svc.ListWaitsRequest())))
 
@@ -161,12 +190,13 @@ def profiles_dict(args) -> dict:
         from rules_core.json_write import profile_dict
         from rules_core.overrides import resolve_profile
 
+        registry = house_profiles(args)
         if args.name:
-            profile, violations = resolve_profile(args.name, None)
+            profile, violations = resolve_profile(args.name, None, registry)
             if violations:
                 raise rc.InvalidRequest(violations)
             return {"profile": profile_dict(profile)}
-        return {"profiles": [profile_dict(p) for p in rc.BUILTIN_PROFILES.values()]}
+        return {"profiles": [profile_dict(e.profile) for e in registry.entries]}
     with _client(args) as client:
         if args.name:
             return {"profile": convert.message_dict(client.get_profile(args.name))}
@@ -190,7 +220,31 @@ def cmd_waits(args) -> int:
 
 
 def cmd_profiles(args) -> int:
+    if args.profiles_command == "check":
+        return cmd_profiles_check(args)
     print(json.dumps(profiles_dict(args), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_profiles_check(args) -> int:
+    """Validate a directory of house profiles as the server would: every problem on its own line
+    (file, field path, what is wrong) and exit 1, or a summary and exit 0."""
+    from profile_files import load_profiles_dir
+
+    loaded = load_profiles_dir(args.directory)
+    if not loaded.ok:
+        for problem in loaded.problems:
+            print(problem)
+        files = len({p.source for p in loaded.problems})
+        print(
+            f"shmj profiles check: {len(loaded.problems)} problem(s) in {files} file(s); a server refuses the directory",
+            file=sys.stderr,
+        )
+        return 1
+    house = loaded.registry.house
+    print(f"{args.directory}: {len(house)} house profile(s), all valid")
+    for entry in house:
+        print(f"  {entry.name}  (base {entry.base})  {entry.description}".rstrip())
     return 0
 
 
@@ -213,6 +267,12 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
     group = parser.add_argument_group("where to settle")
     if local:
         group.add_argument("--local", action="store_true", help="use rules_core in this process, no server")
+        group.add_argument(
+            "--profiles-dir",
+            type=check.directory,
+            metavar="DIR",
+            help="house profiles for --local (and --dask): every *.yaml, *.yml or *.json file in DIR",
+        )
     group.add_argument("--target", default=DEFAULT_TARGET, help=f"server host:port (default {DEFAULT_TARGET})")
     group.add_argument("--tls", action="store_true", help="connect with TLS")
     group.add_argument("--ca", type=check.pem_file, help="PEM file of the CA that signed the server certificate")
@@ -287,10 +347,16 @@ def build_parser() -> argparse.ArgumentParser:
     _connection(waits)
     waits.set_defaults(run=cmd_waits)
 
-    profiles = commands.add_parser("profiles", help="print the built-in profiles, or one by --name")
+    profiles = commands.add_parser(
+        "profiles",
+        help="print the profiles (built-in and house), or one by --name; `profiles check DIR` validates house profiles",
+    )
     profiles.add_argument("--name", type=check.profile_name, help="one profile")
     _connection(profiles)
     profiles.set_defaults(run=cmd_profiles)
+    checks = profiles.add_subparsers(dest="profiles_command", metavar="check")
+    check_dir = checks.add_parser("check", help="validate a directory of house profiles; exit 1 on any problem")
+    check_dir.add_argument("directory", help="the directory of *.yaml, *.yml and *.json house profile files")
 
     from clients.batch.arguments import add_batch_arguments
     from clients.loadtest import add_loadtest_arguments
@@ -340,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         check_tls_flags(args)
+        check_profiles_dir_flag(args)
         code = args.run(args)
         sys.stdout.flush()  # here, where a reader gone away is caught, not at exit
         return code

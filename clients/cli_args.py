@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
 from rules_core.overrides import CHECKS, KNOWN_PROFILES
 
@@ -80,8 +81,16 @@ def seat(text: str) -> int:
 
 
 def profile_name(text: str) -> str:
-    if text not in BUILTIN_PROFILES:
+    """A built-in profile, or a name a house profile may have (the server, or --profiles-dir with
+    --local, knows whether it exists)."""
+    if text not in BUILTIN_PROFILES and not NAME_PATTERN.fullmatch(text):
         raise Invalid(f"unknown profile {text!r}; known profiles: {KNOWN_PROFILES}")
+    return text
+
+
+def directory(text: str) -> str:
+    if not Path(text).is_dir():
+        raise Invalid(f"no such directory: {text}")
     return text
 
 

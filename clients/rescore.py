@@ -102,6 +102,10 @@ _settings: dict = {}
 
 def _init_worker(settings: dict, parent: int) -> None:
     _settings.update(settings)
+    if settings.get("house"):
+        from profile_files import registry_of
+
+        _settings["profiles"] = registry_of(settings["house"])
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     if not settings["local"]:
         from clients.client import ScoringClient
@@ -167,11 +171,12 @@ def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
     return data
 
 
-def _settle_local(request: dict) -> dict:
+def _settle_local(request: dict, profiles=None) -> dict:
+    """``profiles``: a registry with house profiles (the built-in ones when None)."""
     import rules_core as rc
 
     try:
-        return rc.settle_json(request)
+        return rc.settle_json(request, profiles) if profiles is not None else rc.settle_json(request)
     except rc.InvalidRequest as error:
         return _error_line(_request_id(request), str(error), error.violations)
     except Exception as error:  # a bug must cost this line only, never the job
@@ -231,7 +236,8 @@ def settle_chunk(chunk: list[tuple[int, str]]) -> tuple[list[str], dict]:
     prepared = [_prepare(number, text, profile, overrides) for number, text in chunk]
     requests = [request for request, _ in prepared if request is not None]
     if _settings["local"]:
-        settled = [_settle_local(r) for r in requests]
+        profiles = _settings.get("profiles")
+        settled = [_settle_local(r, profiles) for r in requests]
     else:
         settled = _settle_remote(requests)
     results = iter(settled)
@@ -487,7 +493,7 @@ def _settle_into(input_path, output_path, settings, workers, chunk, resume, prog
 
 
 def rescore_command(args) -> int:
-    from clients.cli import parse_overrides
+    from clients.cli import house_documents, parse_overrides
     from clients.cli_args import UsageError, refuse_same_file, same_file
 
     if args.dask:
@@ -520,6 +526,7 @@ def rescore_command(args) -> int:
         "timeout": args.timeout,
         "profile": args.profile,
         "overrides": parse_overrides(args.override),
+        "house": house_documents(args),
     }
     summary = run_rescore(
         input_path,

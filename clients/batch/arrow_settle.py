@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from clients.batch.arrow_schema import result_batch
 from clients.rescore import _prepare, _settle_local, with_rules
+from profile_files import registry_of
 
 
 def is_json_column(schema: pa.Schema) -> bool:
@@ -31,11 +32,17 @@ def is_json_column(schema: pa.Schema) -> bool:
 
 
 def settle_records(
-    batch: pa.RecordBatch | pa.Table, first_number: int = 1, profile: str | None = None, overrides: dict | None = None
+    batch: pa.RecordBatch | pa.Table,
+    first_number: int = 1,
+    profile: str | None = None,
+    overrides: dict | None = None,
+    house: list | None = None,
 ) -> list[dict]:
     """The result of each row as a proto3 JSON record. ``first_number`` is the line (row)
-    number of the first row in its file, which error messages name."""
+    number of the first row in its file, which error messages name. ``house``: house profile
+    documents shipped with the job (`profile_files.shippable`)."""
     overrides = overrides or {}
+    profiles = registry_of(house) if house else None
     if is_json_column(batch.schema):
         prepared = [
             _prepare(number, text or "", profile, overrides)
@@ -44,7 +51,7 @@ def settle_records(
     else:
         # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
         prepared = [(with_rules(row, profile, overrides), None) for row in request_rows(batch)]
-    return [error if request is None else _settle_local(request) for request, error in prepared]
+    return [error if request is None else _settle_local(request, profiles) for request, error in prepared]
 
 
 def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:

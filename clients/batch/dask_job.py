@@ -94,7 +94,7 @@ def settle_part(partition: Partition, job: dict, previous) -> dict:
             changes_path = posixpath.join(outdir, "changes", partition.name(fmt))
             changes = stack.enter_context(writer(fs, changes_path, fmt, CHANGES_SCHEMA))
         for batch, number in read_partition(partition):
-            records = settle_records(batch, number, job["profile"], job["overrides"])
+            records = settle_records(batch, number, job["profile"], job["overrides"], job.get("house"))
             for record in records:
                 count_record(counts, record)
             part.write(records, result_batch(records) if fmt == "parquet" else None)
@@ -202,6 +202,7 @@ def run_job(
     fmt: str = "jsonl",
     profile: str | None = None,
     overrides: dict | None = None,
+    house: list | None = None,
     previous: str | None = None,
     resume: bool = False,
     force: bool = False,
@@ -220,6 +221,7 @@ def run_job(
         "format": fmt,
         "profile": profile,
         "overrides": overrides or {},
+        "house": house or [],  # the house profiles as data: a worker may not see the directory
         "compare": previous,
         "block_bytes": block_bytes,
     }
@@ -338,7 +340,7 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds
 
 
 def dask_command(args) -> int:
-    from clients.cli import UsageError, parse_overrides
+    from clients.cli import UsageError, house_documents, parse_overrides
 
     try:
         summary = run_job(
@@ -348,6 +350,7 @@ def dask_command(args) -> int:
             fmt=args.format,
             profile=args.profile,
             overrides=parse_overrides(args.override),
+            house=house_documents(args),
             previous=args.compare,
             resume=args.resume,
             force=args.force,

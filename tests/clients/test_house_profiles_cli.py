@@ -1,0 +1,127 @@
+"""House profiles in `shmj`: `profiles check`, and `--profiles-dir` with `--local` for score,
+profiles and rescore (local worker processes, and Dask, which gets the profiles as data)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rules_core as rc
+from clients.cli import main
+from tests.server.conftest import ROOT
+
+HANDS = ROOT / "examples" / "hands.jsonl"
+CLUB_A = (
+    "name: shanghai-club-a\nbase: lezi\ndescription: 勒子 room, base 3, liability replaces payments\n"
+    "overrides:\n  ordinaryBase: 3\n  liabilityMode: LIABILITY_MODE_REPLACE\n"
+)
+CLUB_A_OVERRIDES = {"ordinaryBase": 3, "liabilityMode": "LIABILITY_MODE_REPLACE"}
+
+
+@pytest.fixture
+def profiles(tmp_path) -> Path:
+    directory = tmp_path / "profiles"
+    directory.mkdir()
+    (directory / "club-a.yaml").write_text(CLUB_A)
+    (directory / "tournament.json").write_text(json.dumps({"name": "tournament", "base": "classic"}))
+    return directory
+
+
+def as_base(record: dict) -> dict:
+    """A result under the house profile, as its base would print it."""
+    return dict(record, profile="lezi") if record.get("profile") == "shanghai-club-a" else record
+
+
+def test_check_prints_a_summary_and_exits_0_when_every_file_is_valid(profiles, capsys):
+    assert main(["profiles", "check", str(profiles)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{profiles}: 2 house profile(s), all valid",
+        "  shanghai-club-a  (base lezi)  勒子 room, base 3, liability replaces payments",
+        "  tournament  (base classic)",
+    ]
+
+
+def test_check_names_each_file_and_field_and_exits_1(profiles, capsys):
+    (profiles / "bad.yml").write_text(
+        "name: club-b\nbase: lezi\noverrides:\n  fan:\n    - {pattern: PATTERN_CONCEALED, value: 9}\n"
+    )
+    (profiles / "broken.yaml").write_text("name: [club\n")
+    (profiles / "readme.txt").write_text("not a profile")
+    assert main(["profiles", "check", str(profiles)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"{profiles}/broken.yaml: not valid YAML (line 2, column 1): did not find expected ',' or ']'",
+        f"{profiles}/bad.yml: overrides.fan[0].value: must be 0 to 8, got 9",
+    ]
+    assert err == "shmj profiles check: 2 problem(s) in 2 file(s); a server refuses the directory\n"
+    assert main(["profiles", "check", str(profiles / "none")]) == 1
+    assert capsys.readouterr().out == f"{profiles}/none: no such directory\n"
+
+
+def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
+    hand = ["score", "111m 555m 999p EEE 77s", "--win", "7s", "--flowers", "1f 5f", "--json", "--local"]
+    assert main([*hand, "--profile", "shanghai-club-a", "--profiles-dir", str(profiles)]) == 0
+    house = json.loads(capsys.readouterr().out)
+    assert (
+        main([*hand, "--profile", "lezi", "--override", "ordinary_base=3", "--override", "liability_mode=REPLACE"]) == 0
+    )
+    assert as_base(house) == json.loads(capsys.readouterr().out)
+    assert house["seatDeltas"] == [18.0, -6.0, -6.0, -6.0]
+
+    assert main([*hand, "--profile", "shanghai-club-a"]) == 2  # no --profiles-dir: not known
+    assert (
+        "profile: unknown profile 'shanghai-club-a'; known profiles: classic, lezi, sankou" in capsys.readouterr().err
+    )
+    assert main([*hand[:-1], "--profile", "shanghai-club-a", "--profiles-dir", str(profiles)]) == 2
+    assert capsys.readouterr().err == "shmj: --profiles-dir goes with --local (a server reads its own --profiles-dir)\n"
+
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 0
+    listed = json.loads(capsys.readouterr().out)["profiles"]
+    assert [p["name"] for p in listed] == ["classic", "sankou", "lezi", "shanghai-club-a", "tournament"]
+    assert (listed[3]["ordinaryBase"], listed[3]["liabilityMode"]) == (3, "LIABILITY_MODE_REPLACE")
+
+
+def test_a_bad_directory_stops_score_before_anything_runs(profiles, capsys):
+    (profiles / "bad.json").write_text('{"name": "tournament", "base": "sankou"}')
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 2
+    assert capsys.readouterr().err == (
+        f"shmj: bad house profiles in {profiles}:\n  {profiles}/tournament.json: name: 'tournament' is already defined in {profiles}/bad.json\n"
+    )
+
+
+def expected_lines(profile: str) -> list[dict]:
+    """Each example line settled under lezi with the house overrides, in this process."""
+    return [
+        dict(rc.settle_json(dict(json.loads(line), profile="lezi", overrides=CLUB_A_OVERRIDES)), profile=profile)
+        for line in HANDS.read_text().splitlines()
+    ]
+
+
+def test_rescore_local_and_on_dask_settle_under_the_house_profile(profiles, tmp_path, capsys):
+    local, cluster = tmp_path / "local.jsonl", tmp_path / "cluster"
+    common = ["--profile", "shanghai-club-a", "--profiles-dir", str(profiles), "--no-progress"]
+    assert main(["rescore", str(HANDS), "-o", str(local), "--local", "--workers", "2", *common]) == 0
+    written = [json.loads(line) for line in local.read_text().splitlines()]
+    assert written == expected_lines("shanghai-club-a")  # every line settles under lezi, abandon-classic too
+
+    assert main(["rescore", str(HANDS), "-o", str(cluster), "--dask", "local:1", *common]) == 0
+    assert "".join(p.read_text() for p in sorted(cluster.glob("part-*.jsonl"))) == local.read_text()
+    shipped = json.loads((cluster / "_job.json").read_text())["house"]
+    assert [(Path(source).name, document["name"]) for source, document in shipped] == [
+        ("club-a.yaml", "shanghai-club-a"),
+        ("tournament.json", "tournament"),
+    ]
+
+
+def test_the_readme_house_profiles_commands_run_as_written(tmp_path):
+    from tests.test_readme import fenced, run_console, section
+
+    (tmp_path / ".venv").symlink_to(ROOT / ".venv")
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    text = section("House profiles")
+    (block,) = fenced(text, "console")
+    run_console(block, tmp_path)
+    (example,) = fenced(text, "yaml")
+    assert example == (ROOT / "examples/profiles/shanghai-club-a.yaml").read_text().split("\n", 1)[1]
