@@ -58,6 +58,8 @@ class HouseProfiles:
         self._seen = fingerprint(directory) if directory else None  # before reading: a change during it is seen
         self.registry = registry if registry is not None else load(directory)
         PROFILES_LOADED.set(len(self.registry.house))
+        for result in ("ok", "refused"):  # at 0 from the start: the first refusal is an increase
+            PROFILE_RELOADS.labels(result)
 
     def reload(self, reason: str) -> bool:
         """Read the directory again; True when the new profiles are in force."""

@@ -319,6 +319,23 @@ def build() -> db.Dashboard:
                 8,
             )
         )
+        .with_panel(
+            graph(
+                "House profiles",
+                "House profiles in force per pod (shmj_profiles_loaded), and reloads of --profiles-dir over the time"
+                " range by result: `refused` means a bad file, the old profiles kept (alert ShmjScoringProfileReloadRefused).",
+                "short",
+                [
+                    query(f"max by (pod) (shmj_profiles_loaded{{{SELECTOR}}})", "{{pod}} in force"),
+                    query(
+                        f"sum by (pod, result) (increase(shmj_profile_reloads_total{{{SELECTOR}}}[$__range]))",
+                        "{{pod}} reloads {{result}}",
+                        "B",
+                    ),
+                ],
+                24,
+            )
+        )
     )
 
 

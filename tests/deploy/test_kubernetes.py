@@ -42,7 +42,9 @@ def test_every_object_validates_strictly(rendered):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert sum(len(objects(rendered, overlay)) for overlay in OVERLAYS) == 5 + 3 * 7
+    assert (
+        sum(len(objects(rendered, overlay)) for overlay in OVERLAYS) == 6 + 3 * 8
+    )  # the ConfigMap of house profiles in each
 
 
 def test_checkov_finds_nothing_and_every_skip_says_why(rendered, checkov):
@@ -172,3 +174,21 @@ def test_tls_files_come_from_mounted_secrets(rendered, overlay):
     assert set(secrets.values()) == {"shmj-scoring-tls"} | (
         {"shmj-scoring-client-ca"} if overlay.endswith("mtls") else set()
     )
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_house_profiles_configmap_is_mounted_where_the_server_reads_it_and_is_valid(rendered, overlay):
+    from rules_core.house_profiles import house_registry
+
+    found = objects(rendered, overlay)
+    pod = deployment(rendered, overlay)["spec"]["template"]["spec"]
+    (volume,) = [v for v in pod["volumes"] if "configMap" in v]
+    (mount,) = [m for m in pod["containers"][0]["volumeMounts"] if m["name"] == volume["name"]]
+    assert mount == {"name": volume["name"], "mountPath": "/etc/shmj/profiles", "readOnly": True}  # no subPath
+    assert env(rendered, overlay)["SHMJ_PROFILES_DIR"] == mount["mountPath"]
+    data = found["ConfigMap", volume["configMap"]["name"]]["data"]
+    registry, problems = house_registry((name, yaml.safe_load(text)) for name, text in data.items())
+    assert problems == []
+    assert [(e.name, e.base) for e in registry.house] == [("shanghai-club-a", "lezi")]
+    example = (KUBERNETES.parents[1] / "examples/profiles/shanghai-club-a.yaml").read_text()
+    assert data["shanghai-club-a.yaml"] == example.split("\n", 1)[1]  # the README's example, less its first comment

@@ -10,6 +10,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 import server.metrics  # noqa: F401  (registers the service's metrics)
+import server.profiles  # noqa: F401  (and the house profiles' metrics)
 from server.process_metrics import LabelledProcessCollector
 
 ROOT = Path(__file__).resolve().parents[2]
