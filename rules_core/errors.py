@@ -38,9 +38,7 @@ class Violations(list):
     counted (in ``unlisted``), so a request with a million faults costs no more memory than one
     with twenty."""
 
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.unlisted = 0
+    unlisted = 0  # an instance's own count from its first unlisted fault (no __init__: one per request)
 
     def append(self, violation) -> None:
         if len(self) < MAX_VIOLATIONS:

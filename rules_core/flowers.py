@@ -36,6 +36,13 @@ def tile_class(tile: int) -> int:
     return 0 if tile < FIRST_HONOUR else (1 if tile < FIRST_DRAGON else 2)
 
 
+# The same by meld kind, then by tile: one look-up on the hot path.
+_SOURCE_BY_TILE: dict[MeldKind, tuple[FlowerSource, ...]] = {
+    kind: tuple(_MELD_SOURCE[kind, tile_class(tile)] for tile in range(TILE_KINDS))
+    for kind in {kind for kind, _ in _MELD_SOURCE}
+}
+
+
 def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited_pungs: int) -> dict[FlowerSource, int]:
     """How many of each 花 source the hand holds (sources it lacks are absent)."""
     sources: dict[FlowerSource, int] = {}
@@ -48,8 +55,9 @@ def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited
             source = _S.WIND_PUNG if tile < FIRST_DRAGON else _S.DRAGON_PUNG
             sources[source] = sources.get(source, 0) + 1
     for meld in melds:
-        if meld.kind != CHOW:
-            source = _MELD_SOURCE[meld.kind, tile_class(meld.tiles[0])]
+        kind = meld.kind
+        if kind != CHOW:
+            source = _SOURCE_BY_TILE[kind][meld.tiles[0]]
             sources[source] = sources.get(source, 0) + 1
     return sources
 

@@ -27,8 +27,9 @@ from rules_core.requests import (
     Outcome,
     Winner,
 )
+from rules_core.results import new
 from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
-from rules_core.tiles import FIRST_HONOUR
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 from rules_core.valuation import hand_value
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
@@ -74,10 +75,10 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     if outcome == ON_EIGHT_FLOWERS:
         # The immediate win on the eighth flower: the tiles are not evaluated.
         mask = _EIGHT_FLOWERS if len(hand.flowers) == 8 else 0
-        return Judgement(mask, () if mask & profile.qualifying_mask else _NO_PATTERN, 0)
+        return new(Judgement, (mask, () if mask & profile.qualifying_mask else _NO_PATTERN, 0))
 
     shape, suited_pungs = shape_of(counts)
-    suits = _suits_present(counts, melds)
+    suits = _suits_present(hand.concealed, melds)
     mask = 0
     concealed = True
     for meld in melds:
@@ -121,9 +122,9 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     elif suits == _HONOUR_BIT:
         mask |= _ALL_HONOURS  # 乱风向: any shape
         if not profile.qualifying_mask & _ALL_HONOURS:
-            return Judgement(mask, _INCOMPLETE, 0)  # only ALL_HONOURS lets a shapeless hand win
+            return new(Judgement, (mask, _INCOMPLETE, 0))  # only ALL_HONOURS lets a shapeless hand win
     else:
-        return Judgement(mask, _INCOMPLETE, 0)
+        return new(Judgement, (mask, _INCOMPLETE, 0))
 
     qualifies = mask & profile.qualifying_mask
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
@@ -132,22 +133,19 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
         reasons = _MISSED if missed else ()
     else:
         reasons = _NO_PATTERN_AND_MISSED if missed else _NO_PATTERN
-    return Judgement(mask, reasons, suited_pungs)
+    return new(Judgement, (mask, reasons, suited_pungs))
 
 
-def _suits_present(counts: list[int], melds) -> int:
+# A tile's suit presence bit.
+_SUIT_BIT: Final = tuple(_HONOUR_BIT if tile >= FIRST_HONOUR else 1 << (tile // 9) for tile in range(TILE_KINDS))
+
+
+def _suits_present(concealed, melds) -> int:
     suits = 0
-    if any(counts[0:9]):
-        suits = 1
-    if any(counts[9:18]):
-        suits |= 2
-    if any(counts[18:27]):
-        suits |= 4
-    if any(counts[27:34]):
-        suits |= _HONOUR_BIT
+    for tile in concealed:
+        suits |= _SUIT_BIT[tile]
     for meld in melds:
-        tile = meld.tiles[0]
-        suits |= _HONOUR_BIT if tile >= FIRST_HONOUR else 1 << (tile // 9)
+        suits |= _SUIT_BIT[meld.tiles[0]]
     return suits
 
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from rules_core.requests import ON_ABANDON, ON_EXHAUSTIVE_DRAW, SettleRequest
-from rules_core.results import NextHand, WinnerResult
+from rules_core.results import NextHand, WinnerResult, new
 
 
 def next_hand(request: SettleRequest, winners: tuple[WinnerResult, ...], huangfan_after_dice: int) -> NextHand | None:
     """None while the hand has not ended: a claimed win that is not legal ends nothing."""
     outcome = request.outcome
     if outcome == ON_EXHAUSTIVE_DRAW:
-        return NextHand(request.dealer_seat, huangfan_after_dice + 1)  # 流局: the dealer stays
+        return new(NextHand, (request.dealer_seat, huangfan_after_dice + 1))  # 流局: the dealer stays
     if outcome == ON_ABANDON:
-        return NextHand(request.dealer_seat, 0)  # 荒番 lapses when a player leaves
+        return new(NextHand, (request.dealer_seat, 0))  # 荒番 lapses when a player leaves
     legal = [w.seat for w in winners if w.legal]
     if not legal:
         return None
@@ -22,4 +22,4 @@ def next_hand(request: SettleRequest, winners: tuple[WinnerResult, ...], huangfa
         # 一炮多响: the first winner in turn order after the discarder (点炮者最近的一个胡牌者)
         discarder = request.discarder_seat
         dealer = min(legal, key=lambda seat: (seat - discarder) % 4)
-    return NextHand(dealer, max(huangfan_after_dice - 1, 0))
+    return new(NextHand, (dealer, max(huangfan_after_dice - 1, 0)))

@@ -14,7 +14,7 @@ from typing import Final, cast
 
 from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.requests import ON_DISCARD, ON_EIGHT_FLOWERS, ON_ROBBING_KONG, ON_SELF_DRAW, Outcome, SettleRequest
-from rules_core.results import Payment, PaymentReason, WinnerResult
+from rules_core.results import Payment, PaymentReason, WinnerResult, new
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _ADDITIVE: Final = LiabilityMode.ADDITIVE
@@ -80,8 +80,8 @@ def winner_payments(
         if mode == _REPLACE:
             base = []
 
-    payments = [Payment(seat, winner, value * share, reason) for seat, share in base if share]
-    payments += [Payment(seat, winner, value * share, extra_reason) for seat, share in extra if share]
+    payments = [new(Payment, (seat, winner, value * share, reason)) for seat, share in base if share]
+    payments += [new(Payment, (seat, winner, value * share, extra_reason)) for seat, share in extra if share]
     return payments
 
 

@@ -8,6 +8,10 @@ from typing import NamedTuple
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import Unit
 
+# A named tuple's class call goes through a Python-level __new__; the hot paths build their
+# results with `new(Class, (field, ...))`, positionally, in half the time.
+new = tuple.__new__
+
 
 class ItemKind(IntEnum):
     """What a value item does to the running value, and so how to read its contribution."""

@@ -13,7 +13,7 @@ from rules_core.payments import claim_counts, winner_payments
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_ABANDON, ON_EIGHT_FLOWERS, Outcome, SettleRequest, Winner
-from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult
+from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult, new
 from rules_core.validation import validate_settle
 from rules_core.valuation import hand_value
 
@@ -49,17 +49,20 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
         penalty = Penalty(request.abandoning_seat, float(profile.abandon_penalty), _ABANDON_PENALTY)
         penalties = (penalty,)
         deltas[penalty.seat] -= penalty.amount
-    # Positional, in SettleResult's field order (the hot path avoids keyword construction).
-    return SettleResult(
-        request.request_id,
-        profile.name,
-        profile.unit,
-        results,
-        tuple(payments),
-        (deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),  # + 0.0 turns -0.0 into 0.0
-        next_hand(request, results, multi.huangfan_after_dice),
-        penalties,
-        multi.huangfan_after_dice,
+    # Positional, in SettleResult's field order.
+    return new(
+        SettleResult,
+        (
+            request.request_id,
+            profile.name,
+            profile.unit,
+            results,
+            tuple(payments),
+            (deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),  # + 0.0 turns -0.0 into 0.0
+            next_hand(request, results, multi.huangfan_after_dice),
+            penalties,
+            multi.huangfan_after_dice,
+        ),
     )
 
 
@@ -85,10 +88,11 @@ def evaluate_winner(
     flowers = flower_total(profile, sources)
     patterns = patterns_of(judgement.patterns)
     if judgement.reasons:
-        return WinnerResult(winner.seat, False, judgement.reasons, patterns, flowers, (), 0.0, 0.0)
+        return new(WinnerResult, (winner.seat, False, judgement.reasons, patterns, flowers, (), 0.0, 0.0))
     base_value, items = hand_value(profile, judgement.patterns, sources, flowers)
     if multi.items:
         items = items + multi.items
-    return WinnerResult(
-        winner.seat, True, (), patterns, flowers, items, float(base_value), float(base_value * multi.factor)
+    return new(
+        WinnerResult,
+        (winner.seat, True, (), patterns, flowers, items, float(base_value), float(base_value * multi.factor)),
     )

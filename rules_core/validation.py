@@ -89,6 +89,11 @@ MAX_MELD_TILES = MAX_LENGTHS["tiles"]
 MAX_PASSED = MAX_LENGTHS["passed_tiles"]
 
 
+# Field paths of the winners, made once (the winners are checked to be at most MAX_WINNERS first).
+_WINNER_PATHS: Final = tuple(f"winners[{index}]" for index in range(MAX_WINNERS))
+_HAND_PATHS: Final = {path: f"{path}.hand" for path in (*_WINNER_PATHS, "winner")}
+
+
 def _length_ok(values, name: str, path: str, add) -> bool:
     problem = over_limit(name, len(values))
     if problem:
@@ -121,7 +126,7 @@ def validate_settle(
     all_counts: list[list[int]] = []
     seen_seats: set[int] = set()
     for index, winner in enumerate(winners):
-        path = f"winners[{index}]"
+        path = _WINNER_PATHS[index]
         seat = _check_winner(winner, outcome, path, add, check_hands, all_counts)
         if seat is None:
             continue
@@ -189,9 +194,11 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
 
 def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
     """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
-    too_long = request_id_violation(getattr(request, "request_id", ""))
-    if too_long:
-        add(too_long)
+    request_id = request.request_id
+    if len(request_id) * 4 > MAX_REQUEST_ID_BYTES:  # else short enough, whatever its characters
+        too_long = request_id_violation(request_id)
+        if too_long:
+            add(too_long)
     profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
     for violation in profile_violations:
         add(violation)
@@ -229,7 +236,7 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
         add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
         seat = None
     if check_hand:
-        all_counts.append(_check_hand(winner.hand, seat, outcome, f"{path}.hand", add))
+        all_counts.append(_check_hand(winner.hand, seat, outcome, _HAND_PATHS.get(path) or f"{path}.hand", add))
     passed = winner.passed_tiles
     if len(passed) > MAX_PASSED and not _length_ok(passed, "passed_tiles", f"{path}.passed_tiles", add):
         passed = ()
