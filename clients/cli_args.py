@@ -208,7 +208,10 @@ def writable_path(text: str) -> str:
 
 def output_path(text: str) -> str:
     """A file or a directory (``--dask``'s part files) to be written: checked as `writable_path`,
-    except that it may be an existing directory."""
+    except that it may be an existing directory, or a URL (``s3://bucket/out``: ``--dask``
+    checks that where it writes, with the filesystem the URL names)."""
+    if "://" in text and not text.startswith("file://"):
+        return text
     return text if text and Path(text).is_dir() else writable_path(text)
 
 

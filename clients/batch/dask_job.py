@@ -144,17 +144,19 @@ def connect(address: str):
 
 
 def dashboard_address(client) -> str | None:
-    """The scheduler's dashboard, when it serves one."""
-    services = client.scheduler_info().get("services", {})
-    if "dashboard" not in services or not client.run_on_scheduler(_has_bokeh):
-        return None  # without bokeh the scheduler serves /health and /metrics, but no dashboard
-    return client.dashboard_link
+    """The scheduler's dashboard, when it serves one. A scheduler started with --no-dashboard,
+    or without bokeh, still answers /health and /metrics on the dashboard's port, so the page
+    itself is asked for."""
+    import urllib.request
 
-
-def _has_bokeh() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("bokeh") is not None
+    if "dashboard" not in client.scheduler_info().get("services", {}):
+        return None
+    link = client.dashboard_link
+    try:
+        with urllib.request.urlopen(link, timeout=3) as answer:  # noqa: S310  the scheduler's own http URL
+            return link if answer.status == 200 else None
+    except (OSError, ValueError):
+        return None
 
 
 def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
@@ -253,6 +255,7 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
         client.map(count_lines, [p.url for p in lines], [p.start for p in lines], [p.stop for p in lines], pure=False)
     )
     partitions = numbered(partitions, {p.index: n for p, n in zip(lines, counted, strict=True)})
+    fs.invalidate_cache()  # an object store's listing cached before this run is out of date
     done = {p.index for p in partitions if fs.exists(posixpath.join(outdir, p.name(fmt)))}
     todo = [p for p in partitions if p.index not in done]
     total = sum(p.records for p in partitions)
@@ -309,6 +312,7 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds
     totals = dict(records=0, **new_counts())
     tally = ChangeTally()
     complete = 0
+    fs.invalidate_cache()  # the workers wrote the parts: listings cached here are out of date
     for p in partitions:
         path = posixpath.join(outdir, "_stats", p.name(fmt) + ".json")
         if fs.exists(posixpath.join(outdir, p.name(fmt))) and fs.exists(path):

@@ -277,3 +277,12 @@ def test_ctrl_c_stops_the_job_with_a_summary_and_resume_finishes_it(tmp_path, sc
     assert parts(out) == expected
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["records"], summary["parts_complete"], summary["interrupted"]) == (6000, count, False)
+
+
+def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
+    import re
+
+    assert rescore(EXAMPLES / "hands.jsonl", "-o", tmp_path / "out", "--dask", "local:1") == 0
+    err = capsys.readouterr().err
+    assert re.search(r"^Dask dashboard: http://127\.0\.0\.1:\d+/status$", err, re.MULTILINE), err
+    assert "27 records in" in err
