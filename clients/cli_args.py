@@ -249,7 +249,8 @@ def refuse_same_file(input_path: Path, output_path: Path, what: str = "the outpu
     """Refuse to write where the input is read from (a directory input: anywhere inside it, and
     a directory output: around it), since writing would destroy the data before reading it."""
     if same_file(input_path, output_path):
-        raise UsageError(f"{what} {output_path} is the input file {input_path}; choose another -o")
+        kind = "directory" if input_path.is_dir() else "file"
+        raise UsageError(f"{what} {output_path} is the input {kind} {input_path}; choose another -o")
     if inside(output_path, input_path):
         raise UsageError(f"{what} {output_path} is inside the input {input_path}; choose another -o")
     if inside(input_path, output_path):

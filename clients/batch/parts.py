@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -54,7 +55,7 @@ def _hidden(path: str) -> bool:
 
 
 def _url(fs, path: str) -> str:
-    return path if "file" in fs.protocol or "local" in fs.protocol else fs.unstrip_protocol(path)
+    return path if _is_local(fs) else fs.unstrip_protocol(path)
 
 
 def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
@@ -88,16 +89,29 @@ def _static_root(path: str) -> str:
 
 def check_output(outdir: str, inputs: list[str], previous: list[str]) -> None:
     """The output directory is never an input, nor inside one (nor inside a glob's directory),
-    nor holds one."""
+    nor holds one. On local disks this is ``--local``'s own check (``refuse_same_file``: links
+    and inodes too); on an object store, the same by URL."""
+    from clients.cli_args import refuse_same_file
+
     out_fs, out_path = url_to_fs(outdir)
     out_path = out_path.rstrip("/")
     for text in [*inputs, *previous]:
         fs, path = url_to_fs(text)
         if fs.protocol != out_fs.protocol:
             continue
-        path = _static_root(path).rstrip("/")
-        if out_path == path or out_path.startswith(path + "/") or path.startswith(out_path + "/"):
-            raise InputError(f"the output directory {outdir} overlaps the input {text}: choose another")
+        root = _static_root(path).rstrip("/")
+        if _is_local(fs):
+            refuse_same_file(Path(root), Path(out_path), "the output directory")
+        elif out_path == root:
+            raise InputError(f"the output directory {outdir} is the input {text}; choose another -o")
+        elif out_path.startswith(root + "/"):
+            raise InputError(f"the output directory {outdir} is inside the input {text}; choose another -o")
+        elif root.startswith(out_path + "/"):
+            raise InputError(f"the output directory {outdir} holds the input {text}; choose another -o")
+
+
+def _is_local(fs) -> bool:
+    return "file" in fs.protocol or "local" in fs.protocol
 
 
 def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Partition]:

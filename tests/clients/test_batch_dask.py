@@ -202,11 +202,18 @@ def test_the_output_is_never_the_input_nor_inside_it(tmp_path, capsys):
     data = tmp_path / "data"
     data.mkdir()
     (data / "hands.jsonl").write_text((EXAMPLES / "hands.jsonl").read_text())
-    for out in (data, data / "out", tmp_path):
+    (tmp_path / "link").symlink_to(data)  # the input under another name: --local's check sees through it
+    for out, why in (
+        (data, f"is the input directory {data}"),
+        (data / "out", f"is inside the input {data}"),
+        (tmp_path, f"holds the input {data}"),
+        (tmp_path / "link" / "out", f"is inside the input {data}"),
+        (tmp_path / "link", f"is the input directory {data}"),
+    ):
         assert rescore(data, "-o", out, "--dask", "local:1", "--no-progress") == 2
-        assert "overlaps the input" in capsys.readouterr().err
+        assert capsys.readouterr().err == f"shmj: the output directory {out} {why}; choose another -o\n"
     assert rescore(data / "*.jsonl", "-o", data / "x", "--dask", "local:1", "--no-progress") == 2
-    assert "overlaps the input" in capsys.readouterr().err
+    assert f"the output directory {data / 'x'} is inside the input {data}" in capsys.readouterr().err
     assert rescore(tmp_path / "missing.jsonl", "-o", tmp_path / "o", "--dask", "local:1", "--no-progress") == 2
     assert "no such input" in capsys.readouterr().err
     assert rescore(data / "hands.jsonl", "-o", tmp_path / "o", "--dask", "local:x", "--no-progress") == 2

@@ -55,7 +55,9 @@ def s3(tmp_path_factory):
         (local / "more.jsonl").write_text("".join(request_line(r) + "\n" for r in generate_requests(300, 8)))
         (local / "hands.parquet").write_bytes((EXAMPLES / "hands.parquet").read_bytes())
         fs.put(str(local) + "/", f"{BUCKET}/in/", recursive=True)
-        with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster:
+        with LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+        ) as cluster:
             yield fs, cluster.scheduler_address, local
     finally:
         server.stop()
@@ -126,4 +128,6 @@ def test_parquet_in_and_out_on_s3_is_the_local_jobs_byte_for_byte(tmp_path, s3, 
     assert written(fs, f"s3://{BUCKET}/parquet") == expected
     capsys.readouterr()
     assert rescore(f"s3://{BUCKET}/in", "-o", f"s3://{BUCKET}/in/out", *arguments) == 2
-    assert f"the output directory s3://{BUCKET}/in/out overlaps the input s3://{BUCKET}/in" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"shmj: the output directory s3://{BUCKET}/in/out is inside the input s3://{BUCKET}/in; choose another -o\n"
+    )
