@@ -20,6 +20,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 import convert
 import rules_core as rc
 from tests.server.conftest import ROOT, free_port, run_server
+from tests.server.http_calls import Http
 from tests.worked_examples import WORKED_EXAMPLES
 
 EXAMPLE = WORKED_EXAMPLES[0][1]  # classic, self-draw: the value follows 底注花 (ordinary_base)
@@ -27,6 +28,10 @@ EXAMPLE = WORKED_EXAMPLES[0][1]  # classic, self-draw: the value follows 底注�
 
 def club(name: str, base: int, description: str = "a room") -> str:
     return f"name: {name}\nbase: classic\ndescription: {description}\noverrides:\n  ordinaryBase: {base}\n"
+
+
+def request_message(profile: str):
+    return convert.settle_request_message(EXAMPLE._replace(profile=profile))
 
 
 def expected_deltas(ordinary_base: int) -> tuple[float, ...]:
@@ -157,14 +162,21 @@ def test_house_profiles_are_listed_and_settle_as_their_base_with_the_overrides(t
             "classic",
             "勒子 room",
         )
-        answer = stub.Settle(convert.settle_request_message(EXAMPLE._replace(profile="club-a")), timeout=5)
+        answer = stub.Settle(request_message("club-a"), timeout=5)
         assert tuple(answer.seat_deltas) == expected_deltas(4)
         assert answer.profile == "club-a"
         # request overrides on top of the house profile
         on_top = EXAMPLE._replace(profile="club-a", overrides={"ordinary_base": 6})
         assert tuple(stub.Settle(convert.settle_request_message(on_top), timeout=5).seat_deltas) == expected_deltas(6)
+        with Http(server.http_url) as http:  # the HTTP face reads the same profiles
+            reply = http.post("GetProfile", json.dumps({"name": "club-a"}).encode())
+            assert reply.status == 200
+            body = reply.json()
+            assert (body["base"], body["description"], body["profile"]["ordinaryBase"]) == ("classic", "勒子 room", 4)
+            settled = http.post("Settle", json.dumps(convert.message_dict(request_message("club-a"))).encode())
+            assert settled.json()["seatDeltas"] == list(expected_deltas(4))
         text = server.metrics()
-        assert 'shmj_settlements_total{outcome="SELF_DRAW",profile="club-a"} 2.0' in text
+        assert 'shmj_settlements_total{outcome="SELF_DRAW",profile="club-a"} 3.0' in text
         assert metric(server, "shmj_profiles_loaded") == 1.0
 
 
