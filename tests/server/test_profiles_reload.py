@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -227,11 +228,16 @@ def test_reload_on_a_link_swap_and_on_sighup_under_load_with_no_failed_call(tmp_
 
 
 def test_sighup_reloads_a_directory_edited_in_place_when_polling_is_off(tmp_path):
+    """Also: a stream that started before the reload keeps the profiles it started with."""
     profiles = tmp_path / "profiles"
     profiles.mkdir()
     (profiles / "club-a.yml").write_text(club("club-a", 3))
     with run_server(tmp_path, "--profiles-dir", str(profiles), "--profiles-poll-s", "0") as server:
         stub = server.stub()
+        sent: queue.Queue = queue.Queue()
+        stream = stub.SettleStream(iter(sent.get, None), timeout=60)
+        sent.put(request_message("club-a"))
+        assert tuple(next(stream).seat_deltas) == expected_deltas(3)
         (profiles / "club-a.yml").write_text(club("club-a", 4, "base 4"))
         (profiles / "notes.txt").write_text("not a profile: ignored")
         time.sleep(0.5)
@@ -241,5 +247,10 @@ def test_sighup_reloads_a_directory_edited_in_place_when_polling_is_off(tmp_path
             lambda: stub.GetProfile(svc.GetProfileRequest(name="club-a"), timeout=5).description == "base 4",
             "the SIGHUP reload",
         )
+        assert tuple(stub.Settle(request_message("club-a"), timeout=5).seat_deltas) == expected_deltas(4)
+        sent.put(request_message("club-a"))  # the stream in flight: still the profiles it started with
+        assert tuple(next(stream).seat_deltas) == expected_deltas(3)
+        sent.put(None)
+        assert list(stream) == []
         reloads = [json.loads(line) for line in server.log().splitlines() if "house profiles reloaded" in line]
         assert [(e["reason"], e["profiles"]) for e in reloads] == [("SIGHUP", ["club-a"])]
