@@ -593,8 +593,26 @@ function showView(view) {
   if (view === "profiles") showProfiles();
 }
 
+// House profiles (the server's --profiles-dir) join the built-in ones in every profile menu,
+// before a link's state is read, so that a link may name one.
+async function addHouseProfiles() {
+  let summaries = [];
+  try {
+    summaries = (await call("ListProfiles", {})).summaries || [];
+  } catch (error) {
+    return; // the menus keep the built-in profiles; a call that needs the server says what is wrong
+  }
+  for (const summary of summaries.filter((s) => s.base)) {
+    const title = `${summary.base}: ${summary.description || ""}`;
+    for (const select of $$("#profile, #waits-profile, #compare")) {
+      select.append(el("option", { value: summary.name, text: summary.name, title }));
+    }
+  }
+}
+
 async function start() {
   vocabulary = await (await fetch("/explorer/vocabulary.json")).json();
+  await addHouseProfiles();
   $("#add-winner").addEventListener("click", () => $(".w-hand", addWinner()).focus());
   $("#settle-form").addEventListener("submit", (event) => { event.preventDefault(); settle(); });
   $("#waits-form").addEventListener("submit", (event) => { event.preventDefault(); listWaits(); });
