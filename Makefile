@@ -12,7 +12,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 # rules_core's hot path compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
 # the pure-Python package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := flowers legality multipliers next_hand payments settle shape validation valuation
+HOT_PATH := flowers legality memo_key multipliers next_hand payments settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
 .PHONY: install gen run test test-pure lint bench bench-rules bench-service bench-http bench-batch clean tools dashboard
@@ -42,7 +42,7 @@ $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH:%=rules_core/%.py) compile_core.py $(STAMP)
+$(CORE_STAMP): $(HOT_PATH:%=rules_core/%.py) rules_core/compiled.py compile_core.py $(STAMP)
 	rm -f rules_core/*.so rules_core__mypyc*.so
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \

@@ -23,6 +23,7 @@ import sys
 HOT_PATH = (
     "flowers",
     "legality",
+    "memo_key",
     "multipliers",
     "next_hand",
     "payments",

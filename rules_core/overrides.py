@@ -17,6 +17,7 @@ from typing import Any
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation
+from rules_core.memo_key import memo_key
 from rules_core.patterns import Pattern
 from rules_core.profile import (
     PROFILE_FIELDS,
@@ -279,7 +280,7 @@ def resolve_profile(
         return None, [FieldViolation("profile", f"unknown profile {shown}; known profiles: {profiles.known}")]
     if not overrides:
         return base, []
-    key = _memo_key(name, overrides)
+    key = memo_key(name, overrides)
     found = _MERGED.get(key) if key is not None else None
     if found is not None and found[0] is base:  # a reloaded house profile of the same name is another base
         return found[1], []
@@ -299,38 +300,6 @@ def resolve_profile(
 MAX_MERGED_PROFILES = 1024
 _MERGED: dict[Hashable, tuple[RuleProfile, RuleProfile]] = {}  # key -> (the base merged onto, the result)
 _MERGED_LOCK = Lock()  # for inserting and dropping; a look-up is one atomic dict.get
-
-
-def _memo_key(name: str, overrides: Mapping[str, Any]) -> Hashable | None:
-    """A key equal for equal overrides; None when a value cannot be hashed (it is then merged
-    each time). The types of the values are part of the key, so that 1, 1.0, True and
-    Pattern(1) stay apart (one may be refused where another is not)."""
-    parts: list[Hashable] = [name]
-    for field, value in overrides.items():
-        kind = type(value)
-        if kind is list or kind is tuple:
-            value = tuple(value)
-            parts.append((field, kind, value, tuple(map(_types, value))))
-        elif kind is frozenset or kind is set:
-            parts.append((field, kind, frozenset(value), frozenset(map(type, value))))
-        elif kind is dict or kind is MappingProxyType:
-            value = tuple(value.items())
-            parts.append((field, kind, value, tuple(map(_types, value))))
-        else:  # a scalar or an enum member (another mapping fails to hash: no memo)
-            parts.append((field, kind, value))
-    key = tuple(parts)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-def _types(item) -> Hashable:
-    """The type of an item, or the types inside a tuple item (a table entry, a throw)."""
-    if type(item) is tuple:
-        return tuple(map(_types, item))
-    return type(item)
 
 
 def apply_overrides(base: RuleProfile, overrides: Mapping[str, Any]) -> tuple[RuleProfile | None, list[FieldViolation]]:

@@ -292,6 +292,19 @@ def test_values_equal_in_python_but_of_another_type_are_not_taken_from_the_memo(
     ]
 
 
+def test_a_value_of_another_type_inside_a_set_is_not_taken_from_the_memo():
+    # A set of throws was keyed by its values and the types of its members (tuple), not of the
+    # dice inside them: (1.0, 2) took the profile merged for (1, 2).
+    assert resolve_profile("classic", {"kaibao_throws": {(1, 2)}})[0] is not None
+    assert resolve_profile("classic", {"kaibao_throws": {(1.0, 2)}})[1] == [
+        FieldViolation("overrides.kaibao_throws[0].first", "a die shows 1-6, got 1.0")
+    ]
+    assert resolve_profile("classic", {"dice_huangfan": {((1, 2), 1)}})[0] is not None
+    assert resolve_profile("classic", {"dice_huangfan": {((1, 2), 1.0)}})[1] == [
+        FieldViolation("overrides.dice_huangfan[0].value", "must be a whole number")
+    ]
+
+
 def test_the_memo_keeps_at_most_its_bound(monkeypatch):
     monkeypatch.setattr(overrides, "MAX_MERGED_PROFILES", 4)
     monkeypatch.setattr(overrides, "_MERGED", {})
