@@ -15,7 +15,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := flowers legality memo_key multipliers next_hand payments settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen run test test-pure lint bench bench-rules bench-service bench-http bench-batch clean tools dashboard
+.PHONY: install gen run test test-pure lint bench bench-rules bench-memory bench-service bench-http bench-batch clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -100,6 +100,10 @@ $(BENCH_STAMP): requirements-bench.txt $(STAMP)
 
 bench-rules: install $(BENCH_STAMP)
 	$(PY) -m bench.rules_core_bench --reference-path $(BENCH_DEPS)
+
+# A worker's memory over 3 million distinct hands (RSS at every 250,000, every cache's size).
+bench-memory: install
+	$(PY) -m bench.memory_bench --count 3000000
 
 bench-service: install
 	$(PY) -m bench.service_bench

@@ -29,7 +29,11 @@ class Shape(IntEnum):
 
 
 # counts of one suit (9-tuple) -> the most pungs in a split into sets (plus one pair when the
-# total is 2 modulo 3), or -1 when the tiles do not split so.
+# total is 2 modulo 3), or -1 when the tiles do not split so. Of the 273,005 count patterns a
+# suit can show, random hands meet about 11,000 in 100,000 requests and 33,000 in 3 million;
+# each entry takes about 200 bytes. The tables below are emptied when they reach
+# MAX_SUIT_PATTERNS entries, so a worker's memory stays flat whatever it is sent.
+MAX_SUIT_PATTERNS = 65_536
 _SUIT_TABLE: dict[tuple[int, ...], int] = {}
 _NO_SPLIT = -1
 
@@ -88,6 +92,8 @@ def most_pungs_with_a_chow(counts: list[int]) -> int:
         key = tuple(counts[start : start + 9])
         splits = _SPLITS_TABLE.get(key)
         if splits is None:
+            if len(_SPLITS_TABLE) >= MAX_SUIT_PATTERNS:
+                _SPLITS_TABLE.clear()
             splits = _SPLITS_TABLE[key] = (_suit_split(key), _suit_split(key, chow_wanted=True))
         pungs, chowed = splits
         total += pungs
@@ -120,6 +126,8 @@ def shape_of(counts: list[int]) -> tuple[Shape, int]:
             pairs += 1
         pungs = _SUIT_TABLE.get(key)
         if pungs is None:
+            if len(_SUIT_TABLE) >= MAX_SUIT_PATTERNS:
+                _SUIT_TABLE.clear()
             pungs = _SUIT_TABLE[key] = _suit_split(key)
         if pungs < 0:
             return INCOMPLETE

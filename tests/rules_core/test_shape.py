@@ -96,3 +96,29 @@ def test_known_shapes():
     assert shape_of(counts_of(parse_tiles("1112345678999m 5m"))) == (Shape.COMPLETE, 2)
     assert shape_of(counts_of(parse_tiles("EE SS WW NN CC FF PP"))) == (Shape.INCOMPLETE, 0)
     assert shape_of(counts_of(parse_tiles("EEE SSS WWW NNN CC"))) == (Shape.ALL_PUNGS, 0)
+
+
+def test_the_suit_tables_stay_within_their_bound_and_give_the_same_answers(monkeypatch):
+    from rules_core import InvalidRequest, settle, shape
+    from rules_core.random_hands import generate_requests
+
+    def answers(requests):
+        found = []
+        for request in requests:
+            try:
+                found.append(settle(request))
+            except InvalidRequest as error:
+                found.append(error.violations)
+        return found
+
+    requests = generate_requests(400, seed=12)
+    unbounded = answers(requests)
+    assert len(shape._SUIT_TABLE) > 8
+    monkeypatch.setattr(shape, "MAX_SUIT_PATTERNS", 8)
+    shape._SUIT_TABLE.clear()
+    sizes = []
+    for request in requests:
+        answers([request])
+        sizes.append(len(shape._SUIT_TABLE))
+    assert max(sizes) == 8 and min(sizes) >= 1
+    assert answers(requests) == unbounded
