@@ -63,16 +63,16 @@ class _MethodRecord:
     def __init__(self, kind: str, full_method: str):
         self.service, self.method = _split(full_method)
         self.labels = (kind, self.service, self.method)
-        self.started = metrics.STARTED.labels(*self.labels)
-        self.in_flight = metrics.IN_FLIGHT.labels(self.service, self.method)
-        self.seconds = metrics.HANDLING_SECONDS.labels(*self.labels)
+        self.started = metrics.Fast(metrics.STARTED.labels(*self.labels))
+        self.in_flight = metrics.Fast(metrics.IN_FLIGHT.labels(self.service, self.method))
+        self.seconds = metrics.Fast(metrics.HANDLING_SECONDS.labels(*self.labels))
         self.endings: dict[grpc.StatusCode, tuple] = {}
 
     def ending(self, code: grpc.StatusCode) -> tuple:
         """``(handled counter child, log line head)`` of calls ending with ``code``."""
         found = self.endings.get(code)
         if found is None:
-            handled = metrics.HANDLED.labels(*self.labels, metrics.code_name(code))
+            handled = metrics.Fast(metrics.HANDLED.labels(*self.labels, metrics.code_name(code)))
             found = self.endings[code] = (handled, logs.rpc_line_head(f"{self.service}/{self.method}", code.name))
         return found
 

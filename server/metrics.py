@@ -8,6 +8,7 @@ Workers run in several processes: prometheus_client's multiprocess mode (the
 from __future__ import annotations
 
 import platform
+import struct
 from bisect import bisect_left
 from collections import Counter as Tally
 
@@ -91,6 +92,80 @@ def code_name(code: grpc.StatusCode) -> str:
 MAX_CACHED_CHILDREN = 4096  # per metric; label values are bounded (methods, codes, profiles, patterns)
 
 
+_PACK_VALUE = struct.Struct("dd").pack  # a value and its timestamp, as prometheus_client's mmap file holds them
+
+
+class _Slot:
+    """One value of a child in this process's multiprocess mmap file, written in place.
+
+    prometheus_client's own write takes a lock and asks the kernel for the pid (to notice a
+    fork) on every increment, which is most of what a metric costs a call. A worker
+    updates its metrics from its event loop alone and never forks, so neither is needed:
+    this keeps the value and writes it where the pinned prometheus_client keeps it (its
+    layout, like `observe_many`'s; a test reads the values back through its collector)."""
+
+    __slots__ = ("value", "file", "position")
+
+    def __init__(self, value):
+        self.value = value
+        self.file = value._file
+        self.file.read_value(value._key)  # gives the value its place in the file if it has none
+        self.position = self.file._positions[value._key]
+
+    def add(self, amount: float) -> None:
+        value = self.value
+        value._value = total = value._value + amount
+        position = self.position
+        self.file._m[position : position + 16] = _PACK_VALUE(total, 0.0)  # _m: the file's current mapping
+
+
+class Fast:
+    """A metric child (counter, gauge or histogram) that writes its values in place in
+    multiprocess mode (see `_Slot`), and through the child itself otherwise."""
+
+    __slots__ = ("child", "slot", "sum", "buckets", "bounds")
+
+    def __init__(self, child):
+        self.child = child
+        self.slot = self.sum = None
+        self.buckets: list[_Slot] = []
+        self.bounds = ()
+        if hasattr(child, "_upper_bounds"):  # a histogram: its sum and one value per bucket
+            if getattr(child._sum, "_multiprocess", False):
+                self.sum = _Slot(child._sum)
+                self.buckets = [_Slot(bucket) for bucket in child._buckets]
+                self.bounds = tuple(child._upper_bounds)
+        elif getattr(getattr(child, "_value", None), "_multiprocess", False):
+            self.slot = _Slot(child._value)
+
+    def inc(self, amount: float = 1) -> None:
+        if self.slot is None:
+            self.child.inc(amount)
+        else:
+            self.slot.add(amount)
+
+    def dec(self, amount: float = 1) -> None:
+        if self.slot is None:
+            self.child.dec(amount)
+        else:
+            self.slot.add(-amount)
+
+    def observe(self, amount: float) -> None:
+        if self.sum is None:
+            self.child.observe(amount)
+        else:
+            self.sum.add(amount)
+            self.buckets[bisect_left(self.bounds, amount)].add(1)
+
+    def observe_many(self, amount: float, count: int) -> None:
+        """``count`` observations of one value in two writes."""
+        if self.sum is None:
+            observe_many(self.child, amount, count)
+        else:
+            self.sum.add(amount * count)
+            self.buckets[bisect_left(self.bounds, amount)].add(count)
+
+
 class Children:
     """A metric's children by label values, looked up in a plain dict: ``labels()`` takes a
     lock and checks and converts every value each time, about a microsecond a call.
@@ -108,7 +183,7 @@ class Children:
         if child is None:
             if len(self.cache) >= MAX_CACHED_CHILDREN:
                 self.cache.clear()
-            child = self.cache[values] = self.metric.labels(*values)
+            child = self.cache[values] = Fast(self.metric.labels(*values))
         return child
 
 
@@ -196,9 +271,9 @@ class SettlementTally:
         for labels, count in scored_patterns.items():
             patterns_scored(*labels).inc(count)
         for (profile, value), count in self.values.items():
-            observe_many(value_per_share(profile), value, count)
+            value_per_share(profile).observe_many(value, count)
         for (profile, paid), count in self.paid.items():
-            observe_many(paid_per_hand(profile), paid, count)
+            paid_per_hand(profile).observe_many(paid, count)
         if self.rejected:
             rejected(method).inc(self.rejected)
 

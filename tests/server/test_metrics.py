@@ -62,7 +62,7 @@ def test_cached_children_are_the_metrics_own_and_the_cache_is_bounded(monkeypatc
     from server import metrics
 
     children = metrics.Children(metrics.SETTLEMENTS)
-    assert children("classic", "DISCARD") is metrics.SETTLEMENTS.labels("classic", "DISCARD")
+    assert children("classic", "DISCARD").child is metrics.SETTLEMENTS.labels("classic", "DISCARD")
     before = REGISTRY.get_sample_value("shmj_settlements_total", {"profile": "classic", "outcome": "DISCARD"}) or 0
     children("classic", "DISCARD").inc(2)
     assert (
