@@ -155,14 +155,22 @@ def start_service(workdir: Path, extra_flags: list[str]) -> Target:
     worker = None
     deadline = time.monotonic() + 30
     while worker is None and time.monotonic() < deadline:
-        for line in log_path.read_text().splitlines():
-            entry = json.loads(line)
-            if entry.get("event") == "serving" and entry.get("logger") != "shmj.supervisor":
-                worker = entry["pid"]
+        worker = _worker_pid(process.pid)
         time.sleep(0.1)
     if worker is None:
-        raise RuntimeError("the worker's 'serving' line did not come")
+        raise RuntimeError("no worker process found")
     return Target("service", process, port, worker, log_path, f"http://127.0.0.1:{metrics_port}/metrics")
+
+
+def _worker_pid(supervisor: int) -> int | None:
+    """The supervisor's one worker: its child started by multiprocessing's spawn (not the
+    resource tracker, which is started the same way)."""
+    children = Path(f"/proc/{supervisor}/task/{supervisor}/children").read_text().split()
+    for child in children:
+        command = Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"spawn_main" in command and b"resource_tracker" not in command:
+            return int(child)
+    return None
 
 
 def start_bare(workdir: Path, response: bytes) -> Target:
@@ -340,8 +348,9 @@ def report(results: dict) -> None:
         f" {results['best_bare_cpu_ms']:.3f} ms (best rounds); median ratio of rounds"
         f" {results['median_ratio']:.2f}x (target <= 1.5x)"
     )
-    last = results["rounds"][-1]["service"]["cpu_share_by_thread"]
-    print("  service worker CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in last.items()))
+    for name in ("service", "bare"):
+        shares = results["rounds"][-1][name]["cpu_share_by_thread"]
+        print(f"  {name} CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
     for name, figures in results["open_loop"].items():
         print(
             f"  {name} at {figures['rate']}/s open loop: {figures['achieved_per_second']:,.0f}/s achieved,"

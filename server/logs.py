@@ -13,6 +13,7 @@ its head and tail): a client's megabytes never become a log line.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import logging
 import os
@@ -71,9 +72,13 @@ class _RpcLines:
     """The one line each call writes, built without structlog's processor chain: the same
     JSON object, keys in the same order, as ``log.info("rpc", method=..., code=...,
     duration_ms=..., request_id=..., peer=...)`` would write, at a quarter of the cost.
-    The parts that do not change (the method and code, the pid) are encoded once."""
+    The parts that do not change (the method and code, the pid) are encoded once.
 
-    __slots__ = ("on", "stream", "tail")
+    Written from an event loop, lines are flushed once per pass of the loop rather than one
+    write(2) each: the calls a pass finishes go out in one write, microseconds later (the
+    system call was a tenth of a unary call's CPU)."""
+
+    __slots__ = ("on", "stream", "tail", "flush_pending")
 
     def __init__(self) -> None:
         self.configure(True, sys.stdout)
@@ -82,6 +87,7 @@ class _RpcLines:
         self.on = on
         self.stream = stream
         self.tail = f', "level": "info", "pid": {os.getpid()}, "timestamp": "'
+        self.flush_pending = False
 
     def write(self, head: str, duration_ms: float, request_id: str, peer: str) -> None:
         if not self.on:
@@ -96,7 +102,16 @@ class _RpcLines:
             f'{head}{duration_ms!r}, "request_id": {encode_basestring(request_id)}, "peer": {encode_basestring(peer)},'
             f' "event": "rpc"{bound}{self.tail}{now}"}}\n'
         )
-        stream.flush()
+        if not self.flush_pending:
+            try:
+                asyncio.get_running_loop().call_soon(self.flush)
+                self.flush_pending = True
+            except RuntimeError:  # no loop running: now
+                stream.flush()
+
+    def flush(self) -> None:
+        self.flush_pending = False
+        self.stream.flush()
 
 
 def _json_value(value) -> str:

@@ -51,3 +51,42 @@ def test_the_rpc_line_is_the_line_structlog_writes():
 
 def test_no_rpc_line_above_the_info_level():
     assert _lines("warning") == []
+
+
+class _Stream:
+    def __init__(self):
+        self.written: list[str] = []
+        self.flushes = 0
+
+    def write(self, text: str) -> None:
+        self.written.append(text)
+
+    def flush(self) -> None:
+        self.flushes += 1
+
+
+def test_lines_written_in_one_pass_of_the_loop_are_flushed_once_at_its_end():
+    import asyncio
+
+    from server.logs import _RpcLines, rpc_line_head
+
+    lines, stream = _RpcLines(), _Stream()
+    lines.configure(True, stream)
+    head = rpc_line_head("s/M", "OK")
+
+    async def calls() -> list[int]:
+        flushes = []
+        for _ in range(3):
+            lines.write(head, 1.0, "", "peer")
+        flushes.append(stream.flushes)
+        await asyncio.sleep(0)  # the loop's next pass
+        flushes.append(stream.flushes)
+        lines.write(head, 1.0, "", "peer")
+        await asyncio.sleep(0)
+        flushes.append(stream.flushes)
+        return flushes
+
+    assert asyncio.run(calls()) == [0, 1, 2]
+    assert len(stream.written) == 4
+    lines.write(head, 1.0, "", "peer")  # no loop running: flushed at once
+    assert stream.flushes == 3
