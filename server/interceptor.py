@@ -19,9 +19,11 @@ from contextlib import contextmanager
 
 import grpc
 
-from rules_core.errors import bounded
+from convert.limits import body_violation
+from rules_core.errors import InvalidRequest, bounded
 from server import logs, metrics
 from server.drain import DRAIN, refuse_if_draining
+from server.service import abort_invalid
 
 MAX_LOGGED_ID_CHARS = 128
 
@@ -188,18 +190,23 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
 
 
 class _Decoder:
-    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read."""
+    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read, or
+    one larger than a legal request can be (`convert.limits`, measured before decoding)."""
 
-    __slots__ = ("deserialize", "expected")
+    __slots__ = ("deserialize", "expected", "message_name")
 
     def __init__(self, deserialize):
         self.deserialize = deserialize
         descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
+        self.message_name = descriptor.full_name if descriptor is not None else ""
         self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
 
     async def __call__(self, body, context, what: str = "the body"):
         if self.deserialize is None:
             return body
+        oversized = body_violation(self.message_name, body)
+        if oversized is not None:
+            await abort_invalid(context, InvalidRequest([oversized]))
         try:
             return self.deserialize(body)
         except Exception:  # protobuf's DecodeError, or anything a deserializer raises
@@ -284,4 +291,8 @@ async def _decoded(bodies, decode: _Decoder, context, labels):
     async for body in bodies:
         index += 1
         received.inc()
+        oversized = body_violation(decode.message_name, body)
+        if oversized is not None:  # an error entry, and the stream goes on
+            yield InvalidRequest([oversized])
+            continue
         yield await decode(body, context, f"message {index} of the stream")

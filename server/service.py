@@ -165,10 +165,15 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             limit = self.max_answer_bytes
             async for message in request_iterator:
                 count += 1
-                answer = convert.stream_response(message.request_id, self._settle_one(message, tally, registry))
+                if isinstance(message, InvalidRequest):  # a message too large to read (`convert.limits`)
+                    tally.rejected += 1
+                    request_id, outcome = "", message
+                else:
+                    request_id, outcome = message.request_id, self._settle_one(message, tally, registry)
+                answer = convert.stream_response(request_id, outcome)
                 size = answer.ByteSize()
                 if size > limit:
-                    answer = convert.oversize_stream_response(message.request_id, size, limit)
+                    answer = convert.oversize_stream_response(request_id, size, limit)
                     if answer.ByteSize() > limit:  # not even the error fits: end the call instead
                         await abort_oversize(context, size, limit)
                 yield answer

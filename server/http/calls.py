@@ -18,6 +18,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client import Counter
 
 import convert
+from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
 from rules_core.json_read import read_list_waits_request, read_settle_request
 from server import metrics
@@ -157,6 +158,9 @@ class Calls:
         """The request message; INVALID_ARGUMENT for a body that is not one (whatever the
         parser raises: the body is the caller's, never a bug of ours)."""
         if codec == connect.PROTO:
+            oversized = body_violation(method.request_class.DESCRIPTOR.full_name, body)
+            if oversized is not None:  # measured, never decoded (`convert.limits`)
+                await abort_invalid(context, InvalidRequest([oversized]))
             try:
                 return method.request_class.FromString(body)
             except Exception:  # DecodeError, or the parser's recursion limit

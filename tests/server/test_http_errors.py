@@ -157,3 +157,11 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, http, path):
     assert http.post("ListProfiles", b"{}").status == 200  # the worker carries on
     time.sleep(0.5)  # what the worker would print about the departed client has been written
     assert "Traceback" not in server.log()
+
+
+def test_a_protobuf_body_larger_than_any_legal_request_is_refused_before_it_is_decoded(http):
+    reply = http.post("Settle", b"\xff" * 36865, "application/proto")
+    assert reply.status == 400
+    assert bad_request_of(reply) == [
+        ("body", "a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got 36865")
+    ]

@@ -1,0 +1,115 @@
+"""The largest body a legal request of each rpc can be, checked before protobuf reads it.
+
+A legal request is small: its strings are ids and names (`MAX_STRING_BYTES`), its
+repeated fields hold what a real table can (`rules_core.validation.MAX_LENGTHS`: 14
+concealed tiles, 4 melds, 4 winners, one RuleProfile's tables...). Each bound is
+computed once from the message's descriptor, every field at its longest encoding
+(varints of 10 bytes, each repeated entry with its own tag, strings at their bound),
+then multiplied by `BODY_MARGIN` for fields a newer client may add. A body over its
+bound is refused at once: decoding a megabyte of nonsense cost 29-80 ms of a worker
+under load, nearly all of it in protobuf, and settling cannot take anything that big.
+
+`SettleBatchRequest` and streams are bounded per request: each entry of a batch is
+measured on the wire (`batch_entry_violation`), each stream message like a body.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+from rules_core.errors import FieldViolation
+from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
+
+MAX_STRING_BYTES = MAX_REQUEST_ID_BYTES  # request ids; profile and pattern names are far shorter
+BODY_MARGIN = 2
+_FIXED_SIZES = {
+    FieldDescriptor.TYPE_DOUBLE: 8,
+    FieldDescriptor.TYPE_FIXED64: 8,
+    FieldDescriptor.TYPE_SFIXED64: 8,
+    FieldDescriptor.TYPE_FLOAT: 4,
+    FieldDescriptor.TYPE_FIXED32: 4,
+    FieldDescriptor.TYPE_SFIXED32: 4,
+    FieldDescriptor.TYPE_BOOL: 1,
+}
+_LONGEST_VARINT = 10
+
+
+def _varint_size(value: int) -> int:
+    return max(1, (value.bit_length() + 6) // 7)
+
+
+def _length_delimited(size: int) -> int:
+    return _varint_size(size) + size
+
+
+def largest_encoding(descriptor: Descriptor) -> int:
+    """The most bytes a message of this type can take when every field is within its bound."""
+    total = 0
+    for field in descriptor.fields:
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            value = _length_delimited(largest_encoding(field.message_type))
+        elif field.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
+            value = _length_delimited(MAX_STRING_BYTES)
+        else:
+            value = _FIXED_SIZES.get(field.type, _LONGEST_VARINT)
+        count = MAX_LENGTHS.get(field.name, max(MAX_LENGTHS.values())) if _repeated(field) else 1
+        total += count * (_varint_size(field.number << 3) + value)
+    return total
+
+
+def _repeated(field: FieldDescriptor) -> bool:
+    return field.is_repeated
+
+
+def _bound(descriptor: Descriptor) -> int:
+    return -(-BODY_MARGIN * largest_encoding(descriptor) // 1024) * 1024  # rounded up to KiB
+
+
+# The body of each unary rpc and of each SettleStream message or SettleBatch entry.
+MAX_BODY_BYTES: dict[str, int] = {
+    message.DESCRIPTOR.full_name: _bound(message.DESCRIPTOR)
+    for message in (pb.SettleRequest, svc.CheckWinRequest, svc.ListWaitsRequest, svc.GetProfileRequest)
+}
+MAX_BODY_BYTES[svc.ListProfilesRequest.DESCRIPTOR.full_name] = 1024  # no fields: only a newer client's
+MAX_REQUEST_BYTES = MAX_BODY_BYTES[pb.SettleRequest.DESCRIPTOR.full_name]
+_BATCH = svc.SettleBatchRequest.DESCRIPTOR.full_name
+_REQUESTS_TAG = 1 << 3 | 2  # SettleBatchRequest.requests, length-delimited
+
+
+def body_violation(message_name: str, body: bytes, what: str = "body") -> FieldViolation | None:
+    """Why a body for ``message_name`` is too large to be a legal request, or None."""
+    if message_name == _BATCH:
+        return batch_entry_violation(body)
+    limit = MAX_BODY_BYTES.get(message_name)
+    if limit is None or len(body) <= limit:
+        return None
+    return FieldViolation(what, f"a legal {message_name} is at most {limit} bytes, got {len(body)}")
+
+
+def batch_entry_violation(body: bytes) -> FieldViolation | None:
+    """The first entry of a SettleBatchRequest body over `MAX_REQUEST_BYTES`, read from the
+    entries' length prefixes alone (nothing is decoded), or None. The walk stops at anything
+    but a well-formed entry: protobuf then says what is wrong with the body."""
+    if len(body) <= MAX_REQUEST_BYTES:
+        return None  # no entry can be larger
+    position, end, index = 0, len(body), 0
+    while position < end and body[position] == _REQUESTS_TAG:
+        size, shift, position = 0, 0, position + 1
+        while position < end and shift < 64:
+            byte = body[position]
+            position += 1
+            size |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        else:
+            return None  # a varint that does not end
+        if size > MAX_REQUEST_BYTES:
+            return FieldViolation(
+                f"requests[{index}]", f"a legal SettleRequest is at most {MAX_REQUEST_BYTES} bytes, got {size}"
+            )
+        position += size
+        index += 1
+    return None

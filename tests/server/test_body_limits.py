@@ -1,0 +1,91 @@
+"""The bound on each rpc's body (`convert.limits`): every legal request is within it, and a
+body over it is refused from its length alone."""
+
+from __future__ import annotations
+
+from mahjong.shanghai.v1 import profile_pb2, tiles_pb2
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+from convert.limits import MAX_BODY_BYTES, MAX_REQUEST_BYTES, batch_entry_violation, body_violation
+from rules_core.validation import MAX_LENGTHS
+
+SETTLE = "mahjong.shanghai.v1.SettleRequest"
+
+
+def test_each_request_message_has_its_bound():
+    assert MAX_BODY_BYTES == {
+        SETTLE: 36864,
+        "mahjong.shanghai.v1.CheckWinRequest": 20480,
+        "mahjong.shanghai.v1.ListWaitsRequest": 20480,
+        "mahjong.shanghai.v1.GetProfileRequest": 16384,
+        "mahjong.shanghai.v1.ListProfilesRequest": 1024,
+    }
+    assert MAX_REQUEST_BYTES == MAX_BODY_BYTES[SETTLE]
+
+
+def _full_profile() -> profile_pb2.RuleProfile:
+    """A RuleProfile with every repeated field at its bound and every value at its longest."""
+    profile = profile_pb2.RuleProfile(name="x" * 256, lazi_value=-1, ordinary_base=-1, abandon_penalty=-1)
+    for name in ("fixed_values", "fan"):
+        getattr(profile, name).extend(profile_pb2.PatternValue(pattern=-1, value=-1) for _ in range(MAX_LENGTHS[name]))
+    for name in ("floor_patterns", "qualifying_patterns"):
+        getattr(profile, name).extend([-1] * MAX_LENGTHS[name])
+    profile.flower_values.extend(profile_pb2.FlowerValue(source=-1, value=-1) for _ in range(16))
+    profile.sankou_self_draw_shares.extend([1.5] * 4)
+    return profile
+
+
+def test_the_largest_legal_settle_request_is_within_its_bound():
+    hand = tiles_pb2.Hand(
+        concealed=[-1] * MAX_LENGTHS["concealed"],
+        winning_tile=-1,
+        melds=[tiles_pb2.Meld(kind=-1, tiles=[-1] * 4) for _ in range(4)],
+        flowers=[-1] * MAX_LENGTHS["flowers"],
+    )
+    winner = pb.Winner(hand=hand, passed_tiles=[-1] * MAX_LENGTHS["passed_tiles"])
+    request = pb.SettleRequest(
+        request_id="x" * 256,
+        profile="x" * 256,
+        winners=[winner] * MAX_LENGTHS["winners"],
+        liabilities=[
+            pb.LiabilityRelation(claimer_seat=-1, source_seat=-1, claims=-1) for _ in range(MAX_LENGTHS["liabilities"])
+        ],
+        overrides=_full_profile(),
+    )
+    body = request.SerializeToString()
+    assert 8000 < len(body) <= MAX_REQUEST_BYTES
+    assert body_violation(SETTLE, body) is None
+
+
+def test_a_body_over_its_bound_is_one_violation_naming_the_body():
+    assert body_violation(SETTLE, b"\xff" * 36864) is None
+    assert body_violation(SETTLE, b"\xff" * 36865) == (
+        "body",
+        "a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got 36865",
+    )
+
+
+def test_each_entry_of_a_batch_is_measured_on_the_wire_without_decoding():
+    small = pb.SettleRequest(request_id="a").SerializeToString()
+    huge = pb.SettleRequest(request_id="x" * 40_000).SerializeToString()
+    batch = svc.SettleBatchRequest(requests=[pb.SettleRequest(request_id="a")] * 3).SerializeToString()
+    assert batch_entry_violation(batch) is None
+    body = b"".join(b"\x0a" + _varint(len(entry)) + entry for entry in (small, small, huge, small))
+    assert svc.SettleBatchRequest.FromString(body).requests[2].request_id == "x" * 40_000  # the encoding is right
+    assert body_violation("mahjong.shanghai.v1.SettleBatchRequest", body) == (
+        "requests[2]",
+        f"a legal SettleRequest is at most 36864 bytes, got {len(huge)}",
+    )
+    # not a well-formed entry: left to protobuf, which says what is wrong with it
+    assert batch_entry_violation(b"\x0a" + b"\xff" * 40_000) is None
+    assert batch_entry_violation(b"\x12" + _varint(40_000) + b"x" * 40_000) is None
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
