@@ -22,7 +22,7 @@ from rules_core.json_names import camel
 from rules_core.overrides import CHECKS, KNOWN_PROFILES
 
 Invalid = argparse.ArgumentTypeError
-MAX_REQUEST_FILE_BYTES = 64 * 1024 * 1024  # the largest message a server takes by default
+MAX_REQUEST_FILE_BYTES = 16 * 1024 * 1024  # the largest message a server takes by default
 
 
 class UsageError(Exception):

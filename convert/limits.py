@@ -78,6 +78,12 @@ _BATCH = svc.SettleBatchRequest.DESCRIPTOR.full_name
 _REQUESTS_TAG = 1 << 3 | 2  # SettleBatchRequest.requests, length-delimited
 
 
+def inspected_from(message_name: str) -> int | None:
+    """The body length over which `body_violation` can find something (None: never), so that a
+    caller compares one length on its hot path and calls it only past that."""
+    return MAX_REQUEST_BYTES if message_name == _BATCH else MAX_BODY_BYTES.get(message_name)
+
+
 def body_violation(message_name: str, body: bytes, what: str = "body") -> FieldViolation | None:
     """Why a body for ``message_name`` is too large to be a legal request, or None."""
     if message_name == _BATCH:

@@ -23,7 +23,7 @@ class ServerConfig:
     http_port: int = 8080  # Connect (HTTP/JSON), /healthz and /readyz; 0 turns it off
     workers: int = 0  # 0: one per core
     max_batch_size: int = 10_000
-    max_message_bytes: int = 64 * 1024 * 1024
+    max_message_bytes: int = 16 * 1024 * 1024  # a full batch's answer is at most ~8 MB; see docs/RELIABILITY.md
     max_concurrent_rpcs: int = 0  # 0: unlimited
     keepalive_time_ms: int = 60_000
     keepalive_timeout_ms: int = 20_000

@@ -19,13 +19,14 @@ from contextlib import contextmanager
 
 import grpc
 
-from convert.limits import body_violation
+from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
 from server import logs, metrics
 from server.drain import DRAIN, refuse_if_draining
 from server.service import abort_invalid
 
 MAX_LOGGED_ID_CHARS = 128
+MAX_MESSAGE_BYTES = 2**31 - 1  # the most gRPC can carry
 
 
 def _split(full_method: str) -> tuple[str, str]:
@@ -151,8 +152,9 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
     handler costs more than looking one up). The methods named in ``preserialized`` are
     registered without a response serializer (see `server.preserialized`)."""
 
-    def __init__(self, preserialized: frozenset[str] = frozenset()):
+    def __init__(self, preserialized: frozenset[str] = frozenset(), max_message_bytes: int | None = None):
         self.preserialized = preserialized
+        self.max_message_bytes = max_message_bytes  # checked here, so that a body over it is logged and counted
         self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
 
     async def intercept_service(self, continuation, handler_call_details):
@@ -170,7 +172,7 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
         return wrapped
 
     def _wrap(self, handler, method: str):
-        decode = _Decoder(handler.request_deserializer)
+        decode = _Decoder(handler.request_deserializer, self.max_message_bytes)
         if handler.unary_unary:
             serializer = None if method in self.preserialized else handler.response_serializer
             return grpc.unary_unary_rpc_method_handler(
@@ -190,27 +192,46 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
 
 
 class _Decoder:
-    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read, or
-    one larger than a legal request can be (`convert.limits`, measured before decoding)."""
+    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read or
+    one larger than a legal request can be (`convert.limits`, measured before decoding), and
+    RESOURCE_EXHAUSTED for one over the message limit (gRPC's core is given a higher one, see
+    `server.worker`, so that such a call is logged and counted)."""
 
-    __slots__ = ("deserialize", "expected", "message_name")
+    __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "inspected_from")
 
-    def __init__(self, deserialize):
+    def __init__(self, deserialize, max_message_bytes: int | None = None):
         self.deserialize = deserialize
         descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
         self.message_name = descriptor.full_name if descriptor is not None else ""
         self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
+        self.max_message_bytes = max_message_bytes
+        bounds = [b for b in (inspected_from(self.message_name), max_message_bytes) if b is not None]
+        self.inspected_from = min(bounds, default=MAX_MESSAGE_BYTES)  # a body no longer is not looked at
 
     async def __call__(self, body, context, what: str = "the body"):
         if self.deserialize is None:
             return body
-        oversized = body_violation(self.message_name, body)
-        if oversized is not None:
-            await abort_invalid(context, InvalidRequest([oversized]))
+        if len(body) > self.inspected_from:
+            await self.refuse_large(body, context, what)
         try:
             return self.deserialize(body)
         except Exception:  # protobuf's DecodeError, or anything a deserializer raises
             await self.reject(context, what)
+
+    async def within_limit(self, body: bytes, context, what: str) -> None:
+        """RESOURCE_EXHAUSTED, as gRPC's core would answer, for a body over the message limit."""
+        if self.max_message_bytes is not None and len(body) > self.max_message_bytes:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{what} is {len(body)} bytes, over the {self.max_message_bytes}-byte message limit",
+            )
+
+    async def refuse_large(self, body: bytes, context, what: str = "the body") -> None:
+        """End the call if the body is over the message limit or larger than a legal request."""
+        await self.within_limit(body, context, what)
+        oversized = body_violation(self.message_name, body)
+        if oversized is not None:
+            await abort_invalid(context, InvalidRequest([oversized]))
 
     async def reject(self, context, what: str = "the body") -> None:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
@@ -233,6 +254,7 @@ def _forget_frames(error: BaseException) -> None:
 
 def _unary(behaviour, method: str, decode: _Decoder):
     deserialize = decode.deserialize or (lambda body: body)
+    inspected_from = decode.inspected_from
 
     async def handle(body, context):
         # What `_Call.observed` does, inline: this runs on every unary call.
@@ -242,6 +264,8 @@ def _unary(behaviour, method: str, decode: _Decoder):
         try:
             if DRAIN.refusing:
                 await refuse_if_draining(context, call.record.service)
+            if len(body) > inspected_from:
+                await decode.refuse_large(body, context)
             try:
                 request = deserialize(body)
             except Exception:  # protobuf's DecodeError, or anything a deserializer raises
@@ -291,8 +315,11 @@ async def _decoded(bodies, decode: _Decoder, context, labels):
     async for body in bodies:
         index += 1
         received.inc()
-        oversized = body_violation(decode.message_name, body)
-        if oversized is not None:  # an error entry, and the stream goes on
-            yield InvalidRequest([oversized])
-            continue
-        yield await decode(body, context, f"message {index} of the stream")
+        what = f"message {index} of the stream"
+        if len(body) > decode.inspected_from:
+            await decode.within_limit(body, context, what)  # over the message limit: the stream ends
+            oversized = body_violation(decode.message_name, body)
+            if oversized is not None:  # an error entry, and the stream goes on
+                yield InvalidRequest([oversized])
+                continue
+        yield await decode(body, context, what)

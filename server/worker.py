@@ -23,7 +23,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
-from server.interceptor import ObservabilityInterceptor
+from server.interceptor import MAX_MESSAGE_BYTES, ObservabilityInterceptor
 from server.logs import configure_logging
 from server.metrics import record_build_info
 from server.preserialized import PRESERIALIZED_METHODS
@@ -33,10 +33,17 @@ from server.service import SERVICE_NAME, ScoringService
 log = structlog.get_logger("shmj.server")
 
 
+def core_receive_limit(max_message_bytes: int) -> int:
+    """What gRPC's core accepts: twice the product's limit, so that a body somewhat over it
+    reaches the interceptor, which answers RESOURCE_EXHAUSTED, logged and counted (a body over
+    this is refused by the core alone, before any of the server's code runs)."""
+    return min(2 * max_message_bytes, MAX_MESSAGE_BYTES)
+
+
 def server_options(config: ServerConfig, reuse_port: bool) -> list[tuple[str, int]]:
     return [
         ("grpc.so_reuseport", 1 if reuse_port else 0),
-        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_receive_message_length", core_receive_limit(config.max_message_bytes)),
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.keepalive_time_ms", config.keepalive_time_ms),
         ("grpc.keepalive_timeout_ms", config.keepalive_timeout_ms),
@@ -56,7 +63,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     server = grpc.aio.server(
-        interceptors=[ObservabilityInterceptor(preserialized=PRESERIALIZED_METHODS)],
+        interceptors=[ObservabilityInterceptor(PRESERIALIZED_METHODS, config.max_message_bytes)],
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )

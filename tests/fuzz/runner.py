@@ -19,6 +19,7 @@ import grpc
 from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
+from server.worker import core_receive_limit
 from tests.fuzz import procs
 from tests.fuzz.bodies import Body, BodyMaker, body_at, generate
 from tests.fuzz.seeds import REQUEST_TYPES, RESPONSE_TYPES, RPCS, method_path
@@ -60,8 +61,9 @@ class FuzzReport:
     deadline_s: float
     seconds: float = 0.0
     calls: int = 0  # warm-up included
-    # Unary bodies over the limit: gRPC's core answers them RESOURCE_EXHAUSTED before any handler
-    # or interceptor runs, so the server's metrics and log never see them.
+    # Unary bodies over the core's limit (twice the server's, `server.worker.core_receive_limit`):
+    # gRPC's core answers them RESOURCE_EXHAUSTED before any handler or interceptor runs, so the
+    # server's metrics and log never see them. Bodies between the two limits are counted.
     refused_by_core: int = 0
     bytes_sent: int = 0
     codes: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -265,7 +267,7 @@ def run_fuzz(
         for done, body in enumerate(bodies, 1):
             outcome = call(pool[body.index % len(pool)], body, deadline)
             report.calls += 1
-            if body.rpc != "SettleStream" and body.size > limit:
+            if body.rpc != "SettleStream" and body.size > core_receive_limit(limit):
                 report.refused_by_core += 1
             report.bytes_sent += body.size
             codes = report.codes.setdefault(body.rpc, {})

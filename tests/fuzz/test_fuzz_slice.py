@@ -48,10 +48,10 @@ def test_worker_memory_stays_within_50_mb(fuzzed):
 
 
 def test_every_call_that_reaches_the_server_is_counted_in_the_metrics(fuzzed):
-    """All but the unary bodies over the limit, which gRPC's core refuses before any of the server's
-    code runs (docs/RELIABILITY.md)."""
+    """Those over the limit too: the core's limit is twice the server's, which the interceptor
+    checks itself (docs/RELIABILITY.md); no fuzz body is over the core's."""
     report, _, counted, _ = fuzzed
-    assert report.refused_by_core > 0
+    assert report.refused_by_core == 0
     assert counted == (report.reaching_handlers, report.reaching_handlers)
 
 

@@ -68,6 +68,27 @@ def bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
     return [(v.field, v.description) for v in detail.field_violations]
 
 
+CODE_LABELS = {
+    grpc.StatusCode.INVALID_ARGUMENT: "InvalidArgument",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "ResourceExhausted",
+}
+
+
+def refused_logged_and_counted(server, channel, method: str, body: bytes, code: grpc.StatusCode) -> grpc.RpcError:
+    """Send a raw unary body; the call must end ``code``, be counted in grpc_server_handled_total
+    and have its log line. Returns the error, for its details."""
+    labels = {"grpc_method": method, "grpc_code": CODE_LABELS[code]}
+    before = sample(server.metrics(), "grpc_server_handled_total", **labels)
+    with pytest.raises(grpc.RpcError) as error:
+        channel.unary_unary(f"/{SERVICE}/{method}")(body, timeout=10)
+    assert error.value.code() == code
+    time.sleep(0.2)
+    assert sample(server.metrics(), "grpc_server_handled_total", **labels) == before + 1
+    logged = [e for e in events(server) if e["event"] == "rpc" and e["method"] == f"{SERVICE}/{method}"]
+    assert logged[-1]["code"] == code.name
+    return error.value
+
+
 def settle_stream(channel, bodies: list[bytes], timeout: float = 20) -> list[pb.SettleResponse]:
     call = channel.stream_stream(f"/{SERVICE}/SettleStream", response_deserializer=pb.SettleResponse.FromString)
     return list(call(iter(bodies), timeout=timeout))
@@ -143,16 +164,8 @@ def test_many_faults_in_one_request_give_the_same_bounded_answer_every_time(chan
 @pytest.mark.parametrize("method", sorted(UNARY_REQUESTS))
 def test_an_undecodable_body_is_invalid_argument_logged_and_counted(server, channel, method):
     """Finding 3: the body ff answered UNKNOWN "Unexpected <class 'DecodeError'>", unlogged, uncounted."""
-    labels = {"grpc_method": method, "grpc_code": "InvalidArgument"}
-    before = sample(server.metrics(), "grpc_server_handled_total", **labels)
-    with pytest.raises(grpc.RpcError) as error:
-        channel.unary_unary(f"/{SERVICE}/{method}")(b"\xff", timeout=10)
-    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert error.value.details() == f"the body is not a mahjong.shanghai.v1.{UNARY_REQUESTS[method]} message"
-    time.sleep(0.2)
-    assert sample(server.metrics(), "grpc_server_handled_total", **labels) == before + 1
-    logged = [e for e in events(server) if e["event"] == "rpc" and e["method"] == f"{SERVICE}/{method}"]
-    assert logged[-1]["code"] == "INVALID_ARGUMENT"
+    error = refused_logged_and_counted(server, channel, method, b"\xff", grpc.StatusCode.INVALID_ARGUMENT)
+    assert error.details() == f"the body is not a mahjong.shanghai.v1.{UNARY_REQUESTS[method]} message"
 
 
 @pytest.mark.parametrize("method", [m for m in UNARY_REQUESTS if m != "SettleBatch"])
@@ -161,16 +174,33 @@ def test_a_body_larger_than_any_legal_request_is_refused_before_it_is_decoded(se
     decoding what no legal request can be. Now its length alone answers INVALID_ARGUMENT."""
     message = f"mahjong.shanghai.v1.{UNARY_REQUESTS[method]}"
     limit = MAX_BODY_BYTES[message]
-    labels = {"grpc_method": method, "grpc_code": "InvalidArgument"}
-    before = sample(server.metrics(), "grpc_server_handled_total", **labels)
+    body = b"\xff" * (limit + 1)
+    error = refused_logged_and_counted(server, channel, method, body, grpc.StatusCode.INVALID_ARGUMENT)
+    assert bad_request(error) == [("body", f"a legal {message} is at most {limit} bytes, got {limit + 1}")]
+
+
+def test_a_body_over_the_message_limit_is_resource_exhausted_logged_and_counted(server, channel):
+    """Issue 8: gRPC's core refused a body over --max-message-bytes before any of the server's
+    code ran, so the call was neither logged nor counted in grpc_server_*."""
+    body = svc.SettleBatchRequest(requests=[EXAMPLE] * (LIMIT // EXAMPLE.ByteSize())).SerializeToString()
+    assert LIMIT < len(body) < 2 * LIMIT
+    error = refused_logged_and_counted(server, channel, "SettleBatch", body, grpc.StatusCode.RESOURCE_EXHAUSTED)
+    assert error.details() == f"the body is {len(body)} bytes, over the {LIMIT}-byte message limit"
+
+
+def test_a_stream_message_over_the_message_limit_ends_the_stream_resource_exhausted(server, channel):
+    body = pb.SettleRequest(request_id="x" * LIMIT).SerializeToString()
+    call = channel.stream_stream(f"/{SERVICE}/SettleStream", response_deserializer=pb.SettleResponse.FromString)
+    answers = []
     with pytest.raises(grpc.RpcError) as error:
-        channel.unary_unary(f"/{SERVICE}/{method}")(b"\xff" * (limit + 1), timeout=10)
-    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert bad_request(error.value) == [("body", f"a legal {message} is at most {limit} bytes, got {limit + 1}")]
+        for answer in call(iter([EXAMPLE.SerializeToString(), body]), timeout=10):
+            answers.append(answer)
+    assert len(answers) == 1 and answers[0].seat_deltas == [36, -12, -12, -12]
+    assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert error.value.details() == f"message 2 of the stream is {len(body)} bytes, over the {LIMIT}-byte message limit"
     time.sleep(0.2)
-    assert sample(server.metrics(), "grpc_server_handled_total", **labels) == before + 1
-    logged = [e for e in events(server) if e["event"] == "rpc" and e["method"] == f"{SERVICE}/{method}"]
-    assert logged[-1]["code"] == "INVALID_ARGUMENT"
+    logged = [e for e in events(server) if e["event"] == "rpc" and e["method"].endswith("/SettleStream")]
+    assert logged[-1]["code"] == "RESOURCE_EXHAUSTED"
 
 
 def test_a_batch_entry_larger_than_any_legal_request_refuses_the_batch_naming_the_entry(channel):
