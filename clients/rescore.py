@@ -351,24 +351,32 @@ def _earlier_counts(output_path: Path, summary_path: Path, lines: int) -> dict:
     return counts
 
 
+STOPPING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}  # and how the summary says it
+EXIT_CODES = {"interrupted": 130, "terminated": 143}  # 128 + the signal's number, as shells report it
+
+
 class _Interrupts:
-    """Ctrl-C (SIGINT) raises KeyboardInterrupt, except inside `held()`, where it waits for the
-    block's end: a chunk is in the output and in the counts whole, or not at all. Where SIGINT
-    is ignored (a background job) or off the main thread, it changes nothing."""
+    """Ctrl-C (SIGINT) and SIGTERM raise KeyboardInterrupt, except inside `held()`, where they
+    wait for the block's end: a chunk is in the output and in the counts whole, or not at all.
+    ``reason`` says which came. A signal that is ignored (SIGINT in a background job), or any
+    signal off the main thread, changes nothing."""
 
     def __enter__(self) -> _Interrupts:
         self.holding = self.pending = False
-        self.previous = None
+        self.previous: dict = {}
+        self.reason = "interrupted"
         if threading.current_thread() is threading.main_thread():
-            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-                self.previous = signal.signal(signal.SIGINT, self._handle)
+            for signum in STOPPING_SIGNALS:
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self.previous[signum] = signal.signal(signum, self._handle)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+        for signum, previous in self.previous.items():
+            signal.signal(signum, previous)
 
     def _handle(self, signum, frame) -> None:
+        self.reason = STOPPING_SIGNALS[signal.Signals(signum)]
         if self.holding:
             self.pending = True
         else:
@@ -387,13 +395,14 @@ class _Interrupts:
 
     @contextmanager
     def deaf_children(self):
-        """Worker processes started in here inherit SIGINT blocked. Ctrl-C reaches the whole
-        foreground process group: a worker finishes its chunk instead of dying in a traceback,
-        and the coordinating process alone decides what is written."""
-        if self.previous is None:
+        """Worker processes started in here inherit SIGINT and SIGTERM blocked. Ctrl-C reaches the
+        whole foreground process group (and a service manager's SIGTERM often the whole group
+        too): a worker finishes its chunk instead of dying in a traceback, and the coordinating
+        process alone decides what is written."""
+        if not self.previous:
             yield
             return
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, set(self.previous))
         try:
             yield
         finally:
@@ -430,7 +439,7 @@ def run_rescore(
             summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
             _settle_into(input_path, output_path, settings, workers, chunk, resume, progress, summary, interrupts)
         except KeyboardInterrupt:
-            summary.stopped = "interrupted"
+            summary.stopped = interrupts.reason
     summary.seconds = time.perf_counter() - start
     return summary
 
@@ -481,7 +490,7 @@ def _settle_into(input_path, output_path, settings, workers, chunk, resume, prog
     except BrokenProcessPool:
         summary.stopped = "a worker process died"
     except KeyboardInterrupt:
-        summary.stopped = "interrupted"
+        summary.stopped = interrupts.reason
     finally:
         for pending in window:
             pending.cancel()
@@ -551,12 +560,12 @@ def rescore_command(args) -> int:
 
         report["changes"] = compare_files(input_path, output_path, args.compare, Path(f"{output_path}.changes.jsonl"))
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
-    if summary.stopped == "interrupted":
+    if summary.stopped in EXIT_CODES:
         print(
-            f"shmj rescore: interrupted after line {summary.lines}; run again with --resume to continue",
+            f"shmj rescore: {summary.stopped} after line {summary.lines}; run again with --resume to continue",
             file=sys.stderr,
         )
-        return 130
+        return EXIT_CODES[summary.stopped]
     if summary.stopped is not None:
         print(
             f"shmj rescore: stopped after line {summary.lines}: {summary.stopped}; run again with --resume to continue",

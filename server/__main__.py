@@ -122,7 +122,8 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     import structlog
 
     log = structlog.get_logger("shmj.supervisor")
-    for host, port in ((config.host, config.port), (config.http_host, config.http_port)):
+    served = ((config.host, config.port), (config.http_host, config.http_port), (config.host, config.health_port))
+    for host, port in served:
         if port and _answering(host, port):
             reason = "another server already answers on this port"
             log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)

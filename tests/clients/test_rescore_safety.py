@@ -126,7 +126,14 @@ def test_without_a_summary_the_earlier_lines_are_counted_from_the_output(source,
     assert (summary["lines_this_run"], summary["skipped_by_resume"]) == (3, 5)
 
 
-def test_ctrl_c_writes_the_summary_says_how_to_resume_and_exits_130(tmp_path):
+@pytest.mark.parametrize(
+    ("signum", "code", "reason"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
+)
+def test_ctrl_c_or_sigterm_writes_the_summary_says_how_to_resume_and_exits_128_plus_the_signal(
+    tmp_path, signum, code, reason
+):
+    """Ctrl-C, and SIGTERM (issue 8: it wrote no summary), sent to the whole process group as a
+    terminal or a service manager does: the workers finish their chunk, the coordinator writes."""
     source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     total = 30_000  # far more than is written before the signal lands, even on a loaded machine
     requests = generate_requests(total, 5)
@@ -139,14 +146,14 @@ def test_ctrl_c_writes_the_summary_says_how_to_resume_and_exits_130(tmp_path):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not output.exists() or output.stat().st_size < 50_000):
         time.sleep(0.02)
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
+    os.killpg(process.pid, signum)  # what Ctrl-C does: the whole foreground group
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    assert process.returncode == code, err
     written = output.read_text().count("\n")
     assert 0 < written < total
-    assert err == f"shmj rescore: interrupted after line {written}; run again with --resume to continue\n"
+    assert err == f"shmj rescore: {reason} after line {written}; run again with --resume to continue\n"
     summary = summary_of(output)
-    assert (summary["lines"], summary["lines_this_run"], summary["stopped"]) == (written, written, "interrupted")
+    assert (summary["lines"], summary["lines_this_run"], summary["stopped"]) == (written, written, reason)
     assert summary["settled"] + summary["rejected"] == written
     assert subprocess.run([*command, "-o", str(output), "--resume"], cwd=ROOT).returncode == 0
     rows = [json.loads(line) for line in output.read_text().splitlines()]

@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
-from tests.server.conftest import ROOT, run_server, wait_logged
+from tests.server.conftest import ROOT, free_port, run_server, wait_logged
 from tests.server.test_lifecycle import EXAMPLE
 
 
@@ -60,14 +61,22 @@ def start_alone(*args: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
     return ended, [json.loads(line) for line in ended.stdout.splitlines()]
 
 
-def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path):
-    """Finding 8: with SO_REUSEPORT a second server bound the port too and shared its traffic."""
-    with run_server(tmp_path, workers=2) as first:
-        port = first.address.rsplit(":", 1)[1]
-        second, logged = start_alone("--port", port, "--workers", "2")
+@pytest.mark.parametrize("flag", ["--port", "--http-port", "--health-port"])
+def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path, flag):
+    """Finding 8: with SO_REUSEPORT a second server bound the port too and shared its traffic;
+    the HTTP and health ports too (the health port was not probed)."""
+    health_port = str(free_port())
+    with run_server(tmp_path, "--health-port", health_port, workers=2) as first:
+        taken = {
+            "--port": first.address.rsplit(":", 1)[1],
+            "--http-port": first.http_url.rsplit(":", 1)[1],
+            "--health-port": health_port,
+        }[flag]
+        ports = {"--port": str(free_port()), flag: taken}
+        second, logged = start_alone(*[a for item in ports.items() for a in item], "--workers", "2")
         assert second.returncode == 1
-        assert [(e["event"], e.get("reason")) for e in logged] == [
-            ("cannot listen", "another server already answers on this port")
+        assert [(e["event"], e.get("address"), e.get("reason")) for e in logged] == [
+            ("cannot listen", f"127.0.0.1:{taken}", "another server already answers on this port")
         ]
         assert second.stderr == ""
         assert first.stub().Settle(EXAMPLE, timeout=10).seat_deltas[0] == 36
