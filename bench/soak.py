@@ -24,6 +24,7 @@ import grpc
 from mahjong.shanghai.v1.settlement_pb2 import SettleRequest
 
 from bench.soak_load import SoakLoad
+from clients.loadtest import open_loop
 from tests.fuzz import procs
 from tests.fuzz.seeds import method_path
 from tests.fuzz.server_checks import counted_calls, log_problems
@@ -114,13 +115,8 @@ async def soak(
         start = loop.time()
         watcher = asyncio.create_task(_watch(pids, start, interval, samples, stop, loop))
         tasks: set[asyncio.Task] = set()
-        for index in range(int(rate * duration)):
-            scheduled = start + index / rate
-            delay = scheduled - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            else:
-                samples.max_send_lag = max(samples.max_send_lag, -delay)
+        async for index, scheduled, lag in open_loop(rate, int(rate * duration), start):
+            samples.max_send_lag = max(samples.max_send_lag, lag)
             rpc, body, malformed = load.next()
             channel = channels[index % connections]
             task = asyncio.create_task(_call(channel, rpc, body, malformed, scheduled, start, samples, loop))

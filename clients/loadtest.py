@@ -5,7 +5,9 @@ seconds) whatever the server's answers do, and each latency is measured from
 the call's scheduled start, so a slow server cannot hide behind a slow client
 (no coordinated omission). Requests come from the seeded hand generator,
 valid ones only, in a mix of rpcs. It stops by itself: after the schedule,
-in-flight calls get ``--drain-timeout`` seconds, then the report is written.
+in-flight calls get ``--drain-timeout`` seconds, then the report is written. Ctrl-C (or
+SIGTERM) ends the schedule early: the calls in flight are cancelled, and the report of what was
+sent is written all the same (``stopped_by`` says so), with exit status 130 (143).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import asyncio
 import json
 import math
 import random
+import signal
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +37,7 @@ RPCS = ("settle", "check_win", "list_waits", "settle_batch")
 WORKLOAD_SIZE = 2000  # distinct requests made in advance
 MAX_BATCH_SIZE = WORKLOAD_SIZE // 2
 MAX_CALLS = 10_000_000  # every call's latency is kept until the report
+STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}  # end the load, write what was measured
 
 
 def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,6 +160,7 @@ class Run:
     max_send_lag: float = 0.0
     unfinished: int = 0
     sending_seconds: float = 0.0
+    stopped_by: str = ""  # the signal that ended the schedule early (SIGINT for Ctrl-C), or ""
 
 
 async def _call(method, request, scheduled_at: float, offset: float, rpc: str, run: Run, loop) -> None:
@@ -166,6 +172,21 @@ async def _call(method, request, scheduled_at: float, offset: float, rpc: str, r
     run.samples.append(Sample(offset, loop.time() - scheduled_at, rpc, code))
 
 
+async def open_loop(rate: float, count: int, start: float) -> AsyncIterator[tuple[int, float, float]]:
+    """The open-loop schedule: ``(index, scheduled_at, lag)`` for ``count`` calls at ``rate`` a
+    second from ``start`` (the event loop's clock), each yielded when its time comes, or at once
+    with ``lag`` (seconds late) when the sender is behind. Calls start on this schedule whatever
+    the answers do, so a latency counted from ``scheduled_at`` hides no slow answer (no
+    coordinated omission). Shared by this load test and `bench.soak`."""
+    loop = asyncio.get_running_loop()
+    for index in range(count):
+        scheduled_at = start + index / rate
+        delay = scheduled_at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield index, scheduled_at, max(-delay, 0.0)
+
+
 async def generate_load(
     channel: grpc.aio.Channel,
     workload: Workload,
@@ -174,7 +195,10 @@ async def generate_load(
     mix: dict[str, float],
     seed: int,
     drain_timeout: float,
+    stop_signals: tuple[signal.Signals, ...] = (),
 ) -> Run:
+    """The load, and what came of it. One of ``stop_signals`` (Ctrl-C) ends the schedule early:
+    the calls in flight are cancelled (counted unfinished) and ``run.stopped_by`` names it."""
     stub = svc_grpc.ScoringServiceStub(channel)
     methods = {
         "settle": stub.Settle,
@@ -187,27 +211,37 @@ async def generate_load(
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     run = Run()
-    tasks = set()
-    total = int(rate * duration)
+    tasks: set[asyncio.Task] = set()
     start = loop.time()
-    for index in range(total):
-        scheduled_at = start + index / rate
-        delay = scheduled_at - loop.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        else:
-            run.max_send_lag = max(run.max_send_lag, -delay)
-        rpc = rng.choices(names, weights)[0]
-        pool = workload.requests[rpc]
-        task = asyncio.create_task(
-            _call(methods[rpc], pool[index % len(pool)], scheduled_at, scheduled_at - start, rpc, run, loop)
-        )
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-        run.sent += 1
+
+    async def send() -> None:
+        async for index, scheduled_at, lag in open_loop(rate, int(rate * duration), start):
+            run.max_send_lag = max(run.max_send_lag, lag)
+            rpc = rng.choices(names, weights)[0]
+            pool = workload.requests[rpc]
+            task = asyncio.create_task(
+                _call(methods[rpc], pool[index % len(pool)], scheduled_at, scheduled_at - start, rpc, run, loop)
+            )
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            run.sent += 1
+
+    sender = asyncio.create_task(send())
+
+    def stop(signum: signal.Signals) -> None:
+        run.stopped_by = signum.name
+        sender.cancel()
+
+    for signum in stop_signals:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        await asyncio.wait({sender})
+    finally:
+        for signum in stop_signals:
+            loop.remove_signal_handler(signum)
     run.sending_seconds = loop.time() - start
     if tasks:
-        done, pending = await asyncio.wait(set(tasks), timeout=drain_timeout)
+        _, pending = await asyncio.wait(set(tasks), timeout=0 if run.stopped_by else drain_timeout)
         for task in pending:
             task.cancel()
         run.unfinished = len(pending)
@@ -259,6 +293,7 @@ def build_report(run: Run, target: str, rate: float, duration: float, mix: dict[
         "errors_by_code": errors,
         "latency_ms": _latency([s.latency for s in run.samples]),
         "by_rpc": by_rpc,
+        "stopped_by": run.stopped_by or None,  # a partial report: the schedule was cut short
     }
 
 
@@ -303,6 +338,7 @@ async def run_loadtest(
     batch_size: int = 10,
     drain_timeout: float = 10.0,
     credentials=None,
+    stop_signals: tuple[signal.Signals, ...] = (),
 ) -> tuple[dict, Run]:
     weights = parse_mix(mix)
     workload = Workload(seed, batch_size)
@@ -313,7 +349,7 @@ async def run_loadtest(
         channel = grpc.aio.secure_channel(target, credentials, options=options)
     async with channel:
         await asyncio.wait_for(channel.channel_ready(), timeout=10)
-        run = await generate_load(channel, workload, rate, duration, weights, seed, drain_timeout)
+        run = await generate_load(channel, workload, rate, duration, weights, seed, drain_timeout, stop_signals)
     return build_report(run, target, rate, duration, weights), run
 
 
@@ -338,6 +374,7 @@ def loadtest_command(args) -> int:
                 args.batch_size,
                 args.drain_timeout,
                 credentials,
+                STOP_SIGNALS,
             )
         )
     except TimeoutError:
@@ -355,4 +392,12 @@ def loadtest_command(args) -> int:
         + (f", plot {args.plot}" if args.plot else ""),
         file=sys.stderr,
     )
+    if run.stopped_by:
+        signum = signal.Signals[run.stopped_by]
+        print(
+            f"shmj loadtest: {STOP_SIGNALS[signum]} after {run.sending_seconds:.1f} s of {args.duration:g}; "
+            f"the report covers the calls sent until then",
+            file=sys.stderr,
+        )
+        return 128 + signum
     return 0 if not report["errors_by_code"] else 1

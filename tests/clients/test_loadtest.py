@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 from clients.cli import main
 from clients.loadtest import parse_mix
-from tests.server.conftest import run_server
+from tests.server.conftest import ROOT, run_server
 
 
 def test_loadtest_reports_rate_errors_and_latency(server, tmp_path, capsys):
@@ -87,3 +91,26 @@ def test_mix_is_validated():
     assert parse_mix("settle=1,settle_batch=3") == {"settle": 1.0, "settle_batch": 3.0}
     with pytest.raises(ValueError, match="unknown rpc 'Settle'"):
         parse_mix("Settle=1")
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "reason"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
+)
+def test_ctrl_c_or_sigterm_writes_the_report_of_what_was_sent(server, tmp_path, signum, code, reason):
+    """Issue 8: Ctrl-C during a load test lost everything measured so far (no report)."""
+    report_path = tmp_path / "report.json"
+    command = [sys.executable, "-m", "clients.cli", "loadtest", "--target", server.address, "--rate", "50"]
+    command += ["--duration", "60", "--report", str(report_path), "--plot", str(tmp_path / "latency.png")]
+    process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)  # the interpreter starts, the workload is made, calls go out
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == code, err
+    report = json.loads(report_path.read_text())
+    assert report["stopped_by"] == signum.name
+    assert 0 < report["sent"] < 50 * 60
+    assert report["completed"] + report["errors_by_code"].get("UNFINISHED", 0) == report["sent"]
+    assert (tmp_path / "latency.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert err.splitlines()[-1].startswith(f"shmj loadtest: {reason} after ")
+    assert err.splitlines()[-1].endswith(" s of 60; the report covers the calls sent until then")
+    assert "Traceback" not in err
