@@ -2,8 +2,9 @@
 
 The registry is immutable and swapped whole: a call reads `HouseProfiles.registry` once when it
 starts and settles with that registry to the end, whatever a reload does meanwhile. A reload
-(on SIGHUP, or when the directory's fingerprint changes: a Kubernetes ConfigMap update swaps
-its ``..data`` link) with any bad file is refused as a whole, logged and counted; the
+(on SIGHUP, or when the directory's fingerprint has changed and then held still for one
+poll: a Kubernetes ConfigMap update swaps its ``..data`` link, then makes and removes the links
+of its keys, and a half-done update is not read) with any bad file is refused as a whole, logged and counted; the
 profiles in force stay.
 """
 
@@ -56,6 +57,7 @@ class HouseProfiles:
     def __init__(self, directory: str = "", registry: ProfileRegistry | None = None):
         self.directory = directory
         self._seen = fingerprint(directory) if directory else None  # before reading: a change during it is seen
+        self._settling = None  # a changed fingerprint seen once, not yet twice
         self.registry = registry if registry is not None else load(directory)
         PROFILES_LOADED.set(len(self.registry.house))
         for result in ("ok", "refused"):  # at 0 from the start: the first refusal is an increase
@@ -89,15 +91,25 @@ class HouseProfiles:
         )
         return True
 
-    def changed(self) -> bool:
-        return self.directory != "" and fingerprint(self.directory) != self._seen
+    def poll(self) -> bool:
+        """One look at the directory (a few system calls per file: cheap). A change is read once
+        two looks in a row have seen it the same; True when its profiles are now in force."""
+        if not self.directory:
+            return False
+        now = fingerprint(self.directory)
+        if now == self._seen:
+            self._settling = None
+            return False
+        if now != self._settling:
+            self._settling = now
+            return False
+        self._settling = None
+        return self.reload("the directory changed")
 
     async def watch(self, interval_s: float) -> None:
-        """Reload whenever the directory changes, checking every ``interval_s`` seconds (a few
-        system calls per file: cheap)."""
+        """Poll the directory every ``interval_s`` seconds: a change is in force within two."""
         if not self.directory or interval_s <= 0:
             return
         while True:
             await asyncio.sleep(interval_s)
-            if self.changed():
-                self.reload("the directory changed")
+            self.poll()
