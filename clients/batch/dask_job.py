@@ -145,18 +145,27 @@ def connect(address: str):
 
 def dashboard_address(client) -> str | None:
     """The scheduler's dashboard, when it serves one. A scheduler started with --no-dashboard,
-    or without bokeh, still answers /health and /metrics on the dashboard's port, so the page
-    itself is asked for."""
-    import urllib.request
+    or without bokeh, still answers /health and /metrics on the dashboard's port; with the
+    dashboard, ``/`` redirects to its page (a cheap answer, where the page itself takes
+    seconds to render on a loaded machine)."""
+    import http.client
+    from urllib.parse import urlsplit
 
     if "dashboard" not in client.scheduler_info().get("services", {}):
         return None
     link = client.dashboard_link
+    url = urlsplit(link)
     try:
-        with urllib.request.urlopen(link, timeout=3) as answer:  # noqa: S310  the scheduler's own http URL
-            return link if answer.status == 200 else None
-    except (OSError, ValueError):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+        try:
+            connection.request("GET", "/")
+            answer = connection.getresponse()
+            served = answer.status in (301, 302) and (answer.getheader("Location") or "").endswith("status")
+        finally:
+            connection.close()
+    except (OSError, ValueError, http.client.HTTPException):
         return None
+    return link if served else None
 
 
 def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
