@@ -7,14 +7,19 @@ changed too. For each changed record the report keeps before and after; the tall
 changed records by profile, outcome and pattern (a pattern of the hand before or after),
 and adds up the absolute change of each seat's delta over every matched record.
 
-Earlier results are read into a compact index (request id -> a few numbers): about 200
-bytes a record, so tens of millions of records fit on a worker. Records read either way:
-proto3 JSON (lowerCamelCase) or the Arrow/Parquet columns (.proto names).
+Earlier results are read into an index (request id -> a few numbers), about 700 bytes a
+record. ``--local`` holds it whole. On a cluster it is cut into shards by a hash of
+the request id (``split_previous``, ``merge_shard``), each held by one worker; a part looks
+its ids up in the shards where they live (``lookup``), so a worker holds its share of the
+index, not all of it. Records read either way: proto3 JSON (lowerCamelCase) or the
+Arrow/Parquet columns (.proto names).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -88,15 +93,37 @@ def _records(url: str, kind: str):
 
 
 def load_previous(locations: list[str]) -> dict[str, Snapshot]:
-    """Earlier results by request id (the last one wins for an id seen twice); records
+    """Earlier results by request id, whole (the last one wins for an id seen twice); records
     without an id cannot be joined and are left out."""
-    index: dict[str, Snapshot] = {}
-    for url, kind in expand_inputs(locations):
-        for record in _records(url, kind):
-            key = request_id(record)
-            if key:
-                index[key] = snapshot(record)
-    return index
+    return merge_shard([split_previous(url, kind, 1)[0] for url, kind in expand_inputs(locations)])
+
+
+def bucket_of(key: str, buckets: int) -> int:
+    """The shard of a request id: the same in every process (``hash`` is not)."""
+    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % buckets
+
+
+def split_previous(url: str, kind: str, buckets: int) -> list[dict[str, Snapshot]]:
+    """One file of earlier results as an index per shard."""
+    pieces: list[dict[str, Snapshot]] = [{} for _ in range(buckets)]
+    for record in _records(url, kind):
+        key = request_id(record)
+        if key:
+            pieces[bucket_of(key, buckets)][key] = snapshot(record)
+    return pieces
+
+
+def merge_shard(pieces: list[dict[str, Snapshot]]) -> dict[str, Snapshot]:
+    """One shard from its piece of every file, in file order: the last record of an id wins,
+    as in ``load_previous``."""
+    shard: dict[str, Snapshot] = {}
+    for piece in pieces:
+        shard.update(piece)
+    return shard
+
+
+def lookup(shard: dict[str, Snapshot], keys: list[str]) -> list[Snapshot | None]:
+    return [shard.get(key) for key in keys]
 
 
 @dataclass
@@ -144,15 +171,45 @@ def _deltas(snap: Snapshot) -> tuple[float, ...]:
     return snap.seat_deltas if len(snap.seat_deltas) == 4 else (0.0, 0.0, 0.0, 0.0)
 
 
+@dataclass(frozen=True)
+class Comparable:
+    """What the report needs of one new record: a few numbers, kept for a whole part."""
+
+    key: str  # the request id; "" when neither the result nor the request has one
+    after: Snapshot
+    profile: str
+    outcome: str
+
+
+def comparables(requests: list[dict | None], results: list[dict]) -> list[Comparable]:
+    """Each result with its request (None where the request could not be read)."""
+    out = []
+    for request, result in zip(requests, results, strict=True):
+        request = request if isinstance(request, dict) else {}
+        out.append(
+            Comparable(
+                key=request_id(result) or request_id(request),
+                after=snapshot(result),
+                profile=_get(result, "profile", "profile", "") or _get(request, "profile", "profile", "") or "unknown",
+                outcome=str(_get(request, "outcome", "outcome", "") or "unknown"),
+            )
+        )
+    return out
+
+
 def compare(
-    requests: list[dict | None], results: list[dict], previous: dict[str, Snapshot], tally: ChangeTally
+    requests: list[dict | None], results: list[dict], previous: Mapping[str, Snapshot], tally: ChangeTally
 ) -> list[dict]:
     """The change records of one run of results (each with its request, or None where the
     request could not be read), counting into ``tally``."""
+    return compare_comparables(comparables(requests, results), previous, tally)
+
+
+def compare_comparables(items: list[Comparable], previous: Mapping[str, Snapshot], tally: ChangeTally) -> list[dict]:
     changes = []
-    for request, result in zip(requests, results, strict=True):
+    for item in items:
         tally.records += 1
-        key = request_id(result) or (request_id(request) if isinstance(request, dict) else "")
+        key = item.key
         if not key:
             tally.without_request_id += 1
             continue
@@ -161,7 +218,7 @@ def compare(
             tally.unmatched += 1
             continue
         tally.matched += 1
-        after = snapshot(result)
+        after = item.after
         old, new = _deltas(before), _deltas(after)
         change = [abs(b - a) for a, b in zip(old, new, strict=True)]
         tally.absolute_change_per_seat = [t + c for t, c in zip(tally.absolute_change_per_seat, change, strict=True)]
@@ -176,21 +233,18 @@ def compare(
         ]
         if not what:
             continue
-        request = request if isinstance(request, dict) else {}
-        profile = _get(result, "profile", "profile", "") or _get(request, "profile", "profile", "") or "unknown"
-        outcome = _get(request, "outcome", "outcome", "") or "unknown"
         tally.changed += 1
         for name in what:
             setattr(tally, f"{name}_changed", getattr(tally, f"{name}_changed") + 1)
-        tally.by_profile[profile] += 1
-        tally.by_outcome[str(outcome)] += 1
+        tally.by_profile[item.profile] += 1
+        tally.by_outcome[item.outcome] += 1
         for pattern in sorted(set(before.patterns) | set(after.patterns)):
             tally.by_pattern[pattern] += 1
         changes.append(
             {
                 "requestId": key,
-                "profile": profile,
-                "outcome": str(outcome),
+                "profile": item.profile,
+                "outcome": item.outcome,
                 "changed": what,
                 "before": before.as_json(),
                 "after": after.as_json(),

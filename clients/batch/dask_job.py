@@ -22,7 +22,16 @@ from fsspec.core import url_to_fs
 
 from clients.batch.arrow_schema import RESULT_SCHEMA, json_record, result_batch
 from clients.batch.arrow_settle import is_json_column, settle_records
-from clients.batch.compare import CHANGES_SCHEMA, ChangeTally, compare, load_previous
+from clients.batch.compare import (
+    CHANGES_SCHEMA,
+    ChangeTally,
+    bucket_of,
+    comparables,
+    compare_comparables,
+    lookup,
+    merge_shard,
+    split_previous,
+)
 from clients.batch.parts import (
     InputError,
     Partition,
@@ -39,6 +48,7 @@ from clients.batch.parts import (
 from clients.rescore import count_record, new_counts
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
+SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
 
 
 # --- on the workers -------------------------------------------------------------------------
@@ -80,8 +90,30 @@ class _Progress:
             self.pending, self.last = 0, now
 
 
-def settle_part(partition: Partition, job: dict, previous) -> dict:
-    """Settle one partition into its part file; returns the part's statistics."""
+def _look_up(shard_keys: list[str], keys: list[str]) -> dict:
+    """The earlier snapshots of ``keys``, each asked of the shard that holds it, on the worker
+    that holds that shard (this task leaves its thread meanwhile, so that a worker of one
+    thread can answer for its own shards)."""
+    from distributed import Future, worker_client
+
+    by_shard: dict[int, list[str]] = {}
+    for key in dict.fromkeys(keys):
+        by_shard.setdefault(bucket_of(key, len(shard_keys)), []).append(key)
+    with worker_client() as client:
+        asked = {
+            b: client.submit(lookup, Future(shard_keys[b], client), wanted, pure=False)
+            for b, wanted in by_shard.items()
+        }
+        answers = client.gather(list(asked.values()))
+    found = {}
+    for wanted, snapshots in zip((by_shard[b] for b in asked), answers, strict=True):
+        found.update((key, snap) for key, snap in zip(wanted, snapshots, strict=True) if snap is not None)
+    return found
+
+
+def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> dict:
+    """Settle one partition into its part file; returns the part's statistics. ``previous``
+    names the shards of the --compare index (their keys), or is None."""
     start = time.perf_counter()
     fs, outdir = url_to_fs(job["output"])
     fmt = job["format"]
@@ -93,14 +125,18 @@ def settle_part(partition: Partition, job: dict, previous) -> dict:
         if previous is not None:
             changes_path = posixpath.join(outdir, "changes", partition.name(fmt))
             changes = stack.enter_context(writer(fs, changes_path, fmt, CHANGES_SCHEMA))
+        items = []  # what the report needs of each record, a few numbers each
         for batch, number in read_partition(partition):
             records = settle_records(batch, number, job["profile"], job["overrides"], job.get("house"))
             for record in records:
                 count_record(counts, record)
             part.write(records, result_batch(records) if fmt == "parquet" else None)
             if changes is not None:
-                changes.write(compare(_request_records(batch), records, previous, tally))
+                items += comparables(_request_records(batch), records)
             progress.add(len(records))
+        if changes is not None:
+            found = _look_up(previous, [item.key for item in items if item.key])
+            changes.write(compare_comparables(items, found, tally))
         stats = dict(
             part=partition.name(fmt),
             input=partition.url,
@@ -270,7 +306,8 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
     total = sum(p.records for p in partitions)
     skipped = sum(p.records for p in partitions if p.index in done)
     job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
-    index = client.submit(load_previous, [previous], pure=False) if previous else None
+    shards = _previous_shards(client, previous) if previous else None
+    index = [shard.key for shard in shards] if shards else None
 
     bar, lock = None, threading.Lock()
     if progress:
@@ -315,6 +352,32 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
     summary["interrupted"] = interrupted
     write_json(fs, posixpath.join(outdir, "summary.json"), summary)
     return summary
+
+
+def _previous_shards(client, previous: str) -> list:
+    """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each: each
+    earlier-results file is split by a hash of the request id, then each shard gathers its
+    piece of every file. The pieces are let go once the shards hold them."""
+    import operator
+
+    files = expand_inputs([previous])
+    workers = sorted(client.scheduler_info()["workers"]) or [None]
+    shards = len(workers) * SHARDS_PER_WORKER
+    splits = client.map(
+        split_previous, [url for url, _ in files], [kind for _, kind in files], buckets=shards, pure=False
+    )
+    return [
+        client.submit(
+            merge_shard,
+            [client.submit(operator.getitem, s, b, pure=False) for s in splits],
+            pure=False,
+            # shard b on worker b mod N (where the pieces of one file are, all of them would
+            # go otherwise); elsewhere when that worker is gone
+            workers=None if workers[b % len(workers)] is None else [workers[b % len(workers)]],
+            allow_other_workers=True,
+        )
+        for b in range(shards)
+    ]
 
 
 def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds) -> dict:

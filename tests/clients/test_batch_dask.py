@@ -293,3 +293,34 @@ def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
     err = capsys.readouterr().err
     assert re.search(r"^Dask dashboard: http://127\.0\.0\.1:\d+/status$", err, re.MULTILINE), err
     assert "27 records in" in err
+
+
+def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, scheduler):
+    """Each worker holds its share of the earlier results, none the whole: together the shards
+    are the index --local builds, each id in the shard its hash names."""
+    from distributed import Client, wait
+
+    from clients.batch.compare import bucket_of, load_previous
+    from clients.batch.dask_job import SHARDS_PER_WORKER, _previous_shards
+
+    previous = tmp_path / "previous"
+    previous.mkdir()
+    assert rescore(EXAMPLES / "hands.jsonl", "-o", previous / "a.jsonl", "--local", "--no-progress") == 0
+    lines = [request_line(r) for r in generate_requests(200, 4)]
+    (previous / "b.jsonl").write_text("".join(line + "\n" for line in lines))  # requests: ids, no winners' values
+    with Client(scheduler, timeout="30s") as client:
+        shards = _previous_shards(client, str(previous))
+        wait(shards)
+        assert len(shards) == 2 * SHARDS_PER_WORKER
+        holders = client.who_has(shards)
+        per_worker = {}
+        for shard in shards:
+            for address in holders[shard.key]:
+                per_worker[address] = per_worker.get(address, 0) + 1
+        assert sorted(per_worker.values()) == [SHARDS_PER_WORKER, SHARDS_PER_WORKER]
+        contents = client.gather(shards)
+    whole = load_previous([str(previous)])
+    assert len(whole) == 227 and sum(len(shard) for shard in contents) == 227
+    for number, shard in enumerate(contents):
+        assert all(bucket_of(key, len(shards)) == number for key in shard)
+        assert all(whole[key] == snap for key, snap in shard.items())
