@@ -112,4 +112,7 @@ class HouseProfiles:
             return
         while True:
             await asyncio.sleep(interval_s)
-            self.poll()
+            try:
+                self.poll()
+            except Exception:  # a bug must not end the watching: log it, look again next time
+                log.exception("house profiles watch failed", directory=self.directory)
