@@ -19,7 +19,7 @@ import json
 import sys
 import time
 
-from rules_core import InvalidRequest, MeldKind, Outcome, SettleRequest, settle
+from rules_core import BUILD, InvalidRequest, MeldKind, Outcome, SettleRequest, settle
 from rules_core.random_hands import generate_requests
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 
@@ -228,7 +228,7 @@ def best_cpu_seconds(runners: dict, rounds: int) -> dict[str, float]:
     return best
 
 
-def measure(count: int, seed: int, rounds: int) -> dict:
+def measure(count: int, seed: int, rounds: int, names: tuple[str, ...] = ("mahjong", "PyMahjongGB")) -> dict:
     hands = complete_hands(count, seed)
     libraries = {"rules_core": (lambda r: r, rules_core_runner)}
     missing = {}
@@ -236,6 +236,8 @@ def measure(count: int, seed: int, rounds: int) -> dict:
         ("mahjong", to_mahjong, mahjong_runner, "mahjong.hand_calculating.hand"),
         ("PyMahjongGB", to_gb, gb_runner, "MahjongGB"),
     ):
+        if name not in names:
+            continue
         try:
             __import__(module)
         except ImportError as error:
@@ -245,7 +247,13 @@ def measure(count: int, seed: int, rounds: int) -> dict:
     groups = {"all complete hands": [r for r, _ in hands]}
     for category in CATEGORIES:
         groups[category] = [r for r, categories in hands if category in categories]
-    figures: dict = {"hands": len(hands), "rounds": rounds, "missing": missing, "categories": {}}
+    figures: dict = {
+        "build": BUILD,
+        "hands": len(hands),
+        "rounds": rounds,
+        "missing": missing,
+        "categories": {},
+    }
     for group, requests in groups.items():
         runners = {name: runner([convert(r) for r in requests]) for name, (convert, runner) in libraries.items()}
         seconds = best_cpu_seconds(runners, rounds)
@@ -261,8 +269,9 @@ def main(argv=None) -> int:
     parser.add_argument("--count", type=int, default=6000, help="complete hands")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--references", default="mahjong,PyMahjongGB", help="the other libraries to time")
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.count, args.seed, args.rounds)))
+    print(json.dumps(measure(args.count, args.seed, args.rounds, tuple(args.references.split(",")))))
     return 0
 
 

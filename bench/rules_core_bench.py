@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from rules_core import InvalidRequest, Pattern, settle
+from rules_core import BUILD, InvalidRequest, Pattern, settle
 from rules_core.profile import FlowerSource
 from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
@@ -127,12 +127,17 @@ def run_shape_tables(requests) -> dict:
     }
 
 
-def run_fair(reference_path: str, count: int, seed: int, rounds: int) -> dict | None:
+def run_fair(reference_path: str, count: int, seed: int, rounds: int, pure: bool = False) -> dict | None:
     """The same complete hands through rules_core, `mahjong` and PyMahjongGB (`bench.fair_hands`),
-    in a child process with the reference libraries first on its path."""
+    in a child process with the reference libraries first on its path. With ``pure``, rules_core's
+    pure-Python build against PyMahjongGB alone."""
     path = os.pathsep.join([reference_path, os.getcwd()])
     env = dict(os.environ, PYTHONPATH=path)
+    env.pop("SHMJ_PURE_PYTHON", None)
     command = [sys.executable, "-m", "bench.fair_hands", "--count", str(count), "--seed", str(seed)]
+    if pure:
+        env["SHMJ_PURE_PYTHON"] = "1"
+        command += ["--references", "PyMahjongGB"]
     process = subprocess.run([*command, "--rounds", str(rounds)], capture_output=True, text=True, env=env)
     if process.returncode:
         print(process.stderr, file=sys.stderr)
@@ -166,6 +171,25 @@ def print_fair(fair: dict) -> None:
         print(f"{name} not measured: {why}")
 
 
+def print_compiled_gain(fair: dict, pure: dict) -> None:
+    """The compiled build against the pure-Python one, each as a multiple of PyMahjongGB's time in
+    its own run (so that a change in the host's load between the two runs cancels out)."""
+    print("\nrules_core compiled (mypyc) against its pure-Python source, the same hands, a second child process:")
+    print(f"{'category':<22}{'pure us':>10}{'compiled us':>13}{'pure / GB':>11}{'compiled / GB':>15}{'gain':>7}")
+    for category, figures in fair["categories"].items():
+        compiled_us = figures["us_per_hand"]
+        pure_us = pure["categories"][category]["us_per_hand"]
+        if "PyMahjongGB" not in compiled_us or "PyMahjongGB" not in pure_us:
+            continue
+        compiled_x = compiled_us["rules_core"] / compiled_us["PyMahjongGB"]
+        pure_x = pure_us["rules_core"] / pure_us["PyMahjongGB"]
+        print(
+            f"{category:<22}{pure_us['rules_core']:>10.1f}{compiled_us['rules_core']:>13.1f}"
+            f"{pure_x:>10.1f}x{compiled_x:>14.1f}x{pure_x / compiled_x:>6.2f}x"
+        )
+    print("gain: (pure / GB) / (compiled / GB); the compiled build is kept only if it pays >= 1.5x")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
@@ -182,10 +206,21 @@ def main(argv=None) -> int:
     shapes = run_shape_tables(requests)
     overrides = run_overrides(requests[: args.overrides_count])
     fair = run_fair(args.reference_path, args.fair_count, args.seed, args.rounds)
-    figures = {"rules_core": ours, "shape_tables": shapes, "overrides": overrides, "fair": fair}
+    pure = None
+    if fair and fair["build"] == "compiled":
+        pure = run_fair(args.reference_path, args.fair_count, args.seed, args.rounds, pure=True)
+    figures = {
+        "build": BUILD,
+        "rules_core": ours,
+        "shape_tables": shapes,
+        "overrides": overrides,
+        "fair": fair,
+        "fair_pure": pure,
+    }
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
+    print(f"rules_core build: {BUILD} (SHMJ_PURE_PYTHON=1 forces the pure-Python source)")
     print(
         f"full mix    {ours['count']:>7} requests  {ours['per_second']:>10,.0f} settlements/s  "
         f"median {ours['median_us']:.1f} us  p99 {ours['p99_us']:.1f} us"
@@ -203,6 +238,8 @@ def main(argv=None) -> int:
         )
     if fair:
         print_fair(fair)
+    if pure:
+        print_compiled_gain(fair, pure)
     return 0
 
 

@@ -10,9 +10,10 @@ that counts is the one of highest value (RULES.md section 4); see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.patterns import IllegalReason, Pattern
@@ -142,7 +143,7 @@ _SUIT_BIT: Final = tuple(_HONOUR_BIT if tile >= FIRST_HONOUR else 1 << (tile // 
 
 def _suits_present(concealed, melds) -> int:
     suits = 0
-    for tile in concealed:
+    for tile in cast(Sequence[int], concealed):  # validated: no None
         suits |= _SUIT_BIT[tile]
     for meld in melds:
         suits |= _SUIT_BIT[meld.tiles[0]]

@@ -70,15 +70,17 @@ def mask_of(patterns) -> int:
 
 
 _PATTERNS_IN_ORDER = tuple(Pattern)
-_patterns_of_mask: dict[int, tuple[Pattern, ...]] = {}
+# mask -> patterns; at most one entry per mask of the 14 patterns (2**15 bounds it; real hands
+# show a few hundred). The hot path looks here first, before calling patterns_of.
+PATTERNS_OF_MASK: dict[int, tuple[Pattern, ...]] = {}
 
 
 def patterns_of(mask: int) -> tuple[Pattern, ...]:
     """The patterns of a bit mask, in enum order (cached: few masks occur)."""
-    found = _patterns_of_mask.get(mask)
+    found = PATTERNS_OF_MASK.get(mask)
     if found is None:
         found = tuple(p for p in _PATTERNS_IN_ORDER if mask >> p & 1)
-        _patterns_of_mask[mask] = found
+        PATTERNS_OF_MASK[mask] = found
     return found
 
 

@@ -8,7 +8,7 @@ from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import judge
 from rules_core.multipliers import Multipliers, multipliers
 from rules_core.next_hand import next_hand
-from rules_core.patterns import patterns_of
+from rules_core.patterns import PATTERNS_OF_MASK, patterns_of
 from rules_core.payments import claim_counts, winner_payments
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
@@ -86,7 +86,9 @@ def evaluate_winner(
     else:
         sources = flower_sources(counts, hand.melds, len(hand.flowers), judgement.concealed_suited_pungs)
     flowers = flower_total(profile, sources)
-    patterns = patterns_of(judgement.patterns)
+    patterns = PATTERNS_OF_MASK.get(judgement.patterns)
+    if patterns is None:
+        patterns = patterns_of(judgement.patterns)
     if judgement.reasons:
         return new(WinnerResult, (winner.seat, False, judgement.reasons, patterns, flowers, (), 0.0, 0.0))
     base_value, items = hand_value(profile, judgement.patterns, sources, flowers)

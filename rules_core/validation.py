@@ -285,16 +285,16 @@ def _check_hand(
         for name in ("concealed", "melds", "flowers"):
             _length_ok(getattr(hand, name), name, f"{path}.{name}", add)
         return counts  # a hand that cannot be real is not looked at further
-    tiles_ok = None not in concealed
-    if tiles_ok:
-        for known in cast(tuple[int, ...], concealed):
-            counts[known] += 1
-    else:
+    tiles_ok = True
+    for tile in concealed:
+        if tile is None:
+            tiles_ok = False
+        else:
+            counts[tile] += 1
+    if not tiles_ok:
         for index, tile in enumerate(concealed):
             if tile is None:
                 add(FieldViolation(f"{path}.concealed[{index}]", "must be a specified tile"))
-            else:
-                counts[tile] += 1
 
     eight_flowers = outcome == ON_EIGHT_FLOWERS
     expected = 14 - 3 * len(melds) - waiting
