@@ -92,3 +92,13 @@ class AsyncScoringClient(ClientBase):
 
     async def list_profiles(self, timeout: float | None = None) -> list[profile_pb2.RuleProfile]:
         return list((await self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)).profiles)
+
+    async def describe_profile(
+        self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
+    ) -> svc.GetProfileResponse:
+        """GetProfile's whole answer: the effective profile, with its base and description."""
+        return await self._call(self.stub.GetProfile, svc.GetProfileRequest(name=name, overrides=overrides), timeout)
+
+    async def describe_profiles(self, timeout: float | None = None) -> svc.ListProfilesResponse:
+        """ListProfiles' whole answer: every profile, and the name, base and description of each."""
+        return await self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)

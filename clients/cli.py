@@ -187,7 +187,6 @@ def waits_dict(args) -> dict:
 
 def profiles_dict(args) -> dict:
     if args.local:
-        from rules_core.json_write import profile_dict
         from rules_core.overrides import resolve_profile
 
         registry = house_profiles(args)
@@ -195,12 +194,11 @@ def profiles_dict(args) -> dict:
             profile, violations = resolve_profile(args.name, None, registry)
             if violations:
                 raise rc.InvalidRequest(violations)
-            return {"profile": profile_dict(profile)}
-        return {"profiles": [profile_dict(e.profile) for e in registry.entries]}
+            return convert.message_dict(convert.get_profile_response(profile, registry.entry(args.name)))
+        return convert.message_dict(convert.list_profiles_response(registry.entries))
     with _client(args) as client:
-        if args.name:
-            return {"profile": convert.message_dict(client.get_profile(args.name))}
-        return {"profiles": [convert.message_dict(p) for p in client.list_profiles()]}
+        answer = client.describe_profile(args.name) if args.name else client.describe_profiles()
+        return convert.message_dict(answer)
 
 
 def cmd_score(args) -> int:

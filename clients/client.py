@@ -196,6 +196,16 @@ class ScoringClient(ClientBase):
     def list_profiles(self, timeout: float | None = None) -> list[profile_pb2.RuleProfile]:
         return list(self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout).profiles)
 
+    def describe_profile(
+        self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
+    ) -> svc.GetProfileResponse:
+        """GetProfile's whole answer: the effective profile, with its base and description."""
+        return self._call(self.stub.GetProfile, svc.GetProfileRequest(name=name, overrides=overrides), timeout)
+
+    def describe_profiles(self, timeout: float | None = None) -> svc.ListProfilesResponse:
+        """ListProfiles' whole answer: every profile, and the name, base and description of each."""
+        return self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)
+
 
 def _explained(responses: Iterator[pb.SettleResponse]) -> Iterator[pb.SettleResponse]:
     try:

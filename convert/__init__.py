@@ -5,7 +5,7 @@ a number the proto does not define is reported as a field violation, as the
 JSON reader of rules_core reports an unknown name.
 
 - `requests`: proto requests to rules_core requests (the hot path, and the careful one)
-- `profiles`: RuleProfile messages to overrides, and profiles to messages
+- `profiles`: RuleProfile messages to overrides, and profiles (with their summaries) to messages
 - `responses`: results to messages (winners, errors, CheckWin, ListWaits)
 - `wire`: SettleResponses and batch entries as serialised bytes, from cached parts
 - `messages`: rules_core requests to proto requests, for clients and tests
@@ -16,7 +16,7 @@ JSON reader of rules_core reports an unknown name.
 from convert.enums import Violations
 from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message
-from convert.profiles import overrides, overrides_message, rule_profile
+from convert.profiles import get_profile_response, list_profiles_response, overrides, overrides_message, rule_profile
 from convert.requests import check_win_request, list_waits_request, settle_request
 from convert.responses import check_win_response, list_waits_response, oversize_message, settle_error
 from convert.wire import (
@@ -36,7 +36,9 @@ __all__ = [
     "check_win_request",
     "check_win_response",
     "echoed_id",
+    "get_profile_response",
     "hand_message",
+    "list_profiles_response",
     "list_waits_request",
     "list_waits_response",
     "message_dict",

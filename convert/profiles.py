@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mahjong.shanghai.v1 import profile_pb2
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
 from rules_core.errors import FieldViolation
@@ -18,6 +19,7 @@ from rules_core.profile import (
     SHARE_FIELDS,
     RuleProfile,
 )
+from rules_core.registry import ProfileEntry
 from rules_core.validation import MAX_LENGTHS, over_limit
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
@@ -105,6 +107,20 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
         ],
         kaibao_throws=[profile_pb2.Dice(first=a, second=b) for a, b in sorted(profile.kaibao_throws)],
         sankou_self_draw_shares=profile.sankou_self_draw_shares,
+    )
+
+
+def get_profile_response(profile: RuleProfile, entry: ProfileEntry) -> svc.GetProfileResponse:
+    """GetProfile's answer: the effective profile, with the base and description of its entry."""
+    return svc.GetProfileResponse(profile=rule_profile(profile), base=entry.base, description=entry.description)
+
+
+def list_profiles_response(entries: Iterable[ProfileEntry]) -> svc.ListProfilesResponse:
+    """ListProfiles' answer: every profile, and in the same order its name, base and description."""
+    entries = tuple(entries)
+    return svc.ListProfilesResponse(
+        profiles=[rule_profile(e.profile) for e in entries],
+        summaries=[svc.ProfileSummary(name=e.name, base=e.base, description=e.description) for e in entries],
     )
 
 

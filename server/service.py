@@ -219,17 +219,8 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             await context.abort(grpc.StatusCode.NOT_FOUND, InvalidRequest(violations[:1]).violations[0].description)
         if violations:
             await abort_invalid(context, InvalidRequest(violations))
-        entry = registry.entry(request.name)
-        answer = svc.GetProfileResponse(
-            profile=convert.rule_profile(profile), base=entry.base, description=entry.description
-        )
-        return await self._fitting(context, answer)
+        return await self._fitting(context, convert.get_profile_response(profile, registry.entry(request.name)))
 
     @_guarded
     async def ListProfiles(self, request, context):
-        entries = self.profiles.registry.entries
-        answer = svc.ListProfilesResponse(
-            profiles=[convert.rule_profile(e.profile) for e in entries],
-            summaries=[svc.ProfileSummary(name=e.name, base=e.base, description=e.description) for e in entries],
-        )
-        return await self._fitting(context, answer)
+        return await self._fitting(context, convert.list_profiles_response(self.profiles.registry.entries))

@@ -157,26 +157,31 @@ def test_async_client_calls_every_rpc(server):
 
     async def calls():
         async with AsyncScoringClient(server.address, timeout=5) as client:
-            settled, batch, waits, check, profile, profiles = await asyncio.gather(
+            settled, batch, waits, check, profile, profiles, described, summaries = await asyncio.gather(
                 client.settle(example_1),
                 client.settle_batch([example_1, SHORT_HAND]),
                 client.list_waits(list_waits_request("classic", "111m 555m 999p EEE 7s")),
                 client.check_win(check_win_request("classic", "discard", EXAMPLE_7)),
                 client.get_profile("sankou"),
                 client.list_profiles(),
+                client.describe_profile("sankou"),
+                client.describe_profiles(),
             )
             streamed = [r async for r in client.settle_stream([example_1, SHORT_HAND])]
             with pytest.raises(ScoringError) as error:
                 await client.settle(SHORT_HAND)
-        return settled, batch, waits, check, profile, profiles, streamed, error.value
+        return settled, batch, waits, check, profile, profiles, described, summaries, streamed, error.value
 
-    settled, batch, waits, check, profile, profiles, streamed, error = asyncio.run(calls())
+    settled, batch, waits, check, profile, profiles, described, summaries, streamed, error = asyncio.run(calls())
     assert list(settled.seat_deltas) == [36, -12, -12, -12]
     assert [r.WhichOneof("result") for r in batch] == ["response", "error"]
     assert [w.tile for w in waits.self_draw_waits] == [tiles_pb2.TILE_S7]
     assert check.result.value == 20
     assert profile.ordinary_lazi_threshold == 8
     assert [p.name for p in profiles] == ["classic", "sankou", "lezi"]
+    assert (described.profile, described.base) == (profile, "")
+    assert list(summaries.profiles) == profiles
+    assert [(s.name, s.base) for s in summaries.summaries] == [("classic", ""), ("sankou", ""), ("lezi", "")]
     assert streamed[0] == settled and streamed[1].request_id == "r1" and streamed[1].HasField("error")
     assert (error.code, error.violations) == (grpc.StatusCode.INVALID_ARGUMENT, (SHORT_HAND_VIOLATION,))
 
@@ -194,6 +199,12 @@ def test_async_client_reports_unavailable():
 def test_round_robin_client_answers(server):
     with ScoringClient(f"ipv4:{server.address}", load_balancing="round_robin", timeout=5) as client:
         assert [p.name for p in client.list_profiles()] == ["classic", "sankou", "lezi"]
+        described = client.describe_profile("lezi")
+        assert (described.profile.name, described.base, described.description) == (
+            "lezi",
+            "",
+            client.describe_profiles().summaries[2].description,
+        )
 
 
 # --- type hints: mypy --strict accepts a user's program --------------------------------------

@@ -10,7 +10,8 @@ import pytest
 
 import rules_core as rc
 from clients.cli import main
-from tests.server.conftest import ROOT
+from rules_core.registry import BUILTIN_REGISTRY
+from tests.server.conftest import ROOT, run_server
 
 HANDS = ROOT / "examples" / "hands.jsonl"
 CLUB_A = (
@@ -81,6 +82,30 @@ def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
     listed = json.loads(capsys.readouterr().out)["profiles"]
     assert [p["name"] for p in listed] == ["classic", "sankou", "lezi", "shanghai-club-a", "tournament"]
     assert (listed[3]["ordinaryBase"], listed[3]["liabilityMode"]) == (3, "LIABILITY_MODE_REPLACE")
+
+
+def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_server(profiles, tmp_path, capsys):
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert local["summaries"] == [
+        {"name": "classic", "base": "", "description": BUILTIN_REGISTRY.entry("classic").description},
+        {"name": "sankou", "base": "", "description": BUILTIN_REGISTRY.entry("sankou").description},
+        {"name": "lezi", "base": "", "description": BUILTIN_REGISTRY.entry("lezi").description},
+        {"name": "shanghai-club-a", "base": "lezi", "description": "勒子 room, base 3, liability replaces payments"},
+        {"name": "tournament", "base": "classic", "description": ""},
+    ]
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--name", "shanghai-club-a"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert (one["base"], one["description"], one["profile"]) == (
+        "lezi",
+        "勒子 room, base 3, liability replaces payments",
+        local["profiles"][3],
+    )
+    with run_server(tmp_path, "--profiles-dir", str(profiles)) as server:
+        assert main(["profiles", "--target", server.address]) == 0
+        assert json.loads(capsys.readouterr().out) == local
+        assert main(["profiles", "--target", server.address, "--name", "shanghai-club-a"]) == 0
+        assert json.loads(capsys.readouterr().out) == one
 
 
 def test_a_bad_directory_stops_score_before_anything_runs(profiles, capsys):
