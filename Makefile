@@ -15,7 +15,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := flowers legality memo_key multipliers next_hand payments settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen run test test-pure lint bench bench-rules bench-memory bench-service bench-http bench-batch clean tools dashboard
+.PHONY: install gen run test test-pure lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -105,8 +105,14 @@ bench-rules: install $(BENCH_STAMP)
 bench-memory: install
 	$(PY) -m bench.memory_bench --count 3000000
 
+# Throughput with 1 and 2 workers, then a unary Settle's worker CPU against a bare grpc.aio
+# servicer and its p99 at 1,000 calls/s, driven by h2load (installed from Debian when missing).
 bench-service: install
 	$(PY) -m bench.service_bench
+
+# A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
+profile-service: install $(BENCH_STAMP)
+	$(PY) -m bench.unary_cost --rounds 1 --calls 2000 --seconds 2 --profile service-profile.svg
 
 # What serving HTTP costs gRPC, and unary Settle over Connect against gRPC (docs/HTTP.md).
 # Batch rescoring: one process against Dask local:1 and local:2, JSON Lines and Parquet.

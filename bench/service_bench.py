@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,16 +29,12 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 import rules_core as rc
+from bench import unary_cost
+from bench.unary_cost import free_port
 from rules_core.random_hands import generate_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/mahjong.shanghai.v1.ScoringService/"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def ceiling(requests) -> float:
@@ -262,16 +257,33 @@ def measure(
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="length of each timed measurement")
+    parser.add_argument("--throughput-seconds", type=float, default=8.0, help="length of each timed measurement")
     parser.add_argument("--batch-size", type=int, default=1000)
     parser.add_argument(
         "--distinct-hands", type=int, default=60_000, help="distinct requests the batches cycle through"
     )
     parser.add_argument("--stream-hands", type=int, default=20_000, help="hands per stream and connection")
-    parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", default="1,2", help="worker counts to measure")
     parser.add_argument("--output", default="bench/results/service.json")
+    parser.add_argument(
+        "--unary-only", action="store_true", help="only the unary comparison with a bare grpc.aio servicer (h2load)"
+    )
+    unary_cost.add_arguments(parser.add_argument_group("unary Settle against a bare grpc.aio servicer"))
     args = parser.parse_args(argv)
+    results: dict = {"cpus": os.cpu_count()}
+    if not args.unary_only:
+        results.update(_throughput(args))
+    print("unary Settle against a bare grpc.aio servicer (h2load):", flush=True)
+    results["unary_against_bare"] = unary_cost.measure(args)
+    unary_cost.report(results["unary_against_bare"])
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
+    print(f"figures written to {args.output}")
+    return 0
+
+
+def _throughput(args) -> dict:
+    """Batch, stream and unary throughput with 1 and 2 workers against the in-process ceiling."""
 
     requests = generate_requests(max(args.distinct_hands, args.stream_hands, 20_000), args.seed)
     messages = [convert.settle_request_message(r) for r in requests]
@@ -285,9 +297,11 @@ def main(argv=None) -> int:
     top = ceiling(requests[:20_000])
     print(f"in-process ceiling (rules_core, one core): {top:,.0f} settlements/s")
 
-    results = {"ceiling_per_second": top, "cpus": os.cpu_count(), "workers": {}}
+    results: dict = {"ceiling_per_second": top, "workers": {}}
     for workers in (int(w) for w in args.workers.split(",")):
-        figures = measure(workers, batch_payloads, args.batch_size, stream_messages, unary_messages, args.seconds)
+        figures = measure(
+            workers, batch_payloads, args.batch_size, stream_messages, unary_messages, args.throughput_seconds
+        )
         results["workers"][str(workers)] = figures
         batch = figures["settle_batch_hands_per_second"]
         stream = figures["settle_stream_hands_per_second"]
@@ -312,10 +326,7 @@ def main(argv=None) -> int:
         scale = two["settle_batch_hands_per_second"] / one["settle_batch_hands_per_second"]
         results["two_workers_over_one_batch"] = scale
         print(f"2 workers / 1 worker (SettleBatch): {scale:.2f}x")
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
-    print(f"figures written to {args.output}")
-    return 0
+    return results
 
 
 def _settles(request) -> bool:

@@ -265,6 +265,22 @@ def open_loop(target: Target, body: Path, workdir: Path, rate: int, seconds: int
     }
 
 
+def profile(target: Target, body: Path, output: str, seconds: int, connections: int, streams: int) -> None:
+    """A py-spy flame graph of the worker under full-speed unary load (`make profile-service`)."""
+    spy = shutil.which("py-spy") or str(ROOT / ".bench-deps" / "bin" / "py-spy")
+    load = subprocess.Popen(
+        ["h2load", *GRPC_HEADERS, "-d", str(body), "-c", str(connections), "-m", str(streams)]
+        + ["-D", str(seconds + 3), target.url],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(1)
+        command = [spy, "record", "--pid", str(target.worker_pid), "-d", str(seconds), "-r", "250", "--nonblocking"]
+        subprocess.run([*command, "-o", output], check=True, env={**os.environ, "PYTHONPATH": ""})
+    finally:
+        load.wait()
+
+
 def ensure_h2load() -> None:
     """h2load comes with Debian's nghttp2-client: installed here when missing (as root)."""
     if shutil.which("h2load"):
@@ -299,6 +315,8 @@ def measure(args) -> dict:
     try:
         for target in targets:  # warm up: first calls import, allocate and fill caches
             h2load(target, body, "-n", "2000", "-c", str(args.connections), "-m", str(args.streams))
+        if args.profile:
+            profile(service, body, args.profile, args.seconds, args.connections, args.streams)
         ok_before = service.settled().get("OK", 0)
         for index in range(args.rounds):
             order = targets if index % 2 == 0 else targets[::-1]
@@ -360,13 +378,14 @@ def report(results: dict) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--calls", type=int, default=20_000, help="calls per full-speed round and server")
-    parser.add_argument("--rounds", type=int, default=3, help="full-speed rounds, alternating the servers")
+    parser.add_argument("--calls", type=int, default=10_000, help="calls per full-speed round and server")
+    parser.add_argument("--rounds", type=int, default=6, help="full-speed rounds, alternating the servers")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=8, help="concurrent streams per connection at full speed")
     parser.add_argument("--rate", type=int, default=1000, help="calls per second of the open-loop run")
     parser.add_argument("--seconds", type=int, default=10, help="length of the open-loop run")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--profile", default="", help="also write a py-spy flame graph (SVG) of the service's worker")
     parser.add_argument(
         "--server-flag", action="append", default=[], help="an extra flag for the real server (repeatable)"
     )
