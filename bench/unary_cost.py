@@ -84,14 +84,15 @@ def cpu_seconds(pid: int) -> float:
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds by thread name (threads of one name added up)."""
+    """CPU seconds by thread name (threads of one name added up; the event loop's thread is
+    ``main``, and gRPC's completion-queue poller is the other ``python`` thread)."""
     totals: dict[str, float] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             stat = (task / "stat").read_text()
         except OSError:
             continue  # the thread ended
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        name = "main" if task.name == str(pid) else stat[stat.index("(") + 1 : stat.rindex(")")]
         fields = stat.rsplit(")", 1)[1].split()
         totals[name] = totals.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
     return totals
