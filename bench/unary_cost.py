@@ -144,14 +144,14 @@ class Target:
                 self.process.kill()
 
 
-def start_service(workdir: Path, extra_flags: list[str]) -> Target:
+def start_service(workdir: Path, extra_flags: list[str], checkout: Path = ROOT, name: str = "service") -> Target:
     port, metrics_port = free_port(), free_port()
-    log_path = workdir / "service.log"
+    log_path = workdir / f"{name}.log"
     command = [sys.executable, "-m", "server", "--workers", "1", "--port", str(port)]
     command += ["--metrics-port", str(metrics_port), "--http-port", "0", "--shutdown-delay-s", "0"]
     command += ["--log-level", "info", *extra_flags]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=checkout, stdout=log, stderr=subprocess.STDOUT)
     wait_serving(f"127.0.0.1:{port}", process)
     worker = None
     deadline = time.monotonic() + 30
@@ -160,7 +160,7 @@ def start_service(workdir: Path, extra_flags: list[str]) -> Target:
         time.sleep(0.1)
     if worker is None:
         raise RuntimeError("no worker process found")
-    return Target("service", process, port, worker, log_path, f"http://127.0.0.1:{metrics_port}/metrics")
+    return Target(name, process, port, worker, log_path, f"http://127.0.0.1:{metrics_port}/metrics")
 
 
 def _worker_pid(supervisor: int) -> int | None:
@@ -306,7 +306,9 @@ def measure(args) -> dict:
     body.write_bytes(grpc_frame(request))
     service = start_service(workdir, args.server_flag)
     bare = start_bare(workdir, response)
-    targets = (service, bare)
+    targets: tuple[Target, ...] = (service, bare)
+    if args.baseline:  # another checkout of the project (its server/), started the same way
+        targets += (start_service(workdir, args.server_flag, Path(args.baseline), "baseline"),)
     results: dict = {
         "request_bytes": len(request),
         "response_bytes": len(response),
@@ -323,12 +325,21 @@ def measure(args) -> dict:
             order = targets if index % 2 == 0 else targets[::-1]
             figures = {t.name: full_speed(t, body, args.calls, args.connections, args.streams) for t in order}
             figures["ratio"] = round(figures["service"]["cpu_ms_per_call"] / figures["bare"]["cpu_ms_per_call"], 3)
+            if args.baseline:
+                figures["baseline_ratio"] = round(
+                    figures["baseline"]["cpu_ms_per_call"] / figures["bare"]["cpu_ms_per_call"], 3
+                )
             results["rounds"].append(figures)
             print(
                 f"  round {index + 1}: service {figures['service']['cpu_ms_per_call']:.3f} ms CPU/call"
                 f" ({figures['service']['calls_per_second']:,.0f} calls/s), bare"
                 f" {figures['bare']['cpu_ms_per_call']:.3f} ms ({figures['bare']['calls_per_second']:,.0f} calls/s):"
-                f" {figures['ratio']:.2f}x",
+                f" {figures['ratio']:.2f}x"
+                + (
+                    f"; baseline {figures['baseline']['cpu_ms_per_call']:.3f} ms: {figures['baseline_ratio']:.2f}x"
+                    if args.baseline
+                    else ""
+                ),
                 flush=True,
             )
         results["open_loop"] = {
@@ -350,10 +361,18 @@ def measure(args) -> dict:
     results["load_average_after"] = load_average()
     service_cpu = sorted(r["service"]["cpu_ms_per_call"] for r in results["rounds"])
     bare_cpu = sorted(r["bare"]["cpu_ms_per_call"] for r in results["rounds"])
-    results["median_ratio"] = round(sorted(r["ratio"] for r in results["rounds"])[len(results["rounds"]) // 2], 3)
+    results["median_ratio"] = _median(r["ratio"] for r in results["rounds"])
+    if args.baseline:
+        results["median_baseline_ratio"] = _median(r["baseline_ratio"] for r in results["rounds"])
     results["best_service_cpu_ms"], results["best_bare_cpu_ms"] = service_cpu[0], bare_cpu[0]
     shutil.rmtree(workdir, ignore_errors=True)
     return results
+
+
+def _median(values) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return round(ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2, 3)
 
 
 def report(results: dict) -> None:
@@ -367,6 +386,8 @@ def report(results: dict) -> None:
         f" {results['best_bare_cpu_ms']:.3f} ms (best rounds); median ratio of rounds"
         f" {results['median_ratio']:.2f}x (target <= 1.5x)"
     )
+    if "median_baseline_ratio" in results:
+        print(f"  baseline checkout: median ratio of rounds {results['median_baseline_ratio']:.2f}x")
     for name in ("service", "bare"):
         shares = results["rounds"][-1][name]["cpu_share_by_thread"]
         print(f"  {name} CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
@@ -387,6 +408,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=int, default=10, help="length of the open-loop run")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", default="", help="also write a py-spy flame graph (SVG) of the service's worker")
+    parser.add_argument(
+        "--baseline", default="", help="a checkout of the project whose server is measured too (before/after)"
+    )
     parser.add_argument(
         "--server-flag", action="append", default=[], help="an extra flag for the real server (repeatable)"
     )
