@@ -19,6 +19,7 @@ from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.overrides import resolve_profile
 from server import metrics
 from server.config import ServerConfig
+from server.drain import batch_chunk
 from server.profiles import HouseProfiles
 
 log = structlog.get_logger("shmj.service")
@@ -124,15 +125,18 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         registry = self.profiles.registry
         settle_one, batch_entry, limit = self._settle_one, convert.batch_entry, self.max_answer_bytes
         total = 0
-        for start in range(0, count, BATCH_CHUNK):
+        start = 0
+        while start < count:
             if start:
                 await self._pause(context)
-            for message in requests[start : start + BATCH_CHUNK]:  # a slice is read faster than iterating
+            end = start + batch_chunk(BATCH_CHUNK)  # short while draining (see `server.drain`)
+            for message in requests[start:end]:  # a slice is read faster than iterating
                 entry = batch_entry(message.request_id, settle_one(message, tally, registry))
                 if len(entry) > limit:
                     entry = convert.oversize_batch_entry(message.request_id, len(entry), limit)
                 total += len(entry)
                 add(entry)
+            start = end
         tally.flush("SettleBatch")
         if total > limit:
             await abort_oversize(context, total, limit, "; send fewer requests")

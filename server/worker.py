@@ -61,7 +61,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     return grpc.ssl_server_credentials([(key, cert)], root_certificates=client_ca, require_client_auth=bool(client_ca))
 
 
-async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
+async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None, listening=None) -> None:
     server = grpc.aio.server(
         interceptors=[ObservabilityInterceptor(PRESERIALIZED_METHODS, config.max_message_bytes)],
         options=server_options(config, reuse_port),
@@ -105,6 +105,9 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     log.info("serving", address=f"{config.host}:{port}", tls=credentials is not None, mtls=bool(config.tls_client_ca))
     if ready is not None:
         ready.set()  # the supervisor now replaces this worker if it dies, rather than stopping
+    if listening is not None:
+        with listening.get_lock():
+            listening.value += 1
 
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -120,7 +123,9 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     if http is not None:
         http.drain()
     await asyncio.sleep(config.shutdown_delay_s)
-    await asyncio.gather(_stop_grpc(server, config.grace_period_s), *([http.stop()] if http is not None else []))
+    await asyncio.gather(
+        _stop_grpc(server, config.grace_period_s, listening), *([http.stop()] if http is not None else [])
+    )
     if health_server is not None:
         await health_server.stop(0)
     watcher.cancel()
@@ -146,10 +151,19 @@ async def _start_health_server(config: ServerConfig, reuse_port: bool, health_se
     return server
 
 
-async def _stop_grpc(server: grpc.aio.Server, grace_period_s: float) -> None:
-    """Drain (see `server.drain`), then let gRPC close the listener and connections."""
-    await drain_calls(grace_period_s, log)
-    await server.stop(max(grace_period_s / 10, 0.1))  # nothing is in flight by now
+async def _stop_grpc(server: grpc.aio.Server, grace_period_s: float, listening=None) -> None:
+    """Drain around gRPC's stop (see `server.drain`)."""
+    stopped_listening = others_listening = None
+    if listening is not None:
+
+        def stopped_listening() -> None:
+            with listening.get_lock():
+                listening.value -= 1
+
+        def others_listening() -> bool:
+            return listening.value > 0
+
+    await drain_calls(grace_period_s, server.stop, log, stopped_listening, others_listening)
 
 
 async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:
@@ -163,6 +177,7 @@ async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> 
     stopping.set()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
+def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None, listening=None) -> None:
+    """``listening``: a shared count of the workers whose listener is open (`server.drain`)."""
     configure_logging(config.log_level)
-    asyncio.run(serve(config, reuse_port, supervisor, ready))
+    asyncio.run(serve(config, reuse_port, supervisor, ready, listening))
