@@ -60,7 +60,7 @@ OVERRIDES = {
 }
 
 
-def run_overrides(requests, rounds: int = 5) -> dict:
+def run_overrides(requests, rounds: int = 7) -> dict:
     """CPU time of the same requests without and with overrides, the best of interleaved rounds
     (so that the host's load falls alike on each), as ratios to the plain requests."""
     variants = {"none": list(requests)}

@@ -3,22 +3,38 @@
 `rules_core.overrides` keeps merged profiles by this key. Types are part of it at every depth,
 so that 1, 1.0, True and Pattern(1) stay apart wherever they stand (one may be refused where
 another is not), inside a table entry or a set of throws as much as at the top. Lists and
-tuples key alike only when their types match too. The key is a tree of ``(type, ...)`` tuples:
-one native call per node once compiled (it is on the hot path of every request with
-overrides, and is compiled with the rest of it).
+tuples key alike only when their types match too. The key is one flat tuple: each value's
+type, then the value itself or its contents, a list or a mapping closed by a marker (so that
+the key reads back one way only). It is on the hot path of every request with overrides,
+and is compiled with the rest of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
+
+_END: Final = object()  # closes a list or a mapping in the key
+_SEQUENCE: Final = 1
+_MAPPING: Final = 2
+_SET: Final = 3
+_SHAPES: Final[dict[type, int]] = {
+    tuple: _SEQUENCE,
+    list: _SEQUENCE,
+    dict: _MAPPING,
+    MappingProxyType: _MAPPING,
+    frozenset: _SET,
+    set: _SET,
+}
 
 
 def memo_key(name: str, overrides: Any) -> Hashable | None:
     """The key of ``overrides`` under the profile ``name``, or None when a value cannot be
     hashed (another kind of mapping, a list inside a set): such overrides are merged each time."""
-    key = (name, _typed(overrides))
+    parts: list[Any] = [name]
+    _flatten(overrides, parts)
+    key = tuple(parts)
     try:
         hash(key)
     except TypeError:
@@ -26,12 +42,27 @@ def memo_key(name: str, overrides: Any) -> Hashable | None:
     return key
 
 
-def _typed(value: Any) -> Any:
+def _flatten(value: Any, parts: list[Any]) -> None:
+    """Append ``value`` to ``parts`` as its type, then its value or its contents: a list, a
+    tuple or a mapping closed by _END, a set as one frozenset of its members' own keys."""
     kind = type(value)
-    if kind is tuple or kind is list:
-        return (kind, *[_typed(item) for item in value])
-    if kind is dict or kind is MappingProxyType:
-        return (kind, *[(_typed(key), _typed(item)) for key, item in value.items()])
-    if kind is frozenset or kind is set:
-        return (kind, frozenset([_typed(item) for item in value]))
-    return (kind, value)
+    parts.append(kind)
+    shape = _SHAPES.get(kind, 0)
+    if shape == 0:
+        parts.append(value)
+    elif shape == _SEQUENCE:
+        for item in value:
+            _flatten(item, parts)
+        parts.append(_END)
+    elif shape == _MAPPING:
+        for key, item in value.items():
+            _flatten(key, parts)
+            _flatten(item, parts)
+        parts.append(_END)
+    else:
+        members = []
+        for item in value:
+            member: list[Any] = []
+            _flatten(item, member)
+            members.append(tuple(member))
+        parts.append(frozenset(members))
