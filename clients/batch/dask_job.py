@@ -99,6 +99,8 @@ def _look_up(shard_keys: list[str], keys: list[str]) -> dict:
     by_shard: dict[int, list[str]] = {}
     for key in dict.fromkeys(keys):
         by_shard.setdefault(bucket_of(key, len(shard_keys)), []).append(key)
+    if not by_shard:
+        return {}
     with worker_client() as client:
         asked = {
             b: client.submit(lookup, Future(shard_keys[b], client), wanted, pure=False)
