@@ -19,8 +19,11 @@ def _items_message(items: tuple) -> pb.WinnerResult:
 
 
 # Few distinct item lists occur (a profile's patterns, flower counts, caps, multipliers): each
-# is built once as a message holding only those items, then merged in one call.
-_ITEM_TEMPLATES = Memo(_items_message, limit=50_000)
+# is built once as a message holding only those items, then merged in one call. They are only
+# built for a winner result the wire memo has not seen: 3,889 in 60,000 random hands. The bound
+# is reached within the first few hundred thousand hands, so a worker's memory is flat after
+# (at 50,000 it still rose 15% from 1M to 1.75M hands: docs/PERFORMANCE.md, Memory).
+_ITEM_TEMPLATES = Memo(_items_message, limit=10_000)
 
 
 def fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
