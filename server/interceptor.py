@@ -6,9 +6,11 @@ rpc takes is answered INVALID_ARGUMENT (saying which message was expected,
 nothing of protobuf's internals), logged and counted like any other call. In a
 stream, such a message ends the call the same way.
 
-The log line has the method, status, duration, request id and peer, never the
-hand: request ids come from the request's ``request_id`` field, or from the
-``x-request-id`` metadata of streams, cut to `MAX_LOGGED_ID_CHARS`.
+The log line has the method, status, duration, request id, profile and peer,
+never the hand: request ids come from the request's ``request_id`` field, or
+from the ``x-request-id`` metadata of streams, cut to `MAX_LOGGED_ID_CHARS`; the
+profile is the one a unary request names (`request_profile`), empty for a
+batch or stream, whose requests each name their own.
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ def _metadata_request_id(context) -> str:
         if key == "x-request-id":
             return value
     return ""
+
+
+def request_profile(request) -> str:
+    """The profile a request names: ``profile``, or GetProfile's ``name``; empty for the rest."""
+    profile = getattr(request, "profile", None)
+    if profile is None:
+        profile = getattr(request, "name", "")
+    return profile if isinstance(profile, str) else ""
 
 
 def _final_code(context, error: BaseException | None) -> grpc.StatusCode:
@@ -95,12 +105,13 @@ def _record(kind: str, full_method: str) -> _MethodRecord:
 class _Call:
     """Book-keeping of one call from start to finish."""
 
-    __slots__ = ("record", "start", "context", "request_id", "task")
+    __slots__ = ("record", "start", "context", "request_id", "profile", "task")
 
     def __init__(self, kind: str, full_method: str, context):
         self.record = record = _record(kind, full_method)
         self.context = context
         self.request_id = ""
+        self.profile = ""
         self.start = time.perf_counter()
         self.task = asyncio.current_task()
         DRAIN.started(self.task, context)
@@ -140,6 +151,7 @@ class _Call:
             head,
             round(elapsed * 1000, 3),
             bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
+            bounded(self.profile, MAX_LOGGED_ID_CHARS),
             context.peer(),
         )
 
@@ -271,6 +283,7 @@ def _unary(behaviour, method: str, decode: _Decoder):
             except Exception:  # protobuf's DecodeError, or anything a deserializer raises
                 await decode.reject(context)
             call.request_id = getattr(request, "request_id", "")
+            call.profile = request_profile(request)
             return await behaviour(request, context)
         except BaseException as caught:
             error = caught

@@ -23,7 +23,7 @@ from rules_core.errors import InvalidRequest
 from rules_core.json_read import read_list_waits_request, read_settle_request
 from server import metrics
 from server.http import connect
-from server.interceptor import _Call
+from server.interceptor import _Call, request_profile
 from server.service import SERVICE_NAME, abort_invalid
 from server.service import ScoringService as _Servicer
 
@@ -145,6 +145,7 @@ class Calls:
         try:
             request = await self._decode(method, codec, body, context)
             call.request_id = getattr(request, "request_id", "")
+            call.profile = request_profile(request)
             response = await self._respond(method, request, context)
             return self._encode(method, codec, response, context)
         except CallEnded:

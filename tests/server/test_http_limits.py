@@ -170,6 +170,7 @@ def test_each_call_is_one_log_line_like_grpc_calls(small, http):
         "level": "info",
     }
     assert first["peer"].startswith("ipv4:127.0.0.1:") and first["duration_ms"] >= 0
+    assert (first["profile"], second["profile"]) == ("classic", "")
     assert (second["method"], second["code"]) == (
         "mahjong.shanghai.v1.ScoringService/ListProfiles",
         "RESOURCE_EXHAUSTED",

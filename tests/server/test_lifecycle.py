@@ -109,6 +109,7 @@ def test_one_json_log_line_per_request_without_the_hand(server, stub):
     assert line["method"] == "mahjong.shanghai.v1.ScoringService/Settle"
     assert line["code"] == "OK" and line["level"] == "info" and line["duration_ms"] > 0
     assert line["peer"].startswith("ipv")
+    assert line["profile"] == "classic"  # what support staff look up to explain a settlement
     assert "TILE_" not in json.dumps(line) and "concealed" not in json.dumps(line)
 
 
