@@ -109,8 +109,9 @@ def test_memo_is_bounded():
     assert [memo[k] for k in (1, 2, 3, 1)] == [2, 4, 6, 2]
     assert made == [1, 2, 3]
     assert memo[4] == 8
-    assert len(memo) == 1  # full: emptied before keeping 4
+    assert list(memo) == [2, 3, 4]  # full: the oldest went for 4
     assert memo[1] == 2 and made == [1, 2, 3, 4, 1]
+    assert list(memo) == [3, 4, 1]
 
 
 def test_melds_convert_through_the_memo_and_unknown_kinds_are_still_named():
