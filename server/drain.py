@@ -9,14 +9,16 @@ the calls still running when its grace period ends. So the worker drains itself 
 gRPC's stop:
 
 1. from the drain on, every call that starts (health checks aside) is held, to be answered
-   UNAVAILABLE (clients retry it; health says NOT_SERVING since SIGTERM): a client whose
-   call is held sends no other, so the calls waiting in the core are taken up, and long
-   batches yield to the event loop between every two requests (`batch_chunk`) so the loop
-   turns fast;
-2. once no call has started for `QUIET_S`, nothing waits in the core: gRPC's stop begins
-   (GOAWAY, the listener closes); once the other workers on the port have closed theirs
-   too (a retry would otherwise reach one of them in the instant its stop begins), the
-   held calls are answered UNAVAILABLE, and their clients' retries go elsewhere;
+   UNAVAILABLE (clients retry it; health says NOT_SERVING since SIGTERM), and every unary
+   call whose work ends keeps its answer until then (`answer_once_released`): a client
+   waiting for an answer sends no other call, so the calls waiting in the core are taken
+   up, and long batches yield to the event loop between every two requests (`batch_chunk`)
+   so the loop turns fast;
+2. once no call has started or ended for `QUIET_S`, nothing waits in the core and no client
+   is about to send: gRPC's stop begins (GOAWAY, the listener closes); once the other
+   workers on the port have closed theirs too (a retry would otherwise reach one of them in
+   the instant its stop begins), the held calls are answered (UNAVAILABLE, or the answers
+   kept), and their clients' next calls go elsewhere;
 3. calls in flight run until they finish or the grace period is nearly over; then each is
    ended UNAVAILABLE at its next await, before gRPC's grace runs out.
 """
@@ -41,17 +43,19 @@ class _Drain:
         self.held: set[asyncio.Task] = set()  # those of them held, to be answered UNAVAILABLE
         self.refusing = False
         self.released = asyncio.Event()
-        self.last_start = 0.0
+        self.last_activity = 0.0
 
     def started(self, task: asyncio.Task, context) -> None:
         self.calls[task] = context
-        self.last_start = time.monotonic()
+        self.last_activity = time.monotonic()
 
     def ended(self, task: asyncio.Task) -> None:
         self.calls.pop(task, None)
+        if self.refusing:  # its client may send its next call at once: that call must find us
+            self.last_activity = time.monotonic()
 
     def quiet(self) -> bool:
-        return time.monotonic() - self.last_start >= QUIET_S
+        return time.monotonic() - self.last_activity >= QUIET_S
 
     def working(self) -> int:
         """Calls in flight that are not held."""
@@ -80,6 +84,14 @@ async def refuse_if_draining(context, service: str) -> None:
         await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
 
 
+async def answer_once_released(service: str) -> None:
+    """A call whose work ends while the worker drains answers once the held calls are released
+    (health checks aside): answered earlier, its client's next call could reach this worker (or
+    another) in the instant gRPC's stop begins there, and be cancelled."""
+    if DRAIN.refusing and service != HEALTH_SERVICE and not DRAIN.released.is_set():
+        await DRAIN.released.wait()
+
+
 async def _cut_calls_in_flight() -> int:
     """Answer every call in flight UNAVAILABLE, then stop its work (the answer is sent first:
     a task may be cancelled anywhere, inside gRPC's own sending too)."""
@@ -102,7 +114,7 @@ async def drain_calls(grace_period_s: float, stop_grpc, log, stopped_listening=N
     start = time.monotonic()
     margin = min(1.0, grace_period_s / 2)  # time left after the cut for the last answers
     DRAIN.refusing = True
-    DRAIN.last_start = start  # the loop may not have turned for a while: the quiet counts from now
+    DRAIN.last_activity = start  # the loop may not have turned for a while: the quiet counts from now
     while not DRAIN.quiet() and time.monotonic() - start < grace_period_s / 2:
         await asyncio.sleep(POLL_S)
     stopping = asyncio.ensure_future(stop_grpc(max(grace_period_s - (time.monotonic() - start), 0.1)))
