@@ -42,7 +42,9 @@ def test_this_process_runs_every_hot_module_from_one_build():
         assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
 
 
-@pytest.mark.skipif(os.environ.get("SHMJ_REQUIRE_COMPILED") != "1", reason="only where the compiled build is required (CI)")
+@pytest.mark.skipif(
+    os.environ.get("SHMJ_REQUIRE_COMPILED") != "1", reason="only where the compiled build is required (CI)"
+)
 def test_the_compiled_build_is_made_where_it_is_required():
     """CI installs gcc, so a hot-path edit that mypyc cannot compile fails there, instead of
     leaving every later run silently on the slower source."""
