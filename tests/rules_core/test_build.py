@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rules_core
-from rules_core.compiled import HOT_PATH, PURE_ENV, compiled_is_current
+from rules_core.compiled import HOT_PATH, PURE_ENV, STAMP, compiled_is_current, source_digests
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_COMPILED = "no compiled build, or sources edited since (make install compiles where gcc is)"
@@ -77,3 +77,26 @@ def test_a_module_edited_since_compiling_sends_every_module_to_the_source(tmp_pa
     build, origins = build_of({}, tmp_path)
     assert build == "pure"
     assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
+
+
+@pytest.mark.skipif(not compiled_is_current(), reason=NOT_COMPILED)
+def test_an_installed_wheel_is_judged_by_the_digests_of_the_sources_it_compiled(tmp_path):
+    """pip gives a wheel's files the times of the install: a source may come out newer than its
+    compiled module. The wheel's stamp (setup.py) holds what was compiled; a changed source still
+    sends the hot path back to the source."""
+    shutil.copytree(ROOT / "rules_core", tmp_path / "rules_core", copy_function=shutil.copy2)
+    for library in glob.glob(str(ROOT / "rules_core__mypyc*.so")):
+        shutil.copy2(library, tmp_path)
+    folder = tmp_path / "rules_core"
+    (folder / STAMP).write_text(json.dumps(source_digests(str(folder))))
+    later = time.time() + 60
+    for name in HOT_PATH:
+        os.utime(folder / f"{name}.py", (later, later))
+    assert build_of({}, tmp_path)[0] == "compiled"
+    with open(folder / "shape.py", "a") as edited:
+        edited.write("# edited after the build\n")
+    build, origins = build_of({}, tmp_path)
+    assert build == "pure"
+    assert [Path(o).name for o in origins] == [f"{m}.py" for m in HOT_PATH]
+    (folder / STAMP).write_text("{not json")  # an unreadable stamp: the source, not a crash
+    assert build_of({}, tmp_path)[0] == "pure"
