@@ -1,16 +1,21 @@
 #!/bin/sh
 # The image's build and install steps, one place for deploy/Dockerfile and for the test that
 # runs them without a Docker engine (tests/deploy/test_image.py). Run from the source root.
-#   steps.sh build-tools                   grpcio-tools and setuptools, at the project's pins
+#   steps.sh build-tools                   grpcio-tools, setuptools and mypy, at the project's pins
 #   steps.sh dependency-wheels DIR         wheels of the runtime requirements only
-#   steps.sh app-wheel DIR                 generate the stubs, build the service's wheel
+#   steps.sh app-wheel DIR                 generate the stubs, build the service's wheel: with
+#                                          rules_core's hot path compiled by mypyc where gcc is
 #   steps.sh install VENV DEPS APP         a venv from those wheels alone, no index
+#   steps.sh expect-build VENV BUILD       fail unless the venv's rules_core runs BUILD
+#                                          (compiled or pure)
 set -eu
 PYTHON=${PYTHON:-python}
 
 case "$1" in
 build-tools)
-    grep -E '^(grpcio-tools|setuptools)==' requirements-dev.txt >/tmp/build-requirements.txt
+    # mypy brings mypyc, with its own requirements as requirements-dev.txt pins them
+    grep -E '^(grpcio-tools|setuptools|mypy|mypy_extensions|pathspec|librt|ast-serialize)==' requirements-dev.txt \
+        >/tmp/build-requirements.txt
     "$PYTHON" -m pip install -c requirements.txt -r /tmp/build-requirements.txt
     ;;
 dependency-wheels)
@@ -19,15 +24,28 @@ dependency-wheels)
 app-wheel)
     # the generated package goes beside the others, so the wheel carries it (pyproject: mahjong*)
     "$PYTHON" -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/mahjong/shanghai/v1/*.proto
-    "$PYTHON" -m pip wheel --no-deps --no-build-isolation --wheel-dir "$2" .
+    # setup.py compiles the hot path into the wheel when asked (SHMJ_COMPILE_CORE=1); a build
+    # left from an earlier wheel would carry its extension modules into this one
+    rm -rf build
+    if command -v gcc >/dev/null 2>&1; then
+        echo "steps.sh: compiling rules_core's hot path with mypyc"
+        SHMJ_COMPILE_CORE=1 "$PYTHON" -m pip wheel --no-deps --no-build-isolation --wheel-dir "$2" .
+    else
+        echo "steps.sh: no C compiler (gcc): the wheel carries rules_core as pure Python"
+        "$PYTHON" -m pip wheel --no-deps --no-build-isolation --wheel-dir "$2" .
+    fi
     ;;
 install)
     "$PYTHON" -m venv "$2"
     "$2/bin/pip" install --no-index --find-links "$3" -r requirements.txt
     "$2/bin/pip" install --no-index --no-deps "$4"/*.whl
     ;;
+expect-build)
+    # from / so that the installed package is imported, not a source tree in the working folder
+    (cd / && "$2/bin/python" -c "import rules_core, sys; print('rules_core:', rules_core.BUILD); sys.exit(rules_core.BUILD != sys.argv[1])" "$3")
+    ;;
 *)
-    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS APP" >&2
+    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS APP | expect-build VENV BUILD" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,8 @@
 """The container image: hadolint and checkov find nothing, the build context leaves out what the
 image must not carry, and, with no Docker engine here, the Dockerfile's own build and install
-steps (deploy/image/steps.sh) make a venv from the wheels alone that serves and answers health."""
+steps (deploy/image/steps.sh) make a venv from the wheels alone that serves and answers health:
+with rules_core's hot path compiled where gcc is (as in the image's build stage), and as pure
+Python where it is not."""
 
 from __future__ import annotations
 
@@ -10,16 +12,18 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
+from rules_core.compiled import HOT_PATH, STAMP
 from tests.deploy.tools import DEPLOY, ROOT, tool
 from tests.server.conftest import free_port, wait_serving
 
 DOCKERFILE = DEPLOY / "Dockerfile"
 STEPS = "deploy/image/steps.sh"
-CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", STEPS}
+CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", "setup.py", "compile_core.py", STEPS}
 CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "profile_files", "server", "clients"}
 
 
@@ -68,8 +72,14 @@ def test_the_base_is_pinned_by_digest_and_the_image_runs_as_no_one_in_particular
     assert re.findall(r"^FROM (\S+)", text, flags=re.M) == ["${PYTHON_IMAGE}", "${PYTHON_IMAGE}"]
     assert re.search(r"^USER 10001:10001$", text, flags=re.M)
     assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["sh", "-c", "shmj health ', text, flags=re.M)
-    runtime = text.split(" AS runtime")[1]
+    build, runtime = text.split(" AS runtime")
     assert not re.search(r"^COPY (?!--from=build)", runtime, flags=re.M)  # nothing from the context
+    # the compiler in the build stage alone, pinned; the runtime refuses a build not compiled
+    assert re.findall(r"apt-get install -y --no-install-recommends (.+) \\$", build, flags=re.M) == [
+        "build-essential=12.9"
+    ]
+    assert "apt-get" not in runtime
+    assert re.search(r"steps\.sh expect-build /opt/shmj/venv compiled", runtime)
 
 
 def test_the_build_context_is_the_sources_and_pins_only():
@@ -83,26 +93,73 @@ def test_the_build_context_is_the_sources_and_pins_only():
 
 
 @pytest.fixture(scope="module")
-def image_venv(tmp_path_factory) -> Path:
+def image_venvs(tmp_path_factory) -> dict[str, Path]:
     """The two stages' steps: wheels built from a copy of the build context, then a fresh venv
-    (from the base interpreter, not the project's) installed from those wheels with no index."""
+    (from the base interpreter, not the project's) installed from those wheels with no index.
+    Twice: with gcc on the PATH, as in the image's build stage, and without any C compiler.
+    The venvs by the build of rules_core they should run: "compiled" and "pure"."""
+    assert shutil.which("gcc"), "gcc: the image's build compiles rules_core's hot path with it"
     work = tmp_path_factory.mktemp("image")
     source = work / "src"
     for path in context_files():
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / path, source / path)
     build = {**os.environ, "PYTHON": sys.executable}  # the dev venv has the build tools at the same pins
-
-    def step(*args: str, cwd: Path, env: dict) -> None:
-        result = subprocess.run(["sh", str(source / STEPS), *args], cwd=cwd, env=env, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-
-    step("dependency-wheels", str(work / "wheels/deps"), cwd=source, env=build)
-    step("app-wheel", str(work / "wheels/app"), cwd=source, env=build)
+    no_compiler = work / "bin-without-gcc"  # the one command app-wheel needs beside the interpreter
+    no_compiler.mkdir()
+    (no_compiler / "rm").symlink_to(shutil.which("rm"))
     runtime = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     runtime["PYTHON"] = sys._base_executable
-    step("install", str(work / "venv"), str(work / "wheels/deps"), str(work / "wheels/app"), cwd=source, env=runtime)
-    return work / "venv"
+
+    def step(*args: str, env: dict) -> str:
+        result = subprocess.run(
+            ["/bin/sh", str(source / STEPS), *args], cwd=source, env=env, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+        return result.stdout
+
+    step("dependency-wheels", str(work / "wheels/deps"), env=build)
+    venvs = {}
+    for built, env in (("pure", {**build, "PATH": str(no_compiler)}), ("compiled", build)):
+        step("app-wheel", str(work / "wheels" / built), env=env)
+        venvs[built] = work / "venv" / built
+        step("install", str(venvs[built]), str(work / "wheels/deps"), str(work / "wheels" / built), env=runtime)
+    return venvs
+
+
+@pytest.fixture(scope="module")
+def image_venv(image_venvs) -> Path:
+    """The image's venv: its rules_core compiled."""
+    return image_venvs["compiled"]
+
+
+def wheel_files(venv: Path) -> list[str]:
+    """What the service's wheel installed into `venv`, as its RECORD lists it."""
+    (record,) = venv.glob("lib/python3*/site-packages/shanghai_mahjong_scoring-*.dist-info/RECORD")
+    return [line.split(",")[0] for line in record.read_text().splitlines()]
+
+
+def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_where_not(image_venvs):
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    compiled = [path for path in wheel_files(image_venvs["compiled"]) if path.endswith(".so")]
+    assert sorted(compiled) == sorted(
+        [f"rules_core__mypyc{suffix}"] + [f"rules_core/{name}{suffix}" for name in HOT_PATH]
+    )
+    assert f"rules_core/{STAMP}" in wheel_files(image_venvs["compiled"])
+    pure = wheel_files(image_venvs["pure"])
+    assert [path for path in pure if path.endswith(".so") or path.endswith(STAMP)] == []
+    for built, venv in image_venvs.items():
+        assert {f"rules_core/{name}.py" for name in HOT_PATH} <= set(wheel_files(venv))  # the one source
+        result = subprocess.run(
+            ["/bin/sh", str(ROOT / STEPS), "expect-build", str(venv), built], capture_output=True, text=True
+        )
+        assert (result.returncode, result.stdout) == (0, f"rules_core: {built}\n")
+    wrong = subprocess.run(
+        ["/bin/sh", str(ROOT / STEPS), "expect-build", str(image_venvs["pure"]), "compiled"],
+        capture_output=True,
+        text=True,
+    )
+    assert (wrong.returncode, wrong.stdout) == (1, "rules_core: pure\n")
 
 
 def test_the_venv_holds_the_runtime_pins_and_the_service_only(image_venv):
@@ -121,7 +178,32 @@ def test_the_venv_holds_the_runtime_pins_and_the_service_only(image_venv):
     assert found.stdout.strip() == "[]"
 
 
-def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_venv, tmp_path):
+def processes_running_the_compiled_core(server: int) -> list[int]:
+    """The server's process and its descendants that have the compiled hot path's library loaded."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:  # the fields after the command's closing parenthesis: state, then the parent's id
+            parents[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError):  # a process that ended meanwhile
+            continue
+    family, grown = {server}, True
+    while grown:
+        children = {pid for pid, parent in parents.items() if parent in family} - family
+        family |= children
+        grown = bool(children)
+    running = []
+    for pid in sorted(family):
+        try:
+            if "/rules_core__mypyc" in Path(f"/proc/{pid}/maps").read_text():
+                running.append(pid)
+        except OSError:
+            continue
+    return running
+
+
+@pytest.mark.parametrize("built", ["compiled", "pure"])
+def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_venvs, built, tmp_path):
+    image_venv = image_venvs[built]
     port, metrics = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     command = [str(image_venv / "bin/shmj-server"), "--port", str(port), "--metrics-port", str(metrics)]
@@ -156,6 +238,9 @@ def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_v
         )
         assert score.returncode == 0, score.stderr
         assert "Seat deltas  +24  -8  -8  -8" in score.stdout
+        # the server's process and its two workers run the compiled hot path where the wheel has it
+        running = processes_running_the_compiled_core(server.pid)
+        assert (len(running), server.pid in running) == {"compiled": (3, True), "pure": (0, False)}[built]
     finally:
         server.terminate()
         assert server.wait(timeout=30) == 0
