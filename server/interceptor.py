@@ -173,7 +173,10 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
         handler = await continuation(handler_call_details)
         if handler is None:
             return None
-        method = handler_call_details.method
+        return self.observed(handler, handler_call_details.method)
+
+    def observed(self, handler, method: str):
+        """``handler`` (of the rpc ``/service/method``) wrapped, made once per method."""
         found = self._wrapped.get(method)
         if found is not None and found[0] is handler:
             return found[1]
@@ -201,6 +204,39 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
                 response_serializer=handler.response_serializer,
             )
         return handler  # client streaming: the service has none
+
+
+class ObservedRegistration:
+    """What the generated ``add_*_to_server`` functions register services with, in place of
+    the grpc.aio server: each method's handler is registered already wrapped by
+    ``interceptor``, so gRPC finds and calls the wrapper directly. As a server interceptor it
+    costs every call gRPC's interceptor chain (a partial and three coroutines) before the
+    handler is even found (see docs/PERFORMANCE.md)."""
+
+    def __init__(self, server: grpc.aio.Server, interceptor: ObservabilityInterceptor):
+        self.server = server
+        self.interceptor = interceptor
+
+    def add_generic_rpc_handlers(self, generic_handlers) -> None:
+        self.server.add_generic_rpc_handlers(tuple(_ObservedGeneric(h, self.interceptor) for h in generic_handlers))
+
+    def add_registered_method_handlers(self, service: str, method_handlers: dict) -> None:
+        observed = self.interceptor.observed
+        self.server.add_registered_method_handlers(
+            service, {name: observed(handler, f"/{service}/{name}") for name, handler in method_handlers.items()}
+        )
+
+
+class _ObservedGeneric(grpc.GenericRpcHandler):
+    """A generic handler whose method handlers come wrapped (cached per method)."""
+
+    def __init__(self, inner, interceptor: ObservabilityInterceptor):
+        self.inner = inner
+        self.interceptor = interceptor
+
+    def service(self, handler_call_details):
+        handler = self.inner.service(handler_call_details)
+        return None if handler is None else self.interceptor.observed(handler, handler_call_details.method)
 
 
 class _Decoder:

@@ -17,13 +17,13 @@ from pathlib import Path
 import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
-from server.interceptor import MAX_MESSAGE_BYTES, ObservabilityInterceptor
+from server.interceptor import MAX_MESSAGE_BYTES, ObservabilityInterceptor, ObservedRegistration
 from server.logs import configure_logging
 from server.metrics import record_build_info
 from server.preserialized import PRESERIALIZED_METHODS
@@ -63,22 +63,26 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None, listening=None) -> None:
     server = grpc.aio.server(
-        interceptors=[ObservabilityInterceptor(PRESERIALIZED_METHODS, config.max_message_bytes)],
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )
+    # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
+    observed = ObservedRegistration(server, ObservabilityInterceptor(PRESERIALIZED_METHODS, config.max_message_bytes))
     try:
         profiles = HouseProfiles(config.profiles_dir)
     except ProfilesError as error:  # the supervisor checked them; a file changed since
         log.error("cannot load house profiles", directory=error.directory, problems=error.problems)
         raise SystemExit(1) from None
     servicer = ScoringService(config, profiles)
-    scoring_service_pb2_grpc.add_ScoringServiceServicer_to_server(servicer, server)
+    scoring_service_pb2_grpc.add_ScoringServiceServicer_to_server(servicer, observed)
     http = HttpEndpoint.bind(config, servicer, reuse_port)  # Connect over HTTP, by the same servicer
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, observed)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(  # what `enable_server_reflection` does
+        reflection.aio.ReflectionServicer(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+        ),
+        observed,
     )
     credentials = server_credentials(config)
     try:
