@@ -24,6 +24,9 @@ from tests.server.conftest import free_port, wait_serving
 DOCKERFILE = DEPLOY / "Dockerfile"
 STEPS = "deploy/image/steps.sh"
 CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", "setup.py", "compile_core.py", STEPS}
+# The image's build stage has gcc; a machine without it builds the pure-Python wheel only.
+BUILDS = ["compiled", "pure"] if shutil.which("gcc") else ["pure"]
+NO_GCC = pytest.mark.skipif("compiled" not in BUILDS, reason="no gcc: the wheel cannot be compiled here")
 CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "profile_files", "server", "clients"}
 
 
@@ -97,8 +100,7 @@ def image_venvs(tmp_path_factory) -> dict[str, Path]:
     """The two stages' steps: wheels built from a copy of the build context, then a fresh venv
     (from the base interpreter, not the project's) installed from those wheels with no index.
     Twice: with gcc on the PATH, as in the image's build stage, and without any C compiler.
-    The venvs by the build of rules_core they should run: "compiled" and "pure"."""
-    assert shutil.which("gcc"), "gcc: the image's build compiles rules_core's hot path with it"
+    The venvs by the build of rules_core they should run: "compiled" and "pure" (BUILDS)."""
     work = tmp_path_factory.mktemp("image")
     source = work / "src"
     for path in context_files():
@@ -120,7 +122,8 @@ def image_venvs(tmp_path_factory) -> dict[str, Path]:
 
     step("dependency-wheels", str(work / "wheels/deps"), env=build)
     venvs = {}
-    for built, env in (("pure", {**build, "PATH": str(no_compiler)}), ("compiled", build)):
+    for built in BUILDS:
+        env = build if built == "compiled" else {**build, "PATH": str(no_compiler)}
         step("app-wheel", str(work / "wheels" / built), env=env)
         venvs[built] = work / "venv" / built
         step("install", str(venvs[built]), str(work / "wheels/deps"), str(work / "wheels" / built), env=runtime)
@@ -129,8 +132,8 @@ def image_venvs(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def image_venv(image_venvs) -> Path:
-    """The image's venv: its rules_core compiled."""
-    return image_venvs["compiled"]
+    """The image's venv: its rules_core compiled (where gcc is)."""
+    return image_venvs[BUILDS[0]]
 
 
 def wheel_files(venv: Path) -> list[str]:
@@ -139,6 +142,7 @@ def wheel_files(venv: Path) -> list[str]:
     return [line.split(",")[0] for line in record.read_text().splitlines()]
 
 
+@NO_GCC
 def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_where_not(image_venvs):
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     compiled = [path for path in wheel_files(image_venvs["compiled"]) if path.endswith(".so")]
@@ -201,7 +205,7 @@ def processes_running_the_compiled_core(server: int) -> list[int]:
     return running
 
 
-@pytest.mark.parametrize("built", ["compiled", "pure"])
+@pytest.mark.parametrize("built", [pytest.param("compiled", marks=NO_GCC), "pure"])
 def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_venvs, built, tmp_path):
     image_venv = image_venvs[built]
     port, metrics = free_port(), free_port()
