@@ -4,9 +4,9 @@ sending SettleBatch calls of 10,000 hands, against a real 2-worker server.
     python -m bench.drain_under_load                 # 5 runs with 4 batch clients
     python -m bench.drain_under_load --runs 10 --batches 0
 
-Prints each run's count of calls by status code, and the runs' CANCELLED. With ``--batches 0``
-it is `tests/server/test_drain.py::test_sigterm_under_non_stop_load_ends_every_call_ok_or_unavailable`
-(which asserts 0 CANCELLED), repeated; with batches it measures what is left (docs/RELIABILITY.md).
+Prints each run's count of calls by status code, and the runs' CANCELLED. Each run is one of
+`tests/server/test_drain.py`'s tests under load (``--batches 0``: the one without batches;
+4: the one with them), which assert 0 CANCELLED; repeated (docs/RELIABILITY.md).
 """
 
 from __future__ import annotations

@@ -148,15 +148,12 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
         log.info("metrics", address=f"http://{metrics_address}/metrics")
 
     context = multiprocessing.get_context("spawn")
-    listening = context.Value("i", 0)  # workers whose listener is open: a draining one waits for the others
     count = config.worker_count
     reuse_port = count > 1
 
     def start_worker():
         ready = context.Event()
-        process = context.Process(
-            target=run_worker, args=(config, reuse_port, os.getpid(), ready, listening), daemon=False
-        )
+        process = context.Process(target=run_worker, args=(config, reuse_port, os.getpid(), ready), daemon=False)
         process.start()
         return process, ready
 

@@ -28,7 +28,7 @@ class ServerConfig:
     keepalive_time_ms: int = 60_000
     keepalive_timeout_ms: int = 20_000
     grace_period_s: float = 10.0  # in-flight calls finish within this after SIGTERM
-    shutdown_delay_s: float = 1.0  # NOT_SERVING is reported this long before the listener closes
+    shutdown_delay_s: float = 1.0  # NOT_SERVING is reported this long before new calls are held
     tls_cert: str = ""  # PEM certificate chain; TLS is on when cert and key are set
     tls_key: str = ""
     tls_client_ca: str = ""  # PEM CA bundle: when set, clients must present a certificate it signed (mTLS)
@@ -61,7 +61,7 @@ _HELP = {
     "keepalive_time_ms": "interval of keepalive pings to idle clients",
     "keepalive_timeout_ms": "how long a keepalive ping may go unanswered",
     "grace_period_s": "how long in-flight calls may run after SIGTERM",
-    "shutdown_delay_s": "how long health reports NOT_SERVING before the listener closes",
+    "shutdown_delay_s": "how long health reports NOT_SERVING before new calls are held",
     "tls_cert": "PEM certificate chain file (TLS when set with --tls-key)",
     "tls_key": "PEM private key file",
     "tls_client_ca": "PEM CA file; clients must present a certificate it signed (mutual TLS)",

@@ -24,7 +24,7 @@ import grpc
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
 from server import logs, metrics
-from server.drain import DRAIN, answer_once_released, refuse_if_draining
+from server.drain import DRAIN, refuse_if_draining
 from server.service import abort_invalid
 
 MAX_LOGGED_ID_CHARS = 128
@@ -320,10 +320,7 @@ def _unary(behaviour, method: str, decode: _Decoder):
                 await decode.reject(context)
             call.request_id = getattr(request, "request_id", "")
             call.profile = request_profile(request)
-            response = await behaviour(request, context)
-            if DRAIN.refusing:
-                await answer_once_released(call.record.service)
-            return response
+            return await behaviour(request, context)
         except BaseException as caught:
             error = caught
             body = request = None  # noqa: F841 (this frame goes on in the traceback: it must not hold them)

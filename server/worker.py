@@ -1,8 +1,9 @@
 """One server process: a grpc.aio server with the scoring, health and reflection services.
 
-On SIGTERM or SIGINT it drains: health turns NOT_SERVING, the listener stays
-open for ``shutdown_delay_s`` so load balancers notice, then it stops taking
-calls and lets in-flight ones finish within ``grace_period_s``, and exits 0.
+On SIGTERM or SIGINT it drains: health turns NOT_SERVING, calls are served as
+usual for ``shutdown_delay_s`` so load balancers notice, then new calls are held
+and in-flight ones finish within ``grace_period_s``, and it exits 0, its
+connections closing under the held calls (see `server.drain`).
 It drains the same way when its supervisor dies.
 """
 
@@ -12,6 +13,7 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 from pathlib import Path
 
 import grpc
@@ -61,7 +63,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     return grpc.ssl_server_credentials([(key, cert)], root_certificates=client_ca, require_client_auth=bool(client_ca))
 
 
-async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None, listening=None) -> None:
+async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     server = grpc.aio.server(
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
@@ -109,9 +111,6 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     log.info("serving", address=f"{config.host}:{port}", tls=credentials is not None, mtls=bool(config.tls_client_ca))
     if ready is not None:
         ready.set()  # the supervisor now replaces this worker if it dies, rather than stopping
-    if listening is not None:
-        with listening.get_lock():
-            listening.value += 1
 
     stopping = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -127,14 +126,17 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     if http is not None:
         http.drain()
     await asyncio.sleep(config.shutdown_delay_s)
-    await asyncio.gather(
-        _stop_grpc(server, config.grace_period_s, listening), *([http.stop()] if http is not None else [])
-    )
+    await asyncio.gather(drain_calls(config.grace_period_s, log), *([http.stop()] if http is not None else []))
     if health_server is not None:
         await health_server.stop(0)
     watcher.cancel()
     profile_watch.cancel()
     log.info("stopped")
+    # Never gRPC's stop, which cancels the calls its core holds (see `server.drain`): the exit
+    # closes the connections, and every call left on them ends UNAVAILABLE on its client.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 async def _start_health_server(config: ServerConfig, reuse_port: bool, health_servicer) -> grpc.aio.Server | None:
@@ -155,21 +157,6 @@ async def _start_health_server(config: ServerConfig, reuse_port: bool, health_se
     return server
 
 
-async def _stop_grpc(server: grpc.aio.Server, grace_period_s: float, listening=None) -> None:
-    """Drain around gRPC's stop (see `server.drain`)."""
-    stopped_listening = others_listening = None
-    if listening is not None:
-
-        def stopped_listening() -> None:
-            with listening.get_lock():
-                listening.value -= 1
-
-        def others_listening() -> bool:
-            return listening.value > 0
-
-    await drain_calls(grace_period_s, server.stop, log, stopped_listening, others_listening)
-
-
 async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> None:
     """A worker whose supervisor died (SIGKILL, the OOM killer) drains and exits rather than
     holding the port with no one to stop it and no metrics endpoint. The supervisor's pid comes
@@ -181,7 +168,6 @@ async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> 
     stopping.set()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None, listening=None) -> None:
-    """``listening``: a shared count of the workers whose listener is open (`server.drain`)."""
+def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     configure_logging(config.log_level)
-    asyncio.run(serve(config, reuse_port, supervisor, ready, listening))
+    asyncio.run(serve(config, reuse_port, supervisor, ready))
