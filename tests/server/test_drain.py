@@ -142,7 +142,7 @@ def test_sigterm_with_long_batches_in_flight_ends_every_call_ok_or_unavailable(t
     stop began, and calls sent right after an answer into a worker whose stop had begun. A
     draining worker now never calls gRPC's stop: it holds new calls, lets the working ones
     finish, and exits; the closing connections end every call left UNAVAILABLE. One run here
-    (0 CANCELLED in each of the bench's runs since; docs/RELIABILITY.md)."""
+    (0 CANCELLED in each of the bench's 29 runs since; docs/RELIABILITY.md)."""
     codes = sigterm_under_load(tmp_path, batches=4)
     assert codes[grpc.StatusCode.OK] > 0 and codes[grpc.StatusCode.UNAVAILABLE] > 0
     assert set(codes) == {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}, codes
