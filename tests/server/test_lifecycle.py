@@ -178,6 +178,8 @@ def test_two_workers_share_the_port(tmp_path):
         served_by = {line["pid"] for line in lines if line["event"] == "rpc" and line["method"].endswith("/Settle")}
         assert len(workers) == 2
         assert served_by == workers  # both workers answered calls on the one port
+        # each worker runs on uvloop's event loop (docs/PERFORMANCE.md: less CPU per call)
+        assert [line["event_loop"] for line in lines if line["event"] == "serving"] == ["uvloop", "uvloop"]
         # the supervisor adds up both workers' metrics
         assert sample(server.metrics(), "grpc_server_handled_total", grpc_method="Settle", grpc_code="OK") == 30
 
