@@ -32,7 +32,7 @@ import rules_core as rc  # noqa: E402
 from bench.unary_cost import bench_request  # noqa: E402
 from server import logs, metrics  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
-from server.interceptor import ObservabilityInterceptor  # noqa: E402
+from server.interceptor import CallObserver  # noqa: E402
 from server.preserialized import PRESERIALIZED_METHODS  # noqa: E402
 from server.service import ScoringService  # noqa: E402
 
@@ -59,7 +59,7 @@ def layers(body: bytes):
     servicer = ScoringService(ServerConfig())
     context = _Context()
     handler = grpc.unary_unary_rpc_method_handler(servicer.Settle, request_deserializer=pb.SettleRequest.FromString)
-    wrapped = ObservabilityInterceptor(PRESERIALIZED_METHODS)._wrap(handler, SETTLE).unary_unary
+    wrapped = CallObserver(PRESERIALIZED_METHODS)._wrap(handler, SETTLE).unary_unary
 
     async def core():
         convert.settle_response_bytes(rc.settle(convert.settle_request(pb.SettleRequest.FromString(body))))

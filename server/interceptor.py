@@ -1,6 +1,8 @@
-"""One interceptor for every call: decoding, go-grpc-prometheus metrics and one JSON log line.
+"""One wrapper around every call's handler: decoding, go-grpc-prometheus metrics and one JSON
+log line. It is registered with each handler rather than run as a gRPC server interceptor,
+whose chain costs every call a few coroutines before the handler is even found.
 
-Every rpc of every service receives its body as bytes and this interceptor
+Every rpc of every service receives its body as bytes and this wrapper
 decodes it, inside the call's book-keeping: a body that is not the message the
 rpc takes is answered INVALID_ARGUMENT (saying which message was expected,
 nothing of protobuf's internals), logged and counted like any other call. In a
@@ -159,21 +161,15 @@ class _Call:
 MAX_WRAPPED_HANDLERS = 1024
 
 
-class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
-    """Wraps each method's handler once (gRPC asks for it on every call, and building a
-    handler costs more than looking one up). The methods named in ``preserialized`` are
-    registered without a response serializer (see `server.preserialized`)."""
+class CallObserver:
+    """Wraps each method's handler once in the call's book-keeping (decoding, metrics, the
+    log line); `ObservedRegistration` registers the wrappers. The methods named in
+    ``preserialized`` are registered without a response serializer (see `server.preserialized`)."""
 
     def __init__(self, preserialized: frozenset[str] = frozenset(), max_message_bytes: int | None = None):
         self.preserialized = preserialized
         self.max_message_bytes = max_message_bytes  # checked here, so that a body over it is logged and counted
         self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
-
-    async def intercept_service(self, continuation, handler_call_details):
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return None
-        return self.observed(handler, handler_call_details.method)
 
     def observed(self, handler, method: str):
         """``handler`` (of the rpc ``/service/method``) wrapped, made once per method."""
@@ -209,19 +205,19 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
 class ObservedRegistration:
     """What the generated ``add_*_to_server`` functions register services with, in place of
     the grpc.aio server: each method's handler is registered already wrapped by
-    ``interceptor``, so gRPC finds and calls the wrapper directly. As a server interceptor it
-    costs every call gRPC's interceptor chain (a partial and three coroutines) before the
+    ``observer``, so gRPC finds and calls the wrapper directly. As a server interceptor it
+    would cost every call gRPC's interceptor chain (a partial and three coroutines) before the
     handler is even found (see docs/PERFORMANCE.md)."""
 
-    def __init__(self, server: grpc.aio.Server, interceptor: ObservabilityInterceptor):
+    def __init__(self, server: grpc.aio.Server, observer: CallObserver):
         self.server = server
-        self.interceptor = interceptor
+        self.observer = observer
 
     def add_generic_rpc_handlers(self, generic_handlers) -> None:
-        self.server.add_generic_rpc_handlers(tuple(_ObservedGeneric(h, self.interceptor) for h in generic_handlers))
+        self.server.add_generic_rpc_handlers(tuple(_ObservedGeneric(h, self.observer) for h in generic_handlers))
 
     def add_registered_method_handlers(self, service: str, method_handlers: dict) -> None:
-        observed = self.interceptor.observed
+        observed = self.observer.observed
         self.server.add_registered_method_handlers(
             service, {name: observed(handler, f"/{service}/{name}") for name, handler in method_handlers.items()}
         )
@@ -230,13 +226,13 @@ class ObservedRegistration:
 class _ObservedGeneric(grpc.GenericRpcHandler):
     """A generic handler whose method handlers come wrapped (cached per method)."""
 
-    def __init__(self, inner, interceptor: ObservabilityInterceptor):
+    def __init__(self, inner, observer: CallObserver):
         self.inner = inner
-        self.interceptor = interceptor
+        self.observer = observer
 
     def service(self, handler_call_details):
         handler = self.inner.service(handler_call_details)
-        return None if handler is None else self.interceptor.observed(handler, handler_call_details.method)
+        return None if handler is None else self.observer.observed(handler, handler_call_details.method)
 
 
 class _Decoder:

@@ -26,7 +26,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
-from server.interceptor import MAX_MESSAGE_BYTES, ObservabilityInterceptor, ObservedRegistration
+from server.interceptor import MAX_MESSAGE_BYTES, CallObserver, ObservedRegistration
 from server.logs import configure_logging
 from server.metrics import record_build_info
 from server.preserialized import PRESERIALIZED_METHODS
@@ -38,8 +38,9 @@ log = structlog.get_logger("shmj.server")
 
 def core_receive_limit(max_message_bytes: int) -> int:
     """What gRPC's core accepts: twice the product's limit, so that a body somewhat over it
-    reaches the interceptor, which answers RESOURCE_EXHAUSTED, logged and counted (a body over
-    this is refused by the core alone, before any of the server's code runs)."""
+    reaches the call's wrapper (server.interceptor), which answers RESOURCE_EXHAUSTED, logged
+    and counted (a body over this is refused by the core alone, before any of the server's
+    code runs)."""
     return min(2 * max_message_bytes, MAX_MESSAGE_BYTES)
 
 
@@ -70,7 +71,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
     )
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
-    observed = ObservedRegistration(server, ObservabilityInterceptor(PRESERIALIZED_METHODS, config.max_message_bytes))
+    observed = ObservedRegistration(server, CallObserver(PRESERIALIZED_METHODS, config.max_message_bytes))
     try:
         profiles = HouseProfiles(config.profiles_dir)
     except ProfilesError as error:  # the supervisor checked them; a file changed since
