@@ -9,6 +9,7 @@ which is what the shape search and the validators need to be fast.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Tile(IntEnum):
@@ -74,9 +75,10 @@ class Flower(IntEnum):
     CHRYSANTHEMUM = 8  # 菊
 
 
-TILE_KINDS = 34
-FIRST_HONOUR = 27
-FIRST_DRAGON = 31
+# Final literals: the compiled hot path (mypyc) inlines them instead of looking them up.
+TILE_KINDS: Final = 34
+FIRST_HONOUR: Final = 27
+FIRST_DRAGON: Final = 31
 ALL_TILES: tuple[Tile, ...] = tuple(Tile)
 ALL_FLOWERS: tuple[Flower, ...] = tuple(Flower)
 SUIT_LETTERS = "mps"

@@ -43,14 +43,23 @@ _SEAT_TEXT = "must be a seat 0-3"
 MAX_REQUEST_ID_BYTES = 256
 # The longest each repeated field of a real request can be, by field name. A longer one is
 # refused before any of its elements is read, so a list of a million costs no more than one of 20.
+# The bounds the hot paths check inline are Final literals (a call per list costs more than
+# the check, and the compiled build inlines a literal where it would look a name up).
+MAX_WINNERS: Final = 4
+MAX_LIABILITIES: Final = 48  # entries for one pair add up: 12 pairs, 4 melds claimed each at most
+MAX_CONCEALED: Final = 14
+MAX_MELDS: Final = 4
+MAX_MELD_TILES: Final = 4
+MAX_FLOWERS: Final = 8
+MAX_PASSED: Final = 136
 MAX_LENGTHS = {
-    "winners": 4,
-    "liabilities": 48,  # entries for one pair add up: 12 pairs, 4 melds claimed each at most
-    "concealed": 14,
-    "melds": 4,
-    "tiles": 4,  # of a meld
-    "flowers": 8,
-    "passed_tiles": 136,
+    "winners": MAX_WINNERS,
+    "liabilities": MAX_LIABILITIES,
+    "concealed": MAX_CONCEALED,
+    "melds": MAX_MELDS,
+    "tiles": MAX_MELD_TILES,  # of a meld
+    "flowers": MAX_FLOWERS,
+    "passed_tiles": MAX_PASSED,
     # RuleProfile overrides
     "fixed_values": 64,
     "fan": 64,
@@ -77,16 +86,6 @@ def request_id_violation(request_id: str) -> FieldViolation | None:
     if size <= MAX_REQUEST_ID_BYTES:
         return None
     return FieldViolation("request_id", f"at most {MAX_REQUEST_ID_BYTES} bytes, got {size}")
-
-
-# The bounds the hot paths check inline (a call per list costs more than the check).
-MAX_WINNERS = MAX_LENGTHS["winners"]
-MAX_LIABILITIES = MAX_LENGTHS["liabilities"]
-MAX_CONCEALED = MAX_LENGTHS["concealed"]
-MAX_MELDS = MAX_LENGTHS["melds"]
-MAX_FLOWERS = MAX_LENGTHS["flowers"]
-MAX_MELD_TILES = MAX_LENGTHS["tiles"]
-MAX_PASSED = MAX_LENGTHS["passed_tiles"]
 
 
 # Field paths of the winners, made once (the winners are checked to be at most MAX_WINNERS first).
@@ -199,9 +198,11 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         too_long = request_id_violation(request_id)
         if too_long:
             add(too_long)
-    profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
-    for violation in profile_violations:
-        add(violation)
+    profile = profiles.get(request.profile) if not request.overrides else None
+    if profile is None:  # overrides to merge, or an unknown profile to name
+        profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
+        for violation in profile_violations:
+            add(violation)
     if request.dealer_seat not in SEATS:
         add(FieldViolation("dealer_seat", _SEAT_TEXT))
     dice = request.dice
@@ -286,11 +287,15 @@ def _check_hand(
             _length_ok(getattr(hand, name), name, f"{path}.{name}", add)
         return counts  # a hand that cannot be real is not looked at further
     tiles_ok = True
+    over_four = False  # a tile counted more than 4 times, concealed and melded
     for tile in concealed:
         if tile is None:
             tiles_ok = False
         else:
-            counts[tile] += 1
+            count = counts[tile] + 1
+            counts[tile] = count
+            if count > 4:
+                over_four = True
     if not tiles_ok:
         for index, tile in enumerate(concealed):
             if tile is None:
@@ -324,7 +329,10 @@ def _check_hand(
     for index, meld in enumerate(melds):
         if _check_meld(meld, seat, path, index, add):
             for known in cast(tuple[int, ...], meld.tiles):
-                all_counts[known] += 1
+                count = all_counts[known] + 1
+                all_counts[known] = count
+                if count > 4:
+                    over_four = True
 
     if flowers and (None in flowers or len(set(flowers)) != len(flowers)):
         seen_flowers = 0
@@ -336,7 +344,7 @@ def _check_hand(
             else:
                 seen_flowers |= 1 << flower
 
-    if max(all_counts) > 4:
+    if over_four:
         over = ", ".join(f"{TILE_NOTATION[t]} x{c}" for t, c in enumerate(all_counts) if c > 4)
         add(FieldViolation(path, f"a tile has only four copies: {over}"))
     return counts
@@ -380,8 +388,17 @@ def _forms(kind: MeldKind, tiles) -> bool:
     if kind == CHOW:
         if len(tiles) != 3:
             return False
-        low, mid, high = sorted(tiles)
-        return high < FIRST_HONOUR and mid == low + 1 and high == low + 2 and low // 9 == high // 9
+        # Three different tiles two apart are consecutive (no sorting: plain int comparisons).
+        a: int = tiles[0]
+        b: int = tiles[1]
+        c: int = tiles[2]
+        low = a if a < b else b
+        if c < low:
+            low = c
+        high = a if a > b else b
+        if c > high:
+            high = c
+        return high - low == 2 and a != b and b != c and a != c and high < FIRST_HONOUR and low // 9 == high // 9
     size = 3 if kind == PUNG else 4
     return len(tiles) == size and tiles.count(tiles[0]) == size
 
