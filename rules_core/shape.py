@@ -18,6 +18,7 @@ all-pungs reading the better one outright.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 
@@ -28,13 +29,23 @@ class Shape(IntEnum):
     ALL_PUNGS = 2  # complete, and every set can be a pung or kong
 
 
-# counts of one suit (9-tuple) -> the most pungs in a split into sets (plus one pair when the
-# total is 2 modulo 3), or -1 when the tiles do not split so. Of the 273,005 count patterns a
-# suit can show, random hands meet about 11,000 in 100,000 requests and 33,000 in 3 million;
-# each entry takes about 200 bytes. The tables below are emptied when they reach
-# MAX_SUIT_PATTERNS entries, so a worker's memory stays flat whatever it is sent.
+# Members the hot path returns, as constants (see rules_core.requests).
+_SHAPE_ALL_PUNGS: Final = Shape.ALL_PUNGS
+_SHAPE_COMPLETE: Final = Shape.COMPLETE
+
+# A suit's nine counts read as one int, four bits a count (a hand holds at most 14 concealed
+# tiles, so no count reaches 16): a dict keyed by an int hashes it for nothing, where a 9-tuple
+# is built and hashed on every look-up. `_suit_counts` turns a code back into counts.
+_SUIT_BITS: Final = 4
+_COUNT_MASK: Final = 15
+
+# suit code -> the most pungs in a split into sets (plus one pair when the total is 2 modulo
+# 3), or -1 when the tiles do not split so. Of the 273,005 count patterns a suit can show,
+# random hands meet about 11,000 in 100,000 requests and 33,000 in 3 million. The tables
+# below are emptied when they reach MAX_SUIT_PATTERNS entries, so a worker's memory stays
+# flat whatever it is sent.
 MAX_SUIT_PATTERNS = 65_536
-_SUIT_TABLE: dict[tuple[int, ...], int] = {}
+_SUIT_TABLE: dict[int, int] = {}
 _NO_SPLIT = -1
 
 
@@ -65,8 +76,20 @@ def _most_pungs(counts: list[int], chow_wanted: bool = False) -> int:
     return best
 
 
-def _suit_split(key: tuple[int, ...], chow_wanted: bool = False) -> int:
-    counts = list(key)
+def _suit_code(counts: list[int], start: int) -> int:
+    code = 0
+    for tile in range(start, start + 9):
+        code = (code << _SUIT_BITS) | counts[tile]
+    return code
+
+
+def _suit_counts(code: int) -> list[int]:
+    """The nine counts of a suit code, lowest tile first."""
+    return [(code >> (_SUIT_BITS * (8 - i))) & _COUNT_MASK for i in range(9)]
+
+
+def _suit_split(code: int, chow_wanted: bool = False) -> int:
+    counts = _suit_counts(code)
     if sum(counts) % 3 == 0:
         return _most_pungs(counts, chow_wanted)
     best = _NO_SPLIT
@@ -80,7 +103,7 @@ def _suit_split(key: tuple[int, ...], chow_wanted: bool = False) -> int:
 
 # counts of one suit -> (the most pungs in a split as above, the most in one that holds at least
 # one chow); -1 where there is no such split.
-_SPLITS_TABLE: dict[tuple[int, ...], tuple[int, int]] = {}
+_SPLITS_TABLE: dict[int, tuple[int, int]] = {}
 
 
 def most_pungs_with_a_chow(counts: list[int]) -> int:
@@ -89,7 +112,7 @@ def most_pungs_with_a_chow(counts: list[int]) -> int:
     total = 0
     best_change = None  # pungs lost by taking the chow in the suit that loses the fewest
     for start in (0, 9, 18):
-        key = tuple(counts[start : start + 9])
+        key = _suit_code(counts, start)
         splits = _SPLITS_TABLE.get(key)
         if splits is None:
             if len(_SPLITS_TABLE) >= MAX_SUIT_PATTERNS:
@@ -105,18 +128,29 @@ def most_pungs_with_a_chow(counts: list[int]) -> int:
 def shape_of(counts: list[int]) -> tuple[Shape, int]:
     """The best shape of 34 concealed tile counts (total 2 modulo 3), and the most
     concealed suited pungs a decomposition of that shape holds."""
-    pairs = 0
+    pairs = 0  # counts of 2 among the honours, then sets of a suit with one pair among them
+    twos = 0  # counts of 2 in all
     suited_pungs = 0
-    only_pung_counts = True
+    only_pung_counts = True  # no count of 1 or 4 among the suits
     for tile in range(FIRST_HONOUR, TILE_KINDS):
         c = counts[tile]
         if c == 2:
             pairs += 1
         elif c == 1 or c == 4:
             return INCOMPLETE
+    twos = pairs
     for start in (0, 9, 18):
-        key = tuple(counts[start : start + 9])
-        total = sum(key)
+        # One pass over the suit: its code, its total and the counts that rule out pungs only.
+        code = 0
+        total = 0
+        for tile in range(start, start + 9):
+            c = counts[tile]
+            code = (code << _SUIT_BITS) | c
+            total += c
+            if c == 2:
+                twos += 1
+            elif c == 1 or c == 4:
+                only_pung_counts = False
         if not total:
             continue
         remainder = total % 3
@@ -124,22 +158,20 @@ def shape_of(counts: list[int]) -> tuple[Shape, int]:
             return INCOMPLETE
         if remainder == 2:
             pairs += 1
-        pungs = _SUIT_TABLE.get(key)
+        pungs = _SUIT_TABLE.get(code)
         if pungs is None:
             if len(_SUIT_TABLE) >= MAX_SUIT_PATTERNS:
                 _SUIT_TABLE.clear()
-            pungs = _SUIT_TABLE[key] = _suit_split(key)
+            pungs = _SUIT_TABLE[code] = _suit_split(code)
         if pungs < 0:
             return INCOMPLETE
         suited_pungs += pungs
-        if only_pung_counts and (1 in key or 4 in key):
-            only_pung_counts = False
     if pairs != 1:
         return INCOMPLETE
     # With one pair in all, counts of only 2 and 3 mean pungs and that pair.
-    if only_pung_counts and counts.count(2) == 1:
-        return Shape.ALL_PUNGS, suited_pungs
-    return Shape.COMPLETE, suited_pungs
+    if only_pung_counts and twos == 1:
+        return _SHAPE_ALL_PUNGS, suited_pungs
+    return _SHAPE_COMPLETE, suited_pungs
 
 
 INCOMPLETE = (Shape.INCOMPLETE, 0)
