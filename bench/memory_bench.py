@@ -60,6 +60,7 @@ def cache_sizes() -> dict[str, tuple[int, int | None]]:
         (valuation, "_fixed_value"),
         (valuation, "_source_item"),
         (valuation, "_base_item"),
+        (valuation, "_change_names"),
         (multipliers, "_multipliers"),
         (legality, "pungs_reading_always_best"),
     ):

@@ -10,6 +10,8 @@ one of the reading that counts (the highest-value decomposition, chosen in
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.requests import CHOW, MeldKind
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
@@ -43,16 +45,23 @@ _SOURCE_BY_TILE: dict[MeldKind, tuple[FlowerSource, ...]] = {
 }
 
 
+# Members the hot path keys by, as constants (see rules_core.requests).
+_FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
+_SUITED_PUNG: Final = FlowerSource.SUITED_PUNG
+_WIND_PUNG: Final = FlowerSource.WIND_PUNG
+_DRAGON_PUNG: Final = FlowerSource.DRAGON_PUNG
+
+
 def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited_pungs: int) -> dict[FlowerSource, int]:
     """How many of each 花 source the hand holds (sources it lacks are absent)."""
     sources: dict[FlowerSource, int] = {}
     if flower_count:
-        sources[_S.FLOWER_TILE] = flower_count
+        sources[_FLOWER_TILE] = flower_count
     if concealed_suited_pungs:
-        sources[_S.SUITED_PUNG] = concealed_suited_pungs
+        sources[_SUITED_PUNG] = concealed_suited_pungs
     for tile in range(FIRST_HONOUR, TILE_KINDS):
         if counts[tile] >= 3:
-            source = _S.WIND_PUNG if tile < FIRST_DRAGON else _S.DRAGON_PUNG
+            source = _WIND_PUNG if tile < FIRST_DRAGON else _DRAGON_PUNG
             sources[source] = sources.get(source, 0) + 1
     for meld in melds:
         kind = meld.kind

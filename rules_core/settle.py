@@ -29,11 +29,9 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
     outcome = cast(Outcome, request.outcome)  # validated: never None
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat
+    winners = request.winners  # validated: one list of counts per winner
     results = tuple(
-        [
-            evaluate_winner(profile, outcome, dealer, multi, winner, winner_counts)
-            for winner, winner_counts in zip(request.winners, counts, strict=True)
-        ]
+        [evaluate_winner(profile, outcome, dealer, multi, winners[i], counts[i]) for i in range(len(winners))]
     )
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from rules_core.patterns import PATTERN_IMPLIES, Pattern, patterns_of
 from rules_core.profile import CombineFixed, FlowerSource, RuleProfile, Unit
-from rules_core.results import ItemKind, ValueItem
+from rules_core.results import ItemKind, ValueItem, new
 
 
 def hand_value(
@@ -113,6 +113,12 @@ _CHANGE_NAMES = {
 
 
 def _change_item(kind: ItemKind, code: str, change: int, profile: RuleProfile) -> ValueItem:
-    zh, en = _CHANGE_NAMES[code, profile.unit]
-    threshold = profile.ordinary_lazi_threshold
-    return ValueItem(kind, code, zh.format(t=threshold), en.format(t=threshold), change)
+    zh, en = _change_names(code, profile.unit, profile.ordinary_lazi_threshold)
+    return new(ValueItem, (kind, code, zh, en, change, 1))
+
+
+@lru_cache(maxsize=256)
+def _change_names(code: str, unit: Unit, threshold: int) -> tuple[str, str]:
+    """The Chinese and English names of a change item, formatted once per threshold."""
+    zh, en = _CHANGE_NAMES[code, unit]
+    return zh.format(t=threshold), en.format(t=threshold)
