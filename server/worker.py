@@ -10,7 +10,6 @@ It drains the same way when its supervisor dies.
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import signal
 import sys
@@ -23,6 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
+from server import garbage
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
@@ -124,9 +124,8 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
     watcher = asyncio.create_task(_stop_without_supervisor(supervisor, stopping))
-    # Request objects form no reference cycles: keep the cyclic collector out of the hot path.
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 100)
+    garbage.configure()  # short collector pauses, counted (see `server.garbage`)
+    gc_publisher = asyncio.create_task(garbage.publish_forever())
     await stopping.wait()
 
     log.info("draining", shutdown_delay_s=config.shutdown_delay_s, grace_period_s=config.grace_period_s)
@@ -139,6 +138,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         await health_server.stop(0)
     watcher.cancel()
     profile_watch.cancel()
+    gc_publisher.cancel()
     log.info("stopped")
     # Never gRPC's stop, which cancels the calls its core holds (see `server.drain`): the exit
     # closes the connections, and every call left on them ends UNAVAILABLE on its client.

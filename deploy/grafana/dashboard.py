@@ -321,6 +321,16 @@ def build() -> db.Dashboard:
         )
         .with_panel(
             graph(
+                "Garbage collector pauses",
+                "Pauses of each worker's cyclic garbage collector by generation (p50, p90, p99): every call"
+                " leaves gRPC's handler look-up cycle for it, and a pause delays every call waiting on that"
+                " worker (server/garbage.py; about a millisecond each at the default thresholds).",
+                "s",
+                quantiles("shmj_gc_pause_seconds", 'generation=~".+"', "generation", "generation {{generation}}"),
+            )
+        )
+        .with_panel(
+            graph(
                 "House profiles",
                 "House profiles in force per pod (shmj_profiles_loaded), and reloads of --profiles-dir over the time"
                 " range by result: `refused` means a bad file, the old profiles kept (alert ShmjScoringProfileReloadRefused).",
@@ -333,7 +343,6 @@ def build() -> db.Dashboard:
                         "B",
                     ),
                 ],
-                24,
             )
         )
     )

@@ -46,7 +46,7 @@ def test_variables_pick_the_data_source_job_namespace_and_pod():
 
 def test_every_panel_is_a_real_plugin_with_a_title_and_description():
     titles = [p["title"] for p in panels()]
-    assert len(titles) == len(set(titles)) == 19
+    assert len(titles) == len(set(titles)) == 20
     for panel in panels():
         assert panel["type"] in {"timeseries", "table"}, panel["title"]
         assert len(panel["description"]) > 20, panel["title"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from prometheus_client import REGISTRY
 
+import server.garbage  # noqa: F401  (and the garbage collector's)
 import server.metrics  # noqa: F401  (registers the service's metrics)
 import server.profiles  # noqa: F401  (and the house profiles' metrics)
 from server.process_metrics import LabelledProcessCollector
