@@ -6,7 +6,7 @@ No gRPC here: the bench request (`bench.unary_cost`) goes through, cumulatively,
 1. the core: decoding, converting, settling and writing the answer's bytes;
 2. plus the domain metrics of the settlement;
 3. the servicer's Settle (its error handling around the same work);
-4. the whole handler the interceptor registers: call metrics, drain book-keeping and the
+4. the whole handler `server.observed_calls` registers: call metrics, drain book-keeping and the
    log line (written to a file, as a worker's stdout would be).
 Each is timed in CPU seconds per call, best of 5 passes. "Cold" runs the same call after
 walking 2 MiB of memory (more than a core's L2 cache), as gRPC's core, the event loop and the host's other processes do
@@ -32,7 +32,7 @@ import rules_core as rc  # noqa: E402
 from bench.unary_cost import bench_request  # noqa: E402
 from server import logs, metrics  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
-from server.interceptor import CallObserver  # noqa: E402
+from server.observed_calls import CallObserver  # noqa: E402
 from server.preserialized import PRESERIALIZED_METHODS  # noqa: E402
 from server.service import ScoringService  # noqa: E402
 
@@ -80,7 +80,7 @@ def layers(body: bytes):
         "core": core,
         "+ domain metrics": core_and_metrics,
         "servicer Settle": servicer_settle,
-        "+ interceptor, call metrics, log line": whole_handler,
+        "+ call wrapper, call metrics, log line": whole_handler,
     }
 
 

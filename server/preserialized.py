@@ -3,7 +3,7 @@
 Settle and SettleBatch write their responses as protobuf bytes from cached
 parts (see `convert.wire`). Registered with the generated serializer, those
 bytes would have to be parsed into a message only for gRPC to serialise them
-again, about a microsecond a hand. `server.interceptor.CallObserver` registers
+again, about a microsecond a hand. `server.observed_calls.CallObserver` registers
 the methods named here without a response serializer, which gRPC takes to mean the
 handler returns bytes (in the one wrapper every call has already, rather than a second).
 """

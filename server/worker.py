@@ -26,9 +26,9 @@ from server import garbage
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
-from server.interceptor import MAX_MESSAGE_BYTES, CallObserver, ObservedRegistration
 from server.logs import configure_logging
 from server.metrics import record_build_info
+from server.observed_calls import MAX_MESSAGE_BYTES, CallObserver, ObservedRegistration
 from server.preserialized import PRESERIALIZED_METHODS
 from server.profiles import HouseProfiles, ProfilesError
 from server.service import SERVICE_NAME, ScoringService
@@ -38,7 +38,7 @@ log = structlog.get_logger("shmj.server")
 
 def core_receive_limit(max_message_bytes: int) -> int:
     """What gRPC's core accepts: twice the product's limit, so that a body somewhat over it
-    reaches the call's wrapper (server.interceptor), which answers RESOURCE_EXHAUSTED, logged
+    reaches the call's wrapper (server.observed_calls), which answers RESOURCE_EXHAUSTED, logged
     and counted (a body over this is refused by the core alone, before any of the server's
     code runs)."""
     return min(2 * max_message_bytes, MAX_MESSAGE_BYTES)

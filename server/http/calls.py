@@ -23,7 +23,7 @@ from rules_core.errors import InvalidRequest
 from rules_core.json_read import read_list_waits_request, read_settle_request
 from server import metrics
 from server.http import connect
-from server.interceptor import _Call, request_profile
+from server.observed_calls import _Call, request_profile
 from server.service import SERVICE_NAME, abort_invalid
 from server.service import ScoringService as _Servicer
 
@@ -71,7 +71,7 @@ class CallEnded(grpc.aio.AbortError):
 
 
 class HttpCallContext:
-    """The part of ``grpc.aio.ServicerContext`` that the servicer and the interceptor use."""
+    """The part of ``grpc.aio.ServicerContext`` that the servicer and the call wrapper (server.observed_calls) use."""
 
     def __init__(self, peer: str, headers: dict[str, str], deadline: float | None):
         self._peer = peer

@@ -49,7 +49,7 @@ class HttpServer:
             http="h11",
             ws="none",
             log_config=None,
-            access_log=False,  # the app logs each call as gRPC's interceptor does
+            access_log=False,  # the app logs each call as gRPC's call wrapper (server.observed_calls) does
             server_header=False,
             timeout_graceful_shutdown=grace_period_s,
         )

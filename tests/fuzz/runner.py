@@ -62,7 +62,7 @@ class FuzzReport:
     seconds: float = 0.0
     calls: int = 0  # warm-up included
     # Unary bodies over the core's limit (twice the server's, `server.worker.core_receive_limit`):
-    # gRPC's core answers them RESOURCE_EXHAUSTED before any handler or interceptor runs, so the
+    # gRPC's core answers them RESOURCE_EXHAUSTED before any handler or call wrapper runs, so the
     # server's metrics and log never see them. Bodies between the two limits are counted.
     refused_by_core: int = 0
     bytes_sent: int = 0

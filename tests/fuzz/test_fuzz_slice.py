@@ -48,7 +48,7 @@ def test_worker_memory_stays_within_50_mb(fuzzed):
 
 
 def test_every_call_that_reaches_the_server_is_counted_in_the_metrics(fuzzed):
-    """Those over the limit too: the core's limit is twice the server's, which the interceptor
+    """Those over the limit too: the core's limit is twice the server's, which the call wrapper
     checks itself (docs/RELIABILITY.md); no fuzz body is over the core's."""
     report, _, counted, _ = fuzzed
     assert report.refused_by_core == 0
