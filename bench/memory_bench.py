@@ -45,6 +45,7 @@ def cache_sizes() -> dict[str, tuple[int, int | None]]:
         "shape._SPLITS_TABLE": (len(shape._SPLITS_TABLE), shape.MAX_SUIT_PATTERNS),
         "patterns.PATTERNS_OF_MASK": (len(patterns.PATTERNS_OF_MASK), 1 << (len(patterns.Pattern) + 1)),
         "overrides._MERGED": (len(overrides._MERGED), overrides.MAX_MERGED_PROFILES),
+        "multipliers._MULTIPLIERS": (len(multipliers._MULTIPLIERS), multipliers.MAX_MULTIPLIERS),
         "convert.requests._MELDS": (len(convert_requests._MELDS), convert_requests._MELDS.limit),
         "convert.responses._ITEM_TEMPLATES": (
             len(convert_responses._ITEM_TEMPLATES),
@@ -61,7 +62,6 @@ def cache_sizes() -> dict[str, tuple[int, int | None]]:
         (valuation, "_source_item"),
         (valuation, "_base_item"),
         (valuation, "_change_names"),
-        (multipliers, "_multipliers"),
         (legality, "pungs_reading_always_best"),
     ):
         info = getattr(module, name).cache_info()
