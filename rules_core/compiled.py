@@ -32,6 +32,7 @@ HOT_PATH = (
     "memo_key",
     "multipliers",
     "next_hand",
+    "overrides",
     "payments",
     "settle",
     "shape",

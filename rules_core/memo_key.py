@@ -11,9 +11,8 @@ and is compiled with the rest of it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 _END: Final = object()  # closes a list or a mapping in the key
 _SEQUENCE: Final = 1
@@ -29,17 +28,14 @@ _SHAPES: Final[dict[type, int]] = {
 }
 
 
-def memo_key(name: str, overrides: Any) -> Hashable | None:
-    """The key of ``overrides`` under the profile ``name``, or None when a value cannot be
-    hashed (another kind of mapping, a list inside a set): such overrides are merged each time."""
+def memo_key(name: str, overrides: Any) -> tuple:
+    """The key of ``overrides`` under the profile ``name``. It cannot be hashed when a value
+    cannot (another kind of mapping, a list inside a set): the memo's look-up raises TypeError
+    then, and such overrides are merged each time. (Not hashed here: a tuple keeps no hash, so
+    checking it first would hash it twice.)"""
     parts: list[Any] = [name]
     _flatten(overrides, parts)
-    key = tuple(parts)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+    return tuple(parts)
 
 
 def _flatten(value: Any, parts: list[Any]) -> None:
@@ -47,22 +43,40 @@ def _flatten(value: Any, parts: list[Any]) -> None:
     tuple or a mapping closed by _END, a set as one frozenset of its members' own keys."""
     kind = type(value)
     parts.append(kind)
-    shape = _SHAPES.get(kind, 0)
-    if shape == 0:
+    # The kinds overrides are made of, tested by identity first: each branch then iterates its
+    # own type natively when compiled, where a generic iteration costs a call per item.
+    if kind is str or kind is int:
         parts.append(value)
-    elif shape == _SEQUENCE:
-        for item in value:
-            _flatten(item, parts)
-        parts.append(_END)
-    elif shape == _MAPPING:
-        for key, item in value.items():
+    elif kind is dict:
+        for key, item in cast(dict, value).items():
             _flatten(key, parts)
             _flatten(item, parts)
         parts.append(_END)
+    elif kind is list:
+        for item in cast(list, value):
+            _flatten(item, parts)
+        parts.append(_END)
+    elif kind is tuple:
+        for item in cast(tuple, value):
+            _flatten(item, parts)
+        parts.append(_END)
     else:
-        members = []
-        for item in value:
-            member: list[Any] = []
-            _flatten(item, member)
-            members.append(tuple(member))
-        parts.append(frozenset(members))
+        shape = _SHAPES.get(kind, 0)
+        if shape == 0:
+            parts.append(value)
+        elif shape == _SEQUENCE:
+            for item in value:
+                _flatten(item, parts)
+            parts.append(_END)
+        elif shape == _MAPPING:
+            for key, item in value.items():
+                _flatten(key, parts)
+                _flatten(item, parts)
+            parts.append(_END)
+        else:
+            members = []
+            for item in value:
+                member: list[Any] = []
+                _flatten(item, member)
+                members.append(tuple(member))
+            parts.append(frozenset(members))

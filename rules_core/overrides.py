@@ -8,7 +8,7 @@ changes 清一色 alone. A fixed value of 0 makes the pattern an ordinary one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from enum import IntEnum
 from threading import Lock
@@ -138,8 +138,8 @@ def _throws(value, _current):
     for index, throw in enumerate(_items(value)):
         try:
             throws.add(_throw(throw))
-        except _DieFault as fault:
-            faults.append((f"[{index}].{fault.which}", str(fault)))
+        except _DieFault as die_fault:
+            faults.append((f"[{index}].{die_fault.which}", str(die_fault)))
         except ValueError as fault:
             faults.append((f"[{index}]", str(fault)))
     if faults:
@@ -150,7 +150,7 @@ def _throws(value, _current):
 def _table(key_field: str, key_check: Callable[[Any], Any], amount_check: Check = _count) -> Check:
     """Entries merged onto the profile's table; a key given twice is a fault at the later entry."""
 
-    def check(value, current):
+    def check(value: Any, current: Any) -> Any:
         merged = dict(current)
         seen: dict[Any, int] = {}
         faults = []
@@ -162,8 +162,8 @@ def _table(key_field: str, key_check: Callable[[Any], Any], amount_check: Check 
                 continue
             try:
                 key = key_check(key)
-            except _DieFault as fault:
-                faults.append((f"[{index}].{key_field}.{fault.which}", str(fault)))
+            except _DieFault as die_fault:  # its own name: compiled, a name has one type per function
+                faults.append((f"[{index}].{key_field}.{die_fault.which}", str(die_fault)))
                 key = None
             except ValueError as fault:
                 faults.append((f"[{index}].{key_field}", str(fault)))
@@ -281,11 +281,15 @@ def resolve_profile(
     if not overrides:
         return base, []
     key = memo_key(name, overrides)
-    found = _MERGED.get(key) if key is not None else None
+    hashable = True
+    try:
+        found = _MERGED.get(key)
+    except TypeError:  # a value that cannot be hashed: merged each time
+        hashable, found = False, None
     if found is not None and found[0] is base:  # a reloaded house profile of the same name is another base
         return found[1], []
     profile, violations = apply_overrides(base, overrides)
-    if profile is not None and key is not None:
+    if profile is not None and hashable:
         with _MERGED_LOCK:
             if len(_MERGED) >= MAX_MERGED_PROFILES:
                 del _MERGED[next(iter(_MERGED))]  # the oldest
@@ -298,7 +302,7 @@ def resolve_profile(
 # stay warm. At most MAX_MERGED_PROFILES are kept, the oldest dropped first; a merged profile
 # takes a few kilobytes, so the memo stays within a few megabytes.
 MAX_MERGED_PROFILES = 1024
-_MERGED: dict[Hashable, tuple[RuleProfile, RuleProfile]] = {}  # key -> (the base merged onto, the result)
+_MERGED: dict[tuple, tuple[RuleProfile, RuleProfile]] = {}  # key -> (the base merged onto, the result)
 _MERGED_LOCK = Lock()  # for inserting and dropping; a look-up is one atomic dict.get
 
 
