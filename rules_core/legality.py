@@ -36,32 +36,33 @@ from rules_core.valuation import hand_value
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _SHAPE_ALL_PUNGS: Final = Shape.ALL_PUNGS
 
-_ALL_PUNGS = Pattern.ALL_PUNGS.bit
-_HALF_FLUSH = Pattern.HALF_FLUSH.bit
-_FULL_FLUSH = Pattern.FULL_FLUSH.bit
-_HALF_FLUSH_PUNGS = Pattern.HALF_FLUSH_PUNGS.bit | _HALF_FLUSH | _ALL_PUNGS
-_FULL_FLUSH_PUNGS = Pattern.FULL_FLUSH_PUNGS.bit | _FULL_FLUSH | _ALL_PUNGS
-_ALL_HONOURS = Pattern.ALL_HONOURS.bit
-_ALL_HONOURS_PUNGS = Pattern.ALL_HONOURS_PUNGS.bit | _ALL_HONOURS | _ALL_PUNGS
-_EIGHT_FLOWERS = Pattern.EIGHT_FLOWERS.bit
-_BIG_HANGING = Pattern.BIG_HANGING.bit
-_HEAVENLY = Pattern.HEAVENLY.bit
-_EARTHLY = Pattern.EARTHLY.bit
-_KONG_BLOOM = Pattern.KONG_BLOOM.bit
-_CONCEALED = Pattern.CONCEALED.bit
-_ROBBING_KONG = Pattern.ROBBING_KONG.bit
+# Final: compiled, each is a C static rather than a look-up in the module's globals.
+_ALL_PUNGS: Final = Pattern.ALL_PUNGS.bit
+_HALF_FLUSH: Final = Pattern.HALF_FLUSH.bit
+_FULL_FLUSH: Final = Pattern.FULL_FLUSH.bit
+_HALF_FLUSH_PUNGS: Final = Pattern.HALF_FLUSH_PUNGS.bit | _HALF_FLUSH | _ALL_PUNGS
+_FULL_FLUSH_PUNGS: Final = Pattern.FULL_FLUSH_PUNGS.bit | _FULL_FLUSH | _ALL_PUNGS
+_ALL_HONOURS: Final = Pattern.ALL_HONOURS.bit
+_ALL_HONOURS_PUNGS: Final = Pattern.ALL_HONOURS_PUNGS.bit | _ALL_HONOURS | _ALL_PUNGS
+_EIGHT_FLOWERS: Final = Pattern.EIGHT_FLOWERS.bit
+_BIG_HANGING: Final = Pattern.BIG_HANGING.bit
+_HEAVENLY: Final = Pattern.HEAVENLY.bit
+_EARTHLY: Final = Pattern.EARTHLY.bit
+_KONG_BLOOM: Final = Pattern.KONG_BLOOM.bit
+_CONCEALED: Final = Pattern.CONCEALED.bit
+_ROBBING_KONG: Final = Pattern.ROBBING_KONG.bit
 # What a chow takes from the all-pungs reading: the pungs patterns (the flushes stay).
-_PUNGS_ONLY = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Pattern.FULL_FLUSH_PUNGS.bit
-_SITUATIONAL = (_BIG_HANGING, _HEAVENLY, _EARTHLY, _KONG_BLOOM, _CONCEALED, _ROBBING_KONG)
+_PUNGS_ONLY: Final = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Pattern.FULL_FLUSH_PUNGS.bit
+_SITUATIONAL: Final = (_BIG_HANGING, _HEAVENLY, _EARTHLY, _KONG_BLOOM, _CONCEALED, _ROBBING_KONG)
 
 # Suit presence bits: 1 万, 2 筒, 4 条, 8 honours.
-_HONOUR_BIT = 8
-_ONE_SUIT = (1, 2, 4)
+_HONOUR_BIT: Final = 8
+_ONE_SUIT: Final = (1, 2, 4)
 
-_INCOMPLETE = (IllegalReason.INCOMPLETE_SHAPE,)
-_NO_PATTERN = (IllegalReason.NO_QUALIFYING_PATTERN,)
-_MISSED = (IllegalReason.MISSED_WIN,)
-_NO_PATTERN_AND_MISSED = (IllegalReason.NO_QUALIFYING_PATTERN, IllegalReason.MISSED_WIN)
+_INCOMPLETE: Final = (IllegalReason.INCOMPLETE_SHAPE,)
+_NO_PATTERN: Final = (IllegalReason.NO_QUALIFYING_PATTERN,)
+_MISSED: Final = (IllegalReason.MISSED_WIN,)
+_NO_PATTERN_AND_MISSED: Final = (IllegalReason.NO_QUALIFYING_PATTERN, IllegalReason.MISSED_WIN)
 
 
 class Judgement(NamedTuple):
