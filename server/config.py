@@ -40,7 +40,7 @@ class ServerConfig:
 
     @property
     def worker_count(self) -> int:
-        return self.workers or os.cpu_count() or 1
+        return self.workers or len(os.sched_getaffinity(0)) or 1  # the cores this process may run on
 
     @property
     def address(self) -> str:
@@ -54,7 +54,7 @@ _HELP = {
     "metrics_port": "port of the /metrics endpoint; 0 turns it off",
     "http_host": "address of the HTTP endpoint (Connect JSON and protobuf calls, /healthz, /readyz)",
     "http_port": "port of the HTTP endpoint; 0 turns it off",
-    "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core",
+    "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core it may run on",
     "max_batch_size": "most requests in one SettleBatch call",
     "max_message_bytes": "largest message received or sent",
     "max_concurrent_rpcs": "calls served at once per worker before RESOURCE_EXHAUSTED; 0 is unlimited",

@@ -124,3 +124,12 @@ def test_a_metrics_port_in_use_stops_the_server_with_a_clear_error():
     assert failure["error"] == "Address already in use"
     assert not [entry for entry in logs if entry["event"] == "started"]  # no worker was started
     assert "Traceback" not in output
+
+
+def test_one_worker_per_core_counts_the_cores_the_process_may_run_on():
+    """`taskset`, a container's cpuset or Kubernetes' static CPU manager give a process fewer
+    cores than the machine has: `--workers 0` starts one worker for each of those."""
+    script = "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+    script += "from server.config import ServerConfig; print(ServerConfig().worker_count)"
+    ended = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ended.stdout == "1\n"
