@@ -186,9 +186,10 @@ def start_bare(workdir: Path, response: bytes) -> Target:
     return Target("bare", process, port, process.pid, log_path)
 
 
-def h2load(target: Target, body: Path, *options: str) -> str:
+def h2load(target: Target, body: Path, *options: str, cores: set[int] | None = None) -> str:
     command = ["h2load", *GRPC_HEADERS, "-d", str(body), *options, target.url]
-    ended = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    pin = None if cores is None else (lambda: os.sched_setaffinity(0, cores))
+    ended = subprocess.run(command, capture_output=True, text=True, timeout=600, preexec_fn=pin)
     if ended.returncode != 0:
         raise RuntimeError(f"h2load failed: {ended.stderr or ended.stdout}")
     return ended.stdout
@@ -224,7 +225,34 @@ def full_speed(target: Target, body: Path, calls: int, connections: int, streams
     }
 
 
-def open_loop(target: Target, body: Path, workdir: Path, rate: int, seconds: int, connections: int) -> dict:
+def pin_server(target: Target, cores: set[int]) -> None:
+    """Every thread of the target's worker onto ``cores`` (threads it starts later inherit it)."""
+    for task in Path(f"/proc/{target.worker_pid}/task").iterdir():
+        try:
+            os.sched_setaffinity(int(task.name), cores)
+        except ProcessLookupError:
+            pass  # the thread ended
+
+
+def split_cores() -> tuple[set[int], set[int]] | None:
+    """(server cores, client cores): the last core this process may run on for the server,
+    the others for h2load; None on a single core."""
+    cores = sorted(os.sched_getaffinity(0))
+    return None if len(cores) < 2 else ({cores[-1]}, set(cores[:-1]))
+
+
+def percentiles(latencies: list[float]) -> dict:
+    ordered = sorted(latencies)
+
+    def at(fraction: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(len(ordered) * fraction))], 3)
+
+    return {"p50_ms": at(0.5), "p90_ms": at(0.9), "p99_ms": at(0.99), "max_ms": round(ordered[-1], 3)}
+
+
+def open_loop(
+    target: Target, body: Path, workdir: Path, rate: int, seconds: int, connections: int, cores: set[int] | None = None
+) -> dict:
     """Latency of each call at a fixed ``rate``, from h2load's per-request log."""
     log_file = workdir / f"latency-{target.name}.tsv"
     log_file.unlink(missing_ok=True)  # h2load appends to it
@@ -243,26 +271,21 @@ def open_loop(target: Target, body: Path, workdir: Path, rate: int, seconds: int
         str(seconds),
         "--log-file",
         str(log_file),
+        cores=cores,
     )
     spent = cpu_seconds(target.worker_pid) - before
     done = succeeded(report)
     rows = [[int(column) for column in line.split("\t")[:3]] for line in log_file.read_text().splitlines()]
     first = min(row[0] for row in rows)
     # Calls of the first second are left out: they include connecting and h2load's first burst.
-    latencies = sorted(row[2] / 1000 for row in rows if row[1] == 200 and row[0] - first >= WARM_UP_US)
-
-    def at(fraction: float) -> float:
-        return round(latencies[min(len(latencies) - 1, int(len(latencies) * fraction))], 3)
-
+    latencies = [row[2] / 1000 for row in rows if row[1] == 200 and row[0] - first >= WARM_UP_US]
     return {
         "rate": rate,
         "calls": done,
         "achieved_per_second": round(done / seconds, 1),
         "cpu_ms_per_call": round(1000 * spent / max(done, 1), 4),
-        "p50_ms": at(0.5),
-        "p90_ms": at(0.9),
-        "p99_ms": at(0.99),
-        "max_ms": round(latencies[-1], 3),
+        **percentiles(latencies),
+        "latencies_ms": latencies,
     }
 
 
@@ -342,11 +365,9 @@ def measure(args) -> dict:
                 ),
                 flush=True,
             )
-        results["open_loop"] = {
-            t.name: open_loop(t, body, workdir, args.rate, args.seconds, args.connections) for t in targets
-        }
+        results["open_loop"] = open_loop_rounds(targets, body, workdir, args)
         answered = service.settled()
-        expected = args.rounds * args.calls + results["open_loop"]["service"]["calls"]
+        expected = args.rounds * args.calls + sum(run["calls"] for run in results["open_loop"]["service"]["runs"])
         # h2load leaves out of its count the calls still running when its duration ends
         if answered.get("OK", 0) - ok_before < expected or set(answered) != {"OK"}:
             raise RuntimeError(
@@ -367,6 +388,29 @@ def measure(args) -> dict:
     results["best_service_cpu_ms"], results["best_bare_cpu_ms"] = service_cpu[0], bare_cpu[0]
     shutil.rmtree(workdir, ignore_errors=True)
     return results
+
+
+def open_loop_rounds(targets: tuple[Target, ...], body: Path, workdir: Path, args) -> dict:
+    """``args.open_loop_rounds`` open-loop runs per server, alternating the servers, each run's
+    percentiles and those of all its runs' calls together. With ``args.pin`` each server's
+    worker runs on a core of its own and h2load on the others, as a server with its own cores
+    does in production (Kubernetes' static CPU manager gives a pod whole cores)."""
+    cores = split_cores() if args.pin else None
+    if cores is not None:
+        for target in targets:
+            pin_server(target, cores[0])
+    runs: dict[str, list[dict]] = {t.name: [] for t in targets}
+    for index in range(args.open_loop_rounds):
+        for target in targets if index % 2 == 0 else targets[::-1]:
+            client = None if cores is None else cores[1]
+            runs[target.name].append(
+                open_loop(target, body, workdir, args.rate, args.seconds, args.connections, client)
+            )
+    summary = {}
+    for name, done in runs.items():
+        pooled = [latency for run in done for latency in run.pop("latencies_ms")]
+        summary[name] = {"rate": args.rate, "pinned": cores is not None, **percentiles(pooled), "runs": done}
+    return summary
 
 
 def _median(values) -> float:
@@ -392,10 +436,12 @@ def report(results: dict) -> None:
         shares = results["rounds"][-1][name]["cpu_share_by_thread"]
         print(f"  {name} CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
     for name, figures in results["open_loop"].items():
+        runs = figures["runs"]
         print(
-            f"  {name} at {figures['rate']}/s open loop: {figures['achieved_per_second']:,.0f}/s achieved,"
-            f" p50 {figures['p50_ms']} ms p90 {figures['p90_ms']} ms p99 {figures['p99_ms']} ms"
-            f" max {figures['max_ms']} ms, {figures['cpu_ms_per_call']:.3f} ms CPU/call"
+            f"  {name} at {figures['rate']}/s open loop{' (pinned)' if figures['pinned'] else ''},"
+            f" {len(runs)} runs of {sum(r['calls'] for r in runs):,} calls: p50 {figures['p50_ms']} ms"
+            f" p90 {figures['p90_ms']} ms p99 {figures['p99_ms']} ms max {figures['max_ms']} ms;"
+            f" p99 by run " + ", ".join(f"{r['p99_ms']}" for r in runs) + " ms"
         )
 
 
@@ -405,7 +451,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=8, help="concurrent streams per connection at full speed")
     parser.add_argument("--rate", type=int, default=1000, help="calls per second of the open-loop run")
-    parser.add_argument("--seconds", type=int, default=10, help="length of the open-loop run")
+    parser.add_argument("--seconds", type=int, default=10, help="length of each open-loop run")
+    parser.add_argument(
+        "--open-loop-rounds", type=int, default=3, help="open-loop runs per server, alternating the servers"
+    )
+    parser.add_argument(
+        "--pin", action="store_true", help="open loop: each server's worker on a core of its own, h2load on the others"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", default="", help="also write a py-spy flame graph (SVG) of the service's worker")
     parser.add_argument(
