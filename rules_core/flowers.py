@@ -38,15 +38,18 @@ def tile_class(tile: int) -> int:
     return 0 if tile < FIRST_HONOUR else (1 if tile < FIRST_DRAGON else 2)
 
 
-# The same by meld kind, then by tile: one look-up on the hot path.
-_SOURCE_BY_TILE: dict[MeldKind, tuple[FlowerSource, ...]] = {
-    kind: tuple(_MELD_SOURCE[kind, tile_class(tile)] for tile in range(TILE_KINDS))
-    for kind in {kind for kind, _ in _MELD_SOURCE}
-}
+# The same by meld kind (its int value, a chow's row empty), then by tile: two tuple indexings.
+_SOURCE_BY_KIND: Final[tuple[tuple[FlowerSource, ...], ...]] = tuple(
+    tuple(_MELD_SOURCE[MeldKind(code), tile_class(tile)] for tile in range(TILE_KINDS))
+    if code in {kind for kind, _ in _MELD_SOURCE}
+    else ()
+    for code in range(max(MeldKind) + 1)
+)
 
 
 # Members the hot path keys by, as constants (see rules_core.requests).
 _FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
+_CHOW: Final = int(CHOW)  # compared natively with a kind read as int (see rules_core.validation)
 _SUITED_PUNG: Final = FlowerSource.SUITED_PUNG
 _WIND_PUNG: Final = FlowerSource.WIND_PUNG
 _DRAGON_PUNG: Final = FlowerSource.DRAGON_PUNG
@@ -64,9 +67,9 @@ def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited
             source = _WIND_PUNG if tile < FIRST_DRAGON else _DRAGON_PUNG
             sources[source] = sources.get(source, 0) + 1
     for meld in melds:
-        kind = meld.kind
-        if kind != CHOW:
-            source = _SOURCE_BY_TILE[kind][meld.tiles[0]]
+        kind: int = meld.kind  # validated: never None
+        if kind != _CHOW:
+            source = _SOURCE_BY_KIND[kind][meld.tiles[0]]
             sources[source] = sources.get(source, 0) + 1
     return sources
 

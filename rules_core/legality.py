@@ -35,6 +35,9 @@ from rules_core.valuation import hand_value
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _SHAPE_ALL_PUNGS: Final = Shape.ALL_PUNGS
+# Meld kinds as ints, compared natively with a kind read as int (see rules_core.validation).
+_CHOW_KIND: Final = int(CHOW)
+_CONCEALED_KONG_KIND: Final = int(CONCEALED_KONG)
 
 # Final: compiled, each is a C static rather than a look-up in the module's globals.
 _ALL_PUNGS: Final = Pattern.ALL_PUNGS.bit
@@ -84,7 +87,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     mask = 0
     concealed = True
     for meld in melds:
-        if meld.kind != CONCEALED_KONG:
+        if cast(int, meld.kind) != _CONCEALED_KONG_KIND:  # validated: never None
             concealed = False
             break
     if concealed:
@@ -98,7 +101,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
         all_pungs = shape == _SHAPE_ALL_PUNGS
         if all_pungs:
             for meld in melds:
-                if meld.kind == CHOW:
+                if cast(int, meld.kind) == _CHOW_KIND:
                     all_pungs = False
                     break
         if all_pungs:

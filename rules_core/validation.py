@@ -32,6 +32,11 @@ from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _PER_LEVEL: Final = HuangfanMode.PER_LEVEL
+# Meld kinds as ints: compiled, a meld's kind is read once into a machine int and compared with
+# these C statics, where comparing members is a globals look-up and a generic comparison.
+_CHOW: Final = int(CHOW)
+_PUNG: Final = int(PUNG)
+_CONCEALED_KONG: Final = int(CONCEALED_KONG)
 
 SEATS = range(4)
 # Bounds that keep every amount a finite double, every count an int32 and no request slow.
@@ -356,7 +361,7 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
     tiles = meld.tiles
     if len(tiles) > MAX_MELD_TILES and not _length_ok(tiles, "tiles", f"{hand_path}.melds[{index}].tiles", add):
         return False
-    if kind is None or None in tiles:
+    if kind is None or _holds_none(tiles):
         path = f"{hand_path}.melds[{index}]"
         if kind is None:
             add(FieldViolation(f"{path}.kind", "must be specified"))
@@ -364,11 +369,12 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
             if tile is None:
                 add(FieldViolation(f"{path}.tiles[{tile_index}]", "must be a specified tile"))
         return False
-    forms = _forms(kind, tiles)
+    code: int = kind
+    forms = _forms(code, tiles)
     if not forms:
         shown = " ".join(TILE_NOTATION[t] for t in tiles) or "no tiles"
         add(FieldViolation(f"{hand_path}.melds[{index}]", f"{shown} do not form a {_KIND_TEXT[kind]}"))
-    if kind != CONCEALED_KONG:
+    if code != _CONCEALED_KONG:
         source = meld.from_seat
         problem = None
         if source not in SEATS:
@@ -377,15 +383,15 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
             pass
         elif source == seat:
             problem = "a meld cannot be claimed from the winner's own discard"
-        elif kind == CHOW and source != (seat + 3) % 4:
+        elif code == _CHOW and source != (seat + 3) % 4:
             problem = f"a chow is claimed from the 上家 (seat {(seat + 3) % 4}), not seat {source}"
         if problem:
             add(FieldViolation(f"{hand_path}.melds[{index}].from_seat", problem))
     return forms
 
 
-def _forms(kind: MeldKind, tiles) -> bool:
-    if kind == CHOW:
+def _forms(kind: int, tiles: tuple) -> bool:
+    if kind == _CHOW:
         if len(tiles) != 3:
             return False
         # Three different tiles two apart are consecutive (no sorting: plain int comparisons).
@@ -399,8 +405,24 @@ def _forms(kind: MeldKind, tiles) -> bool:
         if c > high:
             high = c
         return high - low == 2 and a != b and b != c and a != c and high < FIRST_HONOUR and low // 9 == high // 9
-    size = 3 if kind == PUNG else 4
-    return len(tiles) == size and tiles.count(tiles[0]) == size
+    size = 3 if kind == _PUNG else 4
+    if len(tiles) != size:
+        return False
+    first: int = tiles[0]
+    for i in range(1, size):
+        other: int = tiles[i]
+        if other != first:
+            return False
+    return True
+
+
+def _holds_none(values: tuple) -> bool:
+    """Whether an unspecified (None) value is among ``values``: identity tests, where ``None in
+    values`` compares every tile with None through the generic comparison."""
+    for value in values:
+        if value is None:
+            return True
+    return False
 
 
 _KIND_TEXT = {
