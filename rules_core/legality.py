@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Final, NamedTuple, cast
+from typing import Final, cast
 
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.patterns import IllegalReason, Pattern
@@ -28,7 +28,6 @@ from rules_core.requests import (
     Outcome,
     Winner,
 )
-from rules_core.results import new
 from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 from rules_core.valuation import hand_value
@@ -68,10 +67,10 @@ _MISSED: Final = (IllegalReason.MISSED_WIN,)
 _NO_PATTERN_AND_MISSED: Final = (IllegalReason.NO_QUALIFYING_PATTERN, IllegalReason.MISSED_WIN)
 
 
-class Judgement(NamedTuple):
-    patterns: int  # bit mask
-    reasons: tuple[IllegalReason, ...]  # empty when the win is legal
-    concealed_suited_pungs: int  # for 花, when a profile gives suited pungs a value
+# What `judge` finds: the patterns (bit mask), the reasons the win is not legal (empty when
+# it is) and the concealed suited pungs (for 花, when a profile gives suited pungs a value).
+# A plain tuple: compiled, it is returned in registers, where a named tuple is built on the heap.
+Judgement = tuple[int, tuple[IllegalReason, ...], int]
 
 
 def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winner, counts: list[int]) -> Judgement:
@@ -80,7 +79,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     if outcome == ON_EIGHT_FLOWERS:
         # The immediate win on the eighth flower: the tiles are not evaluated.
         mask = _EIGHT_FLOWERS if len(hand.flowers) == 8 else 0
-        return new(Judgement, (mask, () if mask & profile.qualifying_mask else _NO_PATTERN, 0))
+        return mask, () if mask & profile.qualifying_mask else _NO_PATTERN, 0
 
     shape, suited_pungs = shape_of(counts)
     suits = _suits_present(hand.concealed, melds)
@@ -127,9 +126,9 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     elif suits == _HONOUR_BIT:
         mask |= _ALL_HONOURS  # 乱风向: any shape
         if not profile.qualifying_mask & _ALL_HONOURS:
-            return new(Judgement, (mask, _INCOMPLETE, 0))  # only ALL_HONOURS lets a shapeless hand win
+            return mask, _INCOMPLETE, 0  # only ALL_HONOURS lets a shapeless hand win
     else:
-        return new(Judgement, (mask, _INCOMPLETE, 0))
+        return mask, _INCOMPLETE, 0
 
     qualifies = mask & profile.qualifying_mask
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
@@ -138,7 +137,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
         reasons = _MISSED if missed else ()
     else:
         reasons = _NO_PATTERN_AND_MISSED if missed else _NO_PATTERN
-    return new(Judgement, (mask, reasons, suited_pungs))
+    return mask, reasons, suited_pungs
 
 
 # A tile's suit presence bit.

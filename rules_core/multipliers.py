@@ -20,7 +20,8 @@ class Multipliers(NamedTuple):
 
 
 def multipliers(profile: RuleProfile, huangfan_count: int, dice: Dice | None) -> Multipliers:
-    key = (profile, huangfan_count, dice)
+    # The count and the dice as one int (validated: the count is not negative, a die shows 1-6).
+    key = (profile, huangfan_count * 64 + (dice.first * 8 + dice.second if dice is not None else 0))
     found = _MULTIPLIERS.get(key)
     if found is None:
         throw = dice_throw(dice.first, dice.second) if dice is not None else None
@@ -30,10 +31,10 @@ def multipliers(profile: RuleProfile, huangfan_count: int, dice: Dice | None) ->
     return found
 
 
-# (profile, 荒番 count, dice) -> multipliers: a dict look-up where an lru_cache costs a call
+# (profile, 荒番 count and dice) -> multipliers: a dict look-up where an lru_cache costs a call
 # (3% of a compiled settlement). Emptied when it reaches MAX_MULTIPLIERS entries.
 MAX_MULTIPLIERS = 4096
-_MULTIPLIERS: dict[tuple[RuleProfile, int, Dice | None], Multipliers] = {}
+_MULTIPLIERS: dict[tuple[RuleProfile, int], Multipliers] = {}
 
 
 def _multipliers(profile: RuleProfile, huangfan_count: int, throw: tuple[int, int] | None) -> Multipliers:

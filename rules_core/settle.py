@@ -77,19 +77,19 @@ def evaluate_winner(
 ) -> WinnerResult:
     """Legality, patterns, 花 and value of one validated winner."""
     hand = winner.hand
-    judgement = judge(profile, outcome, dealer_seat, winner, counts)
+    mask, reasons, suited_pungs = judge(profile, outcome, dealer_seat, winner, counts)
     if outcome == ON_EIGHT_FLOWERS:
         # The tiles are not evaluated: 花 comes from the flowers alone.
         sources = {_FLOWER_TILE: len(hand.flowers)} if hand.flowers else {}
     else:
-        sources = flower_sources(counts, hand.melds, len(hand.flowers), judgement.concealed_suited_pungs)
+        sources = flower_sources(counts, hand.melds, len(hand.flowers), suited_pungs)
     flowers = flower_total(profile, sources)
-    patterns = PATTERNS_OF_MASK.get(judgement.patterns)
+    patterns = PATTERNS_OF_MASK.get(mask)
     if patterns is None:
-        patterns = patterns_of(judgement.patterns)
-    if judgement.reasons:
-        return new(WinnerResult, (winner.seat, False, judgement.reasons, patterns, flowers, (), 0.0, 0.0))
-    base_value, items = hand_value(profile, judgement.patterns, sources, flowers)
+        patterns = patterns_of(mask)
+    if reasons:
+        return new(WinnerResult, (winner.seat, False, reasons, patterns, flowers, (), 0.0, 0.0))
+    base_value, items = hand_value(profile, mask, sources, flowers)
     if multi.items:
         items = items + multi.items
     return new(

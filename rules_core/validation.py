@@ -39,6 +39,15 @@ _PUNG: Final = int(PUNG)
 _CONCEALED_KONG: Final = int(CONCEALED_KONG)
 
 SEATS = range(4)
+
+
+def _is_seat(value: object) -> bool:
+    """``value in SEATS``, with a plain int (the usual case) compared natively when compiled."""
+    if type(value) is int:
+        return 0 <= value <= 3
+    return value in SEATS
+
+
 # Bounds that keep every amount a finite double, every count an int32 and no request slow.
 MAX_HUANGFAN_COUNT = 1000
 MAX_PER_LEVEL_COUNT = 24
@@ -119,7 +128,7 @@ def validate_settle(
         add(FieldViolation("outcome", f"profile {profile.name!r} has no abandon rule"))
     discarder = request.discarder_seat
     on_discard = outcome in CLAIMED_DISCARD
-    if discarder not in SEATS:  # a seat outside 0-3 is impossible whatever the outcome
+    if not _is_seat(discarder):  # a seat outside 0-3 is impossible whatever the outcome
         add(FieldViolation("discarder_seat", _SEAT_TEXT))
 
     winners = request.winners
@@ -145,15 +154,15 @@ def validate_settle(
         liabilities = ()
     for index, relation in enumerate(liabilities):
         path = f"liabilities[{index}]"
-        if relation.claimer_seat not in SEATS:
+        if not _is_seat(relation.claimer_seat):
             add(FieldViolation(f"{path}.claimer_seat", _SEAT_TEXT))
-        if relation.source_seat not in SEATS:
+        if not _is_seat(relation.source_seat):
             add(FieldViolation(f"{path}.source_seat", _SEAT_TEXT))
         elif relation.source_seat == relation.claimer_seat:
             add(FieldViolation(path, "a seat cannot claim from its own discards"))
         if relation.claims < 0:
             add(FieldViolation(f"{path}.claims", f"must not be negative, got {relation.claims}"))
-    if request.abandoning_seat not in SEATS:
+    if not _is_seat(request.abandoning_seat):
         add(FieldViolation("abandoning_seat", _SEAT_TEXT))
     if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
@@ -183,9 +192,9 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
     violations = Violations()
     add = violations.append
     profile = _check_table(request, add, profiles)
-    if request.seat not in SEATS:
+    if not _is_seat(request.seat):
         add(FieldViolation("seat", _SEAT_TEXT))
-    seat = request.seat if request.seat in SEATS else None
+    seat = request.seat if _is_seat(request.seat) else None
     counts = _check_hand(request.hand, seat, None, "hand", add, waiting=True)
     passed = request.passed_tiles if _length_ok(request.passed_tiles, "passed_tiles", "passed_tiles", add) else ()
     for index, tile in enumerate(passed):
@@ -208,7 +217,7 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
         for violation in profile_violations:
             add(violation)
-    if request.dealer_seat not in SEATS:
+    if not _is_seat(request.dealer_seat):
         add(FieldViolation("dealer_seat", _SEAT_TEXT))
     dice = request.dice
     if dice is not None:
@@ -238,7 +247,7 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
 def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all_counts: list) -> int | None:
     """Check one winner, appending its concealed counts; returns its seat when valid."""
     seat: int | None = winner.seat
-    if seat not in SEATS:
+    if not _is_seat(seat):
         add(FieldViolation(f"{path}.seat", _SEAT_TEXT))
         seat = None
     if check_hand:
@@ -377,7 +386,7 @@ def _check_meld(meld, seat: int | None, hand_path: str, index: int, add) -> bool
     if code != _CONCEALED_KONG:
         source = meld.from_seat
         problem = None
-        if source not in SEATS:
+        if not _is_seat(source):
             problem = _SEAT_TEXT
         elif seat is None:
             pass
