@@ -41,10 +41,10 @@ class _Drain:
         self.refusing = False
         self.never = asyncio.Event()  # what a held call waits for
 
-    def started(self, task: asyncio.Task, context) -> None:
+    def started(self, task: asyncio.Task | None, context) -> None:
         self.calls[task] = context
 
-    def ended(self, task: asyncio.Task) -> None:
+    def ended(self, task: asyncio.Task | None) -> None:
         self.calls.pop(task, None)
         if self.refusing:
             self.answering.add(task)

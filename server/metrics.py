@@ -11,6 +11,7 @@ import platform
 import struct
 from bisect import bisect_left
 from collections import Counter as Tally
+from typing import Any
 
 import grpc
 from prometheus_client import Counter, Gauge, Histogram
@@ -92,7 +93,8 @@ def code_name(code: grpc.StatusCode) -> str:
 MAX_CACHED_CHILDREN = 4096  # per metric; label values are bounded (methods, codes, profiles, patterns)
 
 
-_PACK_VALUE = struct.Struct("dd").pack  # a value and its timestamp, as prometheus_client's mmap file holds them
+# A value where prometheus_client's mmap file holds it (its timestamp, after it, stays 0.0).
+_WRITE_VALUE = struct.Struct("d").pack_into
 
 
 class _Slot:
@@ -106,17 +108,16 @@ class _Slot:
 
     __slots__ = ("value", "file", "position")
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self.value = value
-        self.file = value._file
+        self.file: Any = value._file
         self.file.read_value(value._key)  # gives the value its place in the file if it has none
-        self.position = self.file._positions[value._key]
+        self.position: int = self.file._positions[value._key]
 
     def add(self, amount: float) -> None:
         value = self.value
         value._value = total = value._value + amount
-        position = self.position
-        self.file._m[position : position + 16] = _PACK_VALUE(total, 0.0)  # _m: the file's current mapping
+        _WRITE_VALUE(self.file._m, self.position, total)  # _m: the file's current mapping
 
 
 class Fast:
@@ -125,11 +126,12 @@ class Fast:
 
     __slots__ = ("child", "slot", "sum", "buckets", "bounds")
 
-    def __init__(self, child):
+    def __init__(self, child) -> None:
         self.child = child
-        self.slot = self.sum = None
+        self.slot: _Slot | None = None
+        self.sum: _Slot | None = None
         self.buckets: list[_Slot] = []
-        self.bounds = ()
+        self.bounds: tuple[float, ...] = ()
         if hasattr(child, "_upper_bounds"):  # a histogram: its sum and one value per bucket
             if getattr(child._sum, "_multiprocess", False):
                 self.sum = _Slot(child._sum)
@@ -174,7 +176,7 @@ class Children:
 
     __slots__ = ("metric", "cache")
 
-    def __init__(self, metric):
+    def __init__(self, metric) -> None:
         self.metric = metric
         self.cache: dict = {}
 

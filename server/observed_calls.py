@@ -1,6 +1,6 @@
 """One wrapper around every call's handler: decoding, go-grpc-prometheus metrics and one JSON
-log line. It is registered with each handler rather than run as a gRPC server interceptor,
-whose chain costs every call a few coroutines before the handler is even found.
+log line (`server.call_book`). It is registered with each handler rather than run as a gRPC
+server interceptor, whose chain costs every call a few coroutines before the handler is even found.
 
 Every rpc of every service receives its body as bytes and this wrapper
 decodes it, inside the call's book-keeping: a body that is not the message the
@@ -8,155 +8,23 @@ rpc takes is answered INVALID_ARGUMENT (saying which message was expected,
 nothing of protobuf's internals), logged and counted like any other call. In a
 stream, such a message ends the call the same way.
 
-The log line has the method, status, duration, request id, profile and peer,
-never the hand: request ids come from the request's ``request_id`` field, or
-from the ``x-request-id`` metadata of streams, cut to `MAX_LOGGED_ID_CHARS`; the
-profile is the one a unary request names (`request_profile`), empty for a
-batch or stream, whose requests each name their own.
+The unary wrapper and the book-keeping of every call live in `server.call_book`; the
+streams' wrappers and the registration live here.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from contextlib import contextmanager
 
 import grpc
 
-from convert.limits import body_violation, inspected_from
-from rules_core.errors import InvalidRequest, bounded
-from server import logs, metrics
-from server.drain import DRAIN, refuse_if_draining
-from server.service import abort_invalid
+from convert.limits import body_violation
+from rules_core.errors import InvalidRequest
+from server import metrics
+from server.call_book import MAX_MESSAGE_BYTES, Call, Decoder, forget_frames, method_record, unary
+from server.drain import refuse_if_draining
 
-MAX_LOGGED_ID_CHARS = 128
-MAX_MESSAGE_BYTES = 2**31 - 1  # the most gRPC can carry
-
-
-def _split(full_method: str) -> tuple[str, str]:
-    service, _, method = full_method.lstrip("/").partition("/")
-    return service, method
-
-
-def _metadata_request_id(context) -> str:
-    for key, value in context.invocation_metadata() or ():
-        if key == "x-request-id":
-            return value
-    return ""
-
-
-def request_profile(request) -> str:
-    """The profile a request names: ``profile``, or GetProfile's ``name``; empty for the rest."""
-    profile = getattr(request, "profile", None)
-    if profile is None:
-        profile = getattr(request, "name", "")
-    return profile if isinstance(profile, str) else ""
-
-
-def _final_code(context, error: BaseException | None) -> grpc.StatusCode:
-    code = context.code()
-    if isinstance(code, grpc.StatusCode):
-        return code
-    if error is None:
-        return grpc.StatusCode.OK
-    if isinstance(error, (asyncio.CancelledError, GeneratorExit)):  # GeneratorExit: a stream closed early
-        remaining = context.time_remaining()
-        expired = remaining is not None and remaining <= 0
-        return grpc.StatusCode.DEADLINE_EXCEEDED if expired else grpc.StatusCode.CANCELLED
-    return grpc.StatusCode.UNKNOWN
-
-
-MAX_METHOD_RECORDS = 1024  # methods are the server's own (unknown ones never get here): a bound for safety
-
-
-class _MethodRecord:
-    """What every call of one method records, prepared once: its metric children and, per
-    status code, its ``grpc_server_handled_total`` child and the head of its log line."""
-
-    __slots__ = ("labels", "service", "method", "started", "in_flight", "seconds", "endings")
-
-    def __init__(self, kind: str, full_method: str):
-        self.service, self.method = _split(full_method)
-        self.labels = (kind, self.service, self.method)
-        self.started = metrics.Fast(metrics.STARTED.labels(*self.labels))
-        self.in_flight = metrics.Fast(metrics.IN_FLIGHT.labels(self.service, self.method))
-        self.seconds = metrics.Fast(metrics.HANDLING_SECONDS.labels(*self.labels))
-        self.endings: dict[grpc.StatusCode, tuple] = {}
-
-    def ending(self, code: grpc.StatusCode) -> tuple:
-        """``(handled counter child, log line head)`` of calls ending with ``code``."""
-        found = self.endings.get(code)
-        if found is None:
-            handled = metrics.Fast(metrics.HANDLED.labels(*self.labels, metrics.code_name(code)))
-            found = self.endings[code] = (handled, logs.rpc_line_head(f"{self.service}/{self.method}", code.name))
-        return found
-
-
-_RECORDS: dict[tuple[str, str], _MethodRecord] = {}
-
-
-def _record(kind: str, full_method: str) -> _MethodRecord:
-    record = _RECORDS.get((kind, full_method))
-    if record is None:
-        if len(_RECORDS) >= MAX_METHOD_RECORDS:
-            _RECORDS.clear()
-        record = _RECORDS[kind, full_method] = _MethodRecord(kind, full_method)
-    return record
-
-
-class _Call:
-    """Book-keeping of one call from start to finish."""
-
-    __slots__ = ("record", "start", "context", "request_id", "profile", "task")
-
-    def __init__(self, kind: str, full_method: str, context):
-        self.record = record = _record(kind, full_method)
-        self.context = context
-        self.request_id = ""
-        self.profile = ""
-        self.start = time.perf_counter()
-        self.task = asyncio.current_task()
-        DRAIN.started(self.task, context)
-        record.started.inc()
-        record.in_flight.inc()
-
-    @property
-    def labels(self) -> tuple[str, str, str]:
-        return self.record.labels
-
-    @property
-    def service(self) -> str:
-        return self.record.service
-
-    @contextmanager
-    def observed(self):
-        """Record the call's end, whatever ends it."""
-        error = None
-        try:
-            yield
-        except BaseException as caught:
-            error = caught
-            raise
-        finally:
-            self.finish(error)
-
-    def finish(self, error: BaseException | None) -> None:
-        DRAIN.ended(self.task)
-        elapsed = time.perf_counter() - self.start
-        context = self.context
-        record = self.record
-        handled, head = record.ending(_final_code(context, error))
-        record.in_flight.dec()
-        handled.inc()
-        record.seconds.observe(elapsed)
-        logs.write_rpc_line(
-            head,
-            round(elapsed * 1000, 3),
-            bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
-            bounded(self.profile, MAX_LOGGED_ID_CHARS),
-            context.peer(),
-        )
-
+__all__ = ["MAX_MESSAGE_BYTES", "CallObserver", "ObservedRegistration", "observed"]
 
 MAX_WRAPPED_HANDLERS = 1024
 
@@ -183,11 +51,11 @@ class CallObserver:
         return wrapped
 
     def _wrap(self, handler, method: str):
-        decode = _Decoder(handler.request_deserializer, self.max_message_bytes)
+        decode = Decoder(handler.request_deserializer, self.max_message_bytes)
         if handler.unary_unary:
             serializer = None if method in self.preserialized else handler.response_serializer
             return grpc.unary_unary_rpc_method_handler(
-                _unary(handler.unary_unary, method, decode), response_serializer=serializer
+                unary(handler.unary_unary, method, decode), response_serializer=serializer
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
@@ -235,125 +103,44 @@ class _ObservedGeneric(grpc.GenericRpcHandler):
         return None if handler is None else self.observer.observed(handler, handler_call_details.method)
 
 
-class _Decoder:
-    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read or
-    one larger than a legal request can be (`convert.limits`, measured before decoding), and
-    RESOURCE_EXHAUSTED for one over the message limit (gRPC's core is given a higher one, see
-    `server.worker`, so that such a call is logged and counted)."""
-
-    __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "inspected_from")
-
-    def __init__(self, deserialize, max_message_bytes: int | None = None):
-        self.deserialize = deserialize
-        descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
-        self.message_name = descriptor.full_name if descriptor is not None else ""
-        self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
-        self.max_message_bytes = max_message_bytes
-        bounds = [b for b in (inspected_from(self.message_name), max_message_bytes) if b is not None]
-        self.inspected_from = min(bounds, default=MAX_MESSAGE_BYTES)  # a body no longer is not looked at
-
-    async def __call__(self, body, context, what: str = "the body"):
-        if self.deserialize is None:
-            return body
-        if len(body) > self.inspected_from:
-            await self.refuse_large(body, context, what)
-        try:
-            return self.deserialize(body)
-        except Exception:  # protobuf's DecodeError, or anything a deserializer raises
-            await self.reject(context, what)
-
-    async def within_limit(self, body: bytes, context, what: str) -> None:
-        """RESOURCE_EXHAUSTED, as gRPC's core would answer, for a body over the message limit."""
-        if self.max_message_bytes is not None and len(body) > self.max_message_bytes:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{what} is {len(body)} bytes, over the {self.max_message_bytes}-byte message limit",
-            )
-
-    async def refuse_large(self, body: bytes, context, what: str = "the body") -> None:
-        """End the call if the body is over the message limit or larger than a legal request."""
-        await self.within_limit(body, context, what)
-        oversized = body_violation(self.message_name, body)
-        if oversized is not None:
-            await abort_invalid(context, InvalidRequest([oversized]))
-
-    async def reject(self, context, what: str = "the body") -> None:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
+@contextmanager
+def observed(call: Call):
+    """Record the call's end, whatever ends it."""
+    error = None
+    try:
+        yield
+    except BaseException as caught:
+        error = caught
+        raise
+    finally:
+        call.finish(error)
 
 
-def _forget_frames(error: BaseException) -> None:
-    """Drop the tracebacks of an exception that ends a call, and of those it was raised from.
-
-    gRPC keeps an abort's exception on the call's state, and the exception's traceback holds
-    the frames of the call (the request, the body) and the context, which holds the state: a
-    cycle that only the cyclic collector frees, and the worker runs it rarely (see
-    `server.worker`). A megabyte body rejected a thousand times would hold gigabytes till then.
-    """
-    seen = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        error.__traceback__ = None
-        error = error.__cause__ or error.__context__
-
-
-def _unary(behaviour, method: str, decode: _Decoder):
-    deserialize = decode.deserialize or (lambda body: body)
-    inspected_from = decode.inspected_from
-
-    async def handle(body, context):
-        # What `_Call.observed` does, inline: this runs on every unary call.
-        call = _Call("unary", method, context)
-        request = None
-        error = None
-        try:
-            if DRAIN.refusing:
-                await refuse_if_draining(context, call.record.service)
-            if len(body) > inspected_from:
-                await decode.refuse_large(body, context)
-            try:
-                request = deserialize(body)
-            except Exception:  # protobuf's DecodeError, or anything a deserializer raises
-                await decode.reject(context)
-            call.request_id = getattr(request, "request_id", "")
-            call.profile = request_profile(request)
-            return await behaviour(request, context)
-        except BaseException as caught:
-            error = caught
-            body = request = None  # noqa: F841 (this frame goes on in the traceback: it must not hold them)
-            _forget_frames(caught)
-            raise
-        finally:
-            call.finish(error)
-            error = None  # no cycle from this frame to the exception
-
-    return handle
-
-
-def _streaming(behaviour, method: str, kind: str, decode: _Decoder):
+def _streaming(behaviour, method: str, kind: str, decode: Decoder):
     """A server-streaming or bidi rpc: its one body or its stream of bodies, decoded."""
 
     async def handle(body_or_bodies, context):
-        call = _Call(kind, method, context)
+        call = Call(method_record(kind, method), context)
         sent = metrics.MSG_SENT.labels(*call.labels)
-        with call.observed():
+        with observed(call):
             try:
                 await refuse_if_draining(context, call.service)
                 if kind == "bidi_stream":
                     requests = _decoded(body_or_bodies, decode, context, call.labels)
                 else:
                     requests = await decode(body_or_bodies, context)
-                body_or_bodies = None  # (see _unary)
+                body_or_bodies = None  # (see `server.call_book.unary`)
                 async for response in behaviour(requests, context):
                     sent.inc()
                     yield response
             except BaseException as error:
-                _forget_frames(error)
+                forget_frames(error)
                 raise
 
     return handle
 
 
-async def _decoded(bodies, decode: _Decoder, context, labels):
+async def _decoded(bodies, decode: Decoder, context, labels):
     """The stream's messages, counted and decoded one by one."""
     received = metrics.MSG_RECEIVED.labels(*labels)
     index = 0

@@ -22,8 +22,9 @@ from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
 from rules_core.json_read import read_list_waits_request, read_settle_request
 from server import metrics
+from server.call_book import Call, method_record, request_profile
 from server.http import connect
-from server.observed_calls import _Call, request_profile
+from server.observed_calls import observed
 from server.service import SERVICE_NAME, abort_invalid
 from server.service import ScoringService as _Servicer
 
@@ -131,17 +132,17 @@ class Calls:
     async def run(self, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
         """Decode, run and encode one call, recorded in the grpc_server_* metrics and logged
         as gRPC calls are (with ``protocol`` and ``codec``)."""
-        call = _Call("unary", f"/{SERVICE_NAME}/{method.name}", context)
+        call = Call(method_record("unary", f"/{SERVICE_NAME}/{method.name}"), context)
         with structlog.contextvars.bound_contextvars(protocol="connect", codec=codec):
             try:
-                with call.observed():
+                with observed(call):
                     answer = await self._answer(call, method, codec, body, context)
             except CallEnded as ended:
                 answer = error_answer(ended.code, ended.message, ended.details)
         CONNECT_HANDLED.labels(method.name, codec, metrics.code_name(context.code() or grpc.StatusCode.UNKNOWN)).inc()
         return answer
 
-    async def _answer(self, call: _Call, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
+    async def _answer(self, call: Call, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
         try:
             request = await self._decode(method, codec, body, context)
             call.request_id = getattr(request, "request_id", "")

@@ -91,3 +91,25 @@ def test_lines_written_in_one_pass_of_the_loop_are_flushed_once_at_its_end():
     assert len(stream.written) == 4
     lines.write(head, 1.0, "", "", "peer")  # no loop running: flushed at once
     assert stream.flushes == 3
+
+
+def test_the_timestamp_is_the_one_datetime_writes():
+    """Formatted once a second: the same text as structlog's TimeStamper(fmt="iso", utc=True),
+    which writes no fraction at a whole second."""
+    import datetime
+
+    from server.logs import _UtcClock
+
+    clock = _UtcClock()
+    for nanoseconds in (
+        1_700_000_000_000_000_000,
+        1_700_000_000_000_001_999,
+        1_700_000_000_999_999_999,
+        1_700_000_001_500_000_000,
+        1_699_999_999_000_999_000,
+    ):
+        second, fraction = divmod(nanoseconds, 1_000_000_000)
+        instant = datetime.datetime.fromtimestamp(second, tz=datetime.UTC).replace(microsecond=fraction // 1000)
+        assert clock.at(nanoseconds) == instant.isoformat().replace("+00:00", "Z")
+    assert clock.at(1_700_000_000_000_000_000) == "2023-11-14T22:13:20Z"
+    assert clock.at(1_700_000_000_000_001_999) == "2023-11-14T22:13:20.000001Z"

@@ -1,0 +1,243 @@
+"""The book-keeping of each call, and the wrapper of every unary call: the server's per-call code.
+
+A call's book-keeping: go-grpc-prometheus's metrics (started, in flight, handled by code,
+handling seconds), its entry in the drain's calls in flight, and one JSON log line with the
+method, status, duration, request id, profile and peer, never the hand. Request ids come from
+the request's ``request_id`` field, or from the ``x-request-id`` metadata of streams, cut to
+`MAX_LOGGED_ID_CHARS`; the profile is the one a unary request names (`request_profile`),
+empty for a batch or stream, whose requests each name their own.
+
+`server.observed_calls` registers these wrappers with each service's handlers, and wraps
+streams with the same `Call`. A unary method's `MethodRecord` is bound when its handler is
+wrapped, not looked up per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import grpc
+
+from convert.limits import body_violation, inspected_from
+from rules_core.errors import InvalidRequest, bounded
+from server import logs, metrics
+from server.drain import DRAIN, refuse_if_draining
+from server.service import abort_invalid
+
+MAX_LOGGED_ID_CHARS = 128
+MAX_MESSAGE_BYTES = 2**31 - 1  # the most gRPC can carry
+MAX_METHOD_RECORDS = 1024  # methods are the server's own (unknown ones never get here): a bound for safety
+
+
+def _split(full_method: str) -> tuple[str, str]:
+    service, _, method = full_method.lstrip("/").partition("/")
+    return service, method
+
+
+def _metadata_request_id(context: Any) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == "x-request-id":
+            return value
+    return ""
+
+
+def request_profile(request: Any) -> str:
+    """The profile a request names: ``profile``, or GetProfile's ``name``; empty for the rest."""
+    profile = getattr(request, "profile", None)
+    if profile is None:
+        profile = getattr(request, "name", "")
+    return profile if isinstance(profile, str) else ""
+
+
+def _final_code(context: Any, error: BaseException | None) -> Any:
+    """The call's grpc.StatusCode."""
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code
+    if error is None:
+        return grpc.StatusCode.OK
+    if isinstance(error, (asyncio.CancelledError, GeneratorExit)):  # GeneratorExit: a stream closed early
+        remaining = context.time_remaining()
+        expired = remaining is not None and remaining <= 0
+        return grpc.StatusCode.DEADLINE_EXCEEDED if expired else grpc.StatusCode.CANCELLED
+    return grpc.StatusCode.UNKNOWN
+
+
+class MethodRecord:
+    """What every call of one method records, prepared once: its metric children and, per
+    status code, its ``grpc_server_handled_total`` child and the head of its log line."""
+
+    __slots__ = ("labels", "service", "method", "started", "in_flight", "seconds", "endings")
+
+    def __init__(self, kind: str, full_method: str) -> None:
+        self.service, self.method = _split(full_method)
+        self.labels: tuple[str, str, str] = (kind, self.service, self.method)
+        self.started = metrics.Fast(metrics.STARTED.labels(*self.labels))
+        self.in_flight = metrics.Fast(metrics.IN_FLIGHT.labels(self.service, self.method))
+        self.seconds = metrics.Fast(metrics.HANDLING_SECONDS.labels(*self.labels))
+        self.endings: dict[Any, tuple[metrics.Fast, str]] = {}
+
+    def ending(self, code: Any) -> tuple[metrics.Fast, str]:
+        """``(handled counter child, log line head)`` of calls ending with ``code``."""
+        found = self.endings.get(code)
+        if found is None:
+            handled = metrics.Fast(metrics.HANDLED.labels(*self.labels, metrics.code_name(code)))
+            found = self.endings[code] = (handled, logs.rpc_line_head(f"{self.service}/{self.method}", code.name))
+        return found
+
+
+_RECORDS: dict[tuple[str, str], MethodRecord] = {}
+
+
+def method_record(kind: str, full_method: str) -> MethodRecord:
+    record = _RECORDS.get((kind, full_method))
+    if record is None:
+        if len(_RECORDS) >= MAX_METHOD_RECORDS:
+            _RECORDS.clear()
+        record = _RECORDS[kind, full_method] = MethodRecord(kind, full_method)
+    return record
+
+
+class Call:
+    """Book-keeping of one call from start to finish: made when it starts, `finish`ed once,
+    whatever ends it."""
+
+    __slots__ = ("record", "start", "context", "request_id", "profile", "task")
+
+    def __init__(self, record: MethodRecord, context: Any) -> None:
+        self.record = record
+        self.context = context
+        self.request_id = ""
+        self.profile = ""
+        self.start = time.perf_counter()
+        self.task = asyncio.current_task()
+        DRAIN.started(self.task, context)
+        record.started.inc()
+        record.in_flight.inc()
+
+    @property
+    def labels(self) -> tuple[str, str, str]:
+        return self.record.labels
+
+    @property
+    def service(self) -> str:
+        return self.record.service
+
+    def finish(self, error: BaseException | None) -> None:
+        DRAIN.ended(self.task)
+        elapsed = time.perf_counter() - self.start
+        context = self.context
+        record = self.record
+        handled, head = record.ending(_final_code(context, error))
+        record.in_flight.dec()
+        handled.inc()
+        record.seconds.observe(elapsed)
+        logs.write_rpc_line(
+            head,
+            round(elapsed * 1000, 3),
+            bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
+            bounded(self.profile, MAX_LOGGED_ID_CHARS),
+            context.peer(),
+        )
+
+
+class Decoder:
+    """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read or
+    one larger than a legal request can be (`convert.limits`, measured before decoding), and
+    RESOURCE_EXHAUSTED for one over the message limit (gRPC's core is given a higher one, see
+    `server.worker`, so that such a call is logged and counted)."""
+
+    __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "inspected_from")
+
+    def __init__(self, deserialize: Any, max_message_bytes: int | None = None) -> None:
+        self.deserialize = deserialize
+        descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
+        self.message_name: str = descriptor.full_name if descriptor is not None else ""
+        self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
+        self.max_message_bytes = max_message_bytes
+        bounds = [b for b in (inspected_from(self.message_name), max_message_bytes) if b is not None]
+        self.inspected_from: int = min(bounds, default=MAX_MESSAGE_BYTES)  # a body no longer is not looked at
+
+    async def __call__(self, body: Any, context: Any, what: str = "the body") -> Any:
+        if self.deserialize is None:
+            return body
+        if len(body) > self.inspected_from:
+            await self.refuse_large(body, context, what)
+        try:
+            return self.deserialize(body)
+        except Exception:  # protobuf's DecodeError, or anything a deserializer raises
+            await self.reject(context, what)
+        return None  # (reject raises)
+
+    async def within_limit(self, body: bytes, context: Any, what: str) -> None:
+        """RESOURCE_EXHAUSTED, as gRPC's core would answer, for a body over the message limit."""
+        if self.max_message_bytes is not None and len(body) > self.max_message_bytes:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{what} is {len(body)} bytes, over the {self.max_message_bytes}-byte message limit",
+            )
+
+    async def refuse_large(self, body: bytes, context: Any, what: str = "the body") -> None:
+        """End the call if the body is over the message limit or larger than a legal request."""
+        await self.within_limit(body, context, what)
+        oversized = body_violation(self.message_name, body)
+        if oversized is not None:
+            await abort_invalid(context, InvalidRequest([oversized]))
+
+    async def reject(self, context: Any, what: str = "the body") -> None:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
+
+
+def forget_frames(error: BaseException | None) -> None:
+    """Drop the tracebacks of an exception that ends a call, and of those it was raised from.
+
+    gRPC keeps an abort's exception on the call's state, and the exception's traceback holds
+    the frames of the call (the request, the body) and the context, which holds the state: a
+    cycle that only the cyclic collector frees, and the worker runs it rarely (see
+    `server.worker`). A megabyte body rejected a thousand times would hold gigabytes till then.
+    """
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
+
+
+def _same(body: Any) -> Any:
+    return body
+
+
+def unary(behaviour: Any, method: str, decode: Decoder) -> Any:
+    """The handler of a unary rpc: its body decoded, within the call's book-keeping."""
+    deserialize = decode.deserialize or _same
+    inspected_from = decode.inspected_from
+    record = method_record("unary", method)
+
+    async def handle(body: Any, context: Any) -> Any:
+        call = Call(record, context)
+        request = None
+        error: BaseException | None = None
+        try:
+            if DRAIN.refusing:
+                await refuse_if_draining(context, record.service)
+            if len(body) > inspected_from:
+                await decode.refuse_large(body, context)
+            try:
+                request = deserialize(body)
+            except Exception:  # protobuf's DecodeError, or anything a deserializer raises
+                await decode.reject(context)
+            call.request_id = getattr(request, "request_id", "")
+            call.profile = request_profile(request)
+            return await behaviour(request, context)
+        except BaseException as caught:
+            error = caught
+            body = request = None  # this frame goes on in the traceback: it must not hold them
+            forget_frames(caught)
+            raise
+        finally:
+            call.finish(error)
+            error = None  # no cycle from this frame to the exception
+
+    return handle
