@@ -11,6 +11,7 @@ import platform
 import struct
 from bisect import bisect_left
 from collections import Counter as Tally
+from enum import Enum
 from typing import Any
 
 import grpc
@@ -140,24 +141,31 @@ class Fast:
         elif getattr(getattr(child, "_value", None), "_multiprocess", False):
             self.slot = _Slot(child._value)
 
+    # The writes of `_Slot.add`, inline: a call makes a dozen of them.
     def inc(self, amount: float = 1) -> None:
-        if self.slot is None:
+        slot = self.slot
+        if slot is None:
             self.child.inc(amount)
         else:
-            self.slot.add(amount)
+            value = slot.value
+            value._value = total = value._value + amount
+            _WRITE_VALUE(slot.file._m, slot.position, total)
 
     def dec(self, amount: float = 1) -> None:
-        if self.slot is None:
-            self.child.dec(amount)
-        else:
-            self.slot.add(-amount)
+        self.inc(-amount)
 
     def observe(self, amount: float) -> None:
-        if self.sum is None:
+        slot = self.sum
+        if slot is None:
             self.child.observe(amount)
         else:
-            self.sum.add(amount)
-            self.buckets[bisect_left(self.bounds, amount)].add(1)
+            value = slot.value
+            value._value = total = value._value + amount
+            _WRITE_VALUE(slot.file._m, slot.position, total)
+            slot = self.buckets[bisect_left(self.bounds, amount)]
+            value = slot.value
+            value._value = total = value._value + 1
+            _WRITE_VALUE(slot.file._m, slot.position, total)
 
     def observe_many(self, amount: float, count: int) -> None:
         """``count`` observations of one value in two writes."""
@@ -170,9 +178,10 @@ class Fast:
 
 class Children:
     """A metric's children by label values, looked up in a plain dict: ``labels()`` takes a
-    lock and checks and converts every value each time, about a microsecond a call.
-    Past `MAX_CACHED_CHILDREN` label sets the cache starts over (it only ever holds what
-    ``labels()`` would return anyway)."""
+    lock and checks and converts every value each time, about a microsecond a call. A value
+    may be given as an enum member, which is keyed as it is and labelled by its name (reading
+    ``.name`` is a Python-level property call each time). Past `MAX_CACHED_CHILDREN` label sets
+    the cache starts over (it only ever holds what ``labels()`` would return anyway)."""
 
     __slots__ = ("metric", "cache")
 
@@ -180,12 +189,13 @@ class Children:
         self.metric = metric
         self.cache: dict = {}
 
-    def __call__(self, *values: str):
+    def __call__(self, *values):
         child = self.cache.get(values)
         if child is None:
             if len(self.cache) >= MAX_CACHED_CHILDREN:
                 self.cache.clear()
-            child = self.cache[values] = Fast(self.metric.labels(*values))
+            names = [value.name if isinstance(value, Enum) else value for value in values]
+            child = self.cache[values] = Fast(self.metric.labels(*names))
         return child
 
 
@@ -203,7 +213,7 @@ _LEGAL = {True: "true", False: "false"}
 def record_settlement(outcome, result) -> None:
     """One settled hand's domain counts, recorded at once (a unary call: no tally to build)."""
     profile = result.profile
-    settlements(profile, outcome.name).inc()
+    settlements(profile, outcome).inc()
     for w in result.winners:
         record_winner(profile, w)
         if w.legal:
@@ -214,13 +224,16 @@ def record_settlement(outcome, result) -> None:
 
 
 def record_winner(profile: str, winner) -> None:
-    claimed_wins(profile, _LEGAL[bool(winner.legal)]).inc()
+    """A judged winner's counts (enum members as label values: see `Children`)."""
     if winner.legal:
+        claimed_wins(profile, "true").inc()
         wins(profile, "true", "none").inc()
         for pattern in winner.patterns:
-            patterns_scored(profile, pattern.name).inc()
+            patterns_scored(profile, pattern).inc()
+    else:
+        claimed_wins(profile, "false").inc()
     for reason in winner.illegal_reasons:
-        wins(profile, "false", reason.name).inc()
+        wins(profile, "false", reason).inc()
 
 
 class SettlementTally:
