@@ -218,22 +218,41 @@ def record_settlement(outcome, result) -> None:
         record_winner(profile, w)
         if w.legal:
             value_per_share(profile).observe(w.value)
-    paid = sum(d for d in result.seat_deltas if d > 0)
+    paid = 0.0  # the sum of the positive deltas, without a generator's frame
+    for delta in result.seat_deltas:
+        if delta > 0:
+            paid += delta
     if paid:
         paid_per_hand(profile).observe(paid)
 
 
+# The counters a judged winner increments, by (profile, legal, patterns, illegal reasons): a
+# few hundred sets recur, and one look-up replaces one per counter.
+_WINNER_COUNTERS: dict[tuple, tuple[Fast, ...]] = {}
+
+
+def _winner_counters(key: tuple) -> tuple[Fast, ...]:
+    profile, legal, patterns, reasons = key
+    if legal:
+        counters = [claimed_wins(profile, "true"), wins(profile, "true", "none")]
+        counters += [patterns_scored(profile, pattern) for pattern in patterns]
+    else:
+        counters = [claimed_wins(profile, "false")]
+    counters += [wins(profile, "false", reason) for reason in reasons]
+    if len(_WINNER_COUNTERS) >= MAX_CACHED_CHILDREN:
+        _WINNER_COUNTERS.clear()
+    found = _WINNER_COUNTERS[key] = tuple(counters)
+    return found
+
+
 def record_winner(profile: str, winner) -> None:
     """A judged winner's counts (enum members as label values: see `Children`)."""
-    if winner.legal:
-        claimed_wins(profile, "true").inc()
-        wins(profile, "true", "none").inc()
-        for pattern in winner.patterns:
-            patterns_scored(profile, pattern).inc()
-    else:
-        claimed_wins(profile, "false").inc()
-    for reason in winner.illegal_reasons:
-        wins(profile, "false", reason).inc()
+    key = (profile, bool(winner.legal), winner.patterns, winner.illegal_reasons)
+    counters = _WINNER_COUNTERS.get(key)
+    if counters is None:
+        counters = _winner_counters(key)
+    for counter in counters:
+        counter.inc()
 
 
 class SettlementTally:
