@@ -199,8 +199,9 @@ def forget_frames(error: BaseException | None) -> None:
 
     gRPC keeps an abort's exception on the call's state, and the exception's traceback holds
     the frames of the call (the request, the body) and the context, which holds the state: a
-    cycle that only the cyclic collector frees, and the worker runs it rarely (see
-    `server.worker`). A megabyte body rejected a thousand times would hold gigabytes till then.
+    cycle that only the cyclic collector frees, once thousands of objects have piled up (see
+    `server.garbage`): a megabyte body rejected a few hundred times would hold hundreds of
+    megabytes till then.
     """
     seen = set()
     while error is not None and id(error) not in seen:
