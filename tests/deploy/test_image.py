@@ -27,6 +27,9 @@ CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", "setup.
 # The image's build stage has gcc; a machine without it builds the pure-Python wheel only.
 BUILDS = ["compiled", "pure"] if shutil.which("gcc") else ["pure"]
 NO_GCC = pytest.mark.skipif("compiled" not in BUILDS, reason="no gcc: the wheel cannot be compiled here")
+# The image's processes run in the image's environment, not this one's: no venv, no source
+# path, and no SHMJ_PURE_PYTHON (which a developer may set to run the suite on the source).
+IMAGE_ENV = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "SHMJ_PURE_PYTHON")}
 CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "profile_files", "server", "clients"}
 
 
@@ -110,8 +113,7 @@ def image_venvs(tmp_path_factory) -> dict[str, Path]:
     no_compiler = work / "bin-without-gcc"  # the one command app-wheel needs beside the interpreter
     no_compiler.mkdir()
     (no_compiler / "rm").symlink_to(shutil.which("rm"))
-    runtime = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    runtime["PYTHON"] = sys._base_executable
+    runtime = {**IMAGE_ENV, "PYTHON": sys._base_executable}
 
     def step(*args: str, env: dict) -> str:
         result = subprocess.run(
@@ -155,13 +157,17 @@ def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_whe
     for built, venv in image_venvs.items():
         assert {f"rules_core/{name}.py" for name in HOT_PATH} <= set(wheel_files(venv))  # the one source
         result = subprocess.run(
-            ["/bin/sh", str(ROOT / STEPS), "expect-build", str(venv), built], capture_output=True, text=True
+            ["/bin/sh", str(ROOT / STEPS), "expect-build", str(venv), built],
+            capture_output=True,
+            text=True,
+            env=IMAGE_ENV,
         )
         assert (result.returncode, result.stdout) == (0, f"rules_core: {built}\n")
     wrong = subprocess.run(
         ["/bin/sh", str(ROOT / STEPS), "expect-build", str(image_venvs["pure"]), "compiled"],
         capture_output=True,
         text=True,
+        env=IMAGE_ENV,
     )
     assert (wrong.returncode, wrong.stdout) == (1, "rules_core: pure\n")
 
@@ -178,7 +184,9 @@ def test_the_venv_holds_the_runtime_pins_and_the_service_only(image_venv):
         "shanghai-mahjong-scoring",
     } == names  # pip and setuptools: the venv seed
     probe = "import importlib.util as u; print([m for m in ('bench', 'tests', 'pytest') if u.find_spec(m)])"
-    found = subprocess.run([str(image_venv / "bin/python"), "-c", probe], capture_output=True, text=True, cwd="/")
+    found = subprocess.run(
+        [str(image_venv / "bin/python"), "-c", probe], capture_output=True, text=True, cwd="/", env=IMAGE_ENV
+    )
     assert found.stdout.strip() == "[]"
 
 
@@ -209,7 +217,7 @@ def processes_running_the_compiled_core(server: int) -> list[int]:
 def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_venvs, built, tmp_path):
     image_venv = image_venvs[built]
     port, metrics = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env = IMAGE_ENV
     command = [str(image_venv / "bin/shmj-server"), "--port", str(port), "--metrics-port", str(metrics)]
     command += ["--workers", "2", "--shutdown-delay-s", "0", "--multiproc-dir", str(tmp_path / "metrics")]
     command += ["--http-port", "0"]  # the HTTP face is not what this test is about
