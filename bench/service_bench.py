@@ -152,17 +152,8 @@ async def stream_throughput(address: str, messages: list[bytes], connections: in
 
 
 def _percentiles(latencies: list[float]) -> dict[str, float]:
-    ordered = sorted(latencies)
-
-    def at(fraction: float) -> float:
-        return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] * 1000
-
-    return {
-        "p50_ms": round(at(0.5), 3),
-        "p90_ms": round(at(0.9), 3),
-        "p99_ms": round(at(0.99), 3),
-        "max_ms": round(ordered[-1] * 1000, 3),
-    }
+    """p50, p90, p99 and max in ms of latencies in seconds."""
+    return unary_cost.percentiles([latency * 1000 for latency in latencies])
 
 
 async def unary_closed_loop(

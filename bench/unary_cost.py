@@ -242,6 +242,7 @@ def split_cores() -> tuple[set[int], set[int]] | None:
 
 
 def percentiles(latencies: list[float]) -> dict:
+    """p50, p90, p99 and max of latencies in ms (the bench's service figures use it too)."""
     ordered = sorted(latencies)
 
     def at(fraction: float) -> float:

@@ -21,7 +21,7 @@ class ServerConfig:
     metrics_port: int = 9464  # 0 turns the metrics endpoint off
     http_host: str = "127.0.0.1"
     http_port: int = 8080  # Connect (HTTP/JSON), /healthz and /readyz; 0 turns it off
-    workers: int = 0  # 0: one per core
+    workers: int = 0  # 0: one per core this process may run on
     max_batch_size: int = 10_000
     max_message_bytes: int = 16 * 1024 * 1024  # a full batch's answer is at most ~8 MB; see docs/RELIABILITY.md
     max_concurrent_rpcs: int = 0  # 0: unlimited
