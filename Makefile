@@ -15,7 +15,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen run test test-pure lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
+.PHONY: install gen run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -60,11 +60,18 @@ run: install
 	$(VENV)/bin/shmj-server
 
 # The whole suite against the build make install made, then the rules' tests against the
-# pure-Python source too when that build is the compiled one.
-test: install tools
+# pure-Python source too when that build is the compiled one. The Debian packages come
+# first: gcc must be there before install compiles rules_core, python3.11-venv before the venvs.
+test: debian-packages
+	$(MAKE) install tools
 	$(PY) -m pytest
 	if $(PY) -c "import rules_core, sys; sys.exit(rules_core.BUILD != 'compiled')"; then \
 		SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core; fi
+
+# The Debian packages of .ci/debian-packages that this machine lacks (apt-get, as root; none
+# needed when nothing is missing; otherwise it says what to install and fails).
+debian-packages:
+	$(PYTHON) .ci/install_debian_packages.py
 
 # The rules' tests against the pure-Python source, whatever the build.
 test-pure: install

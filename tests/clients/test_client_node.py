@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,12 +23,12 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import convert
 from clients import ScoringClient, ScoringError
 from rules_core.random_hands import generate_requests
+from tests.debian_tools import debian_tool
 from tests.server.conftest import ROOT
 from tests.worked_examples import WORKED_EXAMPLES
 
 NODE_DIR = ROOT / "clients/node"
 GOOGLEAPIS_DIR = Path(google.rpc.__path__[0]).parent.parent  # holds google/rpc/status.proto
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 
 WORKED = [convert.settle_request_message(request) for _, request, _, _ in WORKED_EXAMPLES]
 GENERATED = [convert.settle_request_message(request) for request in generate_requests(300, 5)]
@@ -59,9 +58,11 @@ def _oneof_name(key: str, value) -> bool:
 
 
 def run_node(server, jobs: list[dict]) -> list[dict]:
-    assert (NODE_DIR / "node_modules/@grpc/grpc-js").is_dir(), "run `make install` (npm ci in clients/node)"
+    node = debian_tool("node")
+    if not (NODE_DIR / "node_modules/@grpc/grpc-js").is_dir():
+        pytest.fail("clients/node/node_modules is missing: run `make install` (npm ci, from Debian package npm)")
     result = subprocess.run(
-        ["node", "shmj_node.js", "--target", server.address, "--proto-dir", str(ROOT / "proto")]
+        [node, "shmj_node.js", "--target", server.address, "--proto-dir", str(ROOT / "proto")]
         + ["--googleapis-dir", str(GOOGLEAPIS_DIR)],
         cwd=NODE_DIR,
         input="".join(json.dumps(job) + "\n" for job in jobs),
@@ -236,6 +237,8 @@ def test_the_node_example_of_clients_md_runs_as_written(server, tmp_path):
     script = tmp_path / "example.js"
     script.write_text(example.replace("127.0.0.1:50051", server.address))
     env = dict(os.environ, NODE_PATH=str(NODE_DIR / "node_modules"))
-    result = subprocess.run(["node", str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [debian_tool("node"), str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "[ 36, -12, -12, -12 ]\n"

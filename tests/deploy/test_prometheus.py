@@ -8,7 +8,8 @@ import subprocess
 import yaml
 
 from server.config import ServerConfig
-from tests.deploy.tools import OPERATIONS, PROMETHEUS, anchors, debian_tool, exported_names, queried_metrics
+from tests.debian_tools import debian_tool
+from tests.deploy.tools import OPERATIONS, PROMETHEUS, anchors, exported_names, queried_metrics
 
 RULE_FILES = ("rules.yml", "alerts.yml")
 

@@ -20,7 +20,8 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from rules_core.build import hand
-from tests.deploy.tools import DEPLOY, PROMETHEUS, debian_tool
+from tests.debian_tools import debian_tool
+from tests.deploy.tools import DEPLOY, PROMETHEUS
 from tests.server.conftest import free_port, run_server
 from tests.worked_examples import WORKED_EXAMPLES
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,19 +22,11 @@ TOOLS = ROOT / ".tools" / "bin"  # `make tools`: kubectl, kubernetes-validate, c
 SUFFIXES = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum"), "gauge": ("",)}
 
 
-def debian_tool(name: str) -> str:
-    """A program from a Debian package of .ci/debian-packages, or a skip saying how to get it."""
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} not found: `apt-get install prometheus` (listed in .ci/debian-packages)")
-    return path
-
-
 def tool(name: str) -> str:
     """A program of the tool venv made by `make tools` (the suite's `make test` makes it)."""
     path = TOOLS / name
     if not path.exists():
-        pytest.skip(f"{path} not found: run `make tools`")
+        pytest.fail(f"{path} is missing: run `make tools` (`make test` runs it)", pytrace=False)
     return str(path)
 
 

@@ -6,14 +6,11 @@ main thread while it is open, and tests elsewhere call ``asyncio.run``."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.debian_tools import debian_tool
 from tests.server.conftest import run_server
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="package")
@@ -24,10 +21,9 @@ def explorer_server(tmp_path_factory):
 
 @pytest.fixture(scope="package")
 def browser():
-    if not shutil.which(CHROMIUM):
-        pytest.fail("Chromium is missing: apt-get install chromium (listed in .ci/debian-packages)")
+    chromium = debian_tool("chromium")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         yield browser
         browser.close()
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tests.explorer.conftest import CHROMIUM
+from tests.debian_tools import missing_message
 from tests.explorer.form import enter, open_explorer, settle
 from tests.server.conftest import run_server
 from tests.worked_examples import REQUESTS
@@ -17,9 +18,13 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def main() -> int:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        print(missing_message("chromium"), file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory() as folder, run_server(Path(folder)) as server:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
             page = open_explorer(browser, server.http_url, 1100, 800)
             enter(page, REQUESTS["13-both"])
             settle(page)

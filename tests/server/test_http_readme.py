@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+from tests.debian_tools import debian_tool
 from tests.test_readme import README
 
 
@@ -36,6 +37,7 @@ def test_the_readme_http_session_prints_what_it_shows(server, tmp_path):
     port = server.http_url.rsplit(":", 1)[1]
     pairs = session()
     assert [command.split()[0] for command, _ in pairs] == ["cat", "curl", "curl", "curl"]
+    debian_tool("curl")
     for command, shown in pairs:
         ran = subprocess.run(
             ["bash", "-c", command.replace("127.0.0.1:8080", f"127.0.0.1:{port}")],
