@@ -29,9 +29,9 @@ from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
+from batch.lines import MAX_LINE_BYTES, InputChanged, InputState, count_lines, numbered_chunks
 from rules_core.json_names import camel
 
-MAX_LINE_CHARS = 1 << 20  # a real request is a few thousand characters
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
 
 
@@ -52,7 +52,8 @@ class Summary:
 
     @property
     def complete(self) -> bool:
-        return self.lines == self.input_lines
+        """Every line of the input in the output, the input unchanged since it was read."""
+        return self.lines == self.input_lines and self.stopped is None
 
     @property
     def lines_per_second(self) -> float:
@@ -142,11 +143,19 @@ def _request_id(data) -> str | None:
     return None
 
 
-def _prepare(number: int, text: str | None, profile: str | None, overrides: dict) -> tuple[dict | None, dict | None]:
-    """(request, None) or (None, error line) for one input line (None: a line too long to read)."""
-    if text is None:
+def _prepare(
+    number: int, line: bytes | str | None, profile: str | None, overrides: dict
+) -> tuple[dict | None, dict | None]:
+    """(request, None) or (None, error line) for one input line: its bytes, or its text (a
+    string column); None is a line too long to read."""
+    if line is None:
+        return None, _error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
+    try:
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+    except UnicodeDecodeError as error:
+        byte = line[error.start]
         return None, _error_line(
-            None, f"line {number}: longer than {MAX_LINE_CHARS:,} characters, more than any request"
+            None, f"line {number}: not valid UTF-8 (byte 0x{byte:02x} at column {error.start + 1})"
         )
     if not text.strip():
         return None, _error_line(None, f"line {number}: empty line")
@@ -230,8 +239,8 @@ def _response_dict(message) -> dict:
         return message_dict(message)
 
 
-def settle_chunk(chunk: list[tuple[int, str]]) -> tuple[list[str], dict]:
-    """Settle one chunk of (line number, text); returns the output lines and counts."""
+def settle_chunk(chunk: list[tuple[int, bytes | None]]) -> tuple[list[str], dict]:
+    """Settle one chunk of (line number, line); returns the output lines and counts."""
     profile, overrides = _settings.get("profile"), _settings.get("overrides") or {}
     prepared = [_prepare(number, text, profile, overrides) for number, text in chunk]
     requests = [request for request, _ in prepared if request is not None]
@@ -285,38 +294,6 @@ def _complete_lines(path: Path) -> int:
     with open(path, "r+b") as file:
         file.truncate(last_newline + 1)
     return count
-
-
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as file:
-        count = sum(block.count(b"\n") for block in iter(lambda: file.read(1 << 20), b""))
-        file.seek(0, os.SEEK_END)
-        if file.tell():
-            file.seek(-1, os.SEEK_END)
-            if file.read(1) != b"\n":
-                count += 1  # a last line with no newline
-    return count
-
-
-def _bounded_lines(file):
-    """The file's lines without their newline; a line longer than MAX_LINE_CHARS comes as None,
-    read past in pieces and never held whole (one line of gigabytes must not fill the memory)."""
-    while line := file.readline(MAX_LINE_CHARS + 1):
-        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            while (rest := file.readline(MAX_LINE_CHARS)) and not rest.endswith("\n"):
-                pass
-            yield None
-        else:
-            yield line.rstrip("\n")
-
-
-def _chunks(path: Path, skip: int, size: int):
-    with open(path, encoding="utf-8", errors="replace") as file:
-        numbered = enumerate(_bounded_lines(file), start=1)
-        for _ in islice(numbered, skip):
-            pass
-        while chunk := list(islice(numbered, size)):
-            yield chunk
 
 
 def summary_path_of(output_path: Path, summary: str | None = None) -> Path:
@@ -428,7 +405,8 @@ def run_rescore(
     start = time.perf_counter()
     with _Interrupts() as interrupts:
         try:
-            summary.input_lines = _count_lines(input_path)
+            state = InputState.of(input_path)
+            summary.input_lines = count_lines(input_path, state.size)
             skip = _complete_lines(output_path) if resume and output_path.exists() else 0
             if skip > summary.input_lines:
                 raise UsageError(
@@ -437,14 +415,18 @@ def run_rescore(
                 )
             summary.lines = summary.skipped_by_resume = skip
             summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
-            _settle_into(input_path, output_path, settings, workers, chunk, resume, progress, summary, interrupts)
+            _settle_into(
+                input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
+            )
         except KeyboardInterrupt:
             summary.stopped = interrupts.reason
     summary.seconds = time.perf_counter() - start
     return summary
 
 
-def _settle_into(input_path, output_path, settings, workers, chunk, resume, progress, summary, interrupts) -> None:
+def _settle_into(
+    input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
+) -> None:
     bar = None
     if progress:
         from tqdm import tqdm
@@ -478,13 +460,23 @@ def _settle_into(input_path, output_path, settings, workers, chunk, resume, prog
                     if bar is not None:
                         bar.update(len(lines))
 
-            for work in _chunks(input_path, summary.lines, chunk):
-                with interrupts.held(), interrupts.deaf_children():
-                    window.append(pool.submit(settle_chunk, work))
-                if len(window) >= workers * 2:
-                    drain_one()
+            try:
+                for work in numbered_chunks(input_path, state, summary.lines, chunk):
+                    with interrupts.held(), interrupts.deaf_children():
+                        window.append(pool.submit(settle_chunk, work))
+                    if len(window) >= workers * 2:
+                        drain_one()
+            except InputChanged as error:
+                changed = str(error)  # the lines read before are settled and written all the same
+            else:
+                changed = None
             while window:
                 drain_one()
+        if changed is None:
+            state.check(input_path)  # the whole file as it was: did it stay so?
+        summary.stopped = changed
+    except InputChanged as error:
+        summary.stopped = str(error)
     except ServerFailure as error:
         summary.stopped = str(error)
     except BrokenProcessPool:

@@ -27,8 +27,14 @@ from profile_files import registry_of
 
 
 def is_json_column(schema: pa.Schema) -> bool:
-    """One string column: requests in proto3 JSON, whatever the column's name."""
-    return len(schema) == 1 and (pa.types.is_string(schema[0].type) or pa.types.is_large_string(schema[0].type))
+    """One string (or binary: UTF-8 bytes) column: requests in proto3 JSON, whatever its name."""
+    kind = schema[0].type if len(schema) == 1 else None
+    return kind is not None and (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+    )
 
 
 def settle_records(
@@ -45,8 +51,8 @@ def settle_records(
     profiles = registry_of(house) if house else None
     if is_json_column(batch.schema):
         prepared = [
-            _prepare(number, text or "", profile, overrides)
-            for number, text in enumerate(batch.column(0).to_pylist(), start=first_number)
+            _prepare(number, line or "", profile, overrides)
+            for number, line in enumerate(batch.column(0).to_pylist(), start=first_number)
         ]
     else:
         # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.

@@ -179,14 +179,15 @@ def read_partition(partition: Partition) -> Iterator[tuple[pa.RecordBatch, int]]
     number = partition.first_number
     with fs.open(path, "rb") as file:
         if partition.kind == "jsonl":
-            chunk: list[str] = []
+            # Lines as bytes, split on "\n" alone: the reader refuses invalid UTF-8, naming the line.
+            chunk: list[bytes] = []
             for line in _lines(file, partition.start, partition.stop):
-                chunk.append(line.decode("utf-8", errors="replace").rstrip("\r\n"))
+                chunk.append(line[:-1] if line.endswith(b"\n") else line)
                 if len(chunk) == CHUNK_ROWS:
-                    yield pa.record_batch([pa.array(chunk, pa.string())], names=["request"]), number
+                    yield pa.record_batch([pa.array(chunk, pa.binary())], names=["request"]), number
                     number, chunk = number + len(chunk), []
             if chunk:
-                yield pa.record_batch([pa.array(chunk, pa.string())], names=["request"]), number
+                yield pa.record_batch([pa.array(chunk, pa.binary())], names=["request"]), number
         elif partition.stop > partition.start:
             groups = range(partition.start, partition.stop)
             for batch in pq.ParquetFile(file).iter_batches(batch_size=CHUNK_ROWS, row_groups=groups):

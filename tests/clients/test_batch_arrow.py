@@ -131,6 +131,16 @@ def test_a_bad_row_costs_that_row_only():
     assert out[4]["error"]["field_violations"][0]["field"] == "profile"
 
 
+def test_a_binary_column_is_read_as_utf8_lines_and_bad_bytes_name_their_row():
+    rows = [example_lines()[0].encode(), b'{"requestId": "ID-\xff"}', b"\r"]
+    out = settle_record_batch(pa.record_batch([pa.array(rows, pa.binary())], names=["line"]), 7).to_pylist()
+    assert out[0]["error"] is None and out[0]["seat_deltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert (
+        out[1]["request_id"] == "" and out[1]["error"]["message"] == "line 8: not valid UTF-8 (byte 0xff at column 19)"
+    )
+    assert out[2]["error"]["message"] == "line 9: empty line"
+
+
 def test_rule_change_report_with_local(tmp_path):
     source, before, after = tmp_path / "in.jsonl", tmp_path / "before.jsonl", tmp_path / "after.jsonl"
     source.write_text((EXAMPLES / "hands.jsonl").read_text())

@@ -103,6 +103,27 @@ def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, ca
     assert summary["failed_parts"] == []
 
 
+def test_lines_are_bytes_split_on_newlines_alone_on_the_cluster_too(tmp_path, scheduler):
+    """Issue 21, finding 9: a CR inside a line, CRLF endings, invalid UTF-8 and binary bytes give
+    the cluster's parts exactly the lines --local writes, one per input line."""
+    import random
+
+    source, local, cluster = tmp_path / "in.jsonl", tmp_path / "local.jsonl", tmp_path / "cluster"
+    legal, _, illegal, *_ = mixed_file(tmp_path / "mixed.jsonl")
+    bad_utf8 = b'{"requestId": "ID-\xff\xfe", "profile": "classic"}'
+    junk = random.Random(9).randbytes(6000)
+    text = legal.replace('", "', '",\r "', 1).encode() + b"\n" + illegal.encode() + b"\r\n" + bad_utf8 + b"\n"
+    source.write_bytes(text + junk + b"\n" + legal.encode() + b"\n")
+    lines = (text + junk).count(b"\n") + 2
+    assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.002, "--no-progress") == 0
+    assert parts(cluster) == local.read_text()
+    rows = [json.loads(line) for line in local.read_text().splitlines()]
+    assert len(rows) == lines
+    assert rows[0]["seatDeltas"] == rows[-1]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert rows[2]["error"]["message"] == "line 3: not valid UTF-8 (byte 0xff at column 19)"
+
+
 def check_mixed_output_prefix(cluster: Path) -> None:
     head = cluster / "head.jsonl"
     head.write_text("".join(parts(cluster).splitlines(keepends=True)[:8]))

@@ -218,7 +218,7 @@ def _failing_on_discard_wins(real, is_discard):
 
 
 def check_only_line_3_lost(source):
-    lines, counts = rescore.settle_chunk(list(enumerate(source.read_text().splitlines(), start=1)))
+    lines, counts = rescore.settle_chunk(list(enumerate(source.read_bytes().splitlines(), start=1)))
     rows = [json.loads(line) for line in lines]
     assert len(rows) == 8
     assert rows[2]["error"]["code"] == "INTERNAL" and "ZeroDivisionError" in rows[2]["error"]["message"]

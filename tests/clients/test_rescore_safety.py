@@ -167,10 +167,10 @@ def test_ctrl_c_or_sigterm_writes_the_summary_says_how_to_resume_and_exits_128_p
 def test_a_line_too_long_for_any_request_is_an_error_line_not_read_whole(tmp_path):
     source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     lines = mixed_file(source)
-    huge = '{"requestId": "' + "x" * (3 << 20) + '"}'  # 3 Mi characters, read in 1 Mi pieces
+    huge = '{"requestId": "' + "x" * (3 << 20) + '"}'  # 3 MiB, read in 1 MiB pieces
     source.write_text("\n".join([lines[0], huge, lines[0]]) + "\n")
     assert main(["rescore", str(source), "-o", str(output), "--local", "--no-progress"]) == 0
     rows = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(rows) == 3 and rows[0] == rows[2] and rows[0]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
-    assert rows[1]["error"]["message"] == "line 2: longer than 1,048,576 characters, more than any request"
+    assert rows[1]["error"]["message"] == "line 2: longer than 1,048,576 bytes, more than any request"
     assert output.stat().st_size < 10_000
