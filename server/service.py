@@ -54,6 +54,27 @@ async def abort_invalid(context, error: InvalidRequest) -> None:
     await context.abort_with_status(_status(code_pb2.INVALID_ARGUMENT, str(error), error.violations))
 
 
+def call_over(context) -> bool:
+    """Whether the call has ended on the client's side: its deadline passed, or it cancelled."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        return True
+    cancelled = getattr(context, "cancelled", None)  # gRPC's context has it; the HTTP one ends by its deadline
+    return cancelled is not None and cancelled()
+
+
+async def internal_error(context, method: str) -> None:
+    """What follows an exception that is not the caller's fault: INTERNAL, logged with its
+    traceback. Unless the call has ended already (its deadline passed, or the client
+    cancelled): then what failed is ending it (gRPC's core refuses the status of a call it
+    has closed), not a bug, and the call ends as what it is, CANCELLED or DEADLINE_EXCEEDED in
+    its info-level log line (`server.call_book`)."""
+    if call_over(context):
+        raise asyncio.CancelledError
+    log.exception("unexpected error", method=method)
+    await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+
+
 def _guarded(method):
     """A bug must not take the process down or leak a traceback: log it, answer INTERNAL."""
 
@@ -64,8 +85,7 @@ def _guarded(method):
         except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
         except Exception:
-            log.exception("unexpected error", method=method.__name__)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+            await internal_error(context, method.__name__)
 
     return guarded
 
@@ -114,8 +134,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             metrics.rejected("Settle").inc()
             await abort_invalid(context, error)
         except Exception:  # a bug must not take the process down or leak a traceback
-            log.exception("unexpected error", method="Settle")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+            await internal_error(context, "Settle")
         if len(answer) > self.max_answer_bytes:
             await abort_oversize(context, len(answer), self.max_answer_bytes)
         return answer
@@ -200,8 +219,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
         except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as _guarded does)
-            log.exception("unexpected error", method="SettleStream")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+            await internal_error(context, "SettleStream")
         finally:
             tally.flush("SettleStream")
             metrics.BATCH_SIZE.labels("SettleStream").observe(count)

@@ -8,6 +8,7 @@ this origin, and other sites' pages are not meant to call the service from a bro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import zlib
@@ -15,6 +16,7 @@ import zlib
 import grpc
 import structlog
 
+from server.drain import SHUTTING_DOWN
 from server.explorer import notation, static_files
 from server.http import connect
 from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
@@ -56,6 +58,13 @@ class ConnectApp:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":  # lifespan is off; websockets are not served
             return
+        try:
+            answer = await self._route(scope, receive)
+        except asyncio.CancelledError:  # only the drain cancels a call (`server.http.listener`), as gRPC's
+            answer = error_answer(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+        await _send(send, answer)
+
+    async def _route(self, scope, receive) -> Answer:
         path = scope["path"]
         if path.startswith(RPC_PREFIX):
             answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :])
@@ -68,7 +77,7 @@ class ConnectApp:
             answer = await self._notation(receive)
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
-        await _send(send, answer)
+        return answer
 
     async def _notation(self, receive) -> Answer:
         """The explorer's notation reader: a hand's text to its JSON, or where it fails."""

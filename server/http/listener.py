@@ -11,7 +11,12 @@ import asyncio
 import contextlib
 import socket
 
+import structlog
 import uvicorn
+
+from server.drain import SHUTTING_DOWN
+
+log = structlog.get_logger("shmj.http")
 
 
 def listening_socket(host: str, port: int, reuse_port: bool) -> socket.socket:
@@ -43,6 +48,7 @@ class _EmbeddedServer(uvicorn.Server):
 
 class HttpServer:
     def __init__(self, app, sock: socket.socket, grace_period_s: float):
+        self._grace_period_s = grace_period_s
         config = uvicorn.Config(
             app,
             lifespan="off",
@@ -70,7 +76,19 @@ class HttpServer:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
-        """Close the listener, let in-flight calls finish (within the grace period), return."""
+        """Close the listener, let in-flight calls finish, return. Calls still running near the
+        grace period's end (when `server.drain` cuts gRPC's) are cancelled here, so that the app
+        answers them UNAVAILABLE: uvicorn's own cut, at the very end, logs an error and a
+        traceback for each."""
         self._server.should_exit = True
-        if self._task is not None:
+        if self._task is None:
+            return
+        margin = min(1.0, self._grace_period_s / 2)
+        done, _ = await asyncio.wait({self._task}, timeout=self._grace_period_s - margin)
+        if not done:
+            calls = list(self._server.server_state.tasks)
+            if calls:
+                log.info("grace period ending; http calls in flight end UNAVAILABLE", calls=len(calls))
+            for call in calls:
+                call.cancel(SHUTTING_DOWN)
             await self._task

@@ -94,3 +94,38 @@ def test_a_taken_http_port_stops_the_start_with_a_clear_error():
     assert ended.returncode == 1
     assert [(f["address"], f["error"]) for f in failures] == [(f"127.0.0.1:{port}", "Address already in use")]
     assert "Traceback" not in output
+
+
+def _http_address(server) -> tuple[str, int]:
+    host, port = server.http_url.rsplit("/", 1)[1].split(":")
+    return host, int(port)
+
+
+def _status_line(sock: socket.socket) -> bytes:
+    sock.settimeout(10)
+    return sock.recv(65536).split(b"\r\n", 1)[0]
+
+
+def test_http_calls_cut_by_the_drain_are_answered_unavailable_and_logged_at_info(tmp_path):
+    """Issue 21, finding 6: SIGTERM with 50 clients trickling their bodies logged 50 error-level
+    CancelledError tracebacks ("Exception in ASGI application") when uvicorn's grace ran out."""
+    with run_server(tmp_path, "--grace-period-s", "1") as server:
+        clients = []
+        for _ in range(10):
+            sock = socket.create_connection(_http_address(server))
+            sock.sendall(
+                b"POST /mahjong.shanghai.v1.ScoringService/Settle HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n"
+            )
+            clients.append(sock)
+        time.sleep(0.5)
+        server.process.send_signal(signal.SIGTERM)
+        answers = [_status_line(sock) for sock in clients]
+        assert server.process.wait(timeout=30) == 0
+        for sock in clients:
+            sock.close()
+        lines = _log_lines(server)
+    assert answers == [b"HTTP/1.1 503 Service Unavailable"] * 10
+    assert [line for line in lines if line["level"] not in ("info", "debug") or "exception" in line] == []
+    (cut,) = [line for line in lines if line["event"] == "grace period ending; http calls in flight end UNAVAILABLE"]
+    assert cut["calls"] == 10
