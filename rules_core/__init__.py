@@ -4,7 +4,8 @@ A pure library: no gRPC, no I/O. The usual entry points:
 
 - `settle(SettleRequest) -> SettleResult`
 - `check_win(...)`, `list_waits(...)`
-- `settle_json(dict) -> dict`, in the proto3 JSON mapping of API.md
+- `settle_record(SettleRecordRequest) -> RecordResult`: a hand record (牌谱) replayed and settled
+- `settle_json(dict) -> dict` and `settle_record_json(dict) -> dict`, in the proto3 JSON mapping of API.md
 - `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
 
 The hot path runs compiled with mypyc where `make install` could build it
@@ -16,10 +17,12 @@ from rules_core.compiled import BUILD  # first: it decides where the hot-path mo
 # isort: split
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, NotationError
-from rules_core.json_api import list_waits_json, settle_json
+from rules_core.json_api import list_waits_json, settle_json, settle_record_json
 from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
+from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
+from rules_core.replay import settle_record
 from rules_core.requests import (
     CheckWinRequest,
     Dice,
@@ -53,10 +56,12 @@ __all__ = [
     "CheckWinRequest",
     "CombineFixed",
     "Dice",
+    "EventKind",
     "FieldViolation",
     "Flower",
     "FlowerSource",
     "Hand",
+    "HandEvent",
     "HuangfanMode",
     "IllegalReason",
     "InvalidRequest",
@@ -69,12 +74,15 @@ __all__ = [
     "NextHand",
     "NotationError",
     "Outcome",
+    "Pass",
     "Pattern",
     "Payment",
     "PaymentReason",
     "Penalty",
     "PenaltyReason",
+    "RecordResult",
     "RuleProfile",
+    "SettleRecordRequest",
     "SettleRequest",
     "SettleResult",
     "Tile",
@@ -94,4 +102,6 @@ __all__ = [
     "parse_tiles",
     "settle",
     "settle_json",
+    "settle_record",
+    "settle_record_json",
 ]

@@ -1,8 +1,10 @@
-"""Build requests from the notation of RULES.md: ``hand("123m 456p EEE 77s [555p@1]", win="7s")``."""
+"""Build requests and record events from the notation of RULES.md: ``hand("123m 456p EEE 77s [555p@1]",
+win="7s")``, ``discard(2, "5m")``."""
 
 from __future__ import annotations
 
 from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.records import EventKind, HandEvent
 from rules_core.requests import Dice, Hand, LiabilityRelation, Winner
 
 
@@ -38,3 +40,55 @@ def dice(first: int, second: int) -> Dice:
 
 def claims(claimer: int, source: int, count: int = 3) -> LiabilityRelation:
     return LiabilityRelation(claimer, source, count)
+
+
+# --- hand records (RULES.md section 13): one event each, in the same notation ------------------
+
+
+def deal(seat: int, tiles: str, flowers: str = "") -> HandEvent:
+    """A DEAL: ``tiles`` in the order dealt (the dealer's last one is its 天胡 winning tile)."""
+    return HandEvent(EventKind.DEAL, seat, tiles=parse_tiles(tiles), flowers=parse_flowers(flowers) if flowers else ())
+
+
+def draw(seat: int, tile: str) -> HandEvent:
+    """A DRAW of a tile (``"5m"``) or of a flower (``"3f"``)."""
+    if tile.endswith("f"):
+        return HandEvent(EventKind.DRAW, seat, flower=parse_flowers(tile)[0])
+    return HandEvent(EventKind.DRAW, seat, tile=parse_tile(tile))
+
+
+def discard(seat: int, tile: str) -> HandEvent:
+    return HandEvent(EventKind.DISCARD, seat, tile=parse_tile(tile))
+
+
+def chow(seat: int, tiles: str) -> HandEvent:
+    """A CHOW with the two tiles from the hand (``"46m"``)."""
+    return HandEvent(EventKind.CHOW, seat, tiles=parse_tiles(tiles))
+
+
+def pung(seat: int) -> HandEvent:
+    return HandEvent(EventKind.PUNG, seat)
+
+
+def exposed_kong(seat: int) -> HandEvent:
+    return HandEvent(EventKind.EXPOSED_KONG, seat)
+
+
+def added_kong(seat: int, tile: str) -> HandEvent:
+    return HandEvent(EventKind.ADDED_KONG, seat, tile=parse_tile(tile))
+
+
+def concealed_kong(seat: int, tile: str) -> HandEvent:
+    return HandEvent(EventKind.CONCEALED_KONG, seat, tile=parse_tile(tile))
+
+
+def win(seat: int) -> HandEvent:
+    return HandEvent(EventKind.WIN, seat)
+
+
+def exhaustive_draw() -> HandEvent:
+    return HandEvent(EventKind.EXHAUSTIVE_DRAW)
+
+
+def abandon(seat: int) -> HandEvent:
+    return HandEvent(EventKind.ABANDON, seat)

@@ -1,6 +1,7 @@
 """The rules as JSON, for engines that call them without gRPC (batch jobs, data pipelines).
 
-`settle_json` takes a `SettleRequest` and returns a `SettleResponse`, both as
+`settle_json` takes a `SettleRequest` and returns a `SettleResponse` (`settle_record_json` a
+`SettleRecordRequest` and a `SettleRecordResponse`), both as
 dicts in the proto3 JSON mapping of API.md: lowerCamelCase keys (snake_case
 accepted on input, as protobuf's parser does), enum names as strings (numbers
 accepted on input), default values printed in the output (protobuf's
@@ -10,9 +11,10 @@ raises `InvalidRequest` with the path of every field that is wrong.
 
 from __future__ import annotations
 
-from rules_core.json_read import read_list_waits_request, read_settle_request
-from rules_core.json_write import list_waits_response_dict, settle_response_dict
+from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from rules_core.json_write import list_waits_response_dict, settle_record_response_dict, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.replay import settle_record
 from rules_core.settle import settle
 from rules_core.waits import list_waits
 
@@ -26,3 +28,9 @@ def settle_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> 
     """Settle a `SettleRequest` given as a proto3 JSON dict; return the `SettleResponse` dict.
     ``profiles``: the profiles a request may name (house profiles with the built-in ones)."""
     return settle_response_dict(settle(read_settle_request(request), profiles))
+
+
+def settle_record_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
+    """Replay a hand record (a `SettleRecordRequest` as a proto3 JSON dict), settle what it implies,
+    and return the `SettleRecordResponse` dict (RULES.md section 13)."""
+    return settle_record_response_dict(settle_record(read_settle_record_request(request), profiles))

@@ -22,6 +22,7 @@ from rules_core.profile import (
     LiabilityMode,
     Unit,
 )
+from rules_core.records import EventKind
 from rules_core.requests import MeldKind, Outcome
 from rules_core.tiles import Flower, Tile
 
@@ -68,6 +69,7 @@ FLOWER = EnumCodec(Flower, "FLOWER_")
 MELD_KIND = EnumCodec(MeldKind, "MELD_KIND_")
 OUTCOME = EnumCodec(Outcome, "OUTCOME_")
 PATTERN = EnumCodec(Pattern, "PATTERN_")
+EVENT_KIND = EnumCodec(EventKind, "EVENT_KIND_")
 FLOWER_SOURCE = EnumCodec(FlowerSource, "FLOWER_SOURCE_")
 UNIT = EnumCodec(Unit, "UNIT_")
 COMBINE_FIXED = EnumCodec(CombineFixed, "COMBINE_FIXED_")

@@ -11,6 +11,7 @@ from typing import Any
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.json_names import (
     ENUM_FIELDS,
+    EVENT_KIND,
     FLAG_FIELDS,
     FLOWER,
     FLOWER_SOURCE,
@@ -26,6 +27,8 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
+from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.requests import (
     Dice,
     Hand,
@@ -315,6 +318,52 @@ def read_list_waits_request(data: dict) -> ListWaitsRequest:
         passed_tiles=r.enums("passed_tiles", TILE),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
+
+
+# --- hand records (RULES.md section 13) -------------------------------------------------------
+
+_EVENT_FIELDS = HandEvent._fields
+_RECORD_FIELDS = SettleRecordRequest._fields
+
+
+def _bounded_list(r: _Reader, name: str, limit: int, what: str = "entries") -> list:
+    """A list no longer than ``limit`` (else a violation, and none of it is read)."""
+    value = r.values.get(name, [])
+    if not isinstance(value, list):
+        r.violations.append(FieldViolation(r.sub(name), f"expected a list, got {_kind(value)}"))
+        return []
+    if len(value) > limit:
+        r.violations.append(FieldViolation(r.sub(name), f"at most {limit} {what}, got {len(value)}"))
+        return []
+    return value
+
+
+def _event(data, path, violations) -> HandEvent:
+    r = _Reader(data, path, _EVENT_FIELDS, violations)
+    return HandEvent(
+        kind=r.enum("kind", EVENT_KIND),
+        seat=r.int("seat"),
+        tile=r.enum("tile", TILE),
+        tiles=TILE.read_all(_bounded_list(r, "tiles", MAX_DEAL_TILES), r.sub("tiles"), violations),
+        flower=r.enum("flower", FLOWER),
+        flowers=FLOWER.read_all(_bounded_list(r, "flowers", MAX_DEAL_FLOWERS), r.sub("flowers"), violations),
+    )
+
+
+def read_settle_record_request(data: dict) -> SettleRecordRequest:
+    """A hand record from its proto3 JSON form, or InvalidRequest."""
+    violations = Violations()
+    r = _Reader(data, "", _RECORD_FIELDS, violations)
+    events = _bounded_list(r, "events", MAX_EVENTS, "events (the longest legal hand)")
+    deltas = _bounded_list(r, "recorded_deltas", 4, "entries (none, or the four seat deltas)")
+    request = SettleRecordRequest(
+        **_read_table(r),
+        events=tuple(_event(v, f"events[{i}]", violations) for i, v in enumerate(events)),
+        recorded_deltas=tuple(_read_float(v, f"recorded_deltas[{i}]", violations) for i, v in enumerate(deltas)),
     )
     if violations:
         raise InvalidRequest(violations)

@@ -14,8 +14,11 @@ from typing import Any
 from rules_core.json_names import (
     ENUM_FIELDS,
     FLAG_FIELDS,
+    FLOWER,
     FLOWER_SOURCE,
     INT_FIELDS,
+    MELD_KIND,
+    OUTCOME,
     PATTERN,
     PATTERN_LIST_FIELDS,
     PATTERN_TABLE_FIELDS,
@@ -25,6 +28,8 @@ from rules_core.json_names import (
     camel,
 )
 from rules_core.profile import RuleProfile
+from rules_core.records import RecordResult
+from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult, WinnerResult
 from rules_core.waits import Waits
 
@@ -131,4 +136,96 @@ def list_waits_response_dict(waits: Waits) -> dict:
         "selfDrawWaits": [
             {"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in waits.self_draw
         ],
+    }
+
+
+# --- requests, as a record's derived request is answered (RULES.md section 13) ---------------
+
+
+def _tile_names(tiles) -> list[str]:
+    return [TILE.name_of[t] for t in tiles]
+
+
+def overrides_dict(overrides) -> dict:
+    """A partial RuleProfile in JSON from core overrides (the inverse of `json_read.read_overrides`)."""
+    out: dict[str, Any] = {}
+    for name, value in overrides.items():
+        key = camel(name)
+        if name in PATTERN_TABLE_FIELDS:
+            out[key] = [{"pattern": PATTERN.name_of[p], "value": v} for p, v in _entries(value)]
+        elif name == "flower_values":
+            out[key] = [{"source": FLOWER_SOURCE.name_of[s], "value": v} for s, v in _entries(value)]
+        elif name == "dice_huangfan":
+            out[key] = [{"dice": {"first": a, "second": b}, "value": v} for (a, b), v in _entries(value)]
+        elif name == "kaibao_throws":
+            out[key] = [{"first": a, "second": b} for a, b in value]
+        elif name in PATTERN_LIST_FIELDS:
+            out[key] = [PATTERN.name_of[p] for p in sorted(value)]
+        elif name == "sankou_self_draw_shares":
+            out[key] = [float(s) for s in value]
+        elif name in ENUM_FIELDS:
+            out[key] = ENUM_FIELDS[name].name_of[value]
+        elif name in SHARE_FIELDS:
+            out[key] = float(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _entries(table):
+    return table.items() if isinstance(table, dict) else table
+
+
+def settle_request_dict(request: SettleRequest) -> dict:
+    """A SettleRequest in JSON, every field printed as MessageToDict prints it with defaults."""
+    out: dict[str, Any] = {"requestId": request.request_id, "profile": request.profile}
+    if request.overrides:
+        out["overrides"] = overrides_dict(request.overrides)
+    out["dealerSeat"] = request.dealer_seat
+    if request.dice is not None:
+        out["dice"] = {"first": request.dice.first, "second": request.dice.second}
+    out["huangfanCount"] = request.huangfan_count
+    out["outcome"] = OUTCOME.name_of[request.outcome] if request.outcome is not None else OUTCOME.unspecified
+    out["discarderSeat"] = request.discarder_seat
+    out["winners"] = [
+        {
+            "seat": w.seat,
+            "hand": {
+                "concealed": _tile_names(w.hand.concealed),
+                "winningTile": TILE.unspecified if w.hand.winning_tile is None else TILE.name_of[w.hand.winning_tile],
+                "melds": [
+                    {"kind": MELD_KIND.name_of[m.kind], "tiles": _tile_names(m.tiles), "fromSeat": m.from_seat}
+                    for m in w.hand.melds
+                ],
+                "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],
+            },
+            "passedTiles": _tile_names(w.passed_tiles),
+            "replacementDraw": w.replacement_draw,
+            "firstGoAround": w.first_go_around,
+        }
+        for w in request.winners
+    ]
+    out["liabilities"] = [
+        {"claimerSeat": r.claimer_seat, "sourceSeat": r.source_seat, "claims": r.claims} for r in request.liabilities
+    ]
+    out["abandoningSeat"] = request.abandoning_seat
+    return out
+
+
+def settle_record_response_dict(result: RecordResult) -> dict:
+    return {
+        "requestId": result.request_id,
+        "settlement": settle_response_dict(result.settlement),
+        "derived": settle_request_dict(result.derived),
+        "passes": [
+            {
+                "seat": p.seat,
+                "tile": TILE.name_of[p.tile],
+                "eventIndex": p.event_index,
+                "patterns": [PATTERN.name_of[x] for x in p.patterns],
+            }
+            for p in result.passes
+        ],
+        "recordedMatch": result.recorded_match,
+        "mismatchedSeats": list(result.mismatched_seats),
     }

@@ -205,8 +205,13 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
     return profile, counts
 
 
+def check_table(request, add, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> RuleProfile | None:
+    """The fields every request shares (id, profile, overrides, dealer, dice, 荒番 count), each
+    fault passed to ``add``; the effective profile, or None with a fault naming why."""
+    return _check_table(request, add, profiles)
+
+
 def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
-    """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
     request_id = request.request_id
     if len(request_id) * 4 > MAX_REQUEST_ID_BYTES:  # else short enough, whatever its characters
         too_long = request_id_violation(request_id)

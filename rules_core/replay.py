@@ -1,0 +1,566 @@
+"""Replay a hand record (牌谱, RULES.md section 13): check every event, derive the request, settle it.
+
+`settle_record(request)` is the entry point. `Replay` is the replay itself, one event at a
+time (`apply`), for the simulator and the CLI, which follow a hand as it goes; `could_win`
+is the 漏胡 test, which a test may replace by a brute force to compare with.
+
+Everything a `SettleRequest` carries is derived from the events: each winner's concealed
+tiles, melds and sources, flowers, 漏胡 locks, ``replacement_draw``, ``first_go_around``, the
+outcome and discarder, the claims between seats. Nothing is taken on trust, and the first
+impossible event is an `InvalidRequest` naming it (``events[17]``, ``events[17].tile``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import NamedTuple
+
+from rules_core.errors import FieldViolation, InvalidRequest, Violations
+from rules_core.patterns import patterns_of
+from rules_core.profile import RuleProfile
+from rules_core.record_checks import event_violations, events_length_violation, recorded_deltas_violation
+from rules_core.record_waits import SeatWaits
+from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.requests import Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.settle import settle
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION, Flower, Tile
+from rules_core.validation import check_table
+
+DEAL, DRAW, DISCARD = EventKind.DEAL, EventKind.DRAW, EventKind.DISCARD
+CHOW, PUNG, EXPOSED_KONG = EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG
+ADDED_KONG, CONCEALED_KONG, WIN = EventKind.ADDED_KONG, EventKind.CONCEALED_KONG, EventKind.WIN
+EXHAUSTIVE_DRAW, ABANDON = EventKind.EXHAUSTIVE_DRAW, EventKind.ABANDON
+
+
+class Phase(Enum):
+    """Where the hand is: what the next event may be."""
+
+    DEALING = "dealing"  # fewer than four deals
+    HOLDING = "holding"  # the turn's seat holds a tile more than a waiting hand: discard, kong or win
+    CLAIMED = "claimed"  # after a chow or a pung: the claimer discards
+    DRAWING = "drawing"  # after a kong or a flower: the seat draws (a replacement draw)
+    DISCARDED = "discarded"  # a tile lies discarded: a win, a claim, the next draw, an exhaustive draw
+    KONG_ADDED = "kong added"  # a tile added to a pung: robbing wins, or the kong's replacement draw
+    WINNING = "winning"  # WIN events: only more wins on the same discard or kong may follow
+    ENDED = "ended"  # an exhaustive draw or an abandon
+
+
+class SeatHand:
+    """One seat's hand as the record goes: concealed tile counts, melds, flowers, 漏胡 locks."""
+
+    __slots__ = ("counts", "dealt", "discarded", "flowers", "locks", "melds", "open_passes", "waits")
+
+    def __init__(self) -> None:
+        self.counts = [0] * TILE_KINDS
+        self.melds: list[Meld] = []
+        self.flowers: list[Flower] = []
+        self.locks: list[Tile] = []  # tiles passed since the seat's last action, in the order they came
+        self.discarded = False
+        self.dealt: tuple[Tile, ...] = ()
+        self.open_passes: list[int] = []  # indexes into Replay.passes of the locks in force
+        self.waits = SeatWaits()
+
+    def concealed(self) -> tuple[Tile, ...]:
+        """The concealed tiles in `Tile` order."""
+        counts = self.counts
+        return tuple(Tile(t) for t in range(TILE_KINDS) for _ in range(counts[t]))
+
+
+class Win(NamedTuple):
+    """How a WIN event wins: its outcome, the discarder (or kong player) and the tile won on."""
+
+    outcome: Outcome
+    discarder: int
+    tile: Tile | None  # None for an eight-flowers win
+
+
+def _fault(path: str, description: str) -> InvalidRequest:
+    return InvalidRequest([FieldViolation(path, description)])
+
+
+def _name(tile: int) -> str:
+    return TILE_NOTATION[tile]
+
+
+class Replay:
+    """A hand record replayed event by event under one effective profile."""
+
+    def __init__(self, profile: RuleProfile, dealer_seat: int):
+        self.profile = profile
+        self.dealer = dealer_seat
+        self.seats = [SeatHand() for _ in range(4)]
+        self.phase = Phase.DEALING
+        self.turn = dealer_seat  # the seat the phase is about
+        self.tile: Tile | None = None  # the tile discarded, added to a kong, or drawn
+        self.replacement = False  # HOLDING: the tile was drawn right after the seat's own kong or flower
+        self.opening = False  # the first event after the deals
+        self.source_index = 0  # the discard or added kong the phase is about
+        self.claimed = False  # a seat has chowed, punged or laid down a kong
+        self.shown = [0] * TILE_KINDS  # copies of each tile the record has shown
+        self.flowers_shown = 0  # bits of the flowers shown
+        self.dealt = 0
+        self.passes: list[Pass] = []
+        self.candidates: list[tuple[int, int]] = []  # (seat, patterns mask) that could win on self.tile
+        self.win: Win | None = None
+        self.winners: list[Winner] = []
+        self.claims: dict[tuple[int, int], int] = {}
+        self.ended_at: int | None = None
+        self.outcome: Outcome | None = None
+        self.abandoning = 0
+        self.index = -1
+        self.last_kind: EventKind | None = None  # of the event before
+
+    # --- the 漏胡 test -------------------------------------------------------------------------
+
+    def first_go_around(self, seat: int) -> bool:
+        return not self.claimed and not self.seats[seat].discarded
+
+    def could_win(self, seat: int, tile: Tile, outcome: Outcome) -> int | None:
+        """The patterns (bit mask) of the win ``seat`` could claim on ``tile`` (another seat's
+        discard or added kong), its locks applied; None when that win would not be legal."""
+        hand = self.seats[seat]
+        if tile in hand.locks:
+            return None  # MISSED_WIN: the lock is judged as `judge` judges it
+        return hand.waits.winning_mask(
+            self.profile,
+            self.dealer,
+            seat,
+            hand.counts,
+            hand.melds,
+            hand.flowers,
+            tile,
+            outcome,
+            self.first_go_around(seat),
+        )
+
+    def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
+        found = []
+        for seat in range(4):
+            if seat != self.turn:
+                mask = self.could_win(seat, tile, outcome)
+                if mask is not None:
+                    found.append((seat, mask))
+        self.candidates = found
+
+    def _settle_passes(self, winners: set[int]) -> None:
+        """The seats that could have won on the last discard or added kong and did not: each
+        passes it, and the tile is locked for it."""
+        tile = self.tile
+        assert tile is not None
+        for seat, mask in self.candidates:
+            if seat in winners:
+                continue
+            hand = self.seats[seat]
+            hand.open_passes.append(len(self.passes))
+            self.passes.append(Pass(seat, tile, self.source_index, patterns_of(mask)))
+            hand.locks.append(tile)
+        self.candidates = []
+
+    def _acted(self, seat: int) -> None:
+        """The seat draws, chows, pungs or lays down a kong: its locks are lifted."""
+        hand = self.seats[seat]
+        if hand.locks:
+            hand.locks.clear()
+            for number in hand.open_passes:
+                self.passes[number] = self.passes[number]._replace(lifted_at=self.index)
+            hand.open_passes.clear()
+        hand.waits.changed()
+
+    # --- events -------------------------------------------------------------------------------
+
+    def apply(self, index: int, event: HandEvent) -> None:
+        """Replay one event (its fields checked alone already), or raise InvalidRequest."""
+        self.index = index
+        self._apply(event, f"events[{index}]")
+        self.last_kind = event.kind
+
+    def _apply(self, event: HandEvent, path: str) -> None:
+        kind = event.kind
+        phase = self.phase
+        if phase in (Phase.WINNING, Phase.ENDED) and not (phase == Phase.WINNING and kind == WIN):
+            raise _fault(path, f"the hand ended at events[{self.ended_at}]: nothing follows")
+        if phase == Phase.DEALING:
+            if kind != DEAL:
+                raise _fault(path, "a record starts with four DEAL events, one per seat")
+            self._deal(event, path)
+            return
+        if kind == DEAL:
+            raise _fault(path, "the four deals are done: a DEAL comes only at the start")
+        if kind == ABANDON:
+            self._abandon(event, path)
+            return
+        if kind == WIN:
+            self._win(event, path)
+            return
+        opening, self.opening = self.opening, False
+        if kind == EXHAUSTIVE_DRAW and phase != Phase.DISCARDED:
+            raise _fault(path, "an EXHAUSTIVE_DRAW follows a discard that no one claims")
+        if phase in (Phase.DISCARDED, Phase.KONG_ADDED):
+            self._after_offer(event, path)
+            return
+        seat = event.seat
+        if phase == Phase.DRAWING:
+            if kind != DRAW or seat != self.turn:
+                raise _fault(
+                    path, f"seat {self.turn} draws next (a replacement draw), not a {kind.name} by seat {seat}"
+                )
+            self._draw(event, path, replacement=True)
+            return
+        if seat != self.turn:
+            raise _fault(path, f"seat {self.turn} is to play, not seat {seat}")
+        if kind == DISCARD:
+            self._discard(event, path)
+        elif phase == Phase.CLAIMED:
+            raise _fault(path, f"after a chow or a pung seat {seat} discards, not a {kind.name}")
+        elif kind == CONCEALED_KONG:
+            self._concealed_kong(event, path)
+        elif kind == ADDED_KONG:
+            self._added_kong(event, path)
+        else:
+            when = "the dealer opens:" if opening else "after a draw"
+            raise _fault(path, f"{when} seat {seat} discards, lays down a kong or wins, not a {kind.name}")
+
+    def _show_tile(self, tile: Tile, path: str) -> None:
+        count = self.shown[tile] + 1
+        if count > 4:
+            raise _fault(path, f"a fifth {_name(tile)}: a tile has only four copies")
+        self.shown[tile] = count
+
+    def _show_flower(self, flower: Flower, path: str) -> None:
+        bit = 1 << flower
+        if self.flowers_shown & bit:
+            raise _fault(path, f"flower {int(flower)}f appears twice")
+        self.flowers_shown |= bit
+
+    def _deal(self, event: HandEvent, path: str) -> None:
+        seat = event.seat
+        hand = self.seats[seat]
+        if hand.dealt:
+            raise _fault(f"{path}.seat", f"seat {seat} is dealt twice")
+        size = 14 if seat == self.dealer else 13
+        if len(event.tiles) != size:
+            who = "the dealer" if seat == self.dealer else "a non-dealer"
+            raise _fault(f"{path}.tiles", f"{who} is dealt {size} tiles, got {len(event.tiles)}")
+        for number, tile in enumerate(event.tiles):
+            self._show_tile(tile, f"{path}.tiles[{number}]")
+            hand.counts[tile] += 1
+        for number, flower in enumerate(event.flowers):
+            self._show_flower(flower, f"{path}.flowers[{number}]")
+            hand.flowers.append(flower)
+        hand.dealt = event.tiles
+        self.dealt += 1
+        if self.dealt == 4:
+            self.phase = Phase.HOLDING
+            self.turn = self.dealer
+            self.opening = True
+            self.tile = None
+
+    def _draw(self, event: HandEvent, path: str, replacement: bool) -> None:
+        seat = event.seat
+        hand = self.seats[seat]
+        self._acted(seat)
+        if event.flower is not None:
+            self._show_flower(event.flower, f"{path}.flower")
+            hand.flowers.append(event.flower)
+            self.phase = Phase.DRAWING
+        else:
+            tile = event.tile
+            assert tile is not None  # a DRAW has one of tile and flower (record_checks)
+            self._show_tile(tile, f"{path}.tile")
+            hand.counts[tile] += 1
+            self.phase = Phase.HOLDING
+            self.tile = tile
+            self.replacement = replacement
+        self.turn = seat
+
+    def _discard(self, event: HandEvent, path: str) -> None:
+        seat, tile = event.seat, event.tile
+        assert tile is not None
+        hand = self.seats[seat]
+        if not hand.counts[tile]:
+            raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)}")
+        hand.counts[tile] -= 1
+        hand.discarded = True
+        hand.waits.changed()
+        self.phase = Phase.DISCARDED
+        self.tile = tile
+        self.source_index = self.index
+        self._find_candidates(tile, Outcome.DISCARD)
+
+    def _concealed_kong(self, event: HandEvent, path: str) -> None:
+        seat, tile = event.seat, event.tile
+        assert tile is not None
+        hand = self.seats[seat]
+        if hand.counts[tile] != 4:
+            raise _fault(
+                f"{path}.tile", f"seat {seat} holds {hand.counts[tile]} {_name(tile)}: a concealed kong is four"
+            )
+        hand.counts[tile] = 0
+        hand.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4, 0))
+        self._acted(seat)
+        self.claimed = True
+        self.phase = Phase.DRAWING
+
+    def _added_kong(self, event: HandEvent, path: str) -> None:
+        seat, tile = event.seat, event.tile
+        assert tile is not None
+        hand = self.seats[seat]
+        number = next((n for n, m in enumerate(hand.melds) if m.kind == MeldKind.PUNG and m.tiles[0] == tile), None)
+        if number is None:
+            raise _fault(f"{path}.tile", f"seat {seat} holds no pung of {_name(tile)} to add to")
+        meld = hand.melds[number]
+        if not hand.counts[tile]:
+            raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)} to add to its pung")
+        hand.counts[tile] -= 1
+        hand.melds[number] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, meld.from_seat)
+        self._acted(seat)
+        self.claimed = True
+        self.phase = Phase.KONG_ADDED
+        self.tile = tile
+        self.source_index = self.index
+        self._find_candidates(tile, Outcome.ROBBING_KONG)
+
+    def _after_offer(self, event: HandEvent, path: str) -> None:
+        """The event after a discard or an added kong that no one won on."""
+        kind, seat = event.kind, event.seat
+        offered, source = self.tile, self.turn
+        assert offered is not None
+        if self.phase == Phase.KONG_ADDED:
+            if kind != DRAW or seat != source:
+                raise _fault(
+                    path,
+                    f"after an added kong: robbing wins by other seats or seat {source}'s replacement draw, not a {kind.name} by seat {seat}",
+                )
+            self._settle_passes(set())
+            self._draw(event, path, replacement=True)
+            return
+        nxt = (source + 1) % 4
+        if kind == DRAW:
+            if seat != nxt:
+                raise _fault(f"{path}.seat", f"after seat {source}'s discard seat {nxt} draws, not seat {seat}")
+            self._settle_passes(set())
+            self._draw(event, path, replacement=False)
+            return
+        if kind == EXHAUSTIVE_DRAW:
+            self._settle_passes(set())
+            self.outcome = Outcome.EXHAUSTIVE_DRAW
+            self._end(Phase.ENDED)
+            return
+        if kind not in (CHOW, PUNG, EXPOSED_KONG):
+            raise _fault(
+                path, f"after a discard: a win, a claim, seat {nxt}'s draw or an exhaustive draw, not a {kind.name}"
+            )
+        if seat == source:
+            raise _fault(f"{path}.seat", f"seat {seat} cannot claim its own discard")
+        hand = self.seats[seat]
+        if kind == CHOW:
+            tiles = self._chow_tiles(event, path, offered, source, nxt)
+        else:
+            needed = 2 if kind == PUNG else 3
+            if hand.counts[offered] < needed:
+                held = hand.counts[offered]
+                raise _fault(path, f"seat {seat} holds {held} {_name(offered)}: a {kind.name} needs {needed}")
+            hand.counts[offered] -= needed
+            tiles = (offered,) * (needed + 1)
+        self._settle_passes(set())
+        meld_kind = {CHOW: MeldKind.CHOW, PUNG: MeldKind.PUNG, EXPOSED_KONG: MeldKind.EXPOSED_KONG}[kind]
+        hand.melds.append(Meld(meld_kind, tiles, source))
+        self._acted(seat)
+        self.claimed = True
+        self.claims[(seat, source)] = self.claims.get((seat, source), 0) + 1
+        self.turn = seat
+        self.phase = Phase.DRAWING if kind == EXPOSED_KONG else Phase.CLAIMED
+
+    def _chow_tiles(self, event: HandEvent, path: str, offered: Tile, source: int, nxt: int) -> tuple[Tile, ...]:
+        seat = event.seat
+        if seat != nxt:
+            raise _fault(f"{path}.seat", f"only seat {nxt}, the 下家 of seat {source}, may chow its discard")
+        if len(event.tiles) != 2:
+            raise _fault(f"{path}.tiles", f"a chow takes 2 tiles from the hand, got {len(event.tiles)}")
+        tiles = tuple(sorted((offered, *event.tiles)))
+        low, middle, high = tiles
+        if not (high < FIRST_HONOUR and low // 9 == high // 9 and middle == low + 1 and high == low + 2):
+            shown = " ".join(_name(t) for t in event.tiles)
+            raise _fault(f"{path}.tiles", f"{shown} do not form a chow with the discarded {_name(offered)}")
+        hand = self.seats[seat]
+        for number, tile in enumerate(event.tiles):
+            if not hand.counts[tile]:
+                raise _fault(f"{path}.tiles[{number}]", f"seat {seat} holds no {_name(tile)}")
+        for tile in event.tiles:
+            hand.counts[tile] -= 1
+        return tiles
+
+    def _abandon(self, event: HandEvent, path: str) -> None:
+        if not self.profile.has_abandon_rule:
+            raise _fault(path, f"profile {self.profile.name!r} has no abandon rule")
+        if self.phase in (Phase.DISCARDED, Phase.KONG_ADDED):
+            self._settle_passes(set())
+        self.outcome = Outcome.ABANDON
+        self.abandoning = event.seat
+        self._end(Phase.ENDED)
+
+    def _end(self, phase: Phase) -> None:
+        self.phase = phase
+        self.ended_at = self.index
+
+    def _win(self, event: HandEvent, path: str) -> None:
+        seat = event.seat
+        if self.phase == Phase.WINNING:
+            win = self.win
+            assert win is not None
+            if win.outcome not in (Outcome.DISCARD, Outcome.ROBBING_KONG):
+                raise _fault(path, f"the hand ended at events[{self.ended_at}]: nothing follows")
+            if seat == win.discarder or any(w.seat == seat for w in self.winners):
+                raise _fault(f"{path}.seat", f"seat {seat} cannot win again on this tile")
+            self._add_winner(seat, win)
+            return
+        win = self._win_kind(seat, path)
+        self.win = win
+        self.outcome = win.outcome
+        self._end(Phase.WINNING)
+        if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG):
+            self.turn = win.discarder
+        self._add_winner(seat, win)
+
+    def _win_kind(self, seat: int, path: str) -> Win:
+        """What a WIN by ``seat`` is at this point of the hand, or InvalidRequest."""
+        phase, turn = self.phase, self.turn
+        hand = self.seats[seat]
+        if self.opening and len(hand.flowers) == 8:
+            return Win(Outcome.EIGHT_FLOWERS, 0, None)
+        if phase in (Phase.DISCARDED, Phase.KONG_ADDED) and seat != turn:
+            outcome = Outcome.DISCARD if phase == Phase.DISCARDED else Outcome.ROBBING_KONG
+            return Win(outcome, turn, self.tile)
+        if seat == turn:
+            if phase == Phase.HOLDING and self.opening:
+                return Win(Outcome.SELF_DRAW, 0, hand.dealt[-1])  # 天胡: on the last tile dealt
+            if phase == Phase.HOLDING and self.tile is not None:
+                return Win(Outcome.SELF_DRAW, 0, self.tile)
+            if phase == Phase.DRAWING and len(hand.flowers) == 8 and self._drew_flower_last:
+                return Win(Outcome.EIGHT_FLOWERS, 0, None)
+        raise _fault(path, f"seat {seat} cannot claim a win here ({self._where()})")
+
+    @property
+    def _drew_flower_last(self) -> bool:
+        """In DRAWING: whether the seat's last event was a flower draw (not a kong)."""
+        return self.last_kind == DRAW
+
+    def _where(self) -> str:
+        phase = self.phase
+        if phase == Phase.DISCARDED:
+            return f"seat {self.turn} discarded, and no seat wins on its own discard"
+        if phase == Phase.KONG_ADDED:
+            return f"seat {self.turn} added to a kong, and no seat robs its own kong"
+        if phase == Phase.CLAIMED:
+            return f"seat {self.turn} claimed a tile and discards next"
+        if phase == Phase.DRAWING:
+            return f"seat {self.turn} draws next"
+        return f"seat {self.turn} is to play"
+
+    def _add_winner(self, seat: int, win: Win) -> None:
+        hand = self.seats[seat]
+        concealed = hand.concealed()
+        if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG):
+            assert win.tile is not None
+            concealed = tuple(sorted((*concealed, win.tile)))
+        melds = tuple(Meld(m.kind, tuple(sorted(m.tiles)), m.from_seat) for m in hand.melds)
+        replacement = win.outcome == Outcome.SELF_DRAW and self.replacement and not self.opening
+        winner = Winner(
+            seat,
+            Hand(concealed, win.tile, melds, tuple(hand.flowers)),
+            tuple(hand.locks),
+            replacement,
+            self.first_go_around(seat),
+        )
+        self.winners.append(winner)
+
+    # --- the derived request ------------------------------------------------------------------
+
+    def derived(self, request: SettleRecordRequest) -> SettleRequest:
+        win = self.win
+        liabilities = tuple(LiabilityRelation(c, s, n) for (c, s), n in sorted(self.claims.items()))
+        return SettleRequest(
+            profile=request.profile,
+            outcome=self.outcome,
+            winners=tuple(self.winners),
+            dealer_seat=request.dealer_seat,
+            dice=request.dice,
+            huangfan_count=request.huangfan_count,
+            discarder_seat=win.discarder if win is not None else 0,
+            liabilities=liabilities,
+            abandoning_seat=self.abandoning,
+            overrides=request.overrides,
+            request_id=request.request_id,
+        )
+
+    def finish(self, events_path: str = "events") -> None:
+        """The record has no more events: it must have ended. Passes on a last discard are listed."""
+        if self.phase not in (Phase.WINNING, Phase.ENDED):
+            raise _fault(
+                events_path, "the record does not end: it stops before a WIN, an EXHAUSTIVE_DRAW or an ABANDON"
+            )
+        if self.phase == Phase.WINNING and self.candidates:
+            self._settle_passes({w.seat for w in self.winners})
+        self.passes.sort(key=lambda p: (p.event_index, p.seat))
+
+
+def check_record(request: SettleRecordRequest, profiles: ProfileRegistry) -> RuleProfile:
+    """The effective profile of a record whose fields may be read, or InvalidRequest."""
+    violations = Violations()
+    add = violations.append
+    profile = check_table(request, add, profiles)
+    deltas = recorded_deltas_violation(request.recorded_deltas)
+    if deltas:
+        add(deltas)
+    too_long = events_length_violation(len(request.events))
+    if too_long:
+        add(too_long)
+    else:
+        for index, event in enumerate(request.events):
+            for violation in event_violations(event, f"events[{index}]"):
+                add(violation)
+            if violations:
+                break  # the first impossible event
+    if violations or profile is None:
+        raise InvalidRequest(violations)
+    return profile
+
+
+def replay(
+    request: SettleRecordRequest,
+    profiles: ProfileRegistry = BUILTIN_REGISTRY,
+    observe: Callable[[int, HandEvent, Replay], None] | None = None,
+    replay_class: type[Replay] = Replay,
+) -> Replay:
+    """Replay every event of a record (``observe`` is called after each), or InvalidRequest."""
+    profile = check_record(request, profiles)
+    state = replay_class(profile, request.dealer_seat)
+    for index, event in enumerate(request.events):
+        state.apply(index, event)
+        if observe is not None:
+            observe(index, event, state)
+    state.finish()
+    return state
+
+
+def settle_record(
+    request: SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY, replay_class: type[Replay] = Replay
+) -> RecordResult:
+    """Replay a record, settle what it implies, and check the deltas it recorded."""
+    state = replay(request, profiles, replay_class=replay_class)
+    derived = state.derived(request)
+    settlement = settle(derived, profiles)
+    recorded = request.recorded_deltas
+    mismatched: tuple[int, ...] = ()
+    if recorded:
+        mismatched = tuple(seat for seat in range(4) if recorded[seat] != settlement.seat_deltas[seat])
+    return RecordResult(
+        request.request_id,
+        settlement,
+        derived,
+        tuple(state.passes),
+        bool(recorded) and not mismatched,
+        mismatched,
+    )

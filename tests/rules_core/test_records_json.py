@@ -1,0 +1,82 @@
+"""`rules_core.settle_record_json`: a hand record in the proto3 JSON mapping of API.md, and its answer."""
+
+import pytest
+
+from rules_core import InvalidRequest, settle_record_json
+
+DEALS = [
+    {"kind": "EVENT_KIND_DEAL", "seat": 0, "tiles": ["TILE_M5", "TILE_P8", "TILE_P9", "TILE_P9", "TILE_S2", "TILE_S4",
+                                                     "TILE_S6", "TILE_S8", "TILE_WEST", "TILE_WEST", "TILE_NORTH",
+                                                     "TILE_RED", "TILE_GREEN", "TILE_WHITE"]},
+    {"kind": "EVENT_KIND_DEAL", "seat": 1, "tiles": ["TILE_M1"] * 3 + [f"TILE_M{n}" for n in range(2, 9)] + ["TILE_M9"] * 3},
+    {"kind": "EVENT_KIND_DEAL", "seat": 2, "tiles": ["TILE_EAST"] * 3 + ["TILE_SOUTH"] * 3
+     + [f"TILE_P{n}" for n in range(2, 9)], "flowers": ["FLOWER_PLUM"]},
+    {"kind": "EVENT_KIND_DEAL", "seat": 3, "tiles": ["TILE_P1"] * 3 + ["TILE_P3"] * 2 + ["TILE_S9"] * 2
+     + ["TILE_S7"] * 2 + ["TILE_S5"] * 2 + ["TILE_S3", "TILE_NORTH"]},
+]  # fmt: skip
+
+
+def test_a_record_and_its_answer_in_json():
+    events = DEALS + [
+        {"kind": "EVENT_KIND_DISCARD", "seat": 0, "tile": "TILE_M5"},
+        {"kind": "EVENT_KIND_WIN", "seat": 1},
+    ]
+    answer = settle_record_json(
+        {"requestId": "r1", "profile": "classic", "events": events, "recordedDeltas": [0, 0, 0, 0]}
+    )
+    assert answer["requestId"] == "r1"
+    assert answer["settlement"]["seatDeltas"] == [-160.0, 160.0, 0.0, 0.0]
+    assert answer["derived"]["outcome"] == "OUTCOME_DISCARD"
+    assert answer["derived"]["winners"][0]["hand"]["winningTile"] == "TILE_M5"
+    assert answer["derived"]["winners"][0]["firstGoAround"] is True
+    assert answer["passes"] == []
+    assert (answer["recordedMatch"], answer["mismatchedSeats"]) == (False, [0, 1])
+
+
+def test_a_pass_in_json():
+    events = DEALS + [
+        {"kind": "EVENT_KIND_DISCARD", "seat": 0, "tile": "TILE_M5"},
+        {"kind": "EVENT_KIND_EXHAUSTIVE_DRAW"},
+    ]
+    answer = settle_record_json({"profile": "classic", "events": events})
+    assert answer["passes"] == [
+        {
+            "seat": 1,
+            "tile": "TILE_M5",
+            "eventIndex": 4,
+            "patterns": ["PATTERN_FULL_FLUSH", "PATTERN_EARTHLY", "PATTERN_CONCEALED"],
+        }
+    ]
+
+
+def test_snake_case_keys_and_enum_numbers_are_read():
+    events = DEALS + [{"kind": 3, "seat": 0, "tile": 5}, {"kind": "EVENT_KIND_WIN", "seat": 1}]
+    answer = settle_record_json({"profile": "classic", "events": events, "recorded_deltas": [-160, 160, 0, 0]})
+    assert answer["recordedMatch"] is True
+
+
+def faults(request: dict) -> list[tuple[str, str]]:
+    with pytest.raises(InvalidRequest) as error:
+        settle_record_json(request)
+    return [(v.field, v.description) for v in error.value.violations]
+
+
+def test_hostile_records_are_refused_unread():
+    assert faults({"profile": "classic", "events": [{}] * 10_000}) == [
+        ("events", "at most 238 events (the longest legal hand), got 10000")
+    ]
+    deal = {"kind": "EVENT_KIND_DEAL", "seat": 0, "tiles": ["TILE_M1"] * 1000}
+    assert faults({"profile": "classic", "events": [deal]}) == [("events[0].tiles", "at most 14 entries, got 1000")]
+    assert faults({"profile": "classic", "recordedDeltas": [0.0] * 100}) == [
+        ("recorded_deltas", "at most 4 entries (none, or the four seat deltas), got 100")
+    ]
+
+
+def test_wrong_values_are_named():
+    events = [{"kind": "EVENT_KIND_DEAL", "seat": "x", "tiles": ["TILE_M10"], "colour": 1}, {"kind": "EVENT_KIND_NAP"}]
+    assert faults({"profile": "classic", "events": events}) == [
+        ("events[0].colour", "unknown field"),
+        ("events[0].seat", "expected a whole number, got 'x'"),
+        ("events[0].tiles[0]", "unknown value 'TILE_M10'"),
+        ("events[1].kind", "unknown value 'EVENT_KIND_NAP'"),
+    ]
