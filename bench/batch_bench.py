@@ -38,9 +38,9 @@ import pyarrow.parquet as pq
 from google.protobuf.json_format import MessageToDict
 
 import convert
-from clients.batch.arrow_schema import REQUEST, record_batch
-from clients.batch.dask_job import connect, run_job, settle_part
-from clients.batch.parts import count_lines, expand_inputs, numbered, plan_partitions
+from batch.arrow_schema import REQUEST, record_batch
+from batch.dask_job import connect, run_job, settle_part
+from batch.parts import count_lines, expand_inputs, numbered, plan_partitions
 from clients.rescore import run_rescore
 from rules_core.random_hands import generate_requests
 

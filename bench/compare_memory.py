@@ -16,8 +16,8 @@ import logging
 import tempfile
 from pathlib import Path
 
-from clients.batch.compare import load_previous
-from clients.batch.dask_job import _previous_shards
+from batch.compare import load_previous
+from batch.dask_job import previous_shards
 
 
 def write_previous(directory: Path, records: int, files: int) -> int:
@@ -45,7 +45,7 @@ def _rss_mb() -> float:
 
 
 def _warm() -> None:
-    import clients.batch.compare  # noqa: F401  the same imports everywhere before the baseline
+    import batch.compare  # noqa: F401  the same imports everywhere before the baseline
 
 
 def measure(location: str, workers: int, way: str, records: int) -> list[float]:
@@ -69,7 +69,7 @@ def measure(location: str, workers: int, way: str, records: int) -> list[float]:
             held = [client.submit(len, index, workers=[w], pure=False) for w in sorted(before)]
             assert client.gather(held) == [records] * workers
         else:
-            shards = _previous_shards(client, location)
+            shards = previous_shards(client, location)
             wait(shards)
             assert sum(client.gather(client.map(len, shards))) == records
         after = client.run(_rss_mb)

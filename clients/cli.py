@@ -249,7 +249,7 @@ def cmd_profiles_check(args) -> int:
 def cmd_rescore(args) -> int:
     from clients.rescore import rescore_command
 
-    return rescore_command(args)
+    return rescore_command(args, parse_overrides(args.override), house_documents(args))
 
 
 def cmd_loadtest(args) -> int:
@@ -356,9 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     check_dir = checks.add_parser("check", help="validate a directory of house profiles; exit 1 on any problem")
     check_dir.add_argument("directory", help="the directory of *.yaml, *.yml and *.json house profile files")
 
-    from clients.batch.arguments import add_batch_arguments
     from clients.loadtest import add_loadtest_arguments
-    from clients.rescore import add_rescore_arguments
+    from clients.rescore_arguments import add_batch_arguments, add_rescore_arguments
 
     rescore = commands.add_parser("rescore", help="settle a JSON Lines file of SettleRequests into another")
     add_rescore_arguments(rescore)

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from batch import paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
@@ -227,34 +228,12 @@ def plot_path(text: str) -> str:
     return writable_path(text)
 
 
-def same_file(first: Path, second: Path) -> bool:
-    """Whether two paths name one file: one spelling, a symbolic link or a hard link (same device
-    and inode)."""
-    if first.resolve() == second.resolve():
-        return True
-    try:
-        a, b = os.stat(first), os.stat(second)
-    except OSError:
-        return False
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-def inside(path: Path, folder: Path) -> bool:
-    """Whether ``path`` is ``folder`` or lies under it, links resolved."""
-    path, folder = path.resolve(), folder.resolve()
-    return path == folder or folder in path.parents
-
-
 def refuse_same_file(input_path: Path, output_path: Path, what: str = "the output") -> None:
-    """Refuse to write where the input is read from (a directory input: anywhere inside it, and
-    a directory output: around it), since writing would destroy the data before reading it."""
-    if same_file(input_path, output_path):
-        kind = "directory" if input_path.is_dir() else "file"
-        raise UsageError(f"{what} {output_path} is the input {kind} {input_path}; choose another -o")
-    if inside(output_path, input_path):
-        raise UsageError(f"{what} {output_path} is inside the input {input_path}; choose another -o")
-    if inside(input_path, output_path):
-        raise UsageError(f"{what} {output_path} holds the input {input_path}; choose another -o")
+    """`batch.paths.refuse_same_file`, its refusal a usage mistake."""
+    try:
+        paths.refuse_same_file(input_path, output_path, what)
+    except paths.InputError as error:
+        raise UsageError(str(error)) from None
 
 
 # --- exit -----------------------------------------------------------------------------------

@@ -98,7 +98,8 @@ def _mix_flag(text: str) -> str:
 
 def check_loadtest_flags(args) -> None:
     """What no single flag can check: refused before any load is sent."""
-    from clients.cli_args import UsageError, same_file
+    from batch.paths import same_file
+    from clients.cli_args import UsageError
 
     calls = int(args.rate * args.duration)
     if calls > MAX_CALLS:

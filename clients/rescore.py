@@ -1,8 +1,9 @@
 """``shmj rescore IN.jsonl -o OUT.jsonl``: re-settle recorded hands, one output line per input line.
 
-The input is read as a stream in chunks; worker processes settle them (with
-rules_core, or through SettleBatch calls to a server) and a bounded window of
-chunks in flight keeps memory flat and the output in input order.
+The input is read as a stream of numbered lines (``batch.lines``); worker processes
+(``rescore_workers``) settle them in chunks, with rules_core or through SettleBatch calls to
+a server, and a bounded window of chunks in flight keeps memory flat and the output in input
+order. ``--dask`` runs the same job on a cluster (``batch.dask_job``).
 
 - A line that cannot be settled (bad JSON included) becomes an error line; it
   never stops the job or costs another line.
@@ -13,7 +14,6 @@ chunks in flight keeps memory flat and the output in input order.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
@@ -29,10 +29,11 @@ from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
-from batch.lines import MAX_LINE_BYTES, InputChanged, InputState, count_lines, numbered_chunks
-from rules_core.json_names import camel
-
-COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
+from batch.lines import InputChanged, InputState, count_lines, numbered_chunks
+from batch.paths import same_file
+from batch.records import COUNTED, count_record, new_counts
+from clients.cli_args import UsageError, refuse_same_file
+from clients.rescore_workers import ServerFailure, init_worker, settle_chunk
 
 
 @dataclass
@@ -62,221 +63,6 @@ class Summary:
     def add(self, counts: dict) -> None:
         for key in COUNTED:
             setattr(self, key, getattr(self, key) + counts[key])
-
-
-class ServerFailure(Exception):
-    """The server could not settle a chunk at all; the job stops and can be resumed."""
-
-
-def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
-    from clients import cli_args as check
-
-    parser.add_argument(
-        "input", nargs="+", help="JSON Lines of SettleRequest (proto3 JSON mapping); with --dask, files, globs or dirs"
-    )
-    parser.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        type=check.output_path,
-        help="JSON Lines of SettleResponse or error, one per input line, never the input (--dask: a dir)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=check.positive_int,
-        default=os.cpu_count() or 1,
-        help="worker processes (streams to the server, or local rule engines)",
-    )
-    parser.add_argument(
-        "--chunk", type=check.positive_int, default=500, help="lines per work unit and per SettleBatch call"
-    )
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing output")
-    parser.add_argument("--summary", type=check.writable_path, help="summary JSON file (default: OUTPUT.summary.json)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-# --- work done in the worker processes ------------------------------------------------------
-
-_settings: dict = {}
-
-
-def _init_worker(settings: dict, parent: int) -> None:
-    _settings.update(settings)
-    if settings.get("house"):
-        from profile_files import registry_of
-
-        _settings["profiles"] = registry_of(settings["house"])
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-    if not settings["local"]:
-        from clients.client import ScoringClient
-
-        _settings["client"] = ScoringClient(
-            settings["target"],
-            tls=settings["tls"],
-            root_certificates=settings["ca"],
-            client_cert=settings["cert"],
-            client_key=settings["key"],
-            timeout=settings["timeout"],
-        )
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A worker whose coordinating process was killed (SIGKILL, the OOM killer) exits too. The
-    parent's pid comes from the parent: read here, it would already be init's if the parent died
-    while this worker was starting."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
-    from rules_core.json_write import error_record
-
-    return error_record(request_id, code, message, violations)
-
-
-def _request_id(data) -> str | None:
-    if isinstance(data, dict):
-        value = data.get("requestId", data.get("request_id"))
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _prepare(
-    number: int, line: bytes | str | None, profile: str | None, overrides: dict
-) -> tuple[dict | None, dict | None]:
-    """(request, None) or (None, error line) for one input line: its bytes, or its text (a
-    string column); None is a line too long to read."""
-    if line is None:
-        return None, _error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
-    try:
-        text = line.decode("utf-8") if isinstance(line, bytes) else line
-    except UnicodeDecodeError as error:
-        byte = line[error.start]
-        return None, _error_line(
-            None, f"line {number}: not valid UTF-8 (byte 0x{byte:02x} at column {error.start + 1})"
-        )
-    if not text.strip():
-        return None, _error_line(None, f"line {number}: empty line")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        return None, _error_line(None, f"line {number}: not valid JSON: {error}")
-    if not isinstance(data, dict):
-        return None, _error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
-    return with_rules(data, profile, overrides), None
-
-
-def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
-    """The request re-settled under ``profile`` and ``overrides`` (merged over its own)."""
-    if profile:
-        data["profile"] = profile
-    if overrides:
-        own = data.pop("overrides", None)
-        merged = {camel(k): v for k, v in own.items()} if isinstance(own, dict) else {}
-        merged.update(overrides)
-        data["overrides"] = merged
-    return data
-
-
-def _settle_local(request: dict, profiles=None) -> dict:
-    """``profiles``: a registry with house profiles (the built-in ones when None)."""
-    import rules_core as rc
-
-    try:
-        return rc.settle_json(request, profiles) if profiles is not None else rc.settle_json(request)
-    except rc.InvalidRequest as error:
-        return _error_line(_request_id(request), str(error), error.violations)
-    except Exception as error:  # a bug must cost this line only, never the job
-        return _error_line(_request_id(request), f"internal error: {error!r}", code="INTERNAL")
-
-
-def _settle_remote(requests: list[dict]) -> list[dict]:
-    """Settle through SettleBatch. The JSON is read by rules_core's reader, as in --local, so a
-    malformed line gets the same error line either way (and it reads 2x faster than protobuf's
-    ParseDict: JSON both ways is most of a client's cost)."""
-    import convert
-    import rules_core as rc
-    from clients.errors import ScoringError
-    from rules_core.json_read import read_settle_request
-
-    out: list[dict | None] = [None] * len(requests)
-    messages, positions = [], []
-    for position, request in enumerate(requests):
-        try:
-            messages.append(convert.settle_request_message(read_settle_request(request)))
-            positions.append(position)
-        except rc.InvalidRequest as error:
-            out[position] = _error_line(_request_id(request), str(error), error.violations)
-        except Exception as error:  # a bug must cost this line only, never the job (as in --local)
-            out[position] = _error_line(_request_id(request), f"internal error: {error!r}", code="INTERNAL")
-    if messages:
-        try:
-            results = _settings["client"].settle_batch(messages)
-        except ScoringError as error:
-            raise ServerFailure(f"{error.code.name}: {error.message}") from None
-        for position, result in zip(positions, results, strict=True):
-            if result.HasField("response"):
-                out[position] = _response_dict(result.response)
-            else:
-                e = result.error
-                violations = [(v.field, v.description) for v in e.field_violations]
-                out[position] = _error_line(result.request_id, e.message, violations, e.code)
-    return out
-
-
-def _response_dict(message) -> dict:
-    """The response as JSON: rules_core's writer gives protobuf's MessageToDict dict 3x faster;
-    an enum number rules_core does not know (a newer server) is left to protobuf."""
-    from convert.json_form import message_dict
-    from convert.results import settle_result
-    from rules_core.json_write import settle_response_dict
-
-    try:
-        return settle_response_dict(settle_result(message))
-    except KeyError:
-        return message_dict(message)
-
-
-def settle_chunk(chunk: list[tuple[int, bytes | None]]) -> tuple[list[str], dict]:
-    """Settle one chunk of (line number, line); returns the output lines and counts."""
-    profile, overrides = _settings.get("profile"), _settings.get("overrides") or {}
-    prepared = [_prepare(number, text, profile, overrides) for number, text in chunk]
-    requests = [request for request, _ in prepared if request is not None]
-    if _settings["local"]:
-        profiles = _settings.get("profiles")
-        settled = [_settle_local(r, profiles) for r in requests]
-    else:
-        settled = _settle_remote(requests)
-    results = iter(settled)
-    lines, counts = [], new_counts()
-    for request, error in prepared:
-        line = error if request is None else next(results)
-        count_record(counts, line)
-        lines.append(output_line(line))
-    return lines, counts
-
-
-def new_counts() -> dict:
-    return {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
-
-
-def count_record(counts: dict, record: dict) -> None:
-    if "error" in record:
-        counts["rejected"] += 1
-    else:
-        counts["settled"] += 1
-        for winner in record.get("winners", []):
-            counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
-
-
-def output_line(record: dict) -> str:
-    """One output record as its JSON line, the same bytes whichever way it was settled."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-# --- the coordinating process ---------------------------------------------------------------
 
 
 def _complete_lines(path: Path) -> int:
@@ -399,8 +185,6 @@ def run_rescore(
     """Settle the input into the output; the summary covers the whole output. A run that ends
     early (Ctrl-C, a server failure, a worker killed) says why in ``stopped``, every line before
     it written whole, so that ``--resume`` goes on from there."""
-    from clients.cli_args import UsageError
-
     summary = Summary()
     start = time.perf_counter()
     with _Interrupts() as interrupts:
@@ -443,7 +227,7 @@ def _settle_into(
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=get_context("spawn"),
-        initializer=_init_worker,
+        initializer=init_worker,
         initargs=(settings, os.getpid()),
     )
     try:
@@ -493,14 +277,11 @@ def _settle_into(
             bar.close()
 
 
-def rescore_command(args) -> int:
-    from clients.cli import house_documents, parse_overrides
-    from clients.cli_args import UsageError, refuse_same_file, same_file
-
+def rescore_command(args, overrides: dict, house: list) -> int:
+    """``overrides``: the ``--override`` pairs as a partial RuleProfile; ``house``: the house
+    profiles of ``--profiles-dir`` as data (both read and checked by the CLI)."""
     if args.dask:
-        from clients.batch.dask_job import dask_command
-
-        return dask_command(args)
+        return dask_command(args, overrides, house)
     if len(args.input) > 1 or args.format != "jsonl":
         raise UsageError("several inputs, and Parquet, need --dask (local:1 runs on this machine)")
     input_path, output_path = Path(args.input[0]), Path(args.output)
@@ -526,8 +307,8 @@ def rescore_command(args) -> int:
         "key": args.key,
         "timeout": args.timeout,
         "profile": args.profile,
-        "overrides": parse_overrides(args.override),
-        "house": house_documents(args),
+        "overrides": overrides,
+        "house": house,
     }
     summary = run_rescore(
         input_path,
@@ -548,7 +329,7 @@ def rescore_command(args) -> int:
         output_bytes=output_path.stat().st_size if output_path.exists() else 0,
     )
     if args.compare and summary.stopped is None:
-        from clients.batch.compare import compare_files
+        from batch.compare import compare_files
 
         report["changes"] = compare_files(input_path, output_path, args.compare, Path(f"{output_path}.changes.jsonl"))
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
@@ -570,4 +351,54 @@ def rescore_command(args) -> int:
         f"{summary.illegal_wins} not legal), {summary.rejected} rejected; summary in {summary_path}",
         file=sys.stderr,
     )
+    return 0
+
+
+def dask_command(args, overrides: dict, house: list) -> int:
+    """``shmj rescore --dask``: the job run on a cluster, its summary said in a few lines."""
+    from batch.dask_job import run_job
+    from batch.paths import InputError
+
+    try:
+        summary = run_job(
+            args.input,
+            args.output,
+            args.dask,
+            fmt=args.format,
+            profile=args.profile,
+            overrides=overrides,
+            house=house,
+            previous=args.compare,
+            resume=args.resume,
+            force=args.force,
+            block_bytes=max(1, int(args.block_size * (1 << 20))),
+            retries=args.retries,
+            progress=not args.no_progress,
+        )
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        print("shmj rescore: interrupted before any part was written", file=sys.stderr)
+        return 130
+    print(
+        f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
+        f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
+        f"{summary['settled']} settled ({summary['legal_wins']} legal wins, {summary['illegal_wins']} not legal), "
+        f"{summary['rejected']} rejected; {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
+        file=sys.stderr,
+    )
+    if "changes" in summary:
+        c = summary["changes"]
+        print(
+            f"{c['changed']} of {c['matched']} matched records changed; report in {args.output}/changes",
+            file=sys.stderr,
+        )
+    if summary["interrupted"]:
+        print("shmj rescore: interrupted; run again with --resume to finish the job", file=sys.stderr)
+        return 130
+    if summary["failed_parts"]:
+        for failure in summary["failed_parts"]:
+            print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)
+        print("shmj rescore: run again with --resume to finish the job", file=sys.stderr)
+        return 1
     return 0

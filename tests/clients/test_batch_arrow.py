@@ -11,8 +11,8 @@ from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
-from clients.batch.arrow_schema import REQUEST_SCHEMA, RESULT, RESULT_SCHEMA, json_record, record_batch, result_batch
-from clients.batch.arrow_settle import request_rows, settle_record_batch, settle_record_batches, settle_records
+from batch.arrow import request_rows, settle_record_batch, settle_record_batches, settle_records
+from batch.arrow_schema import REQUEST_SCHEMA, RESULT, RESULT_SCHEMA, json_record, record_batch, result_batch
 from clients.cli import main
 from tests.server.conftest import ROOT
 

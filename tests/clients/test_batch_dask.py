@@ -19,7 +19,7 @@ import pytest
 from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-from clients.batch.arrow_schema import json_record
+from batch.arrow_schema import json_record
 from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_rescore import check_mixed_output, mixed_file, request_line
@@ -321,8 +321,8 @@ def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, schedu
     are the index --local builds, each id in the shard its hash names."""
     from distributed import Client, wait
 
-    from clients.batch.compare import bucket_of, load_previous
-    from clients.batch.dask_job import SHARDS_PER_WORKER, _previous_shards
+    from batch.compare import bucket_of, load_previous
+    from batch.dask_job import SHARDS_PER_WORKER, previous_shards
 
     previous = tmp_path / "previous"
     previous.mkdir()
@@ -330,7 +330,7 @@ def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, schedu
     lines = [request_line(r) for r in generate_requests(200, 4)]
     (previous / "b.jsonl").write_text("".join(line + "\n" for line in lines))  # requests: ids, no winners' values
     with Client(scheduler, timeout="30s") as client:
-        shards = _previous_shards(client, str(previous))
+        shards = previous_shards(client, str(previous))
         wait(shards)
         assert len(shards) == 2 * SHARDS_PER_WORKER
         holders = client.who_has(shards)

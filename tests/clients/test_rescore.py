@@ -13,7 +13,7 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 import rules_core as rc
-from clients import rescore
+from clients import rescore_workers
 from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.server.conftest import ROOT, run_server
@@ -218,7 +218,7 @@ def _failing_on_discard_wins(real, is_discard):
 
 
 def check_only_line_3_lost(source):
-    lines, counts = rescore.settle_chunk(list(enumerate(source.read_bytes().splitlines(), start=1)))
+    lines, counts = rescore_workers.settle_chunk(list(enumerate(source.read_bytes().splitlines(), start=1)))
     rows = [json.loads(line) for line in lines]
     assert len(rows) == 8
     assert rows[2]["error"]["code"] == "INTERNAL" and "ZeroDivisionError" in rows[2]["error"]["message"]
@@ -233,14 +233,14 @@ def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
     mixed_file(source)
     buggy = _failing_on_discard_wins(rules_core.settle_json, lambda r: r.get("outcome") == "OUTCOME_DISCARD")
     monkeypatch.setattr(rules_core, "settle_json", buggy)
-    monkeypatch.setattr(rescore, "_settings", {"local": True, "profile": None, "overrides": {}})
+    monkeypatch.setattr(rescore_workers, "settings", {"local": True, "profile": None, "overrides": {}})
     check_only_line_3_lost(source)
 
 
 def test_a_response_with_an_enum_number_unknown_here_is_written_by_protobuf():
     message = convert.settle_response(rc.settle(WORKED_EXAMPLES[0][1]))
     message.winners[0].patterns.append(999)  # a pattern of a newer server
-    row = rescore._response_dict(message)
+    row = rescore_workers.response_dict(message)
     assert row["winners"][0]["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED", 999]
     assert row["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
 
@@ -253,5 +253,7 @@ def test_against_a_server_a_bug_converting_one_line_costs_that_line_only(tmp_pat
     buggy = _failing_on_discard_wins(convert.settle_request_message, lambda r: r.outcome == rc.Outcome.DISCARD)
     monkeypatch.setattr(convert, "settle_request_message", buggy)
     with ScoringClient(server.address) as client:
-        monkeypatch.setattr(rescore, "_settings", {"local": False, "profile": None, "overrides": {}, "client": client})
+        monkeypatch.setattr(
+            rescore_workers, "settings", {"local": False, "profile": None, "overrides": {}, "client": client}
+        )
         check_only_line_3_lost(source)

@@ -21,8 +21,9 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
-from clients.batch.arrow_schema import result_batch
-from clients.rescore import _prepare, _settle_local, with_rules
+from batch.arrow_schema import result_batch
+from batch.local import settle_lines, settle_request
+from batch.records import with_rules
 from profile_files import registry_of
 
 
@@ -50,14 +51,10 @@ def settle_records(
     overrides = overrides or {}
     profiles = registry_of(house) if house else None
     if is_json_column(batch.schema):
-        prepared = [
-            _prepare(number, line or "", profile, overrides)
-            for number, line in enumerate(batch.column(0).to_pylist(), start=first_number)
-        ]
-    else:
-        # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
-        prepared = [(with_rules(row, profile, overrides), None) for row in request_rows(batch)]
-    return [error if request is None else _settle_local(request, profiles) for request, error in prepared]
+        lines = enumerate((line or "" for line in batch.column(0).to_pylist()), start=first_number)
+        return settle_lines(lines, profile, overrides, profiles)
+    # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
+    return [settle_request(with_rules(row, profile, overrides), profiles) for row in request_rows(batch)]
 
 
 def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:
@@ -75,17 +72,23 @@ def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:
     return [dict(zip(names, values, strict=True)) for values in zip(*(c.to_pylist() for _, c in columns), strict=True)]
 
 
-def settle_record_batch(
+def settle_arrow_batch(
     batch: pa.RecordBatch | pa.Table, first_number: int = 1, profile: str | None = None, overrides: dict | None = None
 ) -> pa.RecordBatch | pa.Table:
-    """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``)."""
+    """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``):
+    Ray Data's ``map_batches`` form."""
     results = result_batch(settle_records(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
 
 
-def settle_record_batches(
+def settle_arrow_batches(
     batches: Iterable[pa.RecordBatch], profile: str | None = None, overrides: dict | None = None
 ) -> Iterator[pa.RecordBatch]:
     """Spark's ``mapInArrow`` form: an iterator of request batches to one of result batches."""
     for batch in batches:
-        yield settle_record_batch(batch, profile=profile, overrides=overrides)
+        yield settle_arrow_batch(batch, profile=profile, overrides=overrides)
+
+
+# The names of earlier releases (`clients.batch.arrow_settle`), which Spark and Ray jobs call.
+settle_record_batch = settle_arrow_batch
+settle_record_batches = settle_arrow_batches

@@ -27,7 +27,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
-from clients.batch.parts import expand_inputs
+from batch.parts import expand_inputs
+from batch.records import output_line
 
 
 @dataclass(frozen=True)
@@ -281,12 +282,10 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
     lines pair one to one; the change records go to ``changes_path``."""
     import json
 
-    from clients.rescore import output_line
-
     index = load_previous([previous])
     tally = ChangeTally()
     with (
-        open(input_path, encoding="utf-8", errors="replace") as requests,
+        open(input_path, "rb") as requests,  # lines split on b"\n" alone, as they were read
         open(output_path, encoding="utf-8") as results,
         open(changes_path, "w", encoding="utf-8") as out,
     ):
@@ -298,7 +297,7 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
     return tally.as_json()
 
 
-def _json_object(text: str) -> dict | None:
+def _json_object(text: bytes) -> dict | None:
     import json
 
     try:

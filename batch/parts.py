@@ -24,12 +24,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
+from batch.paths import InputError, refuse_same_file
+from batch.records import output_line
+
 KINDS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 CHUNK_ROWS = 2000  # rows settled and written at a time inside a partition
-
-
-class InputError(Exception):
-    """An input or output location the job cannot use; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,6 @@ def check_output(outdir: str, inputs: list[str], previous: list[str]) -> None:
     """The output directory is never an input, nor inside one (nor inside a glob's directory),
     nor holds one. On local disks this is ``--local``'s own check (``refuse_same_file``: links
     and inodes too); on an object store, the same by URL."""
-    from clients.cli_args import refuse_same_file
-
     out_fs, out_path = url_to_fs(outdir)
     out_path = out_path.rstrip("/")
     for text in [*inputs, *previous]:
@@ -207,8 +204,6 @@ class PartWriter:
 
     def write(self, records: list[dict], batch: pa.RecordBatch | None = None) -> None:
         if self.parquet is None:
-            from clients.rescore import output_line
-
             self.file.write("".join(output_line(r) for r in records).encode())
         else:
             self.parquet.write_batch(batch if batch is not None else pa.RecordBatch.from_pylist(records, self.schema))

@@ -2,7 +2,7 @@
 
 The client plans partitions, has the cluster count the lines of JSON Lines ranges, then
 submits one task per partition not yet complete. A task reads its range, settles it chunk by
-chunk with the Arrow core (``arrow_settle``), writes its part file under a temporary name and
+chunk with the Arrow core (``batch.arrow``), writes its part file under a temporary name and
 renames it, and reports progress to the client as it goes (Dask events). A task that fails is
 retried; one lost with its worker is re-run by the scheduler. ``summary.json`` adds up the
 per-part statistics in ``_stats/``, so it covers every part however many runs it took.
@@ -20,9 +20,9 @@ from contextlib import ExitStack
 
 from fsspec.core import url_to_fs
 
-from clients.batch.arrow_schema import RESULT_SCHEMA, json_record, result_batch
-from clients.batch.arrow_settle import is_json_column, settle_records
-from clients.batch.compare import (
+from batch.arrow import is_json_column, settle_records
+from batch.arrow_schema import RESULT_SCHEMA, json_record, result_batch
+from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
     bucket_of,
@@ -32,8 +32,7 @@ from clients.batch.compare import (
     merge_shard,
     split_previous,
 )
-from clients.batch.parts import (
-    InputError,
+from batch.parts import (
     Partition,
     check_output,
     count_lines,
@@ -45,7 +44,8 @@ from clients.batch.parts import (
     write_json,
     writer,
 )
-from clients.rescore import count_record, new_counts
+from batch.paths import InputError
+from batch.records import count_record, new_counts
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
@@ -308,7 +308,7 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
     total = sum(p.records for p in partitions)
     skipped = sum(p.records for p in partitions if p.index in done)
     job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
-    shards = _previous_shards(client, previous) if previous else None
+    shards = previous_shards(client, previous) if previous else None
     index = [shard.key for shard in shards] if shards else None
 
     bar, lock = None, threading.Lock()
@@ -356,7 +356,7 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
     return summary
 
 
-def _previous_shards(client, previous: str) -> list:
+def previous_shards(client, previous: str) -> list:
     """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each: each
     earlier-results file is split by a hash of the request id, then each shard gathers its
     piece of every file. The pieces are let go once the shards hold them."""
@@ -415,51 +415,3 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds
         summary["compare"] = job["compare"]
         summary["changes"] = tally.as_json()
     return summary
-
-
-def dask_command(args) -> int:
-    from clients.cli import UsageError, house_documents, parse_overrides
-
-    try:
-        summary = run_job(
-            args.input,
-            args.output,
-            args.dask,
-            fmt=args.format,
-            profile=args.profile,
-            overrides=parse_overrides(args.override),
-            house=house_documents(args),
-            previous=args.compare,
-            resume=args.resume,
-            force=args.force,
-            block_bytes=max(1, int(args.block_size * (1 << 20))),
-            retries=args.retries,
-            progress=not args.no_progress,
-        )
-    except InputError as error:
-        raise UsageError(str(error)) from None
-    except KeyboardInterrupt:
-        print("shmj rescore: interrupted before any part was written", file=sys.stderr)
-        return 130
-    print(
-        f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
-        f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
-        f"{summary['settled']} settled ({summary['legal_wins']} legal wins, {summary['illegal_wins']} not legal), "
-        f"{summary['rejected']} rejected; {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
-        file=sys.stderr,
-    )
-    if "changes" in summary:
-        c = summary["changes"]
-        print(
-            f"{c['changed']} of {c['matched']} matched records changed; report in {args.output}/changes",
-            file=sys.stderr,
-        )
-    if summary["interrupted"]:
-        print("shmj rescore: interrupted; run again with --resume to finish the job", file=sys.stderr)
-        return 130
-    if summary["failed_parts"]:
-        for failure in summary["failed_parts"]:
-            print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)
-        print("shmj rescore: run again with --resume to finish the job", file=sys.stderr)
-        return 1
-    return 0

@@ -1,0 +1,29 @@
+"""Settling requests in this process with rules_core: the engine of ``--local``, Dask, Spark
+and Ray. A bad request, or a bug in the rules, costs that request only: it becomes an error
+record."""
+
+from __future__ import annotations
+
+import rules_core as rc
+from batch.records import error_line, read_line, request_id_of
+from rules_core.registry import ProfileRegistry
+
+
+def settle_request(request: dict, profiles: ProfileRegistry | None = None) -> dict:
+    """The answer to one request (proto3 JSON) as a record; ``profiles``: a registry with house
+    profiles (the built-in ones when None)."""
+    try:
+        return rc.settle_json(request, profiles) if profiles is not None else rc.settle_json(request)
+    except rc.InvalidRequest as error:
+        return error_line(request_id_of(request), str(error), error.violations)
+    except Exception as error:  # a bug must cost this line only, never the job
+        return error_line(request_id_of(request), f"internal error: {error!r}", code="INTERNAL")
+
+
+def settle_lines(lines, profile: str | None, overrides: dict, profiles: ProfileRegistry | None = None) -> list[dict]:
+    """The record of each (line number, line), in order."""
+    out = []
+    for number, line in lines:
+        request, error = read_line(number, line, profile, overrides)
+        out.append(error if request is None else settle_request(request, profiles))
+    return out

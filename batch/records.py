@@ -1,0 +1,85 @@
+"""One input line read into a request, and the records and counts a batch writes.
+
+``read_line`` is the one reader of a JSON Lines line (or a row of a JSON string column), for
+``--local``, ``--target``, Dask, Spark and Ray alike: its bytes decoded (invalid UTF-8 is an
+error naming the line and column), parsed, and re-settled under the job's rules. Every line
+yields one record: the answer, or an error record naming the line.
+
+A line of another kind (a hand record, RULES.md section 13, known by its ``events``) would be
+told apart here, in ``read_line``, after the object is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from batch.lines import MAX_LINE_BYTES
+from rules_core.json_names import camel
+from rules_core.json_write import error_record
+
+COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
+
+
+def error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
+    """An error record: ``{"requestId", "error": {"code", "message", "fieldViolations"}}``."""
+    return error_record(request_id, code, message, violations)
+
+
+def request_id_of(data) -> str | None:
+    if isinstance(data, dict):
+        value = data.get("requestId", data.get("request_id"))
+        return value if isinstance(value, str) else None
+    return None
+
+
+def read_line(
+    number: int, line: bytes | str | None, profile: str | None, overrides: dict
+) -> tuple[dict | None, dict | None]:
+    """(request, None) or (None, error record) for input line ``number``: its bytes, or its
+    text (a string column); None is a line too long to read."""
+    if line is None:
+        return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
+    try:
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+    except UnicodeDecodeError as error:
+        byte = line[error.start]
+        return None, error_line(None, f"line {number}: not valid UTF-8 (byte 0x{byte:02x} at column {error.start + 1})")
+    if not text.strip():
+        return None, error_line(None, f"line {number}: empty line")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, error_line(None, f"line {number}: not valid JSON: {error}")
+    if not isinstance(data, dict):
+        return None, error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
+    return with_rules(data, profile, overrides), None
+
+
+def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
+    """The request re-settled under ``profile`` and ``overrides`` (merged over its own)."""
+    if profile:
+        data["profile"] = profile
+    if overrides:
+        own = data.pop("overrides", None)
+        merged = {camel(k): v for k, v in own.items()} if isinstance(own, dict) else {}
+        merged.update(overrides)
+        data["overrides"] = merged
+    return data
+
+
+def new_counts() -> dict:
+    return {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
+
+
+def count_record(counts: dict, record: dict) -> None:
+    if "error" in record:
+        counts["rejected"] += 1
+    else:
+        counts["settled"] += 1
+        for winner in record.get("winners", []):
+            counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
+
+
+def output_line(record: dict) -> str:
+    """One output record as its JSON line, the same bytes whichever way it was settled."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -1,0 +1,49 @@
+"""The flags of ``shmj rescore``; light, so that building the parser stays quick."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from clients import cli_args as check
+
+
+def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "input", nargs="+", help="JSON Lines of SettleRequest (proto3 JSON mapping); with --dask, files, globs or dirs"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=check.output_path,
+        help="JSON Lines of SettleResponse or error, one per input line, never the input (--dask: a dir)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=check.positive_int,
+        default=os.cpu_count() or 1,
+        help="worker processes (streams to the server, or local rule engines)",
+    )
+    parser.add_argument(
+        "--chunk", type=check.positive_int, default=500, help="lines per work unit and per SettleBatch call"
+    )
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output")
+    parser.add_argument("--summary", type=check.writable_path, help="summary JSON file (default: OUTPUT.summary.json)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("on a Dask cluster (INPUT... and -o OUTDIR, a directory of part files)")
+    group.add_argument("--dask", metavar="ADDRESS|local[:N]", help="a scheduler (tcp://host:8786) or local:N workers")
+    group.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl", help="part files' format")
+    group.add_argument(
+        "--block-size", type=check.number(0, above=True), default=64.0, help="MB of input per partition (default 64)"
+    )
+    group.add_argument("--retries", type=check.count, default=2, help="times a failed task is tried again (default 2)")
+    parser.add_argument(
+        "--compare",
+        metavar="PREVIOUS",
+        help="earlier results (file, glob or directory; JSONL or Parquet): report what changed, by request id",
+    )
