@@ -1,8 +1,16 @@
 """Batch rescoring: recorded requests in, settlements out, in bulk and in order.
 
-rules_core's values in and out, with no gRPC: ``shmj rescore`` (clients/) drives it on this
-machine, Dask, Spark and Ray on many. One module a job:
+rules_core's values in and out, with no gRPC and nothing of the client library: ``shmj
+rescore`` (clients/) drives it on this machine, Dask, Spark and Ray on many. One module a job:
 
 - ``lines``: JSON Lines input as bytes, split on ``\\n`` alone, bounded, numbered, and watched
-  for a change while it is read.
+  for a change while it is read;
+- ``records``: one line read into a request (``read_line``), the error records, counts and
+  output lines a job writes;
+- ``local``: settling requests in this process, each failure costing its own record only;
+- ``arrow_schema`` and ``arrow``: the columnar form of the contract, and the Arrow core
+  (``settle_arrow_batch``) that Dask, Spark's ``mapInArrow`` and Ray's ``map_batches`` call;
+- ``parts``, ``dask_job``, ``compare``: input partitions and part files, the Dask job, and
+  rule-change reports;
+- ``paths``: never writing where the job reads.
 """

@@ -45,6 +45,15 @@ class InputState:
             raise InputChanged
 
 
+PARQUET_MAGIC = b"PAR1"  # a Parquet file's first four bytes
+
+
+def is_parquet(path: Path) -> bool:
+    """Whether the file is Parquet, by its first bytes whatever its name: never read as lines."""
+    with open(path, "rb") as file:
+        return file.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
+
+
 def count_lines(path: Path, size: int) -> int:
     """Lines in the first ``size`` bytes: the newlines, and a last line without one."""
     count, remaining, last = 0, size, b"\n"

@@ -29,7 +29,7 @@ from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
-from batch.lines import InputChanged, InputState, count_lines, numbered_chunks
+from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
 from batch.paths import same_file
 from batch.records import COUNTED, count_record, new_counts
 from clients.cli_args import UsageError, refuse_same_file
@@ -289,6 +289,8 @@ def rescore_command(args, overrides: dict, house: list) -> int:
         raise UsageError(f"no such input file: {input_path}")
     if input_path.is_dir():
         raise UsageError(f"the input {input_path} is a directory, not a JSON Lines file")
+    if is_parquet(input_path):
+        raise UsageError(f"{input_path} is a Parquet file: Parquet needs --dask (--dask local:1 runs on this machine)")
     refuse_same_file(input_path, output_path)
     if output_path.is_dir():
         raise UsageError(f"the output {output_path} is a directory; -o names the JSON Lines file to write")

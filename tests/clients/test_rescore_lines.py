@@ -117,3 +117,22 @@ def test_an_input_that_changes_while_it_is_read_is_reported_not_complete(tmp_pat
     assert subprocess.run([*command, "-o", str(full)], cwd=ROOT).returncode == 0
     assert output.read_text() == full.read_text()
     assert len(full.read_text().splitlines()) == total + 1
+
+
+def test_a_parquet_input_without_dask_is_refused_in_one_line(tmp_path, capsys):
+    """Issue 23: `--local` read a Parquet file as JSON Lines and wrote an error per row, exit 0."""
+    import shutil
+
+    from tests.clients.test_cli_errors import run
+    from tests.server.conftest import ROOT
+
+    disguised = tmp_path / "hands.jsonl"
+    shutil.copy(ROOT / "examples" / "hands.parquet", disguised)  # Parquet by its bytes, whatever its name
+    for source in (ROOT / "examples" / "hands.parquet", disguised):
+        output = tmp_path / "out.jsonl"
+        code, err = run(["rescore", str(source), "-o", str(output), "--local", "--no-progress"], capsys)
+        assert (code, err) == (
+            2,
+            f"shmj: {source} is a Parquet file: Parquet needs --dask (--dask local:1 runs on this machine)\n",
+        )
+        assert not output.exists()
