@@ -28,17 +28,18 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt
 
 # Generated protobuf code: built here, never edited, rebuilt whenever a .proto changes.
 # The venv finds them through a .pth file. The descriptor set keeps the .proto comments,
-# which the settlement explorer shows as the meaning of every profile field and enum value.
+# which the settlement explorer shows as the meaning of every profile field and enum value;
+# it lies in the generated package, whose package data carries it into the image's wheel.
 gen: $(GEN_STAMP)
 $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
-	rm -rf $(GEN_DIR) && mkdir -p $(GEN_DIR)
+	rm -rf $(GEN_DIR) && mkdir -p $(GEN_DIR)/mahjong/shanghai/v1
 	echo "$(CURDIR)/$(GEN_DIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/shmj-generated.pth"
 	test -z "$(PROTOS)" || $(PY) -m grpc_tools.protoc -I $(PROTO_DIR) \
 		--python_out=$(GEN_DIR) --grpc_python_out=$(GEN_DIR) \
 		--mypy_out=$(GEN_DIR) --mypy_grpc_out=$(GEN_DIR) \
 		--plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
 		--plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
-		--descriptor_set_out=$(GEN_DIR)/shmj_descriptors.binpb --include_source_info \
+		--descriptor_set_out=$(GEN_DIR)/mahjong/shanghai/v1/shmj_descriptors.binpb --include_source_info \
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 

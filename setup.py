@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
 COMPILE_ENV = "SHMJ_COMPILE_CORE"
+# PEP 517's setuptools.build_meta runs this file with the build front-end's import path, which
+# holds neither the source tree nor the working folder: compile_core and rules_core.compiled,
+# imported below, come from beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 class BuildWithStamp(build_py):

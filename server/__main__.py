@@ -6,9 +6,10 @@ SIGTERM or SIGINT is passed to every worker; the supervisor exits 0 once all
 have drained. A worker that dies once the server is serving (whatever a client
 sent) is replaced, after a delay that doubles while replacements keep dying
 soon (0.25 s up to 10 s). Only a start-up failure stops the server (exit 1): a
-worker that dies before any has served (a port in use, a bad certificate), or
-another server already answering on the port, which SO_REUSEPORT would
-otherwise let this one share silently.
+data file of the package missing (server/data_files.py), a worker that dies
+before any has served (a port in use, a bad certificate), or another server
+already answering on the port, which SO_REUSEPORT would otherwise let this one
+share silently.
 """
 
 from __future__ import annotations
@@ -121,7 +122,14 @@ def _death(exitcode: int) -> dict:
 def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
     import structlog
 
+    from server.data_files import missing_data_files
+
     log = structlog.get_logger("shmj.supervisor")
+    missing = missing_data_files()
+    if missing:
+        reason = "the installed package lacks them: reinstall it from a wheel that carries its package data"
+        log.error("data files missing; not starting", missing=missing, reason=reason)
+        return 1
     served = ((config.host, config.port), (config.http_host, config.http_port), (config.host, config.health_port))
     for host, port in served:
         if port and _answering(host, port):

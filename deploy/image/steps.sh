@@ -23,7 +23,11 @@ dependency-wheels)
     ;;
 app-wheel)
     # the generated package goes beside the others, so the wheel carries it (pyproject: mahjong*)
-    "$PYTHON" -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/mahjong/shanghai/v1/*.proto
+    # with the descriptor set (source info: the .proto comments) that the explorer reads, as make does
+    mkdir -p mahjong/shanghai/v1
+    "$PYTHON" -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. \
+        --descriptor_set_out=mahjong/shanghai/v1/shmj_descriptors.binpb --include_source_info \
+        proto/mahjong/shanghai/v1/*.proto
     # setup.py compiles the hot path into the wheel when asked (SHMJ_COMPILE_CORE=1); a build
     # left from an earlier wheel would carry its extension modules into this one
     rm -rf build

@@ -2,7 +2,7 @@
 
 - the meaning of every enum value and every ``RuleProfile`` field: the comments of the
   ``.proto`` files, read from the descriptor set ``make`` writes with source info
-  (``gen/shmj_descriptors.binpb``);
+  (``shmj_descriptors.binpb`` beside the generated modules, package data of the wheel);
 - the patterns' Chinese and English names: ``rules_core.patterns.PATTERN_NAMES``.
 """
 
@@ -17,7 +17,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 from rules_core.json_names import PATTERN
 from rules_core.patterns import PATTERN_NAMES
 
-DESCRIPTORS = Path(tiles_pb2.__file__).parents[3] / "shmj_descriptors.binpb"
+DESCRIPTORS = Path(tiles_pb2.__file__).with_name("shmj_descriptors.binpb")
 # Source-info paths: FileDescriptorProto field 4 is message_type, 5 enum_type; within a
 # message, 2 is field; within an enum, 2 is value.
 _MESSAGE, _ENUM, _FIELD, _VALUE = 4, 5, 2, 2

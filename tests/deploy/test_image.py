@@ -7,17 +7,21 @@ Python where it is not."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from rules_core.compiled import HOT_PATH, STAMP
+from server.data_files import DATA_FILES
+from server.explorer.vocabulary import vocabulary
 from tests.deploy.tools import DEPLOY, ROOT, tool
 from tests.server.conftest import free_port, wait_serving
 
@@ -98,6 +102,18 @@ def test_the_build_context_is_the_sources_and_pins_only():
         assert source in CONTEXT or source in CONTEXT_FOLDERS, source
 
 
+def build_interpreter(work: Path) -> Path:
+    """An interpreter like the image's build stage: the build tools at the project's pins (the dev
+    venv's installed packages, to save installing them again), but not the source tree, which the
+    dev venv's editable install and generated-code path (.pth files, not read from a folder a .pth
+    names) would put on every import path and so hide what the wheel's build lacks."""
+    venv = work / "build-python"
+    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (site,) = venv.glob("lib/python3*/site-packages")
+    (site / "dev-venv-packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return venv / "bin" / "python"
+
+
 @pytest.fixture(scope="module")
 def image_venvs(tmp_path_factory) -> dict[str, Path]:
     """The two stages' steps: wheels built from a copy of the build context, then a fresh venv
@@ -109,10 +125,11 @@ def image_venvs(tmp_path_factory) -> dict[str, Path]:
     for path in context_files():
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / path, source / path)
-    build = {**os.environ, "PYTHON": sys.executable}  # the dev venv has the build tools at the same pins
-    no_compiler = work / "bin-without-gcc"  # the one command app-wheel needs beside the interpreter
+    build = {**IMAGE_ENV, "PYTHON": str(build_interpreter(work))}
+    no_compiler = work / "bin-without-gcc"  # the commands app-wheel needs beside the interpreter
     no_compiler.mkdir()
-    (no_compiler / "rm").symlink_to(shutil.which("rm"))
+    for command in ("mkdir", "rm"):
+        (no_compiler / command).symlink_to(shutil.which(command))
     runtime = {**IMAGE_ENV, "PYTHON": sys._base_executable}
 
     def step(*args: str, env: dict) -> str:
@@ -216,11 +233,11 @@ def processes_running_the_compiled_core(server: int) -> list[int]:
 @pytest.mark.parametrize("built", [pytest.param("compiled", marks=NO_GCC), "pure"])
 def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_venvs, built, tmp_path):
     image_venv = image_venvs[built]
-    port, metrics = free_port(), free_port()
+    port, metrics, http = free_port(), free_port(), free_port()
     env = IMAGE_ENV
     command = [str(image_venv / "bin/shmj-server"), "--port", str(port), "--metrics-port", str(metrics)]
     command += ["--workers", "2", "--shutdown-delay-s", "0", "--multiproc-dir", str(tmp_path / "metrics")]
-    command += ["--http-port", "0"]  # the HTTP face is not what this test is about
+    command += ["--http-port", str(http)]  # its explorer reads the package's data files
     with open(tmp_path / "server.log", "w") as log:
         server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -250,9 +267,37 @@ def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_v
         )
         assert score.returncode == 0, score.stderr
         assert "Seat deltas  +24  -8  -8  -8" in score.stdout
+        # the explorer's words: the .proto comments, from the descriptor set the wheel carries
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/explorer/vocabulary.json", timeout=10) as answer:
+            assert json.load(answer) == vocabulary()
         # the server's process and its two workers run the compiled hot path where the wheel has it
         running = processes_running_the_compiled_core(server.pid)
         assert (len(running), server.pid in running) == {"compiled": (3, True), "pure": (0, False)}[built]
     finally:
         server.terminate()
         assert server.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("what", list(DATA_FILES))
+def test_a_server_whose_package_lacks_a_data_file_names_it_and_starts_no_worker(image_venvs, what, tmp_path):
+    """Checked once by the supervisor: no worker starts only to die reading it, again and again."""
+    venv = image_venvs["pure"]
+    probe = f"from server.data_files import DATA_FILES; print(DATA_FILES[{what!r}])"
+    where = subprocess.run(
+        [str(venv / "bin/python"), "-c", probe], cwd="/", env=IMAGE_ENV, capture_output=True, text=True
+    )
+    installed = Path(where.stdout.strip())
+    assert installed.is_relative_to(venv), where.stdout + where.stderr
+    aside = installed.rename(installed.with_name(installed.name + ".aside"))
+    try:
+        command = [str(venv / "bin/shmj-server"), "--port", str(free_port()), "--metrics-port", "0"]
+        command += ["--multiproc-dir", str(tmp_path / "metrics")]
+        result = subprocess.run(command, cwd=tmp_path, env=IMAGE_ENV, capture_output=True, text=True, timeout=60)
+    finally:
+        aside.rename(installed)
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert result.returncode == 1
+    assert [(line["event"], line["missing"]) for line in lines if line["level"] == "error"] == [
+        ("data files missing; not starting", [f"{installed} ({what})"])
+    ]
+    assert "started" not in [line["event"] for line in lines]
