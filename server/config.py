@@ -21,6 +21,11 @@ class ServerConfig:
     metrics_port: int = 9464  # 0 turns the metrics endpoint off
     http_host: str = "127.0.0.1"
     http_port: int = 8080  # Connect (HTTP/JSON), /healthz and /readyz; 0 turns it off
+    http_header_timeout_s: float = 10.0  # a request's head must be whole this soon (server.http.connections)
+    http_body_timeout_s: float = 30.0  # a request's body must be whole this soon after its head
+    http_idle_timeout_s: float = 5.0  # a kept-alive connection with no request is closed after this
+    http_max_connections: int = 1024  # open HTTP connections per worker (fewer if the descriptor limit says so)
+    http_body_budget_bytes: int = 64 * 1024 * 1024  # request body bytes a worker holds at once over HTTP
     workers: int = 0  # 0: one per core this process may run on
     max_batch_size: int = 10_000
     max_message_bytes: int = 16 * 1024 * 1024  # a full batch's answer is at most ~8 MB; see docs/RELIABILITY.md
@@ -54,6 +59,11 @@ _HELP = {
     "metrics_port": "port of the /metrics endpoint; 0 turns it off",
     "http_host": "address of the HTTP endpoint (Connect JSON and protobuf calls, /healthz, /readyz)",
     "http_port": "port of the HTTP endpoint; 0 turns it off",
+    "http_header_timeout_s": "seconds a request's line and headers may take to arrive (a slow or silent client is closed)",
+    "http_body_timeout_s": "seconds a request's body may take to arrive after its headers",
+    "http_idle_timeout_s": "seconds a kept-alive HTTP connection may wait for its next request",
+    "http_max_connections": "open HTTP connections per worker; one more is closed at once (capped below the descriptor limit)",
+    "http_body_budget_bytes": "request body bytes a worker holds at once over HTTP; a body past it is refused (429)",
     "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core it may run on",
     "max_batch_size": "most requests in one SettleBatch call",
     "max_message_bytes": "largest message received or sent",
@@ -100,6 +110,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 seconds would close every connection at once; give more")
+    return value
+
+
 def _log_level(text: str) -> str:
     if text.lower() not in LOG_LEVELS:
         raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
@@ -122,6 +139,11 @@ _CHECKS = {
     "port": _PORT,
     "metrics_port": _PORT,
     "http_port": _PORT,
+    "http_header_timeout_s": _positive_seconds,
+    "http_body_timeout_s": _positive_seconds,
+    "http_idle_timeout_s": _positive_seconds,
+    "http_max_connections": _whole(1, 1_000_000),
+    "http_body_budget_bytes": _whole(1),
     "health_port": _PORT,
     "workers": _whole(0, 1024),
     "max_batch_size": _whole(1),
@@ -178,6 +200,10 @@ def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
         parser.error("--tls-cert and --tls-key go together")
     if config.tls_client_ca and not config.tls_cert:
         parser.error("--tls-client-ca needs --tls-cert and --tls-key")
+    if config.http_port and config.http_body_budget_bytes < config.max_message_bytes:
+        parser.error(
+            "--http-body-budget-bytes must be at least --max-message-bytes, or no body that size could be read"
+        )
     if config.port == 0 and config.worker_count > 1:
         parser.error("--port 0 picks a port per process: use it with --workers 1")
     return config

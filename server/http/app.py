@@ -19,7 +19,9 @@ import structlog
 from server.drain import SHUTTING_DOWN
 from server.explorer import notation, static_files
 from server.http import connect
+from server.http.bodies import BodyBudget, BodyShare, OverBudget
 from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
+from server.http.connections import CLOSED
 from server.service import SERVICE_NAME
 
 log = structlog.get_logger("shmj.http")
@@ -47,8 +49,16 @@ class BadBody(Exception):
 
 
 class ConnectApp:
-    def __init__(self, calls: Calls, readiness: Readiness, max_concurrent_rpcs: int = 0, grpc_port: int = 0):
+    def __init__(
+        self,
+        calls: Calls,
+        readiness: Readiness,
+        max_concurrent_rpcs: int = 0,
+        grpc_port: int = 0,
+        body_budget: BodyBudget | None = None,
+    ):
         self.calls = calls
+        self.bodies = body_budget or BodyBudget(4 * calls.max_message_bytes)
         self.readiness = readiness
         self.max_concurrent_rpcs = max_concurrent_rpcs
         self.grpc_port = grpc_port
@@ -59,30 +69,35 @@ class ConnectApp:
         if scope["type"] != "http":  # lifespan is off; websockets are not served
             return
         try:
-            answer = await self._route(scope, receive)
+            with self.bodies.holding() as share:
+                answer = await self._route(scope, receive, share)
+        except OverBudget:
+            CLOSED.labels("body_budget").inc()
+            answer = error_answer(grpc.StatusCode.RESOURCE_EXHAUSTED, _OVER_BUDGET)
+            answer.headers.append((b"connection", b"close"))  # the rest of the body is never read
         except asyncio.CancelledError:  # only the drain cancels a call (`server.http.listener`), as gRPC's
             answer = error_answer(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
         await _send(send, answer)
 
-    async def _route(self, scope, receive) -> Answer:
+    async def _route(self, scope, receive, share: BodyShare) -> Answer:
         path = scope["path"]
         if path.startswith(RPC_PREFIX):
-            answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :])
+            answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :], share)
         elif path in ("/healthz", "/readyz") and scope["method"] in ("GET", "HEAD"):
             answer = self._health(path)
         elif path in self.files and scope["method"] in ("GET", "HEAD"):
             content_type, body = self.files[path]
             answer = Answer(200, content_type, body, list(static_files.HEADERS))
         elif path == "/explorer/notation" and scope["method"] == "POST":
-            answer = await self._notation(receive)
+            answer = await self._notation(receive, share)
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
         return answer
 
-    async def _notation(self, receive) -> Answer:
+    async def _notation(self, receive, share: BodyShare) -> Answer:
         """The explorer's notation reader: a hand's text to its JSON, or where it fails."""
         try:
-            fields = notation.read_body(await self._read_body({}, receive))
+            fields = notation.read_body(await self._read_body({}, receive, share))
         except TooLarge:
             return Answer(413, "text/plain; charset=utf-8", b"too large\n")
         except ClientGone:  # nobody reads this answer (uvicorn drops it)
@@ -97,7 +112,7 @@ class ConnectApp:
             return Answer(503, "text/plain; charset=utf-8", b"draining\n")
         return Answer(200, "text/plain; charset=utf-8", b"ok\n")
 
-    async def _rpc(self, scope, receive, name: str) -> Answer:
+    async def _rpc(self, scope, receive, name: str, share: BodyShare) -> Answer:
         method = METHODS.get(name)
         if method is None:
             return error_answer(
@@ -132,9 +147,10 @@ class ConnectApp:
         self.in_flight += 1
         try:
             try:
-                body = await self._read_body(headers, receive)
+                body = await self._read_body(headers, receive, share)
                 if encoding == "gzip":
                     body = _gunzip(body, self.calls.max_message_bytes)
+                    share.take(len(body))
             except BadBody as error:
                 return error_answer(grpc.StatusCode.INVALID_ARGUMENT, str(error))
             except ClientGone:  # nobody reads this answer (uvicorn drops it); the call is not run
@@ -155,7 +171,7 @@ class ConnectApp:
             f"serves unary calls over HTTP/1.1: call {name} over {where}, or send the hands to SettleBatch"
         )
 
-    async def _read_body(self, headers: dict[str, str], receive) -> bytes:
+    async def _read_body(self, headers: dict[str, str], receive, share: BodyShare) -> bytes:
         limit = self.calls.max_message_bytes
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
@@ -169,11 +185,14 @@ class ConnectApp:
             size += len(chunk)
             if size > limit:
                 raise TooLarge
+            share.take(len(chunk))  # OverBudget past the worker's budget (`server.http.bodies`)
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         return b"".join(chunks)
 
+
+_OVER_BUDGET = "the server is reading too many request bodies at once; retry the call"
 
 _NOT_FOUND = (
     f"not found: POST {RPC_PREFIX}<Method> (Connect, application/json or application/proto), "

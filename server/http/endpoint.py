@@ -7,15 +7,18 @@ import structlog
 
 from server.config import ServerConfig
 from server.http.app import ConnectApp, Readiness
+from server.http.bodies import BodyBudget
 from server.http.calls import Calls
+from server.http.connections import ConnectionLimits, effective_max_connections
 from server.http.listener import HttpServer, listening_socket
 
 log = structlog.get_logger("shmj.server")
 
 
 class HttpEndpoint:
-    def __init__(self, server: HttpServer, readiness: Readiness, host: str):
+    def __init__(self, server: HttpServer, readiness: Readiness, host: str, limits: ConnectionLimits):
         self._server = server
+        self._limits = limits
         self._readiness = readiness
         self._host = host
 
@@ -41,8 +44,15 @@ class HttpEndpoint:
             readiness,
             max_concurrent_rpcs=config.max_concurrent_rpcs,
             grpc_port=config.port,
+            body_budget=BodyBudget(config.http_body_budget_bytes),
         )
-        return cls(HttpServer(app, sock, config.grace_period_s), readiness, config.http_host)
+        limits = ConnectionLimits(
+            header_timeout_s=config.http_header_timeout_s,
+            body_timeout_s=config.http_body_timeout_s,
+            idle_timeout_s=config.http_idle_timeout_s,
+            max_connections=effective_max_connections(config.http_max_connections),
+        )
+        return cls(HttpServer(app, sock, config.grace_period_s, limits), readiness, config.http_host, limits)
 
     @property
     def url(self) -> str:
@@ -51,7 +61,14 @@ class HttpEndpoint:
 
     async def start(self) -> None:
         await self._server.start()
-        log.info("serving http", address=self.url)
+        log.info(
+            "serving http",
+            address=self.url,
+            max_connections=self._limits.max_connections,
+            header_timeout_s=self._limits.header_timeout_s,
+            body_timeout_s=self._limits.body_timeout_s,
+            idle_timeout_s=self._limits.idle_timeout_s,
+        )
 
     def drain(self) -> None:
         """/readyz answers 503 from now on; calls are still served until `stop`."""

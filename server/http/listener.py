@@ -15,6 +15,7 @@ import structlog
 import uvicorn
 
 from server.drain import SHUTTING_DOWN
+from server.http.connections import ConnectionLimits, protocol_class
 
 log = structlog.get_logger("shmj.http")
 
@@ -47,12 +48,14 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 class HttpServer:
-    def __init__(self, app, sock: socket.socket, grace_period_s: float):
+    def __init__(self, app, sock: socket.socket, grace_period_s: float, limits: ConnectionLimits | None = None):
         self._grace_period_s = grace_period_s
+        limits = limits or ConnectionLimits()
         config = uvicorn.Config(
             app,
             lifespan="off",
-            http="h11",
+            http=protocol_class(limits),  # h11, with deadlines and a connection cap (server.http.connections)
+            timeout_keep_alive=limits.idle_timeout_s,
             ws="none",
             log_config=None,
             access_log=False,  # the app logs each call as gRPC's call wrapper (server.observed_calls) does
