@@ -15,7 +15,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
+.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -56,6 +56,13 @@ $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 	if command -v npm >/dev/null; then \
 		cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: the Node.js client tests will be skipped"; fi
+
+# The Java client (clients/java), built offline from Debian's packages: protoc, the grpc-java
+# plugin and javac against the jars in /usr/share/java (clients/java/build.sh names them).
+JAVA_CLIENT := build/java/shmj-client.jar
+client-java: $(JAVA_CLIENT)
+$(JAVA_CLIENT): $(PROTOS) $(wildcard clients/java/src/com/mahjong/shanghai/client/*.java) clients/java/build.sh
+	clients/java/build.sh build/java
 
 run: install
 	$(VENV)/bin/shmj-server

@@ -12,6 +12,7 @@ PACKAGE_OF = {
     "chromium": "chromium",
     "curl": "curl",
     "grpc_cpp_plugin": "protobuf-compiler-grpc",
+    "grpc_java_plugin": "protobuf-compiler-grpc-java-plugin",
     "node": "nodejs",
     "prometheus": "prometheus",
     "promtool": "prometheus",

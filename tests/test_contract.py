@@ -242,13 +242,14 @@ def test_buf_gen_yaml_generates_with_the_plugins_this_machine_has(tmp_path):
         "protoc-gen-go",
         "protoc-gen-go-grpc",
         "java",
-        "protoc-gen-grpc-java",
+        "grpc_java_plugin",
         "cpp",
         "grpc_cpp_plugin",
         "csharp",
         "grpc_csharp_plugin",
     }
     debian_tool("grpc_cpp_plugin")
+    debian_tool("grpc_java_plugin")
     runnable = [p for p in plugins if "protoc_builtin" in p or shutil.which(p["local"])]
     for plugin in runnable:
         plugin["out"] = str(tmp_path / plugin["out"])
@@ -258,6 +259,10 @@ def test_buf_gen_yaml_generates_with_the_plugins_this_machine_has(tmp_path):
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert (tmp_path / "out/java/com/mahjong/shanghai/v1/ScoringServiceProto.java").is_file()
+    assert (
+        "class ScoringServiceGrpc"
+        in (tmp_path / "out/java/com/mahjong/shanghai/v1/ScoringServiceGrpc.java").read_text()
+    )
     assert (
         "class ScoringService final" in (tmp_path / "out/cpp/mahjong/shanghai/v1/scoring_service.grpc.pb.h").read_text()
     )

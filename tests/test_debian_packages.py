@@ -79,6 +79,17 @@ def test_the_committed_list_is_read_package_by_package():
         "libc6-dev",
         "nodejs",
         "npm",
+        "openjdk-17-jdk-headless",
+        "protobuf-compiler",
+        "protobuf-compiler-grpc-java-plugin",
+        "libgrpc-java",
+        "libprotobuf-java",
+        "libgoogle-common-protos-java",
+        "libguava-java",
+        "libperfmark-java",
+        "libnetty-java",
+        "libgeronimo-annotation-1.3-spec-java",
+        "liberror-prone-java",
     ]
 
 

@@ -1,0 +1,113 @@
+package com.mahjong.shanghai.client;
+
+import com.mahjong.shanghai.v1.Flower;
+import com.mahjong.shanghai.v1.Hand;
+import com.mahjong.shanghai.v1.Meld;
+import com.mahjong.shanghai.v1.MeldKind;
+import com.mahjong.shanghai.v1.Outcome;
+import com.mahjong.shanghai.v1.SettleBatchRequest;
+import com.mahjong.shanghai.v1.SettleRequest;
+import com.mahjong.shanghai.v1.SettleResponse;
+import com.mahjong.shanghai.v1.Tile;
+import com.mahjong.shanghai.v1.Winner;
+import com.mahjong.shanghai.v1.WinnerResult;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The Java client's tour, against a server at HOST:PORT: a legal settle (waiting while the
+ * server is UNAVAILABLE), an illegal win, a malformed request, a deadline.
+ */
+public final class Example {
+    /** Worked example 1's hand: 111m 555m 999p EEE 77s. */
+    static final List<Tile> EXAMPLE_1_TILES = List.of(Tile.TILE_M1, Tile.TILE_M1, Tile.TILE_M1, Tile.TILE_M5,
+            Tile.TILE_M5, Tile.TILE_M5, Tile.TILE_P9, Tile.TILE_P9, Tile.TILE_P9, Tile.TILE_EAST, Tile.TILE_EAST,
+            Tile.TILE_EAST, Tile.TILE_S7, Tile.TILE_S7);
+
+    private Example() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length != 1) {
+            System.err.println("usage: java -jar shmj-client.jar HOST:PORT");
+            System.exit(2);
+        }
+        try (ScoringClient client = new ScoringClient(args[0], Duration.ofSeconds(2))) {
+            tour(client);
+        } catch (ScoringException e) {
+            System.err.println("shmj-client: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static void tour(ScoringClient client) throws ScoringException, InterruptedException {
+        // Worked example 1 of RULES.md; a client started before its server retries until it answers.
+        SettleResponse legal = client.settleWhenAvailable(workedExample1(), Duration.ofSeconds(30),
+                e -> System.err.println("retrying: " + e.getMessage()));
+        System.out.println("legal: seat_deltas " + legal.getSeatDeltasList());
+
+        // Worked example 6: a complete hand with no qualifying pattern is an answer, not an error.
+        for (WinnerResult winner : client.settle(workedExample6()).getWinnersList()) {
+            System.out.println("illegal: seat " + winner.getSeat() + " legal " + winner.getLegal()
+                    + " reasons " + winner.getIllegalReasonsList());
+        }
+
+        // 13 tiles where 14 are needed: INVALID_ARGUMENT, the BadRequest naming the field.
+        try {
+            client.settle(selfDraw(EXAMPLE_1_TILES.subList(0, 13)));
+        } catch (ScoringException e) {
+            System.out.println("malformed: " + e.code());
+            for (ScoringException.FieldViolation v : e.violations()) {
+                System.out.println("  " + v.field() + ": " + v.description());
+            }
+        }
+
+        // 2,000 hands cannot be settled in a millisecond: the call ends DEADLINE_EXCEEDED.
+        SettleBatchRequest.Builder batch = SettleBatchRequest.newBuilder();
+        for (int i = 0; i < 2000; i++) {
+            batch.addRequests(workedExample1().toBuilder().setRequestId("hand-" + i));
+        }
+        try {
+            client.settleBatch(batch.build(), Duration.ofMillis(1));
+            System.out.println("deadline: answered within 1 ms");
+        } catch (ScoringException e) {
+            System.out.println("deadline: " + e.code());
+        }
+    }
+
+    /** Seat 0 self-draws 111m 555m 999p EEE 77s with two flowers: seat_deltas [36, -12, -12, -12]. */
+    static SettleRequest workedExample1() {
+        return selfDraw(EXAMPLE_1_TILES);
+    }
+
+    /** Seat 0 self-draws 7s with these concealed tiles and the flowers spring and plum. */
+    static SettleRequest selfDraw(List<Tile> concealed) {
+        Hand hand = Hand.newBuilder()
+                .addAllConcealed(concealed)
+                .setWinningTile(Tile.TILE_S7)
+                .addFlowers(Flower.FLOWER_SPRING)
+                .addFlowers(Flower.FLOWER_PLUM)
+                .build();
+        return SettleRequest.newBuilder()
+                .setProfile("classic")
+                .setOutcome(Outcome.OUTCOME_SELF_DRAW)
+                .addWinners(Winner.newBuilder().setSeat(0).setHand(hand))
+                .build();
+    }
+
+    /** Seat 1 wins 456p 789s 234s EE [123m] on seat 3's discard of E. */
+    static SettleRequest workedExample6() {
+        Hand hand = Hand.newBuilder()
+                .addAllConcealed(List.of(Tile.TILE_P4, Tile.TILE_P5, Tile.TILE_P6, Tile.TILE_S7, Tile.TILE_S8,
+                        Tile.TILE_S9, Tile.TILE_S2, Tile.TILE_S3, Tile.TILE_S4, Tile.TILE_EAST, Tile.TILE_EAST))
+                .setWinningTile(Tile.TILE_EAST)
+                .addMelds(Meld.newBuilder().setKind(MeldKind.MELD_KIND_CHOW).setFromSeat(0)
+                        .addAllTiles(List.of(Tile.TILE_M1, Tile.TILE_M2, Tile.TILE_M3)))
+                .build();
+        return SettleRequest.newBuilder()
+                .setProfile("classic")
+                .setOutcome(Outcome.OUTCOME_DISCARD)
+                .setDiscarderSeat(3)
+                .addWinners(Winner.newBuilder().setSeat(1).setHand(hand))
+                .build();
+    }
+}
