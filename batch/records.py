@@ -15,6 +15,7 @@ import json
 
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
+from rules_core.json_text import JsonTextError, read_json
 from rules_core.json_write import error_record
 
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
@@ -47,8 +48,8 @@ def read_line(
     if not text.strip():
         return None, error_line(None, f"line {number}: empty line")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = read_json(text)
+    except JsonTextError as error:  # an over-long integer is read: the request's check names its field
         return None, error_line(None, f"line {number}: not valid JSON: {error}")
     if not isinstance(data, dict):
         return None, error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")

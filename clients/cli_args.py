@@ -9,7 +9,6 @@ with exit status 2. Checks across flags and paths that need each other's values
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -20,6 +19,7 @@ from batch import paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
+from rules_core.json_text import JsonTextError, read_json
 from rules_core.overrides import CHECKS, KNOWN_PROFILES
 
 Invalid = argparse.ArgumentTypeError
@@ -145,8 +145,8 @@ def override(text: str) -> tuple[str, object]:
         raise Invalid(f"unknown key {key!r}; the keys are {', '.join(CHECKS)}")
     key = _KEYS[key]
     try:
-        value = json.loads(value_text)
-    except json.JSONDecodeError:
+        value = read_json(value_text)
+    except JsonTextError:
         value = value_text
     violations: list = []
     read = read_overrides({camel(key): value}, "", violations)
@@ -182,8 +182,8 @@ def json_request(text: str) -> dict:
     if len(data) > MAX_REQUEST_FILE_BYTES:
         raise Invalid(f"{text} is larger than {MAX_REQUEST_FILE_BYTES:,} bytes, more than any request can be")
     try:
-        request = json.loads(data)
-    except ValueError as error:  # UnicodeDecodeError included
+        request = read_json(data)
+    except JsonTextError as error:
         raise Invalid(f"{text} is not JSON: {error}") from None
     if not isinstance(request, dict):
         kind = {list: "a list", str: "a string"}.get(type(request), type(request).__name__)

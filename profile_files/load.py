@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from rules_core.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
+from rules_core.json_text import JsonTextError, read_json
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 
 HOUSE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -61,11 +62,10 @@ def _parse(path: Path) -> tuple[Any, str | None]:
         return None, f"not UTF-8 text (byte {error.start})"
     if path.suffix.lower() == ".json":
         try:
-            return json.loads(text), None
-        except json.JSONDecodeError as error:
-            return None, f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-        except RecursionError:
-            return None, "not valid JSON: nested too deeply"
+            return read_json(text), None  # an over-long integer is read: the profile's check names its field
+        except JsonTextError as error:
+            where = f" (line {error.line}, column {error.column})" if error.line is not None else ""
+            return None, f"not valid JSON{where}: {error.message}"
     try:
         return yaml.load(text, Loader=_Loader), None
     except yaml.MarkedYAMLError as error:

@@ -12,7 +12,10 @@ gRPC client accepts.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
+
+from rules_core.json_text import LongInteger
 
 MAX_VIOLATIONS = 20
 MAX_FIELD_CHARS = 120
@@ -26,6 +29,45 @@ def bounded(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text)} characters)"
+
+
+MAX_EXCERPT_CHARS = 32  # of a value shown in a message: enough to recognise it, too little to copy a secret
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_KINDS = {dict: "an object", list: "a list", tuple: "a list"}
+
+
+def excerpt(value) -> str:
+    """A value as an error message or a log line may show it: bounded and printable whatever it
+    is. A string is quoted (control characters escaped) and cut to `MAX_EXCERPT_CHARS`; a list or
+    an object is named by its kind only; an integer too long to read is named by its size."""
+    kind = type(value)
+    if kind is str:
+        if len(value) <= MAX_EXCERPT_CHARS:
+            return repr(value)
+        return f"{value[:MAX_EXCERPT_CHARS]!r}… ({len(value):,} characters)"
+    if kind is int:
+        if value.bit_length() <= 64:
+            return repr(value)
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    if kind in (bool, float) or value is None:
+        return repr(value)
+    shown = _KINDS.get(kind)
+    if shown is not None:
+        return shown
+    if kind is LongInteger:
+        return repr(value)
+    return f"a {kind.__name__}"
+
+
+def key_path(key) -> str:
+    """A key of an input object as a field path may show it: a name of letters, digits, '_' and
+    '-' as it is, any other key by its kind and size only (a key may be a line of a file that is
+    no profile at all)."""
+    if type(key) is str and _NAME.fullmatch(key):
+        return key
+    if type(key) is str:
+        return f"(a key of {len(key):,} characters)"
+    return f"(a key that is {excerpt(key)})"
 
 
 class FieldViolation(NamedTuple):

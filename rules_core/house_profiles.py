@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.errors import FieldViolation
+from rules_core.errors import FieldViolation, excerpt, key_path
 from rules_core.json_read import read_overrides
 from rules_core.overrides import apply_overrides
 from rules_core.registry import ProfileEntry, ProfileRegistry
@@ -66,7 +66,9 @@ def read_house_profile(document: Any, source: str = "") -> tuple[ProfileEntry | 
     violations: list[FieldViolation] = []
     for key in document:
         if key not in DOCUMENT_FIELDS:
-            violations.append(FieldViolation(str(key), f"unknown field; a profile has {', '.join(DOCUMENT_FIELDS)}"))
+            violations.append(
+                FieldViolation(key_path(key), f"unknown field; a profile has {', '.join(DOCUMENT_FIELDS)}")
+            )
     name = document.get("name")
     problem = _name_violation(name)
     if problem:
@@ -74,7 +76,7 @@ def read_house_profile(document: Any, source: str = "") -> tuple[ProfileEntry | 
     base_name = document.get("base")
     base = BUILTIN_PROFILES.get(base_name) if isinstance(base_name, str) else None
     if base is None:
-        shown = "required" if base_name is None else f"unknown profile {base_name!r}"
+        shown = "required" if base_name is None else f"unknown profile {excerpt(base_name)}"
         violations.append(FieldViolation("base", f"{shown}; a house profile is based on one of {_BUILTIN_NAMES}"))
     description = document.get("description", "")
     if description is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from rules_core import profile
-from rules_core.errors import FieldViolation
+from rules_core.errors import FieldViolation, excerpt
 from rules_core.patterns import Pattern
 from rules_core.profile import (
     FLAG_FIELDS,
@@ -50,10 +50,10 @@ class EnumCodec:
                 return None
             member = self.by_number.get(value)
         else:
-            violations.append(FieldViolation(path, f"expected a {self.prefix}* name, got {value!r}"))
+            violations.append(FieldViolation(path, f"expected a {self.prefix}* name, got {excerpt(value)}"))
             return None
         if member is None:
-            violations.append(FieldViolation(path, f"unknown value {value!r}"))
+            violations.append(FieldViolation(path, f"unknown value {excerpt(value)}"))
         return member
 
     def read_all(self, values: list, path: str, violations: list) -> tuple:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from rules_core.errors import FieldViolation, InvalidRequest, Violations
+from rules_core.errors import FieldViolation, InvalidRequest, Violations, excerpt, key_path
 from rules_core.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
@@ -27,6 +27,7 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
+from rules_core.json_text import LongInteger
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.requests import (
@@ -57,7 +58,7 @@ class _Reader:
         for key, value in data.items():
             name = names.get(key)
             if name is None:
-                violations.append(FieldViolation(self.sub(key), "unknown field"))
+                violations.append(FieldViolation(self.sub(key_path(key)), "unknown field"))
             elif value is not None:
                 self.values[name] = value
 
@@ -88,7 +89,7 @@ class _Reader:
     def bool(self, name: str) -> bool:
         value = self.values.get(name, False)
         if not isinstance(value, bool):
-            self.violations.append(FieldViolation(self.sub(name), f"expected true or false, got {value!r}"))
+            self.violations.append(FieldViolation(self.sub(name), f"expected true or false, got {excerpt(value)}"))
             return False
         return value
 
@@ -125,7 +126,11 @@ def _field_names(fields: tuple[str, ...]) -> dict[str, str]:
 
 
 def _kind(value) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(type(value), repr(value))
+    """What a value is, for a message saying it is the wrong kind: never more of it than `excerpt`."""
+    return _KINDS.get(type(value)) or excerpt(value)
+
+
+_KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
 
 
 def _unquoted(value, parse):
@@ -141,7 +146,7 @@ def _unquoted(value, parse):
 def _read_float(value, path: str, violations: list) -> float:
     value = _unquoted(value, float)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        violations.append(FieldViolation(path, f"expected a finite number, got {value!r}"))
+        violations.append(FieldViolation(path, f"expected a finite number, got {excerpt(value)}"))
         return 0.0
     return float(value)
 
@@ -150,11 +155,11 @@ def _read_int(value, path: str, violations: list) -> int:
     value = _unquoted(value, int)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        violations.append(FieldViolation(path, f"expected a whole number, got {value!r}"))
+    if isinstance(value, bool) or not isinstance(value, (int, LongInteger)):
+        violations.append(FieldViolation(path, f"expected a whole number, got {excerpt(value)}"))
         return 0
-    if not -(2**31) <= value < 2**31:
-        violations.append(FieldViolation(path, f"{value} is out of the int32 range"))
+    if type(value) is LongInteger or not -(2**31) <= value < 2**31:
+        violations.append(FieldViolation(path, f"{excerpt(value)} is out of the int32 range"))
         return 0
     return value
 

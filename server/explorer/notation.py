@@ -9,10 +9,9 @@ Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "pas
 
 from __future__ import annotations
 
-import json
-
-from rules_core.errors import NotationError
+from rules_core.errors import NotationError, excerpt, key_path
 from rules_core.json_names import FLOWER, MELD_KIND, TILE
+from rules_core.json_text import JsonTextError, read_json
 from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
 
 FIELDS = ("hand", "win", "flowers", "passed")
@@ -25,17 +24,20 @@ class BadNotationRequest(ValueError):
 
 def read_body(body: bytes) -> dict[str, str]:
     try:
-        data = json.loads(body or b"{}")
-    except (ValueError, UnicodeDecodeError) as error:
+        data = read_json(body or b"{}")
+    except JsonTextError as error:
         raise BadNotationRequest(f"the body is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise BadNotationRequest('the body is a JSON object such as {"hand": "123m ...", "win": "7s"}')
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
-        raise BadNotationRequest(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(FIELDS)}")
+        shown = ", ".join(key_path(key) for key in unknown[:5]) + (
+            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        )
+        raise BadNotationRequest(f"unknown key(s) {shown}; known: {', '.join(FIELDS)}")
     for key, value in data.items():
         if not isinstance(value, str):
-            raise BadNotationRequest(f"{key}: expected a string, got {type(value).__name__}")
+            raise BadNotationRequest(f"{key}: expected a string, got {excerpt(value)}")
         if len(value) > MAX_TEXT:
             raise BadNotationRequest(f"{key}: longer than {MAX_TEXT} characters")
     return data

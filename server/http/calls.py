@@ -21,6 +21,7 @@ import convert
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
 from rules_core.json_read import read_list_waits_request, read_settle_request
+from rules_core.json_text import JsonTextError, read_json
 from server import metrics
 from server.call_book import Call, method_record, request_profile
 from server.http import connect
@@ -171,11 +172,9 @@ class Calls:
                     f"the body is not a {method.request_class.DESCRIPTOR.full_name} message",
                 )
         try:
-            data = json.loads(body) if body else {}
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            data = read_json(body) if body else {}
+        except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the body is not JSON: {error}")
-        except RecursionError:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the body is not JSON: nested too deeply")
         if not isinstance(data, dict):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT,

@@ -111,7 +111,7 @@ def test_score_request_file_that_is_not_a_request(tmp_path, capsys):
     folder.mkdir()
     assert run(["score", "--request", str(bad)], capsys) == (
         2,
-        f"shmj score: argument --request: {bad} is not JSON: Expecting ',' delimiter: line 1 column 3 (char 2)\n",
+        f"shmj score: argument --request: {bad} is not JSON: Expecting ',' delimiter (line 1, column 3)\n",
     )
     assert run(["score", "--request", str(array)], capsys) == (
         2,

@@ -68,11 +68,18 @@ def test_notation_errors_name_field_and_character():
     ("body", "message"),
     [
         (b"[1]", 'the body is a JSON object such as {"hand": "123m ...", "win": "7s"}\n'),
-        (b'{"hand": 5}', "hand: expected a string, got int\n"),
+        (b'{"hand": 5}', "hand: expected a string, got 5\n"),
         (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, win, flowers, passed\n"),
         (b'{"hand": "' + b"1" * 401 + b'm"}', "hand: longer than 400 characters\n"),
-        (b"\xff", "the body is not JSON: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte\n"),
+        (b"\xff", "the body is not JSON: not UTF-8 text (byte 0)\n"),
+        (b"[" * 100_000, "the body is not JSON: nested deeper than 64 levels\n"),
+        (b'{"hand": 1' + b"0" * 5000 + b"}", "hand: expected a string, got an integer of 5,001 digits\n"),
+        (
+            b'{"hand": "", "root:$6$salt$hash:19000:0:99999:7::": 1}',
+            "unknown key(s) (a key of 35 characters); known: hand, win, flowers, passed\n",
+        ),
     ],
+    ids=["array", "number", "unknown", "long", "not-utf8", "deep", "long-integer", "odd-key"],
 )
 def test_a_bad_notation_request_is_refused_in_words(http, body, message):
     reply = http.request("POST", "/explorer/notation", body, {"Content-Type": "application/json"})

@@ -100,7 +100,7 @@ def test_each_bad_entry_of_an_enum_list_is_named_by_its_index():
     with pytest.raises(InvalidRequest) as error:
         settle_json(dict(EXAMPLE_1, winners=[{"seat": 0, "hand": hand}]))
     assert [tuple(v) for v in error.value.violations] == [
-        ("winners[0].hand.concealed[2]", "expected a TILE_* name, got [1]"),
+        ("winners[0].hand.concealed[2]", "expected a TILE_* name, got a list"),
         ("winners[0].hand.concealed[3]", "unknown value 'TILE_NOPE'"),
-        ("winners[0].hand.concealed[5]", "expected a TILE_* name, got {'a': 1}"),
+        ("winners[0].hand.concealed[5]", "expected a TILE_* name, got an object"),
     ]

@@ -78,7 +78,7 @@ def test_a_body_that_is_not_json_or_not_protobuf(http):
     [
         (b"[]", "the body must be a JSON object (a mahjong.shanghai.v1.SettleRequest), got an array"),
         (b"null", "the body must be a JSON object (a mahjong.shanghai.v1.SettleRequest), got null"),
-        (b"[" * 100_000 + b"]" * 100_000, "the body is not JSON: nested too deeply"),
+        (b"[" * 100_000 + b"]" * 100_000, "the body is not JSON: nested deeper than 64 levels"),
     ],
     ids=["array", "null", "deep"],
 )

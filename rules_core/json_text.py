@@ -1,0 +1,99 @@
+"""JSON text read into Python values within bounds, whatever the text: the one JSON reader of the
+product (HTTP bodies, batch lines, profile files, the CLI's files) and of any faster reader's
+fallback (call `read_json` to learn what is wrong with a text another parser refused).
+
+- Nesting deeper than `MAX_DEPTH` is refused (`JsonTextError`), never a `RecursionError`.
+- An integer too long for Python's ``int`` (over 4,300 digits, ``sys.get_int_max_str_digits``) is
+  read as a `LongInteger`: a value no field accepts, so the field reader refuses it as out of
+  range, naming the field, and the rest of the text is still read (every other fault is found).
+- A text that is not JSON is a `JsonTextError` with its line and column.
+
+The usual text costs what ``json.loads`` costs: the depth is measured only when the text holds
+more brackets than `MAX_DEPTH`, and the integers are looked at only when ``json.loads`` refused one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 64  # a SettleBatch of requests with overrides nests 8 deep; a profile file 6
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_TO_SQUARE = str.maketrans("{}", "[]")
+
+
+class JsonTextError(ValueError):
+    """Text that is not JSON the product reads. ``message`` says what is wrong (no text of the
+    input in it); ``line`` and ``column`` (1-based) say where, when known."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        self.message = message
+        self.line = line
+        self.column = column
+        super().__init__(message if line is None else f"{message} (line {line}, column {column})")
+
+
+class LongInteger:
+    """An integer in JSON text with more digits than Python reads (`read_json`): kept as its
+    number of digits only, for a field reader to refuse as out of range."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits:,} digits"
+
+    __str__ = __repr__
+
+    def _refused(self):  # protobuf's JSON parser calls int() or float(): its error then names the field
+        raise ValueError(f"{self} is out of range")
+
+    __int__ = __float__ = __index__ = _refused
+
+
+def _integer(text: str):
+    try:
+        return int(text)
+    except ValueError:  # over the interpreter's digit limit
+        return LongInteger(text)
+
+
+def read_json(text: bytes | bytearray | str, max_depth: int = MAX_DEPTH) -> Any:
+    """The value of a JSON text; `JsonTextError` when it is not JSON, or nests over ``max_depth``.
+    Bytes are decoded as ``json.loads`` does (UTF-8, or UTF-16/32 by their first bytes)."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+        except UnicodeDecodeError as error:
+            raise JsonTextError(f"not UTF-8 text (byte {error.start})") from None
+    try:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer over the interpreter's digit limit
+            value = json.loads(text, parse_int=_integer)
+    except json.JSONDecodeError as error:
+        raise JsonTextError(error.msg, error.lineno, error.colno) from None
+    except RecursionError:
+        raise JsonTextError(f"nested deeper than {max_depth} levels") from None
+    if text.count("[") + text.count("{") > max_depth and _depth(text, max_depth) > max_depth:
+        raise JsonTextError(f"nested deeper than {max_depth} levels")
+    return value
+
+
+def _depth(text: str, limit: int) -> int:
+    """How deep the arrays and objects of a valid JSON text nest, counted up to ``limit + 1``:
+    with the strings taken out and every bracket made square, each round of removing the
+    innermost ``[]`` pairs takes one level off."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_TO_SQUARE)
+    for depth in range(limit + 1):
+        if not brackets:
+            return depth
+        brackets = brackets.replace("[]", "")
+    return limit + 1

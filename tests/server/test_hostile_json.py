@@ -1,0 +1,56 @@
+"""JSON bodies no real client sends, over the HTTP face of a real server: an integer longer than
+Python reads and nesting 100,000 deep are INVALID_ARGUMENT naming the field, counted as such,
+never INTERNAL (issue 21, findings 3 and 7)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.server.test_http_errors import bad_request_of
+from tests.server.test_profiles_reload import metric
+
+DIGITS = "1" + "0" * 4999  # 5,000 digits: over Python's 4,300-digit limit for int()
+HANDLED = 'grpc_server_handled_total{grpc_code="%s",grpc_method="%s",grpc_service="mahjong.shanghai.v1.ScoringService",grpc_type="unary"}'
+
+
+def handled(server, code: str, method: str) -> float:
+    return metric(server, HANDLED % (code, method))
+
+
+def test_an_over_long_integer_in_a_settle_body_names_its_field_and_counts_invalid_argument(server, http):
+    before = handled(server, "InvalidArgument", "Settle")
+    body = '{"profile": "classic", "dealerSeat": N, "winners": [{"seat": -N}]}'.replace("N", DIGITS)
+    reply = http.post("Settle", body.encode())
+    assert reply.status == 400
+    assert bad_request_of(reply) == [
+        ("dealer_seat", "an integer of 5,000 digits is out of the int32 range"),
+        ("winners[0].seat", "an integer of 5,000 digits is out of the int32 range"),
+    ]
+    assert handled(server, "InvalidArgument", "Settle") == before + 1
+    assert handled(server, "Internal", "Settle") == 0
+
+
+def test_an_over_long_integer_in_a_batch_names_the_field_protobuf_names(server, http):
+    body = '{"requests": [{"profile": "classic", "winners": [{"seat": N}]}]}'.replace("N", DIGITS)
+    reply = http.post("SettleBatch", body.encode())
+    assert reply.status == 400
+    assert bad_request_of(reply) == [
+        (
+            "requests.winners.seat",
+            "Failed to parse requests field: Failed to parse winners field: Failed to parse seat field: "
+            "an integer of 5,000 digits is out of range...",
+        )
+    ]
+    assert handled(server, "Internal", "SettleBatch") == 0
+
+
+def test_a_body_nested_100000_deep_is_invalid_argument(server, http):
+    for method in ("Settle", "CheckWin", "SettleBatch"):
+        reply = http.post(method, b'{"profile": ' + b"[" * 100_000)
+        assert (reply.status, reply.json()) == (
+            400,
+            {"code": "invalid_argument", "message": "the body is not JSON: nested deeper than 64 levels"},
+        )
+        reply = http.post(method, json.dumps({"profile": "classic", "overrides": {"name": [[[[[]]]]] * 3}}).encode())
+        assert reply.status == 400  # shallow nesting of the wrong kind: read as ever
+        assert handled(server, "Internal", method) == 0
