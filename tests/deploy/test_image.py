@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import urllib.request
 from pathlib import Path
 
@@ -34,7 +35,9 @@ NO_GCC = pytest.mark.skipif("compiled" not in BUILDS, reason="no gcc: the wheel 
 # The image's processes run in the image's environment, not this one's: no venv, no source
 # path, and no SHMJ_PURE_PYTHON (which a developer may set to run the suite on the source).
 IMAGE_ENV = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "SHMJ_PURE_PYTHON")}
-CONTEXT_FOLDERS = {"proto", "rules_core", "convert", "profile_files", "server", "clients"}
+# the .proto files, and every package the wheel carries but the stubs it generates (pyproject.toml)
+PACKAGES = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+CONTEXT_FOLDERS = {"proto"} | {package.rstrip("*") for package in PACKAGES} - {"mahjong"}
 
 
 def ignored(path: str, patterns: list[str]) -> bool:
