@@ -8,6 +8,7 @@ variable) and exit code 2, before anything starts.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, fields
@@ -26,6 +27,8 @@ class ServerConfig:
     http_idle_timeout_s: float = 5.0  # a kept-alive connection with no request is closed after this
     http_max_connections: int = 1024  # open HTTP connections per worker (fewer if the descriptor limit says so)
     http_body_budget_bytes: int = 64 * 1024 * 1024  # request body bytes a worker holds at once over HTTP
+    http_tls: str = "auto"  # auto: the HTTP face has gRPC's TLS and client CA; off: plaintext (behind a TLS proxy)
+    http_plaintext_public: bool = False  # allow --http-tls off on a non-loopback address while gRPC has TLS
     workers: int = 0  # 0: one per core this process may run on
     max_batch_size: int = 10_000
     max_message_bytes: int = 16 * 1024 * 1024  # a full batch's answer is at most ~8 MB; see docs/RELIABILITY.md
@@ -64,6 +67,8 @@ _HELP = {
     "http_idle_timeout_s": "seconds a kept-alive HTTP connection may wait for its next request",
     "http_max_connections": "open HTTP connections per worker; one more is closed at once (capped below the descriptor limit)",
     "http_body_budget_bytes": "request body bytes a worker holds at once over HTTP; a body past it is refused (429)",
+    "http_tls": "auto: the HTTP face serves gRPC's TLS certificate and requires its client CA; off: plaintext",
+    "http_plaintext_public": "let --http-tls off serve plaintext HTTP on a non-loopback address beside TLS gRPC",
     "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core it may run on",
     "max_batch_size": "most requests in one SettleBatch call",
     "max_message_bytes": "largest message received or sent",
@@ -117,6 +122,25 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _choice(*choices: str):
+    def parse(text: str) -> str:
+        if text.lower() not in choices:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(choices)}")
+        return text.lower()
+
+    return parse
+
+
+def _boolean(text) -> bool:
+    if isinstance(text, bool):
+        return text
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off", ""):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
+
+
 def _log_level(text: str) -> str:
     if text.lower() not in LOG_LEVELS:
         raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
@@ -158,6 +182,8 @@ _CHECKS = {
     "tls_key": _readable_file,
     "tls_client_ca": _readable_file,
     "log_level": _log_level,
+    "http_tls": _choice("auto", "off"),
+    "http_plaintext_public": _boolean,
 }
 
 
@@ -165,6 +191,16 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         """One line, not the usage text: which flag, what is wrong."""
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is an address only this machine reaches (a name other than localhost is not)."""
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def env_name(field_name: str) -> str:
@@ -193,6 +229,7 @@ def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
             type=check,
             default=default,
             help=f"{_HELP[f.name]} (env {env_name(f.name)}, default {getattr(defaults, f.name)!r})",
+            **({"nargs": "?", "const": True} if isinstance(default, bool) else {}),  # `--flag` alone is true
         )
     args = parser.parse_args(argv)
     config = ServerConfig(**vars(args))
@@ -203,6 +240,18 @@ def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
     if config.http_port and config.http_body_budget_bytes < config.max_message_bytes:
         parser.error(
             "--http-body-budget-bytes must be at least --max-message-bytes, or no body that size could be read"
+        )
+    if (
+        config.tls_cert
+        and config.http_port
+        and config.http_tls == "off"
+        and not is_loopback(config.http_host)
+        and not config.http_plaintext_public
+    ):
+        parser.error(
+            f"--http-tls off serves HTTP in plaintext on {config.http_host} while gRPC takes TLS only, so anyone "
+            "reaching it would get past TLS: serve it on 127.0.0.1 behind a TLS proxy, drop --http-tls off, "
+            "or add --http-plaintext-public to mean it"
         )
     if config.port == 0 and config.worker_count > 1:
         parser.error("--port 0 picks a port per process: use it with --workers 1")

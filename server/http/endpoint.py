@@ -10,7 +10,7 @@ from server.http.app import ConnectApp, Readiness
 from server.http.bodies import BodyBudget
 from server.http.calls import Calls
 from server.http.connections import ConnectionLimits, effective_max_connections
-from server.http.listener import HttpServer, listening_socket
+from server.http.listener import HttpServer, TlsFiles, listening_socket
 
 log = structlog.get_logger("shmj.server")
 
@@ -52,18 +52,25 @@ class HttpEndpoint:
             idle_timeout_s=config.http_idle_timeout_s,
             max_connections=effective_max_connections(config.http_max_connections),
         )
-        return cls(HttpServer(app, sock, config.grace_period_s, limits), readiness, config.http_host, limits)
+        tls = None
+        if config.tls_cert and config.http_tls == "auto":
+            tls = TlsFiles(config.tls_cert, config.tls_key, config.tls_client_ca)
+        server = HttpServer(app, sock, config.grace_period_s, limits, tls)
+        return cls(server, readiness, config.http_host, limits)
 
     @property
     def url(self) -> str:
         host = f"[{self._host}]" if ":" in self._host else self._host
-        return f"http://{host}:{self._server.port}"
+        scheme = "http" if self._server.tls is None else "https"
+        return f"{scheme}://{host}:{self._server.port}"
 
     async def start(self) -> None:
         await self._server.start()
         log.info(
             "serving http",
             address=self.url,
+            tls=self._server.tls is not None,
+            mtls=self._server.tls is not None and bool(self._server.tls.client_ca),
             max_connections=self._limits.max_connections,
             header_timeout_s=self._limits.header_timeout_s,
             body_timeout_s=self._limits.body_timeout_s,

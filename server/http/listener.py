@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import ssl
+from dataclasses import dataclass
 
 import structlog
 import uvicorn
@@ -39,6 +41,21 @@ def listening_socket(host: str, port: int, reuse_port: bool) -> socket.socket:
     return sock
 
 
+@dataclass(frozen=True)
+class TlsFiles:
+    """gRPC's TLS files, for the HTTP face too: one door policy for both faces."""
+
+    cert: str
+    key: str
+    client_ca: str = ""  # clients must present a certificate it signed (mutual TLS)
+
+    def uvicorn_options(self) -> dict:
+        options = {"ssl_certfile": self.cert, "ssl_keyfile": self.key}
+        if self.client_ca:
+            options |= {"ssl_ca_certs": self.client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
+        return options
+
+
 class _EmbeddedServer(uvicorn.Server):
     """A uvicorn server that leaves the process's signal handlers to the worker."""
 
@@ -48,9 +65,17 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 class HttpServer:
-    def __init__(self, app, sock: socket.socket, grace_period_s: float, limits: ConnectionLimits | None = None):
+    def __init__(
+        self,
+        app,
+        sock: socket.socket,
+        grace_period_s: float,
+        limits: ConnectionLimits | None = None,
+        tls: TlsFiles | None = None,
+    ):
         self._grace_period_s = grace_period_s
         limits = limits or ConnectionLimits()
+        self.tls = tls
         config = uvicorn.Config(
             app,
             lifespan="off",
@@ -61,6 +86,7 @@ class HttpServer:
             access_log=False,  # the app logs each call as gRPC's call wrapper (server.observed_calls) does
             server_header=False,
             timeout_graceful_shutdown=grace_period_s,
+            **(tls.uvicorn_options() if tls is not None else {}),
         )
         self._server = _EmbeddedServer(config)
         self._sock = sock
