@@ -7,6 +7,7 @@ deadline; and, started before its server, it retries UNAVAILABLE until the serve
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.client import retry_service_config
 from tests.server.conftest import ROOT, run_server
 
 JAR = ROOT / "build/java/shmj-client.jar"
@@ -30,6 +32,7 @@ EXAMPLE_OUTPUT = (
     "deadline: DEADLINE_EXCEEDED\n"
 )
 RETRY_LINE = "retrying: UNAVAILABLE: io exception"
+HOST_PORT = "expected HOST:PORT with a port from 1 to 65535, or a gRPC URI such as dns:///HOST:PORT"
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +80,64 @@ def test_the_java_example_without_a_target_prints_its_usage(java_client):
     process = java(stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = process.communicate(timeout=60)
     assert (process.returncode, out, err) == (2, "", "usage: java -jar shmj-client.jar HOST:PORT\n")
+
+
+PRINT_CONFIG = """
+import java.util.*;
+
+public class PrintConfig {
+    static String json(Object value) {
+        List<String> parts = new ArrayList<>();
+        if (value instanceof Map<?, ?> map) {
+            new TreeMap<Object, Object>(map).forEach((k, v) -> parts.add(json(k) + ":" + json(v)));
+            return "{" + String.join(",", parts) + "}";
+        }
+        if (value instanceof List<?> list) {
+            list.forEach(v -> parts.add(json(v)));
+            return "[" + String.join(",", parts) + "]";
+        }
+        return value instanceof String ? "\\"" + value + "\\"" : String.valueOf(value);
+    }
+
+    public static void main(String[] args) {
+        System.out.println(json(com.mahjong.shanghai.client.ScoringClient.retryServiceConfig()));
+    }
+}
+"""
+
+
+def test_the_java_client_retries_with_the_python_clients_service_config(java_client, tmp_path):
+    (tmp_path / "PrintConfig.java").write_text(PRINT_CONFIG)
+    printed = subprocess.run(
+        ["java", "-cp", str(JAR), str(tmp_path / "PrintConfig.java")], capture_output=True, text=True, timeout=120
+    )
+    assert (printed.returncode, printed.stderr) == (0, "")
+    assert json.loads(printed.stdout, object_hook=seconds) == json.loads(retry_service_config(), object_hook=seconds)
+
+
+def seconds(document: dict) -> dict:
+    """Durations as numbers of seconds: "2s" and "2.0s" are the same backoff."""
+    return {k: float(v[:-1]) if k.endswith("Backoff") else v for k, v in document.items()}
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        ("", "target '': " + HOST_PORT),
+        ("localhost", "target localhost: " + HOST_PORT),
+        ("127.0.0.1:99999", "target 127.0.0.1:99999: " + HOST_PORT),
+        ("[::1]:port", "target [::1]:port: " + HOST_PORT),
+        (
+            "dns:///bad name:1",
+            "target dns:///bad name:1: cannot find a NameResolver for dns:///bad name:1"
+            " (Illegal character in path at index 10: dns:///bad name:1)",
+        ),
+    ],
+)
+def test_a_target_that_is_not_one_is_exit_2_and_one_line(java_client, target, problem):
+    process = java(target, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (2, "", f"shmj-client: {problem}\n")
 
 
 def wait_for_text(path: Path, text: str, process: subprocess.Popen, timeout: float) -> None:

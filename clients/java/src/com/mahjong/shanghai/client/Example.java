@@ -33,6 +33,9 @@ public final class Example {
         }
         try (ScoringClient client = new ScoringClient(args[0], Duration.ofSeconds(2))) {
             tour(client);
+        } catch (IllegalArgumentException e) {
+            System.err.println("shmj-client: " + e.getMessage());
+            System.exit(2);
         } catch (ScoringException e) {
             System.err.println("shmj-client: " + e.getMessage());
             System.exit(1);

@@ -29,15 +29,36 @@ public final class ScoringClient implements AutoCloseable {
     private final ScoringServiceGrpc.ScoringServiceBlockingStub stub;
     private final Duration deadline;
 
-    /** A client of {@code target} ({@code host:port}, or any gRPC target) with a deadline per call. */
+    /**
+     * A client of {@code target} ({@code host:port}, or a gRPC URI such as {@code dns:///host:port})
+     * with a deadline per call; an {@link IllegalArgumentException} names a target that is neither.
+     */
     public ScoringClient(String target, Duration deadline) {
-        this.channel = ManagedChannelBuilder.forTarget(target)
-                .usePlaintext()
-                .defaultServiceConfig(retryServiceConfig())
-                .enableRetry()
-                .build();
+        checkTarget(target);
+        try {
+            this.channel = ManagedChannelBuilder.forTarget(target)
+                    .usePlaintext()
+                    .defaultServiceConfig(retryServiceConfig())
+                    .enableRetry()
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("target " + target + ": " + e.getMessage(), e);
+        }
         this.stub = ScoringServiceGrpc.newBlockingStub(channel);
         this.deadline = deadline;
+    }
+
+    /** HOST:PORT with a port from 1 to 65535; a URI (a scheme, then ":/") is left to gRPC's resolvers. */
+    private static void checkTarget(String target) {
+        if (target.contains(":/")) {
+            return;
+        }
+        int colon = target.lastIndexOf(':');
+        String port = colon < 0 ? "" : target.substring(colon + 1);
+        if (colon < 1 || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+            throw new IllegalArgumentException("target " + (target.isEmpty() ? "''" : target)
+                    + ": expected HOST:PORT with a port from 1 to 65535, or a gRPC URI such as dns:///HOST:PORT");
+        }
     }
 
     /**
