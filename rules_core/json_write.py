@@ -13,6 +13,7 @@ from typing import Any
 
 from rules_core.json_names import (
     ENUM_FIELDS,
+    EVENT_KIND,
     FLAG_FIELDS,
     FLOWER,
     FLOWER_SOURCE,
@@ -28,7 +29,7 @@ from rules_core.json_names import (
     camel,
 )
 from rules_core.profile import RuleProfile
-from rules_core.records import RecordResult
+from rules_core.records import RecordResult, SettleRecordRequest
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult, WinnerResult
 from rules_core.waits import Waits
@@ -176,8 +177,8 @@ def _entries(table):
     return table.items() if isinstance(table, dict) else table
 
 
-def settle_request_dict(request: SettleRequest) -> dict:
-    """A SettleRequest in JSON, every field printed as MessageToDict prints it with defaults."""
+def _table_dict(request) -> dict[str, Any]:
+    """The fields every request shares: id, profile, overrides, dealer, dice, 荒番 count."""
     out: dict[str, Any] = {"requestId": request.request_id, "profile": request.profile}
     if request.overrides:
         out["overrides"] = overrides_dict(request.overrides)
@@ -185,6 +186,12 @@ def settle_request_dict(request: SettleRequest) -> dict:
     if request.dice is not None:
         out["dice"] = {"first": request.dice.first, "second": request.dice.second}
     out["huangfanCount"] = request.huangfan_count
+    return out
+
+
+def settle_request_dict(request: SettleRequest) -> dict:
+    """A SettleRequest in JSON, every field printed as MessageToDict prints it with defaults."""
+    out = _table_dict(request)
     out["outcome"] = OUTCOME.name_of[request.outcome] if request.outcome is not None else OUTCOME.unspecified
     out["discarderSeat"] = request.discarder_seat
     out["winners"] = [
@@ -229,3 +236,24 @@ def settle_record_response_dict(result: RecordResult) -> dict:
         "recordedMatch": result.recorded_match,
         "mismatchedSeats": list(result.mismatched_seats),
     }
+
+
+def settle_record_request_dict(request: SettleRecordRequest) -> dict:
+    """A hand record in JSON, as a game server would write it: an event's unused fields left out."""
+    out = _table_dict(request)
+    events = []
+    for event in request.events:
+        entry: dict[str, Any] = {"kind": EVENT_KIND.name_of[event.kind], "seat": event.seat}
+        if event.tile is not None:
+            entry["tile"] = TILE.name_of[event.tile]
+        if event.tiles:
+            entry["tiles"] = _tile_names(event.tiles)
+        if event.flower is not None:
+            entry["flower"] = FLOWER.name_of[event.flower]
+        if event.flowers:
+            entry["flowers"] = [FLOWER.name_of[f] for f in event.flowers]
+        events.append(entry)
+    out["events"] = events
+    if request.recorded_deltas:
+        out["recordedDeltas"] = [float(d) for d in request.recorded_deltas]
+    return out

@@ -97,6 +97,11 @@ class HandGenerator:
             first_go_around=rng.random() < 0.03,
         )
 
+    def special_sets(self, style: str) -> tuple[list[list[int]], list[int]]:
+        """Four sets and a pair of a style (``flush``, ``half_flush``, ``pungs``, ``honours``,
+        ``mixed``), as tile indexes; now and then the pair is a fifth copy."""
+        return self._sets(style)
+
     def _sets(self, style: str) -> tuple[list[list[int]], list[int]]:
         """Four sets and a pair of the style, drawn so no tile is used more than four times."""
         rng = self.rng

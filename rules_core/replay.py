@@ -50,10 +50,12 @@ class Phase(Enum):
 class SeatHand:
     """One seat's hand as the record goes: concealed tile counts, melds, flowers, 漏胡 locks."""
 
-    __slots__ = ("counts", "dealt", "discarded", "flowers", "locks", "melds", "open_passes", "waits")
+    __slots__ = ("codes", "counts", "dealt", "discarded", "flowers", "locks", "melds", "open_passes", "totals", "waits")
 
     def __init__(self) -> None:
         self.counts = [0] * TILE_KINDS
+        self.codes = [0, 0, 0]  # each suit's counts as `rules_core.shape` codes them, kept as they change
+        self.totals = [0, 0, 0]  # tiles held of each suit
         self.melds: list[Meld] = []
         self.flowers: list[Flower] = []
         self.locks: list[Tile] = []  # tiles passed since the seat's last action, in the order they came
@@ -61,6 +63,14 @@ class SeatHand:
         self.dealt: tuple[Tile, ...] = ()
         self.open_passes: list[int] = []  # indexes into Replay.passes of the locks in force
         self.waits = SeatWaits()
+
+    def add(self, tile: int, count: int) -> None:
+        """``count`` more of ``tile`` (fewer when negative) among the concealed tiles."""
+        self.counts[tile] += count
+        if tile < FIRST_HONOUR:
+            suit = tile // 9
+            self.codes[suit] += count << (4 * (8 - tile % 9))
+            self.totals[suit] += count
 
     def concealed(self) -> tuple[Tile, ...]:
         """The concealed tiles in `Tile` order."""
@@ -123,17 +133,7 @@ class Replay:
         hand = self.seats[seat]
         if tile in hand.locks:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
-        return hand.waits.winning_mask(
-            self.profile,
-            self.dealer,
-            seat,
-            hand.counts,
-            hand.melds,
-            hand.flowers,
-            tile,
-            outcome,
-            self.first_go_around(seat),
-        )
+        return hand.waits.winning_mask(self.profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
         found = []
@@ -245,7 +245,7 @@ class Replay:
             raise _fault(f"{path}.tiles", f"{who} is dealt {size} tiles, got {len(event.tiles)}")
         for number, tile in enumerate(event.tiles):
             self._show_tile(tile, f"{path}.tiles[{number}]")
-            hand.counts[tile] += 1
+            hand.add(tile, 1)
         for number, flower in enumerate(event.flowers):
             self._show_flower(flower, f"{path}.flowers[{number}]")
             hand.flowers.append(flower)
@@ -269,7 +269,7 @@ class Replay:
             tile = event.tile
             assert tile is not None  # a DRAW has one of tile and flower (record_checks)
             self._show_tile(tile, f"{path}.tile")
-            hand.counts[tile] += 1
+            hand.add(tile, 1)
             self.phase = Phase.HOLDING
             self.tile = tile
             self.replacement = replacement
@@ -281,7 +281,7 @@ class Replay:
         hand = self.seats[seat]
         if not hand.counts[tile]:
             raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)}")
-        hand.counts[tile] -= 1
+        hand.add(tile, -1)
         hand.discarded = True
         hand.waits.changed()
         self.phase = Phase.DISCARDED
@@ -297,7 +297,7 @@ class Replay:
             raise _fault(
                 f"{path}.tile", f"seat {seat} holds {hand.counts[tile]} {_name(tile)}: a concealed kong is four"
             )
-        hand.counts[tile] = 0
+        hand.add(tile, -4)
         hand.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4, 0))
         self._acted(seat)
         self.claimed = True
@@ -313,7 +313,7 @@ class Replay:
         meld = hand.melds[number]
         if not hand.counts[tile]:
             raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)} to add to its pung")
-        hand.counts[tile] -= 1
+        hand.add(tile, -1)
         hand.melds[number] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, meld.from_seat)
         self._acted(seat)
         self.claimed = True
@@ -362,7 +362,7 @@ class Replay:
             if hand.counts[offered] < needed:
                 held = hand.counts[offered]
                 raise _fault(path, f"seat {seat} holds {held} {_name(offered)}: a {kind.name} needs {needed}")
-            hand.counts[offered] -= needed
+            hand.add(offered, -needed)
             tiles = (offered,) * (needed + 1)
         self._settle_passes(set())
         meld_kind = {CHOW: MeldKind.CHOW, PUNG: MeldKind.PUNG, EXPOSED_KONG: MeldKind.EXPOSED_KONG}[kind]
@@ -389,7 +389,7 @@ class Replay:
             if not hand.counts[tile]:
                 raise _fault(f"{path}.tiles[{number}]", f"seat {seat} holds no {_name(tile)}")
         for tile in event.tiles:
-            hand.counts[tile] -= 1
+            hand.add(tile, -1)
         return tiles
 
     def _abandon(self, event: HandEvent, path: str) -> None:
@@ -460,6 +460,10 @@ class Replay:
         return f"seat {self.turn} is to play"
 
     def _add_winner(self, seat: int, win: Win) -> None:
+        self.winners.append(self.winner(seat, win))
+
+    def winner(self, seat: int, win: Win) -> Winner:
+        """The winner a WIN of kind ``win`` by ``seat`` would derive now."""
         hand = self.seats[seat]
         concealed = hand.concealed()
         if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG):
@@ -467,14 +471,28 @@ class Replay:
             concealed = tuple(sorted((*concealed, win.tile)))
         melds = tuple(Meld(m.kind, tuple(sorted(m.tiles)), m.from_seat) for m in hand.melds)
         replacement = win.outcome == Outcome.SELF_DRAW and self.replacement and not self.opening
-        winner = Winner(
+        return Winner(
             seat,
             Hand(concealed, win.tile, melds, tuple(hand.flowers)),
             tuple(hand.locks),
             replacement,
             self.first_go_around(seat),
         )
-        self.winners.append(winner)
+
+    def claimable(self, seat: int) -> Win | None:
+        """What a WIN by ``seat`` would be as the next event, or None where it may claim none."""
+        if self.phase == Phase.WINNING:
+            win = self.win
+            assert win is not None
+            if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG) and seat != win.discarder:
+                return None if any(w.seat == seat for w in self.winners) else win
+            return None
+        if self.phase in (Phase.DEALING, Phase.ENDED):
+            return None
+        try:
+            return self._win_kind(seat, "")
+        except InvalidRequest:
+            return None
 
     # --- the derived request ------------------------------------------------------------------
 

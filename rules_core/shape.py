@@ -125,6 +125,23 @@ def most_pungs_with_a_chow(counts: list[int]) -> int:
     return _NO_SPLIT if best_change is None else total + best_change
 
 
+def suit_splits(code: int) -> bool:
+    """Whether a suit's tiles (its code, as `shape_of` reads it; a total of 0 or 2 modulo 3)
+    split into sets, with one pair when the total is 2 modulo 3."""
+    pungs = _SUIT_TABLE.get(code)
+    if pungs is None:
+        if len(_SUIT_TABLE) >= MAX_SUIT_PATTERNS:
+            _SUIT_TABLE.clear()
+        pungs = _SUIT_TABLE[code] = _suit_split(code)
+    return pungs >= 0
+
+
+def suit_code(counts: list[int], start: int) -> int:
+    """The code of the suit whose tiles start at ``start`` (0, 9 or 18): four bits a count, the
+    lowest tile in the highest bits."""
+    return _suit_code(counts, start)
+
+
 def shape_of(counts: list[int]) -> tuple[Shape, int]:
     """The best shape of 34 concealed tile counts (total 2 modulo 3), and the most
     concealed suited pungs a decomposition of that shape holds."""
