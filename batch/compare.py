@@ -287,7 +287,7 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
     with (
         open(input_path, "rb") as requests,  # lines split on b"\n" alone, as they were read
         open(output_path, encoding="utf-8") as results,
-        open(changes_path, "w", encoding="utf-8") as out,
+        open(changes_path, "wb") as out,
     ):
         pairs = zip(requests, results, strict=True)
         while chunk := list(islice(pairs, 2000)):

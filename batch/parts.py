@@ -204,7 +204,7 @@ class PartWriter:
 
     def write(self, records: list[dict], batch: pa.RecordBatch | None = None) -> None:
         if self.parquet is None:
-            self.file.write("".join(output_line(r) for r in records).encode())
+            self.file.write(b"".join(output_line(r) for r in records))
         else:
             self.parquet.write_batch(batch if batch is not None else pa.RecordBatch.from_pylist(records, self.schema))
 

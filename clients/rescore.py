@@ -231,7 +231,7 @@ def _settle_into(
         initargs=(settings, os.getpid()),
     )
     try:
-        with open(output_path, "a" if resume else "w", encoding="utf-8") as out:
+        with open(output_path, "ab" if resume else "wb") as out:
 
             def drain_one() -> None:
                 lines, counts = window.popleft().result()

@@ -95,7 +95,7 @@ def response_dict(message) -> dict:
         return message_dict(message)
 
 
-def settle_chunk(chunk: list[tuple[int, bytes | None]]) -> tuple[list[str], dict]:
+def settle_chunk(chunk: list[tuple[int, bytes | None]]) -> tuple[list[bytes], dict]:
     """Settle one chunk of (line number, line); returns the output lines and counts."""
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
     prepared = [read_line(number, line, profile, overrides) for number, line in chunk]

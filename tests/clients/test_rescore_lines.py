@@ -136,3 +136,22 @@ def test_a_parquet_input_without_dask_is_refused_in_one_line(tmp_path, capsys):
             f"shmj: {source} is a Parquet file: Parquet needs --dask (--dask local:1 runs on this machine)\n",
         )
         assert not output.exists()
+
+
+def test_lines_the_fast_decoder_refuses_are_read_again_and_explained(tmp_path):
+    """msgspec reads the usual line; what it refuses is read by the standard library's reader,
+    which explains a fault (naming the line) or reads what only it takes. No line stops the job."""
+    source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    legal = mixed_file(tmp_path / "mixed.jsonl")[0]
+    lone = '{"requestId": "\\ud800", "profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW"}'
+    source.write_text("\n".join([legal, "[" * 100_000, lone, '{"requestId": "n", "huangfanCount": NaN}', legal]) + "\n")
+    assert rescore(source, output) == 0
+    text = output.read_bytes().decode("utf-8")  # the output is UTF-8 whatever the ids
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert len(rows) == 5 and rows[0] == rows[4] and rows[0]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+    assert rows[1]["error"]["message"] == "line 2: not valid JSON: nested too deeply"
+    assert rows[2]["requestId"] == "\ud800" and rows[2]["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
+    assert rows[3]["requestId"] == "n"
+    assert rows[3]["error"]["fieldViolations"] == [
+        {"field": "huangfan_count", "description": "expected a whole number, got nan"}
+    ]
