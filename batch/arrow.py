@@ -1,7 +1,7 @@
 """The core of batch rescoring: a RecordBatch of requests in, a RecordBatch of results out.
 
 This is the one piece a distributed engine calls: Dask here (``shmj rescore --dask``), Spark
-from ``mapInArrow``, Ray from ``map_batches`` (docs/BATCH.md has an example of each).
+from ``mapInArrow`` (docs/BATCH.md has the example, which tests/batch/test_spark.py runs).
 
 Requests come in either of two forms:
 
