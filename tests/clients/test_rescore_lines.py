@@ -149,7 +149,12 @@ def test_lines_the_fast_decoder_refuses_are_read_again_and_explained(tmp_path):
     text = output.read_bytes().decode("utf-8")  # the output is UTF-8 whatever the ids
     rows = [json.loads(line) for line in text.splitlines()]
     assert len(rows) == 5 and rows[0] == rows[4] and rows[0]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
-    assert rows[1]["error"]["message"] == "line 2: not valid JSON: nested too deeply"
+    assert rows[1]["error"]["message"] == "line 2: not valid JSON: nested deeper than 64 levels"
+    deep = '{"requestId": "d", "overrides": ' + "[" * 70 + "]" * 70 + "}"  # msgspec would take it
+    deep_output = tmp_path / "deep.jsonl"
+    source.write_text(deep + "\n")
+    assert rescore(source, deep_output) == 0
+    assert read_jsonl(deep_output)[0]["error"]["message"] == "line 1: not valid JSON: nested deeper than 64 levels"
     assert rows[2]["requestId"] == "\ud800" and rows[2]["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
     assert rows[3]["requestId"] == "n"
     assert rows[3]["error"]["fieldViolations"] == [
