@@ -1,4 +1,4 @@
-"""``shmj``: score hands, list waits, show profiles, rescore batch files, load-test a server.
+"""``shmj``: score hands, replay hand records, list waits, show profiles, rescore batch files, load-test a server.
 
 Requests are built in the proto3 JSON form of API.md, so ``--local`` (rules_core
 in this process) and a server (``--target``) take the same path and print the same.
@@ -14,6 +14,7 @@ import grpc
 from google.protobuf.json_format import ParseDict, ParseError
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from mahjong.shanghai.v1 import records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
@@ -246,6 +247,21 @@ def cmd_profiles_check(args) -> int:
     return 0
 
 
+def cmd_replay(args) -> int:
+    from clients.replay_report import record_story
+    from rules_core.json_read import read_settle_record_request
+
+    data = check.record_request(args.file, args.line)
+    record = read_settle_record_request(data)  # a malformed record is named before anything is sent
+    if args.local:
+        response = rc.settle_record_json(data, house_profiles(args))
+    else:
+        with _client(args) as client:
+            response = convert.message_dict(client.settle_record(ParseDict(data, records_pb2.SettleRecordRequest())))
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else record_story(record, response))
+    return 0
+
+
 def cmd_rescore(args) -> int:
     from clients.rescore import rescore_command
 
@@ -344,6 +360,16 @@ def build_parser() -> argparse.ArgumentParser:
     _table(waits)
     _connection(waits)
     waits.set_defaults(run=cmd_waits)
+
+    replay = commands.add_parser(
+        "replay",
+        help="replay a hand record (牌谱): each event, every pass (漏胡), the derived request and the settlement",
+    )
+    replay.add_argument("file", help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin)")
+    replay.add_argument("--line", type=check.line_number, help="the record on line N of a JSON Lines file (from 1)")
+    replay.add_argument("--json", action="store_true", help="print the SettleRecordResponse as JSON")
+    _connection(replay)
+    replay.set_defaults(run=cmd_replay)
 
     profiles = commands.add_parser(
         "profiles",

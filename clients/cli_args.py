@@ -172,15 +172,25 @@ def pem_file(text: str) -> str:
     return text
 
 
+def _read_bounded(path: str, error: type[Exception], what: str) -> bytes:
+    """A file's bytes (``-``: stdin's), refused as ``error`` when unreadable or larger than any
+    ``what`` can be."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_REQUEST_FILE_BYTES + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_REQUEST_FILE_BYTES + 1)
+    except OSError as fault:
+        raise error(f"cannot read {path}: {fault.strerror}") from None
+    if len(data) > MAX_REQUEST_FILE_BYTES:
+        raise error(f"{path} is larger than {MAX_REQUEST_FILE_BYTES:,} bytes, more than any {what} can be")
+    return data
+
+
 def json_request(text: str) -> dict:
     """A file holding one JSON object (a request), read at once."""
-    try:
-        with open(text, "rb") as file:
-            data = file.read(MAX_REQUEST_FILE_BYTES + 1)
-    except OSError as error:
-        raise Invalid(f"cannot read {text}: {error.strerror}") from None
-    if len(data) > MAX_REQUEST_FILE_BYTES:
-        raise Invalid(f"{text} is larger than {MAX_REQUEST_FILE_BYTES:,} bytes, more than any request can be")
+    data = _read_bounded(text, Invalid, "request")
     try:
         request = read_json(data)
     except JsonTextError as error:
@@ -189,6 +199,36 @@ def json_request(text: str) -> dict:
         kind = {list: "a list", str: "a string"}.get(type(request), type(request).__name__)
         raise Invalid(f"{text} must hold a JSON object (a SettleRequest), not {kind}")
     return request
+
+
+line_number = whole_number(1)
+
+
+def record_request(path: str, line: int | None) -> dict:
+    """The hand record in ``path`` (``-``: stdin): a file of one JSON object, or JSON Lines of
+    them, one chosen by ``line`` (the only one otherwise). Every fault is a UsageError."""
+    data = _read_bounded(path, UsageError, "record")
+    lines = [text for text in data.split(b"\n") if text.strip()]
+    if line is None and len(lines) > 1:
+        try:
+            lines = [data]  # one object over several lines, perhaps
+            read_json(data)
+        except JsonTextError:
+            raise UsageError(f"{path} holds {len(data.splitlines())} lines: choose one with --line N") from None
+    elif line is not None:
+        if line > len(lines):
+            raise UsageError(f"{path} has {len(lines)} record line(s), not {line}")
+        lines = lines[line - 1 : line]
+    if not lines:
+        raise UsageError(f"{path} is empty")
+    where = f"{path} line {line}" if line else path
+    try:
+        record = read_json(lines[0])
+    except JsonTextError as error:
+        raise UsageError(f"{where} is not JSON: {error}") from None
+    if not isinstance(record, dict):
+        raise UsageError(f"{where} must hold a JSON object (a SettleRecordRequest)")
+    return record
 
 
 def writable_path(text: str) -> str:

@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import grpc
-from mahjong.shanghai.v1 import profile_pb2
+from mahjong.shanghai.v1 import profile_pb2, records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
@@ -186,6 +186,12 @@ class ScoringClient(ClientBase):
 
     def list_waits(self, request: svc.ListWaitsRequest, timeout: float | None = None) -> svc.ListWaitsResponse:
         return self._call(self.stub.ListWaits, request, timeout)
+
+    def settle_record(
+        self, request: records_pb2.SettleRecordRequest, timeout: float | None = None
+    ) -> records_pb2.SettleRecordResponse:
+        """Replay a hand record (牌谱) and settle what its events imply."""
+        return self._call(self.stub.SettleRecord, request, timeout)
 
     def get_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None

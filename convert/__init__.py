@@ -5,6 +5,7 @@ a number the proto does not define is reported as a field violation, as the
 JSON reader of rules_core reports an unknown name.
 
 - `requests`: proto requests to rules_core requests (the hot path, and the careful one)
+- `records`: hand records (牌谱) to rules_core records, and their answers back
 - `profiles`: RuleProfile messages to overrides, and profiles (with their summaries) to messages
 - `responses`: results to messages (winners, errors, CheckWin, ListWaits)
 - `wire`: SettleResponses and batch entries as serialised bytes, from cached parts
@@ -17,6 +18,7 @@ from convert.enums import Violations
 from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message
 from convert.profiles import get_profile_response, list_profiles_response, overrides, overrides_message, rule_profile
+from convert.records import settle_record_request, settle_record_response
 from convert.requests import check_win_request, list_waits_request, settle_request
 from convert.responses import check_win_response, list_waits_response, oversize_message, settle_error
 from convert.wire import (
@@ -51,6 +53,8 @@ __all__ = [
     "settle_batch_response",
     "settle_error",
     "settle_request",
+    "settle_record_request",
+    "settle_record_response",
     "settle_request_message",
     "settle_response",
     "settle_response_bytes",

@@ -9,17 +9,20 @@ then multiplied by `BODY_MARGIN` for fields a newer client may add. A body over 
 bound is refused at once: decoding a megabyte of nonsense cost 29-80 ms of a worker
 under load, nearly all of it in protobuf, and settling cannot take anything that big.
 
-`SettleBatchRequest` and streams are bounded per request: each entry of a batch is
+A hand record (`SettleRecordRequest`) is bounded by the longest legal hand
+(`largest_record_encoding`). `SettleBatchRequest` and streams are bounded per request: each entry of a batch is
 measured on the wire (`batch_entry_violation`), each stream message like a body.
 """
 
 from __future__ import annotations
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from mahjong.shanghai.v1 import records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from rules_core.errors import FieldViolation
+from rules_core.record_checks import CHOW_TILES, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
 
 MAX_STRING_BYTES = MAX_REQUEST_ID_BYTES  # request ids; profile and pattern names are far shorter
@@ -44,8 +47,10 @@ def _length_delimited(size: int) -> int:
     return _varint_size(size) + size
 
 
-def largest_encoding(descriptor: Descriptor) -> int:
-    """The most bytes a message of this type can take when every field is within its bound."""
+def largest_encoding(descriptor: Descriptor, counts: dict[str, int] | None = None) -> int:
+    """The most bytes a message of this type can take when every field is within its bound;
+    ``counts`` bounds this message's repeated fields by name, where they differ from a
+    settle request's (`MAX_LENGTHS`)."""
     total = 0
     for field in descriptor.fields:
         if field.type == FieldDescriptor.TYPE_MESSAGE:
@@ -54,7 +59,12 @@ def largest_encoding(descriptor: Descriptor) -> int:
             value = _length_delimited(MAX_STRING_BYTES)
         else:
             value = _FIXED_SIZES.get(field.type, _LONGEST_VARINT)
-        count = MAX_LENGTHS.get(field.name, max(MAX_LENGTHS.values())) if _repeated(field) else 1
+        if not _repeated(field):
+            count = 1
+        elif counts is not None and field.name in counts:
+            count = counts[field.name]
+        else:
+            count = MAX_LENGTHS.get(field.name, max(MAX_LENGTHS.values()))
         total += count * (_varint_size(field.number << 3) + value)
     return total
 
@@ -64,7 +74,24 @@ def _repeated(field: FieldDescriptor) -> bool:
 
 
 def _bound(descriptor: Descriptor) -> int:
-    return -(-BODY_MARGIN * largest_encoding(descriptor) // 1024) * 1024  # rounded up to KiB
+    return _rounded(BODY_MARGIN * largest_encoding(descriptor))
+
+
+def _rounded(size: int) -> int:
+    return -(-size // 1024) * 1024  # up to KiB
+
+
+def largest_record_encoding() -> int:
+    """The most bytes a legal hand record (`SettleRecordRequest`) can take: the longest legal
+    hand (`rules_core.record_checks.MAX_EVENTS`), four deals of 14 tiles and 8 flowers, every
+    other event with a tile and the two tiles of a chow, each field at its longest encoding."""
+    event = records_pb2.HandEvent.DESCRIPTOR
+    deal = largest_encoding(event, {"tiles": MAX_DEAL_TILES, "flowers": MAX_DEAL_FLOWERS})
+    other = largest_encoding(event, {"tiles": CHOW_TILES, "flowers": 0})
+    record = records_pb2.SettleRecordRequest.DESCRIPTOR
+    tag = _varint_size(record.fields_by_name["events"].number << 3)
+    rest = largest_encoding(record, {"events": 0, "recorded_deltas": 4})
+    return rest + 4 * (tag + _length_delimited(deal)) + (MAX_EVENTS - 4) * (tag + _length_delimited(other))
 
 
 # The body of each unary rpc and of each SettleStream message or SettleBatch entry.
@@ -73,6 +100,7 @@ MAX_BODY_BYTES: dict[str, int] = {
     for message in (pb.SettleRequest, svc.CheckWinRequest, svc.ListWaitsRequest, svc.GetProfileRequest)
 }
 MAX_BODY_BYTES[svc.ListProfilesRequest.DESCRIPTOR.full_name] = 1024  # no fields: only a newer client's
+MAX_BODY_BYTES[records_pb2.SettleRecordRequest.DESCRIPTOR.full_name] = _rounded(BODY_MARGIN * largest_record_encoding())
 MAX_REQUEST_BYTES = MAX_BODY_BYTES[pb.SettleRequest.DESCRIPTOR.full_name]
 _BATCH = svc.SettleBatchRequest.DESCRIPTOR.full_name
 _REQUESTS_TAG = 1 << 3 | 2  # SettleBatchRequest.requests, length-delimited

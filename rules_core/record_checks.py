@@ -20,6 +20,8 @@ of 1,000 tiles) is refused before any of its entries is read:
 
 from __future__ import annotations
 
+import math
+
 from rules_core.errors import FieldViolation
 from rules_core.records import EventKind, HandEvent
 
@@ -54,10 +56,6 @@ _NEEDS: dict[EventKind, tuple[str, ...]] = {
     EventKind.CONCEALED_KONG: ("tile",),
 }
 _OPTIONAL_FIELDS = ("tile", "tiles", "flower", "flowers")
-
-
-def kind_name(kind: EventKind) -> str:
-    return kind.name
 
 
 def event_violations(event: HandEvent, path: str) -> list[FieldViolation]:
@@ -96,10 +94,15 @@ def _specified(values: tuple, path: str, what: str, limit: int) -> list[FieldVio
     return [FieldViolation(f"{path}[{i}]", f"must be a specified {what}") for i, v in enumerate(values) if v is None]
 
 
-def recorded_deltas_violation(deltas: tuple[float, ...]) -> FieldViolation | None:
-    if len(deltas) in (0, 4):
-        return None
-    return FieldViolation("recorded_deltas", f"none, or the four seat deltas: got {len(deltas)}")
+def recorded_deltas_violations(deltas: tuple[float, ...]) -> list[FieldViolation]:
+    """None, or the four seat deltas, each a finite number."""
+    if len(deltas) not in (0, 4):
+        return [FieldViolation("recorded_deltas", f"none, or the four seat deltas: got {len(deltas)}")]
+    return [
+        FieldViolation(f"recorded_deltas[{seat}]", f"expected a finite number, got {delta!r}")
+        for seat, delta in enumerate(deltas)
+        if not math.isfinite(delta)
+    ]
 
 
 def events_length_violation(count: int) -> FieldViolation | None:

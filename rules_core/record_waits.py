@@ -12,11 +12,13 @@ discard costs more than a set look-up.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules_core.legality import judge
 from rules_core.profile import RuleProfile
 from rules_core.requests import Hand, Outcome, Winner
 from rules_core.shape import MAX_SUIT_PATTERNS, suit_code, suit_splits
-from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, Tile
 
 _HONOURS = range(FIRST_HONOUR, TILE_KINDS)
 _SUIT_STARTS = (0, 9, 18)
@@ -153,7 +155,11 @@ class SeatWaits:
         try:
             concealed = tuple(t for t in range(TILE_KINDS) for _ in range(counts[t]))
             winner = Winner(
-                seat, Hand(concealed, tile, tuple(hand.melds), tuple(hand.flowers)), (), False, first_go_around
+                seat,
+                Hand(cast(tuple, concealed), cast(Tile, tile), tuple(hand.melds), tuple(hand.flowers)),
+                (),
+                False,
+                first_go_around,
             )
             mask, reasons, _ = judge(profile, outcome, dealer_seat, winner, counts)
         finally:

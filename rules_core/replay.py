@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.patterns import patterns_of
 from rules_core.profile import RuleProfile
-from rules_core.record_checks import event_violations, events_length_violation, recorded_deltas_violation
+from rules_core.record_checks import event_violations, events_length_violation, recorded_deltas_violations
 from rules_core.record_waits import SeatWaits
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
@@ -97,7 +97,9 @@ def _name(tile: int) -> str:
 class Replay:
     """A hand record replayed event by event under one effective profile."""
 
-    def __init__(self, profile: RuleProfile, dealer_seat: int):
+    def __init__(self, profile: RuleProfile | None, dealer_seat: int):
+        """``profile`` None follows the hands only (no 漏胡 judged, no abandon rule checked): for
+        showing a record that a server has replayed under a profile this process may not know."""
         self.profile = profile
         self.dealer = dealer_seat
         self.seats = [SeatHand() for _ in range(4)]
@@ -131,7 +133,7 @@ class Replay:
         """The patterns (bit mask) of the win ``seat`` could claim on ``tile`` (another seat's
         discard or added kong), its locks applied; None when that win would not be legal."""
         hand = self.seats[seat]
-        if tile in hand.locks:
+        if tile in hand.locks or self.profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
         return hand.waits.winning_mask(self.profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
 
@@ -177,7 +179,7 @@ class Replay:
         self.last_kind = event.kind
 
     def _apply(self, event: HandEvent, path: str) -> None:
-        kind = event.kind
+        kind = cast(EventKind, event.kind)  # specified (record_checks)
         phase = self.phase
         if phase in (Phase.WINNING, Phase.ENDED) and not (phase == Phase.WINNING and kind == WIN):
             raise _fault(path, f"the hand ended at events[{self.ended_at}]: nothing follows")
@@ -243,13 +245,14 @@ class Replay:
         if len(event.tiles) != size:
             who = "the dealer" if seat == self.dealer else "a non-dealer"
             raise _fault(f"{path}.tiles", f"{who} is dealt {size} tiles, got {len(event.tiles)}")
-        for number, tile in enumerate(event.tiles):
+        tiles = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
+        for number, tile in enumerate(tiles):
             self._show_tile(tile, f"{path}.tiles[{number}]")
             hand.add(tile, 1)
-        for number, flower in enumerate(event.flowers):
+        for number, flower in enumerate(cast(tuple[Flower, ...], event.flowers)):
             self._show_flower(flower, f"{path}.flowers[{number}]")
             hand.flowers.append(flower)
-        hand.dealt = event.tiles
+        hand.dealt = tiles
         self.dealt += 1
         if self.dealt == 4:
             self.phase = Phase.HOLDING
@@ -324,7 +327,7 @@ class Replay:
 
     def _after_offer(self, event: HandEvent, path: str) -> None:
         """The event after a discard or an added kong that no one won on."""
-        kind, seat = event.kind, event.seat
+        kind, seat = cast(EventKind, event.kind), event.seat
         offered, source = self.tile, self.turn
         assert offered is not None
         if self.phase == Phase.KONG_ADDED:
@@ -379,21 +382,22 @@ class Replay:
             raise _fault(f"{path}.seat", f"only seat {nxt}, the 下家 of seat {source}, may chow its discard")
         if len(event.tiles) != 2:
             raise _fault(f"{path}.tiles", f"a chow takes 2 tiles from the hand, got {len(event.tiles)}")
-        tiles = tuple(sorted((offered, *event.tiles)))
+        taken = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
+        tiles = tuple(sorted((offered, *taken)))
         low, middle, high = tiles
         if not (high < FIRST_HONOUR and low // 9 == high // 9 and middle == low + 1 and high == low + 2):
-            shown = " ".join(_name(t) for t in event.tiles)
+            shown = " ".join(_name(t) for t in taken)
             raise _fault(f"{path}.tiles", f"{shown} do not form a chow with the discarded {_name(offered)}")
         hand = self.seats[seat]
-        for number, tile in enumerate(event.tiles):
+        for number, tile in enumerate(taken):
             if not hand.counts[tile]:
                 raise _fault(f"{path}.tiles[{number}]", f"seat {seat} holds no {_name(tile)}")
-        for tile in event.tiles:
+        for tile in taken:
             hand.add(tile, -1)
         return tiles
 
     def _abandon(self, event: HandEvent, path: str) -> None:
-        if not self.profile.has_abandon_rule:
+        if self.profile is not None and not self.profile.has_abandon_rule:
             raise _fault(path, f"profile {self.profile.name!r} has no abandon rule")
         if self.phase in (Phase.DISCARDED, Phase.KONG_ADDED):
             self._settle_passes(set())
@@ -467,9 +471,8 @@ class Replay:
         hand = self.seats[seat]
         concealed = hand.concealed()
         if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG):
-            assert win.tile is not None
-            concealed = tuple(sorted((*concealed, win.tile)))
-        melds = tuple(Meld(m.kind, tuple(sorted(m.tiles)), m.from_seat) for m in hand.melds)
+            concealed = tuple(sorted((*concealed, cast(Tile, win.tile))))
+        melds = tuple(Meld(m.kind, tuple(sorted(cast(tuple[Tile, ...], m.tiles))), m.from_seat) for m in hand.melds)
         replacement = win.outcome == Outcome.SELF_DRAW and self.replacement and not self.opening
         return Winner(
             seat,
@@ -529,9 +532,8 @@ def check_record(request: SettleRecordRequest, profiles: ProfileRegistry) -> Rul
     violations = Violations()
     add = violations.append
     profile = check_table(request, add, profiles)
-    deltas = recorded_deltas_violation(request.recorded_deltas)
-    if deltas:
-        add(deltas)
+    for violation in recorded_deltas_violations(request.recorded_deltas):
+        add(violation)
     too_long = events_length_violation(len(request.events))
     if too_long:
         add(too_long)

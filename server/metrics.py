@@ -56,6 +56,13 @@ CLAIMED_WINS = Counter(
     ("profile", "legal"),
 )
 PATTERNS = Counter("shmj_patterns_total", "Patterns scored on legal wins, by profile.", ("profile", "pattern"))
+RECORDS = Counter(
+    "shmj_records_total",
+    "Hand records replayed (SettleRecord), by profile and how their recorded deltas compare"
+    " (`none` not given, `match`, `mismatch`: a game server's payout that differs from the settlement).",
+    ("profile", "recorded"),
+)
+PASSES = Counter("shmj_record_passes_total", "漏胡 passes found in replayed hand records, by profile.", ("profile",))
 REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
 BATCH_SIZE = Histogram(
     "shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",), buckets=BATCH_BUCKETS
@@ -206,6 +213,8 @@ patterns_scored = Children(PATTERNS)
 value_per_share = Children(VALUE_PER_SHARE)
 paid_per_hand = Children(PAID_PER_HAND)
 rejected = Children(REJECTED)
+records = Children(RECORDS)
+record_passes = Children(PASSES)
 
 _LEGAL = {True: "true", False: "false"}
 
@@ -224,6 +233,16 @@ def record_settlement(outcome, result) -> None:
             paid += delta
     if paid:
         paid_per_hand(profile).observe(paid)
+
+
+def record_replayed(result) -> None:
+    """One replayed hand record: its settlement's counts, and how its recorded deltas compare."""
+    settlement = result.settlement
+    record_settlement(result.derived.outcome, settlement)
+    recorded = "match" if result.recorded_match else "mismatch" if result.mismatched_seats else "none"
+    records(settlement.profile, recorded).inc()
+    if result.passes:
+        record_passes(settlement.profile).inc(len(result.passes))
 
 
 # The counters a judged winner increments, by (profile, legal, patterns, illegal reasons): a

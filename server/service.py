@@ -241,6 +241,16 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         return await self._fitting(context, convert.list_waits_response(waits))
 
     @_guarded
+    async def SettleRecord(self, request, context):
+        """Replay a hand record (RULES.md section 13) and settle what its events imply."""
+        registry = self.profiles.registry
+        result = await self._answer(
+            context, "SettleRecord", lambda: rc.settle_record(convert.settle_record_request(request), registry)
+        )
+        metrics.record_replayed(result)
+        return await self._fitting(context, convert.settle_record_response(result))
+
+    @_guarded
     async def GetProfile(self, request, context):
         registry = self.profiles.registry
         violations = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from google.protobuf.json_format import MessageToDict
-from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
+from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
 
 import convert
 import rules_core as rc
@@ -67,6 +67,27 @@ BINDING_FIELDS = {
     },
     scoring_service_pb2.SettleBatchRequest: {"requests"},
     scoring_service_pb2.SettleBatchResponse: {"results"},
+    # hand records (API.md "Hand records")
+    records_pb2.HandEvent: {"kind", "seat", "tile", "tiles", "flower", "flowers"},
+    records_pb2.SettleRecordRequest: {
+        "request_id",
+        "profile",
+        "overrides",
+        "dealer_seat",
+        "huangfan_count",
+        "dice",
+        "events",
+        "recorded_deltas",
+    },
+    records_pb2.Pass: {"seat", "tile", "event_index"},
+    records_pb2.SettleRecordResponse: {
+        "request_id",
+        "settlement",
+        "derived",
+        "passes",
+        "recorded_match",
+        "mismatched_seats",
+    },
 }
 RULES_SECTION_11_FIELDS = {
     "qualifying_patterns",
@@ -125,6 +146,20 @@ def test_enums_follow_api_md():
         "OUTCOME_EXHAUSTIVE_DRAW",
         "OUTCOME_ABANDON",
     ]
+    assert records_pb2.EventKind.keys() == [
+        "EVENT_KIND_UNSPECIFIED",
+        "EVENT_KIND_DEAL",
+        "EVENT_KIND_DRAW",
+        "EVENT_KIND_DISCARD",
+        "EVENT_KIND_CHOW",
+        "EVENT_KIND_PUNG",
+        "EVENT_KIND_EXPOSED_KONG",
+        "EVENT_KIND_ADDED_KONG",
+        "EVENT_KIND_CONCEALED_KONG",
+        "EVENT_KIND_WIN",
+        "EVENT_KIND_EXHAUSTIVE_DRAW",
+        "EVENT_KIND_ABANDON",
+    ]
     assert {
         "ILLEGAL_REASON_INCOMPLETE_SHAPE",
         "ILLEGAL_REASON_NO_QUALIFYING_PATTERN",
@@ -142,7 +177,11 @@ def test_service_has_every_rpc_of_api_md():
         "ListWaits",
         "GetProfile",
         "ListProfiles",
+        "SettleRecord",
     }
+    record = service.methods_by_name["SettleRecord"]
+    assert (record.input_type.name, record.output_type.name) == ("SettleRecordRequest", "SettleRecordResponse")
+    assert not record.client_streaming and not record.server_streaming
     stream = service.methods_by_name["SettleStream"]
     assert stream.input_type.name == "SettleRequest" and stream.output_type.name == "SettleResponse"
     assert stream.client_streaming and stream.server_streaming
@@ -192,7 +231,7 @@ def test_generated_code_is_fresh(tmp_path):
 
 # --- the contract for every language ------------------------------------------------------
 
-PROTO_FILES = (patterns_pb2, profile_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2)
+PROTO_FILES = (patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2)
 FILE_OPTIONS = {
     "csharp_namespace": "Mahjong.Shanghai.V1",
     "go_package": "shmj/gen/go/mahjong/shanghai/v1;shanghaiv1",

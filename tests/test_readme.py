@@ -86,6 +86,11 @@ def test_sample_data_commands_run_as_written(user_dir):
     assert json.loads(line)["profile"] == "lezi"
 
 
+def test_replay_session_runs_as_written(user_dir):
+    (block,) = fenced(section("Replaying hand records (牌谱)"), "console")
+    run_console(block, user_dir)
+
+
 def test_sample_data_covers_every_profile_and_outcome():
     requests = [json.loads(line) for line in (EXAMPLES / "requests.jsonl").read_text().splitlines()]
     pairs = {(r["profile"], r["outcome"]) for r in requests}

@@ -20,7 +20,7 @@ from prometheus_client import Counter
 import convert
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
-from rules_core.json_read import read_list_waits_request, read_settle_request
+from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
 from rules_core.json_text import JsonTextError, read_json
 from server import metrics
 from server.call_book import Call, method_record, request_profile
@@ -59,7 +59,11 @@ METHODS = {
 }
 
 # JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
-_FIELD_READERS = {"Settle": read_settle_request, "ListWaits": read_list_waits_request}
+_FIELD_READERS = {
+    "Settle": read_settle_request,
+    "ListWaits": read_list_waits_request,
+    "SettleRecord": read_settle_record_request,
+}
 
 
 class CallEnded(grpc.aio.AbortError):

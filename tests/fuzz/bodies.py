@@ -28,6 +28,7 @@ RPC_WEIGHTS = {
     "ListWaits": 14,
     "GetProfile": 14,
     "ListProfiles": 6,
+    "SettleRecord": 14,
 }
 UNKNOWN_TILE = 99  # not a Tile number: each copy is one field violation
 

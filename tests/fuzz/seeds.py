@@ -6,16 +6,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from mahjong.shanghai.v1 import profile_pb2
+from google.protobuf.json_format import ParseDict
+from mahjong.shanghai.v1 import profile_pb2, records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from clients.loadtest import Workload
 from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.json_write import settle_record_request_dict
+from rules_core.record_simulator import simulate_records
 
 SERVICE = "mahjong.shanghai.v1.ScoringService"
-RPCS = ("Settle", "SettleBatch", "SettleStream", "CheckWin", "ListWaits", "GetProfile", "ListProfiles")
+RPCS = ("Settle", "SettleBatch", "SettleStream", "CheckWin", "ListWaits", "GetProfile", "ListProfiles", "SettleRecord")
 # The message each rpc receives (SettleStream: each message of the stream).
 REQUEST_TYPES = {
     "Settle": pb.SettleRequest,
@@ -25,6 +28,7 @@ REQUEST_TYPES = {
     "ListWaits": svc.ListWaitsRequest,
     "GetProfile": svc.GetProfileRequest,
     "ListProfiles": svc.ListProfilesRequest,
+    "SettleRecord": records_pb2.SettleRecordRequest,
 }
 RESPONSE_TYPES = {
     "Settle": pb.SettleResponse,
@@ -34,6 +38,7 @@ RESPONSE_TYPES = {
     "ListWaits": svc.ListWaitsResponse,
     "GetProfile": svc.GetProfileResponse,
     "ListProfiles": svc.ListProfilesResponse,
+    "SettleRecord": records_pb2.SettleRecordResponse,
 }
 
 
@@ -88,6 +93,10 @@ class Seeds:
             if index % 2:
                 message.overrides.CopyFrom(_partial_overrides(rng))
             profiles.append(message)
+        records = [
+            ParseDict(settle_record_request_dict(r), records_pb2.SettleRecordRequest())
+            for r in simulate_records(size // 4, seed)
+        ]
         batches = [svc.SettleBatchRequest(requests=rng.sample(settles, rng.randint(1, 6))) for _ in range(size // 4)]
         return cls(
             {
@@ -98,5 +107,6 @@ class Seeds:
                 "ListWaits": waits,
                 "GetProfile": profiles,
                 "ListProfiles": [svc.ListProfilesRequest()],
+                "SettleRecord": records,
             }
         )

@@ -3,14 +3,16 @@ body over it is refused from its length alone."""
 
 from __future__ import annotations
 
-from mahjong.shanghai.v1 import profile_pb2, tiles_pb2
+from mahjong.shanghai.v1 import profile_pb2, records_pb2, tiles_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from convert.limits import MAX_BODY_BYTES, MAX_REQUEST_BYTES, batch_entry_violation, body_violation
+from rules_core.record_checks import MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS
 
 SETTLE = "mahjong.shanghai.v1.SettleRequest"
+RECORD = "mahjong.shanghai.v1.SettleRecordRequest"
 
 
 def test_each_request_message_has_its_bound():
@@ -20,6 +22,7 @@ def test_each_request_message_has_its_bound():
         "mahjong.shanghai.v1.ListWaitsRequest": 20480,
         "mahjong.shanghai.v1.GetProfileRequest": 16384,
         "mahjong.shanghai.v1.ListProfilesRequest": 1024,
+        "mahjong.shanghai.v1.SettleRecordRequest": 51200,
     }
     assert MAX_REQUEST_BYTES == MAX_BODY_BYTES[SETTLE]
 
@@ -56,6 +59,30 @@ def test_the_largest_legal_settle_request_is_within_its_bound():
     body = request.SerializeToString()
     assert 8000 < len(body) <= MAX_REQUEST_BYTES
     assert body_violation(SETTLE, body) is None
+
+
+def test_the_largest_legal_record_is_within_its_bound():
+    """The longest legal hand (238 events), four deals at their longest, every other event with a
+    tile and two tiles, every value at its longest encoding."""
+    deal = records_pb2.HandEvent(kind=-1, seat=-1, tiles=[-1] * 14, flowers=[-1] * 8)
+    event = records_pb2.HandEvent(kind=-1, seat=-1, tile=-1, tiles=[-1] * 2, flower=-1)
+    record = records_pb2.SettleRecordRequest(
+        request_id="x" * 256,
+        profile="x" * 256,
+        overrides=_full_profile(),
+        dealer_seat=-1,
+        huangfan_count=-1,
+        dice=profile_pb2.Dice(first=-1, second=-1),
+        events=[deal] * 4 + [event] * (MAX_EVENTS - 4),
+        recorded_deltas=[1.5] * 4,
+    )
+    body = record.SerializeToString()
+    assert 20_000 < len(body) <= MAX_BODY_BYTES[RECORD] == 51200
+    assert body_violation(RECORD, body) is None
+    assert body_violation(RECORD, b"\xff" * 51201) == (
+        "body",
+        "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 51200 bytes, got 51201",
+    )
 
 
 def test_a_body_over_its_bound_is_one_violation_naming_the_body():

@@ -1,0 +1,176 @@
+"""A hand record told as it went (``shmj replay``): each event, the hands where they change, every
+pass (漏胡) with the win it could have been and when its lock lifted, the request the events
+imply, and the settlement.
+
+The hands are followed by `rules_core.replay.Replay` without a profile (tiles only: the passes
+come from the answer, which a server may have judged under a house profile of its own).
+"""
+
+from __future__ import annotations
+
+from clients.report import settlement_table, tile_label
+from rules_core.json_read import read_winner
+from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
+from rules_core.patterns import Pattern
+from rules_core.records import EventKind, HandEvent, SettleRecordRequest
+from rules_core.replay import Replay
+
+# The events after which a seat's locks lift: it draws, chows, pungs or lays down a kong.
+_ACTIONS = frozenset(
+    {
+        EventKind.DRAW,
+        EventKind.CHOW,
+        EventKind.PUNG,
+        EventKind.EXPOSED_KONG,
+        EventKind.ADDED_KONG,
+        EventKind.CONCEALED_KONG,
+    }
+)
+_ACTION_WORDS = {
+    EventKind.DRAW: "draw",
+    EventKind.CHOW: "chow",
+    EventKind.PUNG: "pung",
+    EventKind.EXPOSED_KONG: "kong",
+    EventKind.ADDED_KONG: "kong",
+    EventKind.CONCEALED_KONG: "kong",
+}
+_OUTCOME_WORDS = {
+    "OUTCOME_SELF_DRAW": "self-draw 自摸",
+    "OUTCOME_DISCARD": "discard win 点炮",
+    "OUTCOME_ROBBING_KONG": "robbing the kong 抢杠",
+    "OUTCOME_EIGHT_FLOWERS": "eight flowers 八花",
+    "OUTCOME_EXHAUSTIVE_DRAW": "exhaustive draw 流局",
+    "OUTCOME_ABANDON": "abandon 逃跑",
+}
+
+
+def _pattern_names(names: list[str]) -> str:
+    shown = []
+    for name in names:
+        pattern = Pattern[name.removeprefix("PATTERN_")]
+        if pattern not in (Pattern.CONCEALED,):
+            shown.append(f"{pattern.name_zh} {pattern.name_en}")
+    return ", ".join(shown) or "a legal win"
+
+
+def _lifted_at(events: tuple[HandEvent, ...], seat: int, after: int) -> tuple[int, str] | None:
+    for index in range(after + 1, len(events)):
+        event = events[index]
+        if event.seat == seat and event.kind in _ACTIONS:
+            return index, _ACTION_WORDS[event.kind]
+    return None
+
+
+def pass_line(events: tuple[HandEvent, ...], found: dict) -> str:
+    seat, index = found.get("seat", 0), found.get("eventIndex", 0)
+    tile = tile_label(found.get("tile", ""))
+    lifted = _lifted_at(events, seat, index)
+    until = f"locked until its {lifted[1]} at event {lifted[0]}" if lifted else "locked to the end of the hand"
+    patterns = _pattern_names(found.get("patterns", []))
+    return f"      seat {seat} could have won on {tile} here — {patterns} — and passed; {until}"
+
+
+def _event_text(event: HandEvent, replay: Replay, outcome: str) -> str:
+    seat, kind = event.seat, event.kind
+    if kind == EventKind.DEAL:
+        flowers = f" (flowers {format_flowers(event.flowers)})" if event.flowers else ""
+        return f"seat {seat} is dealt {format_tiles(event.tiles)}{flowers}"
+    if kind == EventKind.DRAW:
+        return (
+            f"seat {seat} draws flower {int(event.flower)}f"
+            if event.flower
+            else f"seat {seat} draws {_tile(event.tile)}"
+        )
+    if kind == EventKind.DISCARD:
+        return f"seat {seat} discards {_tile(event.tile)}"
+    if kind in (EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG):
+        meld = replay.seats[seat].melds[-1]
+        word = {EventKind.CHOW: "chows", EventKind.PUNG: "pungs", EventKind.EXPOSED_KONG: "kongs"}[kind]
+        return f"seat {seat} {word} seat {meld.from_seat}'s discard: {format_meld(meld)}"
+    if kind == EventKind.ADDED_KONG:
+        return f"seat {seat} adds {_tile(event.tile)} to its pung (上杠)"
+    if kind == EventKind.CONCEALED_KONG:
+        return f"seat {seat} lays down a concealed kong of {_tile(event.tile)} (暗杠)"
+    if kind == EventKind.WIN:
+        return f"seat {seat} claims a win: {_OUTCOME_WORDS.get(outcome, outcome)}"
+    if kind == EventKind.EXHAUSTIVE_DRAW:
+        return "the wall is exhausted (流局)"
+    return f"seat {seat} leaves the table (逃跑)"
+
+
+def _tile(tile) -> str:
+    return format_tiles((tile,))
+
+
+def _hand(replay: Replay, seat: int) -> str:
+    hand = replay.seats[seat]
+    return format_hand(hand.concealed(), hand.melds, hand.flowers)
+
+
+def _changes_hand(kind: EventKind) -> bool:
+    return kind not in (EventKind.DRAW, EventKind.WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.ABANDON)
+
+
+def record_story(record: SettleRecordRequest, response: dict) -> str:
+    """The record told event by event, then the derived request and the settlement."""
+    events = record.events
+    derived = response.get("derived", {})
+    outcome = derived.get("outcome", "")
+    passes_at: dict[int, list[dict]] = {}
+    for found in response.get("passes", []):
+        passes_at.setdefault(found.get("eventIndex", 0), []).append(found)
+    title = f"Record {record.request_id}  " if record.request_id else "Record  "
+    lines = [f"{title}profile {record.profile}, dealer seat {record.dealer_seat}, {len(events)} events"]
+    width = len(str(len(events) - 1))
+    replay = Replay(None, record.dealer_seat)
+    for index, event in enumerate(events):
+        replay.apply(index, event)
+        text = _event_text(event, replay, outcome)
+        if _changes_hand(event.kind) and event.kind != EventKind.DEAL:
+            text = f"{text:<46}  {_hand(replay, event.seat)}"
+        lines.append(f"  {index:>{width}}  {text}")
+        for found in passes_at.get(index, []):
+            lines.append(pass_line(events, found))
+    lines += ["", *derived_lines(derived), "", settlement_table(response.get("settlement", {}))]
+    lines += recorded_lines(record, response)
+    return "\n".join(lines)
+
+
+def derived_lines(derived: dict) -> list[str]:
+    outcome = derived.get("outcome", "")
+    head = f"Derived request  {_OUTCOME_WORDS.get(outcome, outcome)}"
+    if outcome in ("OUTCOME_DISCARD", "OUTCOME_ROBBING_KONG"):
+        head += f", from seat {derived.get('discarderSeat', 0)}"
+    if outcome == "OUTCOME_ABANDON":
+        head += f", seat {derived.get('abandoningSeat', 0)} leaves"
+    lines = [head]
+    for index, data in enumerate(derived.get("winners", [])):
+        winner = read_winner(data, f"winners[{index}]", [])
+        hand = winner.hand
+        text = f"  seat {winner.seat}  {format_hand(hand.concealed, hand.melds, hand.flowers)}"
+        if hand.winning_tile is not None:
+            text += f"  on {_tile(hand.winning_tile)}"
+        flags = []
+        if winner.passed_tiles:
+            flags.append("locked " + format_tiles(winner.passed_tiles))
+        if winner.replacement_draw:
+            flags.append("replacement draw")
+        if winner.first_go_around:
+            flags.append("first go-around")
+        lines.append(text + (f"  ({', '.join(flags)})" if flags else ""))
+    for relation in derived.get("liabilities", []):
+        lines.append(
+            f"  seat {relation.get('claimerSeat', 0)} claimed {relation.get('claims', 0)}"
+            f" from seat {relation.get('sourceSeat', 0)}'s discards"
+        )
+    return lines
+
+
+def recorded_lines(record: SettleRecordRequest, response: dict) -> list[str]:
+    if not record.recorded_deltas:
+        return []
+    recorded = "  ".join(f"{d:+g}" for d in record.recorded_deltas)
+    seats = response.get("mismatchedSeats", [])
+    if response.get("recordedMatch"):
+        return [f"Recorded deltas  {recorded}  match the settlement"]
+    return [f"Recorded deltas  {recorded}  differ at seat(s) {', '.join(str(s) for s in seats)}"]

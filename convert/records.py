@@ -1,0 +1,63 @@
+"""Hand records (RULES.md section 13): proto messages to rules_core records, and answers back."""
+
+from __future__ import annotations
+
+from mahjong.shanghai.v1 import records_pb2
+
+import rules_core as rc
+from convert.enums import FLOWER_IN, TILE_IN, Violations, enum_table, lookup, lookup_all
+from convert.messages import settle_request_message
+from convert.requests import _checked, _table_fields
+from convert.wire import settle_response
+from rules_core.errors import FieldViolation
+from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+
+EVENT_KIND_IN = enum_table(rc.EventKind)
+
+
+def _bounded(values, limit: int, path: str, violations: Violations, what: str = "entries"):
+    """``values``, or nothing when there are more than the longest legal hand holds (then a
+    violation): their elements are never read."""
+    if len(values) <= limit:
+        return values
+    violations.append(FieldViolation(path, f"at most {limit} {what}, got {len(values)}"))
+    return ()
+
+
+def _event(msg: records_pb2.HandEvent, path: str, violations: Violations) -> rc.HandEvent:
+    tiles = _bounded(msg.tiles, MAX_DEAL_TILES, f"{path}.tiles", violations)
+    flowers = _bounded(msg.flowers, MAX_DEAL_FLOWERS, f"{path}.flowers", violations)
+    return rc.HandEvent(
+        lookup(EVENT_KIND_IN, msg.kind, f"{path}.kind", violations),
+        msg.seat,
+        lookup(TILE_IN, msg.tile, f"{path}.tile", violations),
+        lookup_all(TILE_IN, tiles, f"{path}.tiles", violations),
+        lookup(FLOWER_IN, msg.flower, f"{path}.flower", violations),
+        lookup_all(FLOWER_IN, flowers, f"{path}.flowers", violations),
+    )
+
+
+def settle_record_request(msg: records_pb2.SettleRecordRequest) -> rc.SettleRecordRequest:
+    violations = Violations()
+    events = _bounded(msg.events, MAX_EVENTS, "events", violations, "events (the longest legal hand)")
+    deltas = _bounded(msg.recorded_deltas, 4, "recorded_deltas", violations, "entries (none, or the four seat deltas)")
+    request = rc.SettleRecordRequest(
+        **_table_fields(msg, violations),
+        events=tuple(_event(e, f"events[{i}]", violations) for i, e in enumerate(events)),
+        recorded_deltas=tuple(deltas),
+    )
+    return _checked(request, violations)
+
+
+def settle_record_response(result: rc.RecordResult) -> records_pb2.SettleRecordResponse:
+    return records_pb2.SettleRecordResponse(
+        request_id=result.request_id,
+        settlement=settle_response(result.settlement),
+        derived=settle_request_message(result.derived),
+        passes=[
+            records_pb2.Pass(seat=p.seat, tile=p.tile + 1, event_index=p.event_index, patterns=list(p.patterns))
+            for p in result.passes
+        ],
+        recorded_match=result.recorded_match,
+        mismatched_seats=list(result.mismatched_seats),
+    )

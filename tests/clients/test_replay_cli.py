@@ -1,0 +1,90 @@
+"""`shmj replay`: a hand record told as it went, settled in-process or by the real server, and
+its mistakes named in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clients.cli import main
+from rules_core import settle_record_json
+from tests.server.conftest import ROOT
+
+RECORD = ROOT / "examples" / "record.json"
+RECORDS = ROOT / "examples" / "records.jsonl"
+
+
+def shmj(argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_each_event_and_the_pass_with_its_win_and_its_lock(capsys):
+    code, out, _ = shmj(["replay", str(RECORD), "--local"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Record table-7-hand-12  profile classic, dealer seat 0, 14 events"
+    assert lines[11] == "  10  seat 3 discards 2m                              11133p 3557799s N"
+    assert lines[12] == (
+        "      seat 1 could have won on 2m here — 清一色 Full flush — and passed; locked to the end of the hand"
+    )
+    assert "  seat 1  11123455678999m  on 5m  (locked 2m)" in lines
+    assert lines[-1] == "Recorded deltas  -10  +20  -10  +0  differ at seat(s) 0, 2"
+
+
+def test_a_lock_is_shown_until_the_seat_acts(capsys):
+    code, out, _ = shmj(["replay", str(RECORDS), "--line", "12", "--local"], capsys)
+    assert code == 0
+    assert (
+        "      seat 0 could have won on S here — 乱风向 / 风一色 All honours — and passed; locked until its draw at event 25"
+    ) in out.splitlines()
+
+
+def test_json_is_the_answer_of_settle_record_json(capsys):
+    code, out, _ = shmj(["replay", str(RECORD), "--local", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == settle_record_json(json.loads(RECORD.read_text()))
+
+
+def test_a_server_replays_it_the_same(server, capsys):
+    local = shmj(["replay", str(RECORD), "--local"], capsys)
+    remote = shmj(["replay", str(RECORD), "--target", server.address], capsys)
+    assert remote == local
+
+
+def test_stdin(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(RECORD.read_bytes())))
+    code, out, _ = shmj(["replay", "-", "--local"], capsys)
+    assert (code, out.splitlines()[0]) == (0, "Record table-7-hand-12  profile classic, dealer seat 0, 14 events")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["replay", str(RECORDS), "--local"], f"shmj: {RECORDS} holds 17 lines: choose one with --line N"),
+        (["replay", str(RECORDS), "--line", "18", "--local"], f"shmj: {RECORDS} has 17 record line(s), not 18"),
+        (["replay", "no-such-file.json", "--local"], "shmj: cannot read no-such-file.json: No such file or directory"),
+        (["replay", str(RECORDS), "--line", "0"], "argument --line: must be a whole number of at least 1, got '0'"),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(capsys, argv, message):
+    code, _, err = shmj(argv, capsys)
+    assert code == 2
+    assert message in err.splitlines()[-1]
+
+
+def test_an_impossible_record_is_named_at_its_event(capsys, tmp_path):
+    record = json.loads(RECORD.read_text())
+    record["events"][12]["tile"] = "TILE_M9"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    code, _, err = shmj(["replay", str(path), "--local"], capsys)
+    assert (code, err.splitlines()) == (2, ["shmj: invalid request:", "  events[12].tile: seat 0 holds no 9m"])

@@ -1,0 +1,79 @@
+"""SettleRecord (RULES.md section 13) over gRPC and over HTTP, against the real server: the answer
+rules_core gives, the first impossible event named, hostile records refused, metrics and logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf.json_format import ParseDict
+from mahjong.shanghai.v1 import records_pb2
+
+import convert
+from rules_core import settle_record_json
+from tests.server.test_http_errors import bad_request_of
+from tests.server.test_rpcs import bad_request
+
+EXAMPLES = [json.loads(line) for line in (Path(__file__).parents[2] / "examples" / "records.jsonl").open()]
+
+
+def message(record: dict) -> records_pb2.SettleRecordRequest:
+    return ParseDict(record, records_pb2.SettleRecordRequest())
+
+
+@pytest.mark.parametrize("record", EXAMPLES, ids=[r["requestId"] for r in EXAMPLES])
+def test_the_answer_is_rules_cores_over_grpc_and_http(stub, http, record):
+    expected = settle_record_json(record)
+    answer = stub.SettleRecord(message(record), timeout=10)
+    assert convert.message_dict(answer) == expected
+    over_http = http.json_call("SettleRecord", message(record))
+    assert (over_http.status, over_http.json()) == (200, expected)
+    as_proto = http.proto_call("SettleRecord", message(record))
+    assert records_pb2.SettleRecordResponse.FromString(as_proto.body) == answer
+
+
+def test_the_first_impossible_event_is_named(stub, http):
+    record = {"profile": "classic", "events": EXAMPLES[1]["events"][:4] + [{"kind": "EVENT_KIND_WIN", "seat": 2}]}
+    with pytest.raises(grpc.RpcError) as error:
+        stub.SettleRecord(message(record), timeout=10)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    (violation,) = bad_request(error.value)
+    assert violation[0] == "events[4]"
+    assert violation[1].startswith("seat 2 cannot claim a win here")
+    reply = http.json_call("SettleRecord", message(record))
+    assert (reply.status, bad_request_of(reply)) == (400, [violation])
+
+
+def test_a_json_body_that_protobuf_refuses_is_named_by_the_record_reader(http):
+    body = json.dumps({"profile": "classic", "events": [{"kind": "EVENT_KIND_DEAL", "tiles": ["TILE_M10"]}]})
+    reply = http.post("SettleRecord", body.encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("events[0].tiles[0]", "unknown value 'TILE_M10'")])
+
+
+def test_hostile_records_are_refused_cheaply(stub):
+    deal = records_pb2.HandEvent(kind=records_pb2.EVENT_KIND_DEAL, tiles=[1] * 1000)
+    with pytest.raises(grpc.RpcError) as error:
+        stub.SettleRecord(records_pb2.SettleRecordRequest(profile="classic", events=[deal]), timeout=10)
+    assert bad_request(error.value) == [("events[0].tiles", "at most 14 entries, got 1000")]
+    many = [records_pb2.HandEvent(kind=records_pb2.EVENT_KIND_DRAW, seat=1, tile=5)] * 10_000
+    with pytest.raises(grpc.RpcError) as error:
+        stub.SettleRecord(records_pb2.SettleRecordRequest(profile="classic", events=many), timeout=10)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert bad_request(error.value) == [
+        ("body", "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 51200 bytes, got 80009")
+    ]
+
+
+def test_records_are_counted_and_logged(server, stub):
+    record = json.loads(json.dumps(EXAMPLES[-1]))  # recorded deltas that differ
+    record["requestId"] = "counted-record"
+    stub.SettleRecord(message(record), timeout=10)
+    metrics = server.metrics()
+    assert f'shmj_records_total{{profile="{record["profile"]}",recorded="mismatch"}}' in metrics
+    assert 'grpc_server_handled_total{grpc_code="OK",grpc_method="SettleRecord"' in metrics
+    lines = [json.loads(line) for line in server.log().splitlines() if "counted-record" in line]
+    assert [(line["method"], line["code"]) for line in lines] == [
+        ("mahjong.shanghai.v1.ScoringService/SettleRecord", "OK")
+    ]
