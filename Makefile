@@ -19,7 +19,7 @@ CORE_STAMP := $(VENV)/.core-compiled
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requirements-spark.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requirements-spark.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt

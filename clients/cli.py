@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import grpc
@@ -23,6 +24,8 @@ import rules_core as rc
 from clients import cli_args as check
 from clients import report
 from clients.cli_args import UsageError
+from clients.cli_environment import DEFAULT_TARGET, apply_environment
+from clients.cli_failures import exit_status, explain
 from clients.client import ScoringClient
 from clients.errors import ScoringError
 from rules_core import build
@@ -30,9 +33,6 @@ from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE
 from rules_core.notation import parse_tiles
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-
-DEFAULT_TARGET = "127.0.0.1:50051"
-
 
 # --- building requests ----------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ def _client(args) -> ScoringClient:
 
 def check_tls_flags(args) -> None:
     if bool(getattr(args, "cert", None)) != bool(getattr(args, "key", None)):
-        raise UsageError("--cert and --key go together (mutual TLS)")
+        raise UsageError("--cert and --key (or SHMJ_CERT and SHMJ_KEY) go together (mutual TLS)")
 
 
 def request_message(request: dict) -> pb.SettleRequest:
@@ -287,11 +287,15 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
             metavar="DIR",
             help="house profiles for --local (and --dask): every *.yaml, *.yml or *.json file in DIR",
         )
-    group.add_argument("--target", default=DEFAULT_TARGET, help=f"server host:port (default {DEFAULT_TARGET})")
-    group.add_argument("--tls", action="store_true", help="connect with TLS")
-    group.add_argument("--ca", type=check.pem_file, help="PEM file of the CA that signed the server certificate")
-    group.add_argument("--cert", type=check.pem_file, help="PEM client certificate (mutual TLS)")
-    group.add_argument("--key", type=check.pem_file, help="PEM client key (mutual TLS)")
+    group.add_argument("--target", help=f"server host:port (default $SHMJ_TARGET, else {DEFAULT_TARGET})")
+    group.add_argument(
+        "--tls", action=argparse.BooleanOptionalAction, help="connect with TLS, or not (default $SHMJ_TLS, else not)"
+    )
+    group.add_argument(
+        "--ca", type=check.pem_file, help="PEM file of the CA that signed the server certificate (default $SHMJ_CA)"
+    )
+    group.add_argument("--cert", type=check.pem_file, help="PEM client certificate, mutual TLS (default $SHMJ_CERT)")
+    group.add_argument("--key", type=check.pem_file, help="PEM client key, mutual TLS (default $SHMJ_KEY)")
     group.add_argument("--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds")
 
 
@@ -322,7 +326,11 @@ def _winner_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = check.Parser(prog="shmj", description=__doc__.splitlines()[0])
+    parser = check.Parser(
+        prog="shmj",
+        description=__doc__.splitlines()[0],
+        epilog="Where to connect, when no flag says: SHMJ_TARGET, SHMJ_TLS (1 or 0), SHMJ_CA, SHMJ_CERT, SHMJ_KEY.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     score = commands.add_parser(
@@ -428,6 +436,7 @@ def print_violations(violations) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        apply_environment(args, os.environ)
         check_tls_flags(args)
         check_profiles_dir_flag(args)
         code = args.run(args)
@@ -452,19 +461,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shmj: invalid request: {error}", file=sys.stderr)
         return 2
     except ScoringError as error:
-        print(f"shmj: {error.code.name}: {'invalid request' if error.violations else error.message}", file=sys.stderr)
+        summary = "invalid request" if error.violations else explain(error.code, error.message, args.target, args.tls)
+        print(f"shmj: {error.code.name}: {summary}", file=sys.stderr)
         print_violations(error.violations)
-        return 2 if error.code == grpc.StatusCode.INVALID_ARGUMENT else 1
+        return exit_status(error.code)
     except grpc.RpcError as error:
         status = rpc_status.from_call(error)
-        summary = "invalid request" if status is not None and status.details else error.details()
+        if status is not None and status.details:
+            summary = "invalid request"
+        else:
+            summary = explain(error.code(), error.details() or "", args.target, args.tls)
         print(f"shmj: {error.code().name}: {summary}", file=sys.stderr)
         if status is not None:
             for detail in status.details:
                 bad_request = error_details_pb2.BadRequest()
                 if detail.Unpack(bad_request):
                     print_violations((v.field, v.description) for v in bad_request.field_violations)
-        return 2 if error.code() == grpc.StatusCode.INVALID_ARGUMENT else 1
+        return exit_status(error.code())
     except OSError as error:  # a file that could not be written during the run: a full disk
         where = f" {error.filename}" if error.filename else ""
         print(f"shmj:{where}: {error.strerror or error}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""``shmj health``: ask a server's ``grpc.health.v1.Health`` service, exit 0 when SERVING, 1 otherwise.
+"""``shmj health``: ask a server's ``grpc.health.v1.Health`` service, exit 0 when SERVING, 1 otherwise
+(2 for a ``--service`` the server does not know: a user's mistake, as elsewhere in `shmj`).
 
 For operators and for the container's HEALTHCHECK: one line on stdout (the status) or on
 stderr (why the server could not be asked), never a traceback.
@@ -12,7 +13,8 @@ from collections.abc import Callable
 
 import grpc
 
-from clients.client import ScoringClient
+from clients.cli_failures import exit_status, explain
+from clients.client import SERVICE, ScoringClient
 
 
 def add_health_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +40,13 @@ def health_command(args, connect: Callable[[argparse.Namespace], ScoringClient])
         try:
             response = stub.Check(health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout)
         except grpc.RpcError as error:
-            print(f"shmj: {args.target}: {error.code().name}: {error.details()}", file=sys.stderr)
-            return 1
+            code = error.code()
+            if code == grpc.StatusCode.NOT_FOUND:
+                said = f"the server reports on no service {args.service!r}; ask about {SERVICE}, or leave --service out"
+            else:
+                said = explain(code, error.details() or "", "the server", args.tls)
+            print(f"shmj: {args.target}: {code.name}: {said}", file=sys.stderr)
+            return exit_status(code)
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.target} {args.service or '(server)'}: {status}")
     return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1

@@ -38,6 +38,10 @@ WORKLOAD_SIZE = 2000  # distinct requests made in advance
 MAX_BATCH_SIZE = WORKLOAD_SIZE // 2
 MAX_CALLS = 10_000_000  # every call's latency is kept until the report
 STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}  # end the load, write what was measured
+# A call that starts this late adds the generator's own delay to its latency; when more than
+# LATE_SHARE of the calls do, the p99 and above measure the generator, not the server.
+LATE_AFTER_S = 0.010
+LATE_SHARE = 0.01
 
 
 def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
@@ -159,6 +163,7 @@ class Run:
     samples: list[Sample] = field(default_factory=list)
     sent: int = 0
     max_send_lag: float = 0.0
+    late_calls: int = 0  # started more than LATE_AFTER_S after their scheduled time
     unfinished: int = 0
     sending_seconds: float = 0.0
     stopped_by: str = ""  # the signal that ended the schedule early (SIGINT for Ctrl-C), or ""
@@ -218,6 +223,7 @@ async def generate_load(
     async def send() -> None:
         async for index, scheduled_at, lag in open_loop(rate, int(rate * duration), start):
             run.max_send_lag = max(run.max_send_lag, lag)
+            run.late_calls += lag > LATE_AFTER_S
             rpc = rng.choices(names, weights)[0]
             pool = workload.requests[rpc]
             task = asyncio.create_task(
@@ -291,6 +297,11 @@ def build_report(run: Run, target: str, rate: float, duration: float, mix: dict[
         "achieved_rate": round(run.sent / run.sending_seconds, 1) if run.sending_seconds else 0.0,
         "completed_rate": round(completed / last, 1) if last else 0.0,
         "max_send_lag_ms": round(run.max_send_lag * 1000, 3),
+        "late_calls": run.late_calls,
+        "late_after_ms": LATE_AFTER_S * 1000,
+        "generator_fell_behind": fell_behind(run),
+        "measures_the_server": not fell_behind(run),
+        "warning": behind_warning(run) if fell_behind(run) else None,
         "errors_by_code": errors,
         "latency_ms": _latency([s.latency for s in run.samples]),
         "by_rpc": by_rpc,
@@ -298,14 +309,37 @@ def build_report(run: Run, target: str, rate: float, duration: float, mix: dict[
     }
 
 
+def fell_behind(run: Run) -> bool:
+    """Whether so many calls started late that the upper percentiles are the generator's delay."""
+    return run.late_calls > LATE_SHARE * run.sent
+
+
+def behind_warning(run: Run) -> str:
+    return (
+        f"the generator fell behind its schedule: {run.late_calls:,} of {run.sent:,} calls started more than "
+        f"{LATE_AFTER_S * 1000:g} ms late, up to {run.max_send_lag * 1000:,.0f} ms; the latencies measure this "
+        "client, not the server (lower --rate, or send the load from more processes)"
+    )
+
+
 def plot_latency(run: Run, path: str, title: str) -> None:
+    figure = latency_figure(run, title)
+    figure.savefig(path)
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+
+
+def latency_figure(run: Run, title: str):
+    """Latency over time on a log axis, labelled at 1, 2 and 5 of each decade so that no labels
+    overlap, with the legend beside the plot, where it hides no point of the tail."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    figure, axis = plt.subplots(figsize=(10, 5), dpi=100)
+    figure, axis = plt.subplots(figsize=(11, 5), dpi=100)
     for rpc in RPCS:
         points = [(s.scheduled, s.latency * 1000) for s in run.samples if s.rpc == rpc]
         if points:
@@ -320,14 +354,18 @@ def plot_latency(run: Run, path: str, title: str) -> None:
     axis.set_xlabel("seconds since start")
     axis.set_ylabel("latency (ms, from scheduled start)")
     axis.set_yscale("log")
-    axis.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    axis.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+    label = matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    axis.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.yaxis.set_major_formatter(label)
+    axis.yaxis.set_minor_locator(matplotlib.ticker.LogLocator(base=10, subs=(3.0, 4.0, 6.0, 7.0, 8.0, 9.0)))
+    axis.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    if fell_behind(run):
+        title += f"\ngenerator fell behind by up to {run.max_send_lag * 1000:,.0f} ms: not the server's latency"
     axis.set_title(title)
-    axis.legend(loc="upper right", markerscale=3)
+    axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, markerscale=3)
     axis.grid(True, which="both", alpha=0.3)
     figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    return figure
 
 
 async def run_loadtest(
@@ -393,6 +431,8 @@ def loadtest_command(args) -> int:
         + (f", plot {args.plot}" if args.plot else ""),
         file=sys.stderr,
     )
+    if fell_behind(run):
+        print(f"shmj loadtest: {behind_warning(run)}", file=sys.stderr)
     if run.stopped_by:
         signum = signal.Signals[run.stopped_by]
         print(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from rules_core.patterns import Pattern
 from rules_core.tiles import TILE_NOTATION
 
@@ -14,6 +16,17 @@ _REASONS = {
     "PAYMENT_REASON_LIABILITY": "liability 承包",
     "PAYMENT_REASON_SANKOU": "three claims 三口",
 }
+
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives the text: two for a wide (East Asian) character such as 花."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (``f"{text:<14}"`` counts
+    characters, which leaves a Chinese column two spaces short per character)."""
+    return text + " " * max(width - display_width(text), 0)
 
 
 def _number(value: float) -> str:
@@ -59,7 +72,7 @@ def winner_lines(winner: dict, unit: str) -> list[str]:
     for item in winner.get("items", []):
         count = item.get("count", 1)
         name = item.get("nameEn", "") + (f" x{count}" if count > 1 else "")
-        lines.append(f"  {name:<44} {item.get('nameZh', ''):<14} {_effect(item)}")
+        lines.append(f"  {pad(name, 44)} {pad(item.get('nameZh', ''), 16)} {_effect(item)}")
     lines.append(
         f"  value per share V = {_number(winner.get('value', 0.0))} {unit}"
         f"  (before multipliers {_number(winner.get('baseValue', 0.0))})"

@@ -138,7 +138,7 @@ def test_score_request_file_is_settled(tmp_path, capsys):
         (["--outcome", "abandon"], "--outcome abandon needs --abandoning SEAT, the seat that left"),
         (["--discarder", "2"], "--discarder goes with --outcome discard or robbing-kong, not self-draw"),
         (["--abandoning", "2", "--outcome", "discard", "--discarder", "1"], "--abandoning goes with --outcome abandon, not discard"),
-        (["--cert", "cert.pem"], "--cert and --key go together (mutual TLS)"),
+        (["--cert", "cert.pem"], "--cert and --key (or SHMJ_CERT and SHMJ_KEY) go together (mutual TLS)"),
         (["--request", "request.json"], "give a hand or --request FILE, not both"),
     ],
 )  # fmt: skip

@@ -12,6 +12,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from clients import ScoringClient, ScoringError, hand, retry_service_config, settle_request, winner
 from clients.cli import main
+from clients.report import display_width, pad
 from tests.server.conftest import ROOT
 
 EXAMPLE_1 = ["111m 555m 999p EEE 77s", "--win", "7s", "--flowers", "1f 5f"]
@@ -59,6 +60,17 @@ def test_score_prints_an_itemised_table(server, capsys):
     assert "seat 1 -> seat 0      12  self-draw 自摸" in table
     assert "Seat deltas  +36  -12  -12  -12" in table
     assert "Next hand  dealer 0, 荒番 count 0" in table
+
+
+def test_the_item_columns_line_up_on_a_terminal_whatever_the_chinese(capsys):
+    """Padded by display width (花 takes two columns): every item's effect starts after 64 columns."""
+    assert main(["score", *EXAMPLE_1, "--local"]) == 0
+    items = capsys.readouterr().out.splitlines()[2:6]
+    effects = ["+2", "+1", "+3", "x2 (1 番)"]
+    assert [line.endswith(effect) for line, effect in zip(items, effects, strict=True)] == [True] * 4
+    assert [display_width(line.removesuffix(effect)) for line, effect in zip(items, effects, strict=True)] == [64] * 4
+    assert items[0] == "  Flower tile x2" + " " * 31 + "花牌" + " " * 13 + "+2"
+    assert pad("不足勒子按勒子算", 16) == "不足勒子按勒子算" and pad("门清", 16) == "门清" + " " * 12
 
 
 def test_score_local_and_remote_agree(server, capsys):

@@ -73,11 +73,45 @@ def test_health_over_mutual_tls(capsys, mtls_server):
     assert _health(capsys, "--target", target, *tls) == (0, f"{target} (server): SERVING\n", "")
 
 
-def test_an_unknown_service_is_not_found(capsys, mtls_server):
+def test_an_unknown_service_is_a_mistake_said_in_words_exit_2(capsys, mtls_server):
     _, health, _ = mtls_server
-    code, out, err = _health(capsys, "--target", health, "--service", "no.Such")
+    assert _health(capsys, "--target", health, "--service", "no.Such") == (
+        2,
+        "",
+        f"shmj: {health}: NOT_FOUND: the server reports on no service 'no.Such'; ask about {SERVICE}, "
+        "or leave --service out\n",
+    )
+
+
+def test_mutual_tls_from_the_environment(capsys, mtls_server, monkeypatch):
+    server, _, folder = mtls_server
+    target = server.address.replace("127.0.0.1", "localhost")
+    monkeypatch.setenv("SHMJ_TARGET", target)
+    monkeypatch.setenv("SHMJ_TLS", "1")
+    monkeypatch.setenv("SHMJ_CA", str(folder / "ca"))
+    monkeypatch.setenv("SHMJ_CERT", str(folder / "client.pem"))
+    monkeypatch.setenv("SHMJ_KEY", str(folder / "client.key"))
+    assert _health(capsys) == (0, f"{target} (server): SERVING\n", "")
+
+
+def test_plaintext_against_a_tls_server_suggests_tls(capsys, mtls_server):
+    server, _, _ = mtls_server
+    assert _health(capsys, "--target", server.address) == (
+        1,
+        "",
+        f"shmj: {server.address}: UNAVAILABLE: the server closed the connection at once: "
+        "if it serves TLS, add --tls or SHMJ_TLS=1\n",
+    )
+
+
+def test_an_untrusted_server_certificate_names_the_ca_flag(capsys, mtls_server):
+    server, _, _ = mtls_server
+    code, out, err = _health(capsys, "--target", server.address.replace("127.0.0.1", "localhost"), "--tls")
     assert (code, out) == (1, "")
-    assert err.startswith(f"shmj: {health}: NOT_FOUND")
+    assert err.endswith(
+        ": UNAVAILABLE: the certificate of the server is not trusted (CERTIFICATE_VERIFY_FAILED: "
+        "unable to get local issuer certificate): name its CA with --ca or SHMJ_CA\n"
+    )
 
 
 def test_no_server_is_unavailable_exit_1(capsys):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from clients.cli import main
-from clients.loadtest import parse_mix
+from clients.loadtest import Run, Sample, build_report, latency_figure, parse_mix
 from tests.server.conftest import ROOT, run_server
 
 
@@ -114,3 +114,66 @@ def test_ctrl_c_or_sigterm_writes_the_report_of_what_was_sent(server, tmp_path, 
     assert err.splitlines()[-1].startswith(f"shmj loadtest: {reason} after ")
     assert err.splitlines()[-1].endswith(" s of 60; the report covers the calls sent until then")
     assert "Traceback" not in err
+
+
+# --- a generator that cannot keep its schedule says so ---------------------------------------
+
+
+def test_a_generator_that_falls_behind_says_so_and_marks_its_report(server, tmp_path, capsys):
+    """40,000 calls a second is more than this client can start: the figures are its own delay."""
+    report_path = tmp_path / "report.json"
+    argv = ["loadtest", "--target", server.address, "--rate", "40000", "--duration", "0.25", "--mix", "settle=1"]
+    main([*argv, "--report", str(report_path), "--plot", ""])
+    report = json.loads(report_path.read_text())
+    assert (report["generator_fell_behind"], report["measures_the_server"]) == (True, False)
+    assert report["late_calls"] > 100 and report["max_send_lag_ms"] > 10
+    assert report["late_after_ms"] == 10
+    warning = (
+        f"the generator fell behind its schedule: {report['late_calls']:,} of 10,000 calls started more than 10 ms "
+        f"late, up to {report['max_send_lag_ms']:,.0f} ms; the latencies measure this client, not the server "
+        "(lower --rate, or send the load from more processes)"
+    )
+    assert report["warning"] == warning
+    assert f"shmj loadtest: {warning}\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("late_calls, behind", [(0, False), (10, False), (11, True)])
+def test_more_than_one_call_in_a_hundred_late_is_falling_behind(late_calls, behind):
+    run = Run(sent=1000, late_calls=late_calls, max_send_lag=0.5 if late_calls else 0.002, sending_seconds=1.0)
+    report = build_report(run, "127.0.0.1:1", 1000, 1, {"settle": 1})
+    assert (report["generator_fell_behind"], report["measures_the_server"]) == (behind, not behind)
+    assert (report["warning"] is not None) == behind
+
+
+def _slow_tail_run() -> Run:
+    """Ten seconds of calls from 0.3 ms to 4 s, the slowest at the end (top right)."""
+    samples = []
+    for index in range(2000):
+        scheduled = index / 200
+        latency = 0.0003 * (1 + index % 7) if index < 1900 else 0.04 * (index - 1899)
+        samples.append(
+            Sample(scheduled, latency, ("settle", "check_win", "list_waits", "settle_batch")[index % 4], "OK")
+        )
+    return Run(samples=samples, sent=2000, sending_seconds=10.0)
+
+
+def test_the_plot_labels_its_log_axis_without_overlaps_and_its_legend_hides_no_point():
+    figure = latency_figure(_slow_tail_run(), "127.0.0.1:50051: 200/s for 10 s")
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    axis = figure.axes[0]
+    low, high = axis.get_ylim()
+    labels = [
+        label
+        for tick, label in zip(axis.get_yticks(), axis.get_yticklabels(), strict=True)
+        if low <= tick <= high and label.get_text()
+    ]
+    assert [label.get_text() for label in labels][:3] == ["0.2", "0.5", "1"]
+    boxes = sorted((label.get_window_extent(renderer) for label in labels), key=lambda box: box.y0)
+    assert all(lower.y1 <= upper.y0 for lower, upper in zip(boxes, boxes[1:], strict=False)), "tick labels overlap"
+    assert [label.get_text() for label in axis.get_yticklabels(minor=True)] == [""] * len(
+        axis.get_yticklabels(minor=True)
+    )
+    legend = axis.get_legend().get_window_extent(renderer)
+    assert not legend.overlaps(axis.get_window_extent(renderer)), "the legend covers the plot"
+    assert figure.bbox.contains(legend.x1, legend.y1), "the legend is cut off"

@@ -1,0 +1,42 @@
+"""How `shmj` ends when a call fails: one line a user can act on, and the exit status.
+
+A mistake in what the user asked for is exit 2 whoever finds it, the CLI or the server
+(``INVALID_ARGUMENT``, an unknown profile's ``NOT_FOUND``); any other failure is exit 1. gRPC's
+own words for a failed connection (``failed to connect to all addresses; last error: ...
+WRONG_VERSION_NUMBER ...: OK``) become what went wrong and which flag to change.
+"""
+
+from __future__ import annotations
+
+import re
+
+import grpc
+
+USER_MISTAKES = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE})
+
+# What a TLS failure's OpenSSL reason means here: (reason, with --tls or without, what to say).
+_CONNECTION_FAILURES = (
+    ("WRONG_VERSION_NUMBER", True, "{target} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS"),
+    (
+        "CERTIFICATE_VERIFY_FAILED",
+        True,
+        "the certificate of {target} is not trusted (CERTIFICATE_VERIFY_FAILED{why}): name its CA with --ca or SHMJ_CA",
+    ),
+    ("Socket closed", False, "{target} closed the connection at once: if it serves TLS, add --tls or SHMJ_TLS=1"),
+)
+
+
+def exit_status(code: grpc.StatusCode) -> int:
+    return 2 if code in USER_MISTAKES else 1
+
+
+def explain(code: grpc.StatusCode, message: str, target: str, tls: bool) -> str:
+    """The text after ``shmj: CODE: `` for a failed call's status message; ``target`` is how the
+    server is named in it (its address, or "the server" where the line names it already)."""
+    if code == grpc.StatusCode.UNAVAILABLE:
+        for reason, with_tls, said in _CONNECTION_FAILURES:
+            if reason in message and with_tls == tls:
+                why = re.search(rf"{reason}: ([^:]+)", message)
+                return said.format(target=target, why=f": {why.group(1)}" if why else "")
+    # gRPC's core ends a connection error with the status of its last attempt, ": OK"
+    return message.removesuffix(": OK").strip() or "the server gave no message"

@@ -1,0 +1,150 @@
+"""`shmj` finds its server from the environment as the server reads its own (`SHMJ_*`), and a
+failed call ends in one line and the exit status of what went wrong: 2 for the user's mistake,
+whoever found it, 1 for anything else (issue 20, the CLI's findings)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+
+import grpc
+import pytest
+
+import clients
+from clients.cli import main
+from clients.cli_failures import exit_status
+from tests.server.conftest import ROOT, free_port
+
+HAND = ["111m 555m 999p EEE 77s", "--win", "7s"]
+KNOWN = "known profiles: classic, lezi, sankou"
+
+
+@pytest.fixture(autouse=True)
+def no_connection_variables(monkeypatch):
+    """The developer's own SHMJ_* must not reach these tests."""
+    for name in ("SHMJ_TARGET", "SHMJ_TLS", "SHMJ_CA", "SHMJ_CERT", "SHMJ_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_shmj_target_names_the_server_when_no_flag_does(server, monkeypatch, capsys):
+    monkeypatch.setenv("SHMJ_TARGET", server.address)
+    code, out, err = run(["score", *HAND, "--json"], capsys)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["seatDeltas"] == [24.0, -8.0, -8.0, -8.0]
+
+
+def test_a_flag_wins_over_the_environment(server, monkeypatch, capsys):
+    monkeypatch.setenv("SHMJ_TARGET", f"127.0.0.1:{free_port()}")  # nothing listens there
+    monkeypatch.setenv("SHMJ_TLS", "1")
+    code, out, err = run(["score", *HAND, "--target", server.address, "--no-tls"], capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "Next hand  dealer 0, 荒番 count 0"
+
+
+@pytest.mark.parametrize(
+    "variable, value, said",
+    [
+        ("SHMJ_TLS", "maybe", "shmj: SHMJ_TLS must be 1 or 0 (true or false), got 'maybe'\n"),
+        ("SHMJ_CA", "/nope.pem", "shmj: SHMJ_CA: cannot read /nope.pem: No such file or directory\n"),
+        ("SHMJ_CERT", "/etc/hostname", "shmj: SHMJ_CERT: /etc/hostname is not a PEM file (no -----BEGIN line)\n"),
+    ],
+)
+def test_a_bad_variable_is_named_and_exit_2(variable, value, said, monkeypatch, capsys):
+    monkeypatch.setenv(variable, value)
+    assert run(["score", *HAND], capsys) == (2, "", said)
+
+
+def test_a_client_certificate_from_the_environment_needs_its_key(tmp_path, monkeypatch, capsys):
+    pem = tmp_path / "client.pem"
+    pem.write_text("-----BEGIN CERTIFICATE-----\n")
+    monkeypatch.setenv("SHMJ_CERT", str(pem))
+    assert run(["score", *HAND], capsys) == (
+        2,
+        "",
+        "shmj: --cert and --key (or SHMJ_CERT and SHMJ_KEY) go together (mutual TLS)\n",
+    )
+
+
+def test_help_names_the_variables(capsys):
+    code, out, _ = run(["score", "--help"], capsys)
+    assert code == 0
+    for variable in ("$SHMJ_TARGET", "$SHMJ_TLS", "$SHMJ_CA", "$SHMJ_CERT", "$SHMJ_KEY"):
+        assert variable in out
+    code, out, _ = run(["--help"], capsys)
+    assert code == 0
+    assert " ".join(out.split()).endswith(  # as argparse wraps it
+        "Where to connect, when no flag says: SHMJ_TARGET, SHMJ_TLS (1 or 0), SHMJ_CA, SHMJ_CERT, SHMJ_KEY."
+    )
+
+
+# --- one mistake, one exit status, whoever finds it ----------------------------------------
+
+
+def test_an_unknown_profile_is_exit_2_whether_the_cli_or_the_server_finds_it(server, capsys):
+    assert run(["profiles", "--name", "Lezi", "--target", server.address], capsys) == (
+        2,
+        "",
+        f"shmj profiles: argument --name: unknown profile 'Lezi'; {KNOWN}\n",
+    )
+    assert run(["profiles", "--name", "riichi", "--target", server.address], capsys) == (
+        2,
+        "",
+        f"shmj: NOT_FOUND: unknown profile 'riichi'; {KNOWN}\n",
+    )
+    assert run(["waits", "111m 555m 999p EEE 7s", "--profile", "riichi", "--target", server.address], capsys) == (
+        2,
+        "",
+        f"shmj: INVALID_ARGUMENT: invalid request\n  profile: unknown profile 'riichi'; {KNOWN}\n",
+    )
+
+
+def test_a_server_answer_of_another_kind_is_exit_1(capsys):
+    """Only what the user asked for wrong is 2; no server (UNAVAILABLE), a deadline, an overload,
+    the server's own fault are 1."""
+    mistakes = {code.name for code in grpc.StatusCode if exit_status(code) == 2}
+    assert mistakes == {"INVALID_ARGUMENT", "NOT_FOUND", "OUT_OF_RANGE"}
+    code, out, err = run(["profiles", "--target", f"127.0.0.1:{free_port()}", "--timeout", "2"], capsys)
+    assert (code, out) == (1, "") and err.startswith("shmj: UNAVAILABLE: ")
+
+
+# --- TLS spoken to a plaintext server, as the installed command says it ---------------------
+
+
+def test_the_installed_command_is_the_entry_point_that_quiets_grpc_core():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["shmj"] == "clients.shmj:main"
+    assert "from clients.shmj import main" in (ROOT / ".venv/bin/shmj").read_text()
+
+
+def test_tls_against_a_plaintext_server_is_one_clear_line(server):
+    ended = subprocess.run(
+        [str(ROOT / ".venv/bin/shmj"), "score", *HAND, "--tls", "--target", server.address, "--timeout", "5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (ended.returncode, ended.stdout) == (1, "")
+    assert ended.stderr == (
+        f"shmj: UNAVAILABLE: {server.address} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS\n"
+    )
+
+
+def test_the_package_loads_grpc_only_when_a_client_is_used():
+    """`import clients` alone leaves gRPC unloaded, so `clients.shmj` can set its logging first;
+    every name of the package is still there."""
+    code = "import sys, clients; print('grpc' in sys.modules); clients.ScoringClient; print('grpc' in sys.modules)"
+    ended = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (ended.stdout, ended.stderr) == ("False\nTrue\n", "")
+    assert set(clients.__all__) == set(clients._MODULE_OF)
+    assert all(getattr(clients, name).__name__ == name for name in clients.__all__)
