@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import rules_core as rc
 from batch.records import error_line, read_line, request_id_of
-from rules_core.registry import ProfileRegistry
+from rules_core.json_write import settle_response_dict
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.requests import SettleRequest
 
 
-def settle_request(request: dict, profiles: ProfileRegistry | None = None) -> dict:
-    """The answer to one request (proto3 JSON) as a record; ``profiles``: a registry with house
-    profiles (the built-in ones when None)."""
+def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | None = None) -> dict:
+    """The answer to one request (a core value, or its proto3 JSON object) as a record;
+    ``profiles``: a registry with house profiles (the built-in ones when None)."""
+    registry = BUILTIN_REGISTRY if profiles is None else profiles
     try:
-        return rc.settle_json(request, profiles) if profiles is not None else rc.settle_json(request)
+        if isinstance(request, SettleRequest):
+            return settle_response_dict(rc.settle(request, registry))
+        return rc.settle_json(request, registry)
     except rc.InvalidRequest as error:
         return error_line(request_id_of(request), str(error), error.violations)
     except Exception as error:  # a bug must cost this line only, never the job

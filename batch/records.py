@@ -15,10 +15,12 @@ import json
 
 import msgspec
 
+from batch.json_requests import read_request
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
 from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
 from rules_core.json_write import error_record
+from rules_core.requests import SettleRequest
 
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
 _decode = msgspec.json.Decoder().decode
@@ -31,6 +33,8 @@ def error_line(request_id, message: str, violations=(), code: str = "INVALID_ARG
 
 
 def request_id_of(data) -> str | None:
+    if isinstance(data, SettleRequest):
+        return data.request_id
     if isinstance(data, dict):
         value = data.get("requestId", data.get("request_id"))
         return value if isinstance(value, str) else None
@@ -39,11 +43,17 @@ def request_id_of(data) -> str | None:
 
 def read_line(
     number: int, line: bytes | str | None, profile: str | None, overrides: dict
-) -> tuple[dict | None, dict | None]:
+) -> tuple[SettleRequest | dict | None, dict | None]:
     """(request, None) or (None, error record) for input line ``number``: its bytes, or its
-    text (a string column); None is a line too long to read."""
+    text (a string column); None is a line too long to read. The request is a core value when
+    the line is in the usual form (``json_requests``), else the line's JSON object, which the
+    bounded reader reads when it is settled."""
     if line is None:
         return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
+    if not overrides:
+        request = read_request(line)
+        if request is not None:
+            return (request._replace(profile=profile) if profile else request), None
     try:
         if _brackets(line) > MAX_DEPTH:  # may nest deeper than the bounded reader takes: let it judge
             raise RecursionError

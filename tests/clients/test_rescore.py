@@ -209,10 +209,10 @@ def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
 
 
 def _failing_on_discard_wins(real, is_discard):
-    def buggy(request):  # fails on line 3, the only discard win of the mixed file
+    def buggy(request, *more):  # fails on line 3, the only discard win of the mixed file
         if is_discard(request):
             raise ZeroDivisionError("a bug")
-        return real(request)
+        return real(request, *more)
 
     return buggy
 
@@ -231,8 +231,8 @@ def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
 
     source = tmp_path / "in.jsonl"
     mixed_file(source)
-    buggy = _failing_on_discard_wins(rules_core.settle_json, lambda r: r.get("outcome") == "OUTCOME_DISCARD")
-    monkeypatch.setattr(rules_core, "settle_json", buggy)
+    buggy = _failing_on_discard_wins(rules_core.settle, lambda r: r.outcome == rc.Outcome.DISCARD)
+    monkeypatch.setattr(rules_core, "settle", buggy)
     monkeypatch.setattr(rescore_workers, "settings", {"local": True, "profile": None, "overrides": {}})
     check_only_line_3_lost(source)
 

@@ -1,0 +1,128 @@
+"""The readers of each wire form agree (issue 23): generated requests, valid and malformed, read
+from proto3 JSON by the fast reader (msgspec, ``batch.json_requests``) and by the bounded reader
+(``rules_core.json_read``), from the proto message (``convert``) and from an Arrow row, give equal
+core values, and equal records (answers or violations) once settled."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+import convert
+import rules_core as rc
+from batch.arrow import settle_records
+from batch.arrow_schema import REQUEST, record_batch
+from batch.json_requests import read_request
+from batch.local import settle_request
+from batch.records import read_line
+from rules_core.json_read import read_settle_request
+from rules_core.random_hands import generate_requests
+
+BASES = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(200, seed=23)]
+
+# What a malformed or unusual line holds in place of a value: out of range, of the wrong type,
+# an unknown or unspecified enum name, an enum number, a number in a string, null.
+ODD_VALUES = st.one_of(
+    st.sampled_from([None, True, "", "5", 5.0, -1, 9, 2**31, -(2**31) - 1, 10**30, "TILE_UNSPECIFIED", "TILE_Z9"]),
+    st.sampled_from(["OUTCOME_DISCARD", "MELD_KIND_PUNG", "TILE_M1", "FLOWER_PLUM", 1, 3, [], {}, ["TILE_M1"] * 15]),
+    st.integers(min_value=-(2**40), max_value=2**40),
+    st.text(max_size=5),
+)
+
+
+def paths(value, prefix=()):
+    """Every place in a JSON value: (path, the value there)."""
+    yield prefix, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from paths(item, (*prefix, index))
+
+
+def snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+@st.composite
+def requests(draw) -> dict:
+    """A generated request, then up to three changes: a value replaced, a key spelt in
+    snake_case, an unknown key added, a list item dropped."""
+    data = json.loads(json.dumps(draw(st.sampled_from(BASES))))
+    for _ in range(draw(st.integers(0, 3))):
+        places = [(p, v) for p, v in paths(data) if p]
+        path, _ = draw(st.sampled_from(places))
+        *head, last = path
+        parent = data
+        for step in head:
+            parent = parent[step]
+        change = draw(st.sampled_from(["value", "snake", "unknown", "drop"]))
+        if change == "value":
+            parent[last] = draw(ODD_VALUES)
+        elif change == "snake" and isinstance(last, str):
+            parent[snake(last)] = parent.pop(last)
+        elif change == "unknown" and isinstance(parent, dict):
+            parent["colour"] = 1
+        elif change == "drop" and isinstance(parent, list):
+            parent.pop(last)
+    return data
+
+
+def bounded(data: dict):
+    """The bounded reader's reading: a core value, or its violations."""
+    try:
+        return read_settle_request(data)
+    except rc.InvalidRequest as error:
+        return error.violations
+
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(requests())
+def test_the_fast_json_reader_reads_what_the_bounded_one_reads_or_leaves_it_to_it(data):
+    line = json.dumps(data, ensure_ascii=False).encode()
+    fast = read_request(line)
+    if fast is not None:
+        assert fast == bounded(data)
+    request, error = read_line(1, line, None, {})
+    assert error is None
+    assert settle_request(request) == settle_request(json.loads(line))  # the same record, whichever reader
+
+
+@SETTINGS
+@given(requests())
+def test_the_proto_reading_is_the_json_reading(data):
+    try:
+        message = ParseDict(data, pb.SettleRequest())
+    except (ParseError, ValueError, TypeError):
+        return  # not a message protobuf can hold: nothing to compare
+    json_reading = bounded(data)
+    try:
+        proto_reading = convert.settle_request(message)
+    except rc.InvalidRequest as error:
+        proto_reading = error.violations
+    if isinstance(json_reading, rc.SettleRequest):
+        assert proto_reading == json_reading
+
+
+@SETTINGS
+@given(requests())
+def test_an_arrow_row_settles_as_its_json_line(data):
+    """Where the JSON reads (a column the schema lacks, as ``colour``, cannot be in a row)."""
+    if not isinstance(bounded(data), rc.SettleRequest):
+        return
+    line = json.dumps(data, ensure_ascii=False)
+    try:
+        batch = record_batch(REQUEST, [data])
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+        return  # not a row the nested schema can hold
+    nested = settle_records(batch)
+    assert nested == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
