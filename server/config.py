@@ -32,7 +32,9 @@ class ServerConfig:
     workers: int = 0  # 0: one per core this process may run on
     max_batch_size: int = 10_000
     max_message_bytes: int = 16 * 1024 * 1024  # a full batch's answer is at most ~8 MB; see docs/RELIABILITY.md
-    max_concurrent_rpcs: int = 0  # 0: unlimited
+    max_request_bytes: int = 2 * 1024 * 1024  # largest gRPC request (a full batch of 10,000 hands is ~0.7 MB)
+    max_concurrent_rpcs: int = 0  # 0: as many as the receive budget allows (`receive_calls`)
+    receive_budget_bytes: int = 288 * 1024 * 1024  # what gRPC's core may hold of bodies being received, per worker
     keepalive_time_ms: int = 60_000
     keepalive_timeout_ms: int = 20_000
     grace_period_s: float = 10.0  # in-flight calls finish within this after SIGTERM
@@ -49,6 +51,11 @@ class ServerConfig:
     @property
     def worker_count(self) -> int:
         return self.workers or len(os.sched_getaffinity(0)) or 1  # the cores this process may run on
+
+    @property
+    def request_limit(self) -> int:
+        """The largest gRPC request body a worker takes: ``max_request_bytes``, or the message limit when lower."""
+        return min(self.max_request_bytes, self.max_message_bytes)
 
     @property
     def address(self) -> str:
@@ -72,7 +79,10 @@ _HELP = {
     "workers": "server processes sharing the port with SO_REUSEPORT; 0 means one per core it may run on",
     "max_batch_size": "most requests in one SettleBatch call",
     "max_message_bytes": "largest message received or sent",
-    "max_concurrent_rpcs": "calls served at once per worker before RESOURCE_EXHAUSTED; 0 is unlimited",
+    "max_request_bytes": "largest gRPC request received (at most --max-message-bytes)",
+    "max_concurrent_rpcs": "calls served at once per worker before RESOURCE_EXHAUSTED; 0: as the receive budget allows",
+    "receive_budget_bytes": "memory per worker for gRPC request bodies being received; with --max-concurrent-rpcs 0 it "
+    "sets the gRPC calls at once, budget / (2 x --max-request-bytes)",
     "keepalive_time_ms": "interval of keepalive pings to idle clients",
     "keepalive_timeout_ms": "how long a keepalive ping may go unanswered",
     "grace_period_s": "how long in-flight calls may run after SIGTERM",
@@ -172,7 +182,9 @@ _CHECKS = {
     "workers": _whole(0, 1024),
     "max_batch_size": _whole(1),
     "max_message_bytes": _whole(1),
+    "max_request_bytes": _whole(1),
     "max_concurrent_rpcs": _whole(0),
+    "receive_budget_bytes": _whole(1),
     "keepalive_time_ms": _whole(1),
     "keepalive_timeout_ms": _whole(1),
     "grace_period_s": _seconds,

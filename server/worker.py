@@ -22,7 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
-from server import garbage
+from server import garbage, memory_return
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
@@ -36,18 +36,29 @@ from server.service import SERVICE_NAME, ScoringService
 log = structlog.get_logger("shmj.server")
 
 
-def core_receive_limit(max_message_bytes: int) -> int:
-    """What gRPC's core accepts: twice the product's limit, so that a body somewhat over it
+def core_receive_limit(request_limit: int) -> int:
+    """What gRPC's core accepts: twice the request limit, so that a body somewhat over it
     reaches the call's wrapper (server.observed_calls), which answers RESOURCE_EXHAUSTED, logged
     and counted (a body over this is refused by the core alone, before any of the server's
     code runs)."""
-    return min(2 * max_message_bytes, MAX_MESSAGE_BYTES)
+    return min(2 * request_limit, MAX_MESSAGE_BYTES)
+
+
+def grpc_calls_at_once(config: ServerConfig) -> int:
+    """gRPC calls a worker serves at once: ``--max-concurrent-rpcs``, or (when 0) as many as
+    ``--receive-budget-bytes`` holds at the core's receive limit. gRPC's core buffers a call's
+    body up to that limit before any of the server's code sees a byte, for every call it has
+    taken; a call over this count is answered RESOURCE_EXHAUSTED before its body is read. So
+    the bodies a worker holds, whatever its clients send, stay within the budget."""
+    if config.max_concurrent_rpcs:
+        return config.max_concurrent_rpcs
+    return max(1, config.receive_budget_bytes // core_receive_limit(config.request_limit))
 
 
 def server_options(config: ServerConfig, reuse_port: bool) -> list[tuple[str, int]]:
     return [
         ("grpc.so_reuseport", 1 if reuse_port else 0),
-        ("grpc.max_receive_message_length", core_receive_limit(config.max_message_bytes)),
+        ("grpc.max_receive_message_length", core_receive_limit(config.request_limit)),
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.keepalive_time_ms", config.keepalive_time_ms),
         ("grpc.keepalive_timeout_ms", config.keepalive_timeout_ms),
@@ -68,10 +79,10 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     server = grpc.aio.server(
         options=server_options(config, reuse_port),
-        maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
+        maximum_concurrent_rpcs=grpc_calls_at_once(config),  # bounds the bodies the core holds (docs/RELIABILITY.md)
     )
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
-    observed = ObservedRegistration(server, CallObserver(PRESERIALIZED_METHODS, config.max_message_bytes))
+    observed = ObservedRegistration(server, CallObserver(PRESERIALIZED_METHODS, config.request_limit))
     try:
         profiles = HouseProfiles(config.profiles_dir)
     except ProfilesError as error:  # the supervisor checked them; a file changed since
@@ -115,6 +126,8 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         address=f"{config.host}:{port}",
         tls=credentials is not None,
         mtls=bool(config.tls_client_ca),
+        request_limit=config.request_limit,
+        calls_at_once=grpc_calls_at_once(config),
         event_loop="uvloop" if isinstance(loop, uvloop.Loop) else "asyncio",
     )
     if ready is not None:
@@ -126,6 +139,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     watcher = asyncio.create_task(_stop_without_supervisor(supervisor, stopping))
     garbage.configure()  # short collector pauses, counted (see `server.garbage`)
     gc_publisher = asyncio.create_task(garbage.publish_forever())
+    trimmer = asyncio.create_task(memory_return.return_forever())  # freed bodies back to the system
     await stopping.wait()
 
     log.info("draining", shutdown_delay_s=config.shutdown_delay_s, grace_period_s=config.grace_period_s)
@@ -139,6 +153,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     watcher.cancel()
     profile_watch.cancel()
     gc_publisher.cancel()
+    trimmer.cancel()
     log.info("stopped")
     # Never gRPC's stop, which cancels the calls its core holds (see `server.drain`): the exit
     # closes the connections, and every call left on them ends UNAVAILABLE on its client.

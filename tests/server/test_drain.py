@@ -44,6 +44,7 @@ def outcome(call) -> grpc.StatusCode:
 def test_calls_longer_than_the_grace_period_end_unavailable_not_cancelled(tmp_path):
     """Finding 6: a call in flight at SIGTERM came back CANCELLED, which no retry policy retries."""
     args = ("--grace-period-s", "1", "--shutdown-delay-s", "0.2", "--max-batch-size", "1000000")
+    args += ("--max-request-bytes", "16777216")  # the batch of 200,000 hands is about 14 MB
     with run_server(tmp_path, *args) as server:
         stub = server.stub()
         huge_batch = svc.SettleBatchRequest(requests=HANDS * 100)  # 200,000 hands: several seconds
