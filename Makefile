@@ -64,6 +64,14 @@ client-java: $(JAVA_CLIENT)
 $(JAVA_CLIENT): $(PROTOS) $(wildcard clients/java/src/com/mahjong/shanghai/client/*.java) clients/java/build.sh
 	clients/java/build.sh build/java
 
+# The Go and C++ clients and their example programs (clients/go, clients/cpp), built offline
+# from Debian's packages into build/clients/ (clients/toolchain.sh names the packages).
+.PHONY: client-go client-cpp
+client-go:
+	$(MAKE) -C clients/go
+client-cpp:
+	$(MAKE) -C clients/cpp GOOGLEAPIS_DIR="$$($(PY) -c 'import google.rpc, pathlib; print(pathlib.Path(google.rpc.__path__[0]).parents[1])')"
+
 run: install
 	$(VENV)/bin/shmj-server
 

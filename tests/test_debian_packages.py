@@ -90,6 +90,17 @@ def test_the_committed_list_is_read_package_by_package():
         "libnetty-java",
         "libgeronimo-annotation-1.3-spec-java",
         "liberror-prone-java",
+        "golang-go",
+        "protoc-gen-go",
+        "protoc-gen-go-grpc",
+        "golang-google-grpc-dev",
+        "golang-google-genproto-dev",
+        "golang-google-protobuf-dev",
+        "golang-github-golang-protobuf-1-5-dev",
+        "g++",
+        "pkg-config",
+        "libprotobuf-dev",
+        "libgrpc++-dev",
     ]
 
 

@@ -1,0 +1,40 @@
+"""The Go client (clients/go) built by `make client-go` from Debian's packages, against the real server.
+
+Its example program settles worked example 1 (seat deltas) and an illegal win (its reasons),
+reads the field paths of a malformed request's BadRequest from the status details, runs out
+of a deadline, and retries UNAVAILABLE until a server that comes up late answers.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.clients.compiled_clients import SERVICE_PROTOS, CompiledClientChecks, buf_generate, run_example, same_code
+from tests.server.conftest import ROOT
+
+
+class TestGoClient(CompiledClientChecks):
+    make_target = "client-go"
+    example_command = "build/clients/go/bin/shmj-go-example"
+    language = "go"
+    sources = sorted((ROOT / "clients/go").rglob("*.go"))
+    first_missing = "the Go client needs /usr/bin/go: apt-get install golang-go (listed in .ci/debian-packages)"
+    missing_packages = (
+        "golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev"
+        " golang-google-genproto-dev golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev"
+    )
+
+    def test_the_example_names_an_unknown_flag(self, example):
+        result = run_example(example, "-port", "1")
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr.startswith("flag provided but not defined: -port\nUsage of ")
+
+    def test_the_code_is_gofmt_clean(self, example):
+        result = subprocess.run(["gofmt", "-l", str(ROOT / "clients/go")], capture_output=True, text=True)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+    def test_the_build_generates_what_buf_gen_yaml_does(self, example, tmp_path):
+        generated = buf_generate(tmp_path, {"protoc-gen-go", "protoc-gen-go-grpc"})
+        built = ROOT / "build/clients/go/src/shmj/gen/go"
+        names = same_code(built, generated / "go", "*.go", drop=r"// \tprotoc .*\n")
+        assert "mahjong/shanghai/v1/scoring_service_grpc.pb.go" in names and len(names) == len(SERVICE_PROTOS) + 1
