@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <stdexcept>
 #include <thread>
 
 #include "google/rpc/error_details.pb.h"
@@ -34,9 +36,35 @@ Status StatusOf(const grpc::Status& status) {
   return result;
 }
 
+std::string TargetError(const std::string& target) {
+  if (target.find("://") != std::string::npos || target.rfind("unix:", 0) == 0) return "";
+  auto colon = target.rfind(':');
+  std::string host = target.substr(0, colon == std::string::npos ? 0 : colon);
+  std::string port = colon == std::string::npos ? "" : target.substr(colon + 1);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);  // [::1]
+  } else if (host.find(':') != std::string::npos) {
+    host.clear();  // an IPv6 address without its brackets
+  }
+  bool digits = !port.empty() && port.size() <= 5 &&
+                std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (host.empty() || !digits || std::stoi(port) < 1 || std::stoi(port) > 65535)
+    return "target \"" + target + "\" is neither HOST:PORT (a port 1-65535) nor a gRPC target such as dns:///HOST:PORT";
+  return "";
+}
+
+namespace {
+
+std::shared_ptr<grpc::Channel> ChannelTo(const std::string& target) {
+  std::string error = TargetError(target);
+  if (!error.empty()) throw std::invalid_argument(error);
+  return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+}
+
+}  // namespace
+
 ScoringClient::ScoringClient(const std::string& target, Options options)
-    : stub_(v1::ScoringService::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()))),
-      options_(std::move(options)) {}
+    : stub_(v1::ScoringService::NewStub(ChannelTo(target))), options_(std::move(options)) {}
 
 Status ScoringClient::Settle(const v1::SettleRequest& request, Clock::time_point deadline,
                              v1::SettleResponse* response) {

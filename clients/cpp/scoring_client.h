@@ -41,6 +41,10 @@ std::string CodeName(grpc::StatusCode code);
 // A gRPC status, and the BadRequest its details carry, read into a Status.
 Status StatusOf(const grpc::Status& status);
 
+// What is wrong with a target that is neither host:port (a port 1-65535) nor a gRPC target
+// with a scheme (dns:///host:port, unix:/path); empty when it is one.
+std::string TargetError(const std::string& target);
+
 struct Options {
   // The wait after the first UNAVAILABLE, doubled after each further one up to max_backoff:
   // the numbers of the Python client's retry policy.
@@ -55,8 +59,9 @@ class ScoringClient {
   using Clock = std::chrono::system_clock;
 
   // A plaintext channel to target (host:port, or a gRPC target such as
-  // dns:///scoring:50051). It connects in the background: a server that is not up yet makes
-  // calls fail UNAVAILABLE, which Settle retries.
+  // dns:///scoring:50051); a target that is neither throws std::invalid_argument with its
+  // TargetError. It connects in the background: a server that is not up yet makes calls fail
+  // UNAVAILABLE, which Settle retries.
   explicit ScoringClient(const std::string& target, Options options = {});
 
   // Judges and settles one hand. An illegal win is an answer (WinnerResult.legal false, with

@@ -142,6 +142,12 @@ bool RetryUntilUp(const std::string& target) {
 
 }  // namespace
 
+// A mistake in the command line: said in one line, exit 2.
+int Refuse(const std::string& line) {
+  std::cerr << line << "\n";
+  return 2;
+}
+
 int main(int argc, char** argv) {
   std::string target = "127.0.0.1:50051", late_target;
   for (int i = 1; i < argc; ++i) {
@@ -150,10 +156,12 @@ int main(int argc, char** argv) {
     } else if (i + 1 < argc && std::strcmp(argv[i], "--late-target") == 0) {
       late_target = argv[++i];
     } else {
-      std::cerr << "usage: shmj-cpp-example [--target HOST:PORT] [--late-target HOST:PORT]\n";
-      return 2;
+      return Refuse("usage: shmj-cpp-example [--target HOST:PORT] [--late-target HOST:PORT]");
     }
   }
+  std::string error = shmj::TargetError(target);
+  if (error.empty() && !late_target.empty()) error = shmj::TargetError(late_target);  // now, not after the calls
+  if (!error.empty()) return Refuse("shmj-cpp-example: " + error);
   shmj::ScoringClient client(target);
   bool ok = LegalWin(client) && IllegalWin(client) && MalformedRequest(client) && PassedDeadline(client);
   if (ok && !late_target.empty()) ok = RetryUntilUp(late_target);

@@ -120,6 +120,9 @@ def ci_debian_packages() -> set[str]:
     return {line.split()[0] for line in lines if line[:1].isalnum()}
 
 
+NOT_TARGETS = ["", "not a target", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:99999", "::1:50051"]
+
+
 class CompiledClientChecks:
     make_target: str  # make client-go
     example_command: str  # the example program, relative to the repository
@@ -140,6 +143,23 @@ class CompiledClientChecks:
     def test_the_client_retries_unavailable_until_a_late_server_answers(self, example, server, tmp_path):
         code, out, err, late_target = run_against_a_late_server(example, server, tmp_path)
         assert (code, out, err) == (0, EXAMPLE_OUTPUT + retry_output(late_target), "")
+
+    @pytest.mark.parametrize(
+        ("flag", "target"),
+        [("--target", t) for t in NOT_TARGETS] + [("--late-target", t) for t in NOT_TARGETS if t],
+    )
+    def test_a_target_that_is_not_one_is_refused_in_one_line(self, example, flag, target):
+        result = run_example(example, flag, target)
+        refusal = (
+            f'{example.name}: target "{target}" is neither HOST:PORT (a port 1-65535)'
+            " nor a gRPC target such as dns:///HOST:PORT\n"
+        )
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", refusal)
+
+    def test_a_server_that_is_not_there_is_unavailable_at_the_deadline(self, example):
+        result = run_example(example, "--target", f"127.0.0.1:{free_port()}")
+        assert (result.returncode, result.stderr) == (1, "")
+        assert result.stdout.startswith("legal: failed: UNAVAILABLE: ") and result.stdout.count("\n") == 1
 
     def test_clients_md_shows_what_the_example_prints(self):
         assert clients_md_output(f"{self.example_command} --target 127.0.0.1:50051") == EXAMPLE_OUTPUT

@@ -9,6 +9,10 @@ package scoring
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -35,13 +39,16 @@ type Client struct {
 }
 
 // Dial opens a plaintext connection to target (host:port, or a gRPC target such as
-// dns:///scoring:50051). It connects in the background: a server that is not up yet makes
+// dns:///scoring:50051); a target that is neither is refused (CheckTarget). It connects in the background: a server that is not up yet makes
 // calls fail UNAVAILABLE, which Settle retries.
 //
 // gRPC's own retry policy (a service config's retryPolicy) is not used: the grpc-go of
 // Debian 12 (1.33) applies it only with GRPC_GO_RETRY=on, and it gives up after at most
 // five attempts whatever the deadline.
 func Dial(target string, options Options) (*Client, error) {
+	if err := CheckTarget(target); err != nil {
+		return nil, err
+	}
 	if options.InitialBackoff <= 0 {
 		options.InitialBackoff = 100 * time.Millisecond
 	}
@@ -53,6 +60,20 @@ func Dial(target string, options Options) (*Client, error) {
 		return nil, err
 	}
 	return &Client{conn: conn, service: shanghaiv1.NewScoringServiceClient(conn), options: options}, nil
+}
+
+// CheckTarget says what is wrong with a target that is neither host:port (a port 1-65535)
+// nor a gRPC target with a scheme (dns:///host:port, unix:/path); nil when it is one.
+func CheckTarget(target string) error {
+	if strings.Contains(target, "://") || strings.HasPrefix(target, "unix:") {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(target)
+	number, notNumber := strconv.Atoi(port)
+	if err != nil || host == "" || notNumber != nil || number < 1 || number > 65535 {
+		return fmt.Errorf("target %q is neither HOST:PORT (a port 1-65535) nor a gRPC target such as dns:///HOST:PORT", target)
+	}
+	return nil
 }
 
 // Close closes the connection.

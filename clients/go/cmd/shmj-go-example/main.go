@@ -23,11 +23,16 @@ func main() {
 	target := flag.String("target", "127.0.0.1:50051", "the scoring service, host:port")
 	lateTarget := flag.String("late-target", "", "a server that is not up yet: settle there, retrying UNAVAILABLE")
 	flag.Parse()
+	if flag.NArg() > 0 {
+		refuse(fmt.Errorf("unexpected argument %q", flag.Arg(0)))
+	}
+	if err := scoring.CheckTarget(*lateTarget); err != nil && *lateTarget != "" {
+		refuse(err) // now, not after the other calls
+	}
 
 	client, err := scoring.Dial(*target, scoring.Options{})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "shmj-go-example:", err)
-		os.Exit(1)
+		refuse(err)
 	}
 	defer client.Close()
 	ok := legalWin(client) && illegalWin(client) && malformedRequest(client) && passedDeadline(client)
@@ -37,6 +42,12 @@ func main() {
 	if !ok {
 		os.Exit(1)
 	}
+}
+
+// refuse ends the program on a mistake in its command line, in one line.
+func refuse(err error) {
+	fmt.Fprintln(os.Stderr, "shmj-go-example:", err)
+	os.Exit(2)
 }
 
 // RULES.md worked example 1: seat 0 self-draws 111m 555m 999p EEE 77s with two flowers.
