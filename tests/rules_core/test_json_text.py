@@ -44,6 +44,15 @@ def test_an_over_long_integer_where_a_share_or_a_name_goes_is_named_too():
     ]
 
 
+def test_an_integer_too_large_for_a_float_where_a_share_goes_is_named():
+    """Found by the coverage-guided `json` target: 1 and 400 zeros made isfinite() raise."""
+    violations: list = []
+    read_overrides(read_json('{"sankouSelfDrawShares": [1N, 0.5]}'.replace("N", "0" * 400)), "overrides", violations)
+    assert violations == [
+        ("overrides.sankou_self_draw_shares[0]", "expected a finite number, got an integer of about 401 digits")
+    ]
+
+
 def test_nesting_up_to_the_bound_is_read_and_one_level_more_is_refused():
     assert read_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
     deeper = '{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1)
@@ -60,6 +69,13 @@ def test_a_hundred_thousand_brackets_are_refused_not_a_recursion_error():
 def test_brackets_inside_strings_are_no_nesting():
     text = '{"requestId": "%s", "note": "\\"]]]{{{", "winners": [[[]]]}' % ("[" * 500)
     assert read_json(text)["winners"] == [[[]]]
+
+
+def test_escaped_quotes_and_backslashes_in_strings_leave_the_depth_as_it_is():
+    strings = r'{"a": "\\", "b": "[[\"[", "c": "\\\"]", "d": "x\ny", "e": '
+    assert read_json(strings + "[" * 63 + "]" * 63 + "}")["b"] == '[["['
+    with pytest.raises(JsonTextError, match=r"^nested deeper than 64 levels$"):
+        read_json((strings + "[" * 64 + "]" * 64 + "}").encode())
 
 
 def test_a_text_that_is_not_json_says_where():
