@@ -152,7 +152,7 @@ explorer-screenshots: install
 
 .PHONY: fuzz
 # Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
-# coverage-guided fuzzing of the notation parser and the JSON reader.
+# coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 50000
 FUZZ_SECONDS ?= 120
@@ -165,6 +165,7 @@ fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --report fuzz-report.json
 	$(PY) -m tests.fuzz.coverage_guided notation -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 	$(PY) -m tests.fuzz.coverage_guided json -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
+	$(PY) -m tests.fuzz.coverage_guided profile -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.

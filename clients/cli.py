@@ -147,7 +147,7 @@ def house_profiles(args) -> ProfileRegistry:
         return BUILTIN_REGISTRY
     from profile_files import load_profiles_dir
 
-    loaded = load_profiles_dir(directory)
+    loaded = load_profiles_dir(directory, args.profiles_follow_links)
     if not loaded.ok:
         raise UsageError(f"bad house profiles in {directory}:\n  " + "\n  ".join(map(str, loaded.problems)))
     return loaded.registry
@@ -160,7 +160,7 @@ def house_documents(args) -> list[list]:
     house_profiles(args)  # every problem reported before any work starts
     from profile_files import load_profiles_dir, shippable
 
-    return shippable(load_profiles_dir(args.profiles_dir))
+    return shippable(load_profiles_dir(args.profiles_dir, args.profiles_follow_links))
 
 
 def settle_dict(args, request: dict) -> dict:
@@ -230,7 +230,7 @@ def cmd_profiles_check(args) -> int:
     (file, field path, what is wrong) and exit 1, or a summary and exit 0."""
     from profile_files import load_profiles_dir
 
-    loaded = load_profiles_dir(args.directory)
+    loaded = load_profiles_dir(args.directory, args.profiles_follow_links)
     if not loaded.ok:
         for problem in loaded.problems:
             print(problem)
@@ -287,6 +287,7 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
             metavar="DIR",
             help="house profiles for --local (and --dask): every *.yaml, *.yml or *.json file in DIR",
         )
+        _follow_links_flag(group)
     group.add_argument("--target", help=f"server host:port (default $SHMJ_TARGET, else {DEFAULT_TARGET})")
     group.add_argument(
         "--tls", action=argparse.BooleanOptionalAction, help="connect with TLS, or not (default $SHMJ_TLS, else not)"
@@ -297,6 +298,14 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
     group.add_argument("--cert", type=check.pem_file, help="PEM client certificate, mutual TLS (default $SHMJ_CERT)")
     group.add_argument("--key", type=check.pem_file, help="PEM client key, mutual TLS (default $SHMJ_KEY)")
     group.add_argument("--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds")
+
+
+def _follow_links_flag(parser) -> None:
+    parser.add_argument(
+        "--profiles-follow-links",
+        action="store_true",
+        help="read profile files that are symbolic links out of the directory (links inside it are always read)",
+    )
 
 
 def _table(parser: argparse.ArgumentParser) -> None:
@@ -389,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     checks = profiles.add_subparsers(dest="profiles_command", metavar="check")
     check_dir = checks.add_parser("check", help="validate a directory of house profiles; exit 1 on any problem")
     check_dir.add_argument("directory", help="the directory of *.yaml, *.yml and *.json house profile files")
+    _follow_links_flag(check_dir)
 
     from clients.loadtest import add_loadtest_arguments
     from clients.rescore_arguments import add_batch_arguments, add_rescore_arguments

@@ -10,20 +10,22 @@ problems, one line each naming the file and the field path inside it::
 from __future__ import annotations
 
 import json
+import os
+import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from profile_files.parse import parse_json, parse_yaml
 from rules_core.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
-from rules_core.json_text import JsonTextError, read_json
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 
 HOUSE_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_FILE_BYTES = 256 * 1024  # a profile is a few hundred bytes; a larger file is a mistake
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+READ_BUDGET_S = 5.0  # a whole directory: a real profile takes about a millisecond, a 256 KiB file of
+# small YAML values 1-2 s on a busy core (docs/RELIABILITY.md)
+FOLLOW_LINKS_FLAG = "--profiles-follow-links"
 
 
 @dataclass(frozen=True)
@@ -45,15 +47,32 @@ def profile_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix.lower() in HOUSE_SUFFIXES and not p.name.startswith("."))
 
 
-def _parse(path: Path) -> tuple[Any, str | None]:
-    """(document, None) or (None, what is wrong with the file as a whole)."""
+def _read_bytes(path: Path, inside: str, follow_links: bool) -> tuple[bytes | None, str | None]:
+    """The file's first bytes, or what keeps it from being read. A symbolic link is followed
+    when it stays inside the directory (``inside``, resolved), as a ConfigMap's ``..data`` links
+    do, and elsewhere only when ``follow_links``; what is opened is never a device or a FIFO."""
+    target = os.path.realpath(path)
+    if not follow_links and os.path.commonpath((inside, target)) != inside:
+        return None, f"a symbolic link out of the directory (to {target}); not read without {FOLLOW_LINKS_FLAG}"
     try:
-        if not path.is_file():
-            return None, "not a regular file"
-        with path.open("rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
+        descriptor = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as error:
         return None, f"cannot be read: {error.strerror or error}"
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a directory, device, FIFO or socket
+        os.close(descriptor)
+        return None, "not a regular file"
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            return file.read(MAX_FILE_BYTES + 1), None
+        except OSError as error:
+            return None, f"cannot be read: {error.strerror or error}"
+
+
+def _parse(path: Path, inside: str, follow_links: bool, deadline: float) -> tuple[Any, str | None]:
+    """(document, None) or (None, what is wrong with the file as a whole)."""
+    data, problem = _read_bytes(path, inside, follow_links)
+    if problem is not None:
+        return None, problem
     if len(data) > MAX_FILE_BYTES:
         return None, f"larger than {MAX_FILE_BYTES:,} bytes; a profile takes a few hundred"
     try:
@@ -61,23 +80,15 @@ def _parse(path: Path) -> tuple[Any, str | None]:
     except UnicodeDecodeError as error:
         return None, f"not UTF-8 text (byte {error.start})"
     if path.suffix.lower() == ".json":
-        try:
-            return read_json(text), None  # an over-long integer is read: the profile's check names its field
-        except JsonTextError as error:
-            where = f" (line {error.line}, column {error.column})" if error.line is not None else ""
-            return None, f"not valid JSON{where}: {error.message}"
-    try:
-        return yaml.load(text, Loader=_Loader), None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        return None, f"not valid YAML{where}: {error.problem or error.context}"
-    except (yaml.YAMLError, RecursionError) as error:
-        return None, f"not valid YAML: {error}"
+        return parse_json(text)
+    return parse_yaml(text, deadline)
 
 
-def read_documents(directory: Path | str) -> tuple[list[tuple[str, Any]], list[Problem]]:
-    """The parsed document of every profile file, by file name, and the files that could not be read."""
+def read_documents(
+    directory: Path | str, follow_links: bool = False, budget_s: float = READ_BUDGET_S
+) -> tuple[list[tuple[str, Any]], list[Problem]]:
+    """The parsed document of every profile file, by file name, and the files that could not be
+    read (within ``budget_s`` seconds for the whole directory)."""
     directory = Path(directory)
     try:
         paths = profile_files(directory)
@@ -89,9 +100,14 @@ def read_documents(directory: Path | str) -> tuple[list[tuple[str, Any]], list[P
         return [], [Problem(str(directory), "", f"cannot be read: {error.strerror or error}")]
     if len(paths) > MAX_HOUSE_PROFILES:
         return [], [Problem(str(directory), "", f"{len(paths)} profile files; at most {MAX_HOUSE_PROFILES}")]
+    inside = os.path.realpath(directory)
+    deadline = time.monotonic() + budget_s
     documents, problems = [], []
     for path in paths:
-        document, problem = _parse(path)
+        if time.monotonic() > deadline:
+            problems.append(Problem(str(path), "", f"not read: the directory took over {budget_s:g} s to read"))
+            continue
+        document, problem = _parse(path, inside, follow_links, deadline)
         if problem is not None:
             problems.append(Problem(str(path), "", problem))
         else:
@@ -99,9 +115,9 @@ def read_documents(directory: Path | str) -> tuple[list[tuple[str, Any]], list[P
     return documents, problems
 
 
-def load_profiles_dir(directory: Path | str) -> LoadedProfiles:
+def load_profiles_dir(directory: Path | str, follow_links: bool = False) -> LoadedProfiles:
     """The house profiles of a directory with the built-in ones, or every problem found."""
-    documents, problems = read_documents(directory)
+    documents, problems = read_documents(directory, follow_links)
     registry, invalid = house_registry(documents)
     problems = problems + invalid
     if problems:

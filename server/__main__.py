@@ -103,11 +103,11 @@ class _Slot:
         return self.delay
 
 
-def _profiles_valid(directory: str, log) -> bool:
+def _profiles_valid(directory: str, follow_links: bool, log) -> bool:
     """A bad house profile stops the start: one line naming each file and field."""
     from profile_files import load_profiles_dir
 
-    loaded = load_profiles_dir(directory)
+    loaded = load_profiles_dir(directory, follow_links)
     if not loaded.ok:
         log.error("bad house profiles; not starting", directory=directory, problems=[str(p) for p in loaded.problems])
     return loaded.ok
@@ -136,7 +136,7 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
             reason = "another server already answers on this port"
             log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)
             return 1
-    if config.profiles_dir and not _profiles_valid(config.profiles_dir, log):
+    if config.profiles_dir and not _profiles_valid(config.profiles_dir, config.profiles_follow_links, log):
         return 1
     slots: list[_Slot] = []
 

@@ -47,6 +47,7 @@ class ServerConfig:
     multiproc_dir: str = ""  # prometheus_client's multiprocess directory; a temporary one when empty
     profiles_dir: str = ""  # house profiles: every *.yaml, *.yml or *.json file in it; none when empty
     profiles_poll_s: float = 1.0  # how often each worker checks the profiles directory for a change; 0: never
+    profiles_follow_links: bool = False  # follow symbolic links out of --profiles-dir (those inside always)
 
     @property
     def worker_count(self) -> int:
@@ -95,6 +96,8 @@ _HELP = {
     "multiproc_dir": "directory for multi-process metrics (a temporary one when empty)",
     "profiles_dir": "directory of house profiles (*.yaml, *.yml, *.json), reloaded on SIGHUP and on a change",
     "profiles_poll_s": "how often each worker looks for a change in --profiles-dir; 0 is only on SIGHUP",
+    "profiles_follow_links": "read profile files that are symbolic links out of --profiles-dir (links inside it, "
+    "as a Kubernetes ConfigMap's, are always read)",
 }
 
 
@@ -196,6 +199,7 @@ _CHECKS = {
     "log_level": _log_level,
     "http_tls": _choice("auto", "off"),
     "http_plaintext_public": _boolean,
+    "profiles_follow_links": _boolean,
 }
 
 

@@ -84,7 +84,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
     observed = ObservedRegistration(server, CallObserver(PRESERIALIZED_METHODS, config.request_limit))
     try:
-        profiles = HouseProfiles(config.profiles_dir)
+        profiles = HouseProfiles(config.profiles_dir, follow_links=config.profiles_follow_links)
     except ProfilesError as error:  # the supervisor checked them; a file changed since
         log.error("cannot load house profiles", directory=error.directory, problems=error.problems)
         raise SystemExit(1) from None
@@ -119,7 +119,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     record_build_info()
     loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGHUP, profiles.reload, "SIGHUP")  # before `ready`: the supervisor forwards it
+    loop.add_signal_handler(signal.SIGHUP, profiles.reload_soon, "SIGHUP")  # read off the loop; before `ready`
     profile_watch = asyncio.create_task(profiles.watch(config.profiles_poll_s))
     log.info(
         "serving",

@@ -1,14 +1,17 @@
-"""Coverage-guided fuzzing (atheris, over libFuzzer) of the two readers of untrusted text in
-rules_core: the tile notation (`rules_core.notation`) and the JSON request reader
-(`rules_core.json_read`, which `shmj rescore` feeds every batch line).
+"""Coverage-guided fuzzing (atheris, over libFuzzer) of the readers of untrusted text: the tile
+notation (`rules_core.notation`), JSON requests (`rules_core.json_text` then `rules_core.json_read`,
+as the server reads a JSON body and `shmj rescore` a batch line) and house profile files
+(`profile_files.parse`, then `rules_core.house_profiles`).
 
     python -m tests.fuzz.coverage_guided notation -max_total_time=60
     python -m tests.fuzz.coverage_guided json -max_total_time=60
+    python -m tests.fuzz.coverage_guided profile -max_total_time=60
 
-Anything but a clean answer or the reader's own error (NotationError, InvalidRequest) is a
-crash that libFuzzer reports with the input that caused it; so is one input taking over
-``-timeout`` seconds. The notation target also checks that what parses formats back to text that
-parses to the same hand.
+Anything but a clean answer or the reader's own error (NotationError, InvalidRequest, a
+problem) is a crash that libFuzzer reports with the input that caused it; so is one input taking
+over ``-timeout`` seconds. The notation target also checks that what parses formats back to
+text that parses to the same hand. The JSON and profile corpora start with hostile texts too
+(`tests.fuzz.hostile_text`).
 """
 
 from __future__ import annotations
@@ -20,11 +23,10 @@ from pathlib import Path
 
 import atheris
 
-with atheris.instrument_imports(include=["rules_core"]):
-    import rules_core as rc
-    from rules_core.errors import InvalidRequest, NotationError
-    from rules_core.json_read import read_list_waits_request, read_settle_request
+with atheris.instrument_imports(include=["rules_core", "profile_files"]):
+    from rules_core.errors import NotationError
     from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tiles
+    from tests.fuzz.hostile_text import HOSTILE_JSON, HOSTILE_PROFILES, json_request, profile_file
 
 
 def notation(data: bytes) -> None:
@@ -50,18 +52,6 @@ def _canonical(hand):
     return sorted(hand.concealed), melds, sorted(hand.flowers)
 
 
-def json_request(data: bytes) -> None:
-    try:
-        document = json.loads(data)
-    except (ValueError, RecursionError):
-        return  # not JSON: rescore reports the line before the reader sees it
-    for read, answer in ((read_settle_request, rc.settle), (read_list_waits_request, rc.list_waits)):
-        try:
-            answer(read(document))
-        except InvalidRequest:
-            pass
-
-
 def _seeds(target: str) -> list[bytes]:
     """Valid inputs to start from: realistic hands and requests of the seeded generator."""
     from google.protobuf.json_format import MessageToJson
@@ -75,15 +65,34 @@ def _seeds(target: str) -> list[bytes]:
         return [
             format_hand(w.hand.concealed, w.hand.melds, w.hand.flowers).encode() for r in requests for w in r.winners
         ]
+    if target == "profile":
+        examples = Path(__file__).resolve().parents[2] / "examples" / "profiles"
+        return [path.read_bytes() for path in sorted(examples.iterdir())] + HOSTILE_PROFILES
     seeds = Seeds.make(1, size=20)
     messages = [convert.settle_request_message(r) for r in requests] + seeds.by_rpc["ListWaits"]
-    return [MessageToJson(m, indent=None).encode() for m in messages]
+    return [MessageToJson(m, indent=None).encode() for m in messages] + HOSTILE_JSON
 
 
 def _dictionary(target: str) -> list[str]:
     """The words of the input language, for libFuzzer's -dict."""
     if target == "notation":
         return ["[", "]", "@", "+", "m", "p", "s", "f", *"ESWNCFP", "123", "5555", "@0", "@3"]
+    if target == "profile":
+        return [
+            "name: ",
+            "base: ",
+            "overrides:",
+            "  ",
+            "- ",
+            "&a",
+            "*a",
+            "<<: ",
+            "!!int ",
+            "0x",
+            ":",
+            "classic",
+            "lezi",
+        ]
     from tests.fuzz.seeds import REQUEST_TYPES
 
     words = {"{", "}", "[", "]", ":", ",", "null", "true", "false", "-1", "2147483648", "1e999", '"NaN"'}
@@ -105,7 +114,7 @@ def _dictionary(target: str) -> list[str]:
     return sorted(words)
 
 
-TARGETS = {"notation": notation, "json": json_request}
+TARGETS = {"notation": notation, "json": json_request, "profile": profile_file}
 
 
 def main(argv: list[str]) -> None:

@@ -30,6 +30,18 @@ def test_environment_sets_defaults_and_flags_win():
     assert (config.port, config.max_batch_size, config.grace_period_s) == (7000, 5, 2.5)
 
 
+def test_following_profile_links_out_of_the_directory_is_off_unless_the_operator_says_so():
+    assert parse_config([], environ={}).profiles_follow_links is False
+    assert parse_config(["--profiles-follow-links"], environ={}).profiles_follow_links is True
+    assert parse_config([], environ={"SHMJ_PROFILES_FOLLOW_LINKS": "true"}).profiles_follow_links is True
+    assert (
+        parse_config(
+            ["--profiles-follow-links", "false"], environ={"SHMJ_PROFILES_FOLLOW_LINKS": "1"}
+        ).profiles_follow_links
+        is False
+    )
+
+
 def test_bad_configuration_is_refused(capsys, tmp_path):
     cert = tmp_path / "cert.pem"
     cert.write_text("-")
@@ -46,6 +58,8 @@ def test_bad_configuration_is_refused(capsys, tmp_path):
         (["--port", "70000"], {}, "argument --port: 70000 is not between 0 and 65535"),
         (["--max-message-bytes", "0"], {}, "argument --max-message-bytes: 0 is not between 1 and 2147483647"),
         (["--grace-period-s", "nan"], {}, "argument --grace-period-s: nan is not between 0 and 3600 seconds"),
+        (["--profiles-follow-links", "maybe"], {}, "argument --profiles-follow-links: 'maybe' is not true or false"),
+        ([], {"SHMJ_PROFILES_FOLLOW_LINKS": "sure"}, "SHMJ_PROFILES_FOLLOW_LINKS: 'sure' is not true or false"),
     ]:
         with pytest.raises(SystemExit) as exit_:
             parse_config(argv, environ=environ)
