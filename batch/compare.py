@@ -81,13 +81,13 @@ def _records(url: str, kind: str):
             for batch in pq.ParquetFile(file).iter_batches(columns=["request_id", "winners", "seat_deltas", "error"]):
                 yield from batch.to_pylist()
         return
-    import json
+    from rules_core.json_text import JsonTextError, read_json
 
     with fs.open(path, "rt", encoding="utf-8") as file:
         for line in file:
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
+                record = read_json(line)  # bounded: an earlier output may be anyone's file
+            except JsonTextError:
                 continue
             if isinstance(record, dict):
                 yield record
@@ -109,8 +109,11 @@ def split_previous(url: str, kind: str, buckets: int) -> list[dict[str, Snapshot
     pieces: list[dict[str, Snapshot]] = [{} for _ in range(buckets)]
     for record in _records(url, kind):
         key = request_id(record)
-        if key:
-            pieces[bucket_of(key, buckets)][key] = snapshot(record)
+        try:
+            if key:
+                pieces[bucket_of(key, buckets)][key] = snapshot(record)
+        except (AttributeError, TypeError, ValueError, OverflowError):
+            continue  # a record no run wrote (an id that is no string, deltas that are no numbers): left out
     return pieces
 
 
@@ -298,10 +301,10 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
 
 
 def _json_object(text: bytes) -> dict | None:
-    import json
+    from rules_core.json_text import JsonTextError, read_json
 
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = read_json(text)  # the input line as rescore read it: any depth, any integer
+    except JsonTextError:
         return None
     return data if isinstance(data, dict) else None

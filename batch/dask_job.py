@@ -56,15 +56,15 @@ SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining la
 
 def _request_records(batch) -> list[dict | None]:
     """The requests of a batch as JSON records (None where a line is not a JSON object)."""
-    from rules_core.json_text import JsonTextError, read_json
+    from rules_core import json_text
 
     if not is_json_column(batch.schema):
         return [json_record(row) for row in batch.to_pylist()]
     out: list[dict | None] = []
     for text in batch.column(0).to_pylist():
         try:
-            data = read_json(text or "")
-        except JsonTextError:
+            data = json_text.read_json(text or "")
+        except json_text.JsonTextError:
             data = None
         out.append(data if isinstance(data, dict) else None)
     return out

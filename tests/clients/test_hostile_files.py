@@ -78,3 +78,18 @@ def test_profiles_check_names_the_field_of_an_over_long_integer(tmp_path, capsys
         f"{tmp_path}/club.json: overrides.ordinary_base: {OUT_OF_RANGE}",
     ]
     assert err == "shmj profiles check: 2 problem(s) in 2 file(s); a server refuses the directory\n"
+
+
+def test_compare_reads_hostile_input_lines_and_earlier_results_without_a_traceback(tmp_path):
+    legal = json.dumps(dict(json.loads(request_line(WORKED_EXAMPLES[0][1])), requestId="legal"))
+    deep = '{"requestId": "deep", "winners": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    long_integer = '{"requestId": "long", "dealerSeat": N}'.replace("N", DIGITS)
+    source, output, previous = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "previous.jsonl"
+    source.write_text("\n".join([legal, deep, long_integer]) + "\n")
+    earlier = {"requestId": "legal", "seatDeltas": [30.0, -10.0, -10.0, -10.0], "winners": []}
+    hostile = ['{"requestId": "x", "seatDeltas": [N]}'.replace("N", DIGITS), '{"winners": ' + "[" * 100_000]
+    previous.write_text("\n".join([json.dumps(earlier), *hostile]) + "\n")
+    argv = ["rescore", str(source), "-o", str(output), "--local", "--compare", str(previous), "--no-progress"]
+    assert main(argv) == 0
+    changes = json.loads((tmp_path / "out.jsonl.summary.json").read_text())["changes"]
+    assert (changes["records"], changes["matched"], changes["changed"]) == (3, 1, 1)
