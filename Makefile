@@ -12,10 +12,10 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 # rules_core's hot path compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
 # the pure-Python package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments settle shape validation valuation
+HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch clean tools dashboard
+.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-records clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -144,6 +144,11 @@ bench-batch: install
 
 bench-http: install
 	$(PY) -m bench.http_bench
+
+# Replaying simulated hand records of about 100 events against settling what they imply,
+# compiled and pure (docs/PERFORMANCE.md).
+bench-records: install
+	$(PY) -m bench.records_bench --json docs/records-bench.json
 
 # The settlement explorer's screenshots in docs/ (a real server, Debian's chromium).
 .PHONY: explorer-screenshots

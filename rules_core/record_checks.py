@@ -21,6 +21,7 @@ of 1,000 tiles) is refused before any of its entries is read:
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from rules_core.errors import FieldViolation
 from rules_core.records import EventKind, HandEvent
@@ -56,6 +57,48 @@ _NEEDS: dict[EventKind, tuple[str, ...]] = {
     EventKind.CONCEALED_KONG: ("tile",),
 }
 _OPTIONAL_FIELDS = ("tile", "tiles", "flower", "flowers")
+
+
+def event_fits(event: HandEvent) -> bool:
+    """Whether an event's fields, taken alone, are right (the usual case, answered without a
+    path or a list made): `event_violations` says what is wrong otherwise."""
+    kind = event.kind
+    if kind is None:
+        return False
+    seat = event.seat
+    if kind != _EXHAUSTIVE_DRAW and not (type(seat) is int and 0 <= seat <= 3):
+        return False
+    tile, tiles, flower, flowers = event.tile, event.tiles, event.flower, event.flowers
+    if kind == _DRAW:
+        return (tile is None) != (flower is None) and not tiles and not flowers
+    if flower is not None:
+        return False
+    if kind in _WITH_TILE:
+        return tile is not None and not tiles and not flowers
+    if tile is not None:
+        return False
+    if kind == _DEAL:
+        return 0 < len(tiles) <= MAX_DEAL_TILES and len(flowers) <= MAX_DEAL_FLOWERS and _specified_all(tiles, flowers)
+    if kind == _CHOW:
+        return 0 < len(tiles) <= CHOW_TILES and not flowers and _specified_all(tiles, ())
+    return not tiles and not flowers
+
+
+_WITH_TILE: Final = frozenset({EventKind.DISCARD, EventKind.ADDED_KONG, EventKind.CONCEALED_KONG})
+_DEAL: Final = EventKind.DEAL
+_DRAW: Final = EventKind.DRAW
+_CHOW: Final = EventKind.CHOW
+_EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
+
+
+def _specified_all(tiles: tuple, flowers: tuple) -> bool:
+    for tile in tiles:
+        if tile is None:
+            return False
+    for flower in flowers:
+        if flower is None:
+            return False
+    return True
 
 
 def event_violations(event: HandEvent, path: str) -> list[FieldViolation]:

@@ -2,7 +2,7 @@
 
 `settle_record(request)` is the entry point. `Replay` is the replay itself, one event at a
 time (`apply`), for the simulator and the CLI, which follow a hand as it goes; `could_win`
-is the 漏胡 test, which a test may replace by a brute force to compare with.
+is the 漏胡 test, which a test may replace (``judge``) by a brute force to compare with.
 
 Everything a `SettleRequest` carries is derived from the events: each winner's concealed
 tiles, melds and sources, flowers, 漏胡 locks, ``replacement_draw``, ``first_go_around``, the
@@ -13,13 +13,13 @@ impossible event is an `InvalidRequest` naming it (``events[17]``, ``events[17].
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
-from typing import NamedTuple, cast
+from enum import IntEnum
+from typing import Final, NamedTuple, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.patterns import patterns_of
 from rules_core.profile import RuleProfile
-from rules_core.record_checks import event_violations, events_length_violation, recorded_deltas_violations
+from rules_core.record_checks import event_fits, event_violations, events_length_violation, recorded_deltas_violations
 from rules_core.record_waits import SeatWaits
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
@@ -28,23 +28,44 @@ from rules_core.settle import settle
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION, Flower, Tile
 from rules_core.validation import check_table
 
-DEAL, DRAW, DISCARD = EventKind.DEAL, EventKind.DRAW, EventKind.DISCARD
-CHOW, PUNG, EXPOSED_KONG = EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG
-ADDED_KONG, CONCEALED_KONG, WIN = EventKind.ADDED_KONG, EventKind.CONCEALED_KONG, EventKind.WIN
-EXHAUSTIVE_DRAW, ABANDON = EventKind.EXHAUSTIVE_DRAW, EventKind.ABANDON
+DEAL: Final = EventKind.DEAL
+DRAW: Final = EventKind.DRAW
+DISCARD: Final = EventKind.DISCARD
+CHOW: Final = EventKind.CHOW
+PUNG: Final = EventKind.PUNG
+EXPOSED_KONG: Final = EventKind.EXPOSED_KONG
+ADDED_KONG: Final = EventKind.ADDED_KONG
+CONCEALED_KONG: Final = EventKind.CONCEALED_KONG
+WIN: Final = EventKind.WIN
+EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
+ABANDON: Final = EventKind.ABANDON
 
 
-class Phase(Enum):
+class Phase(IntEnum):
     """Where the hand is: what the next event may be."""
 
-    DEALING = "dealing"  # fewer than four deals
-    HOLDING = "holding"  # the turn's seat holds a tile more than a waiting hand: discard, kong or win
-    CLAIMED = "claimed"  # after a chow or a pung: the claimer discards
-    DRAWING = "drawing"  # after a kong or a flower: the seat draws (a replacement draw)
-    DISCARDED = "discarded"  # a tile lies discarded: a win, a claim, the next draw, an exhaustive draw
-    KONG_ADDED = "kong added"  # a tile added to a pung: robbing wins, or the kong's replacement draw
-    WINNING = "winning"  # WIN events: only more wins on the same discard or kong may follow
-    ENDED = "ended"  # an exhaustive draw or an abandon
+    DEALING = 1  # fewer than four deals
+    HOLDING = 2  # the turn's seat holds a tile more than a waiting hand: discard, kong or win
+    CLAIMED = 3  # after a chow or a pung: the claimer discards
+    DRAWING = 4  # after a kong or a flower: the seat draws (a replacement draw)
+    DISCARDED = 5  # a tile lies discarded: a win, a claim, the next draw, an exhaustive draw
+    KONG_ADDED = 6  # a tile added to a pung: robbing wins, or the kong's replacement draw
+    WINNING = 7  # WIN events: only more wins on the same discard or kong may follow
+    ENDED = 8  # an exhaustive draw or an abandon
+
+
+# The phases as constants for the replay's every event (an enum class's attribute is a slow look-up).
+DEALING: Final = Phase.DEALING
+HOLDING: Final = Phase.HOLDING
+CLAIMED: Final = Phase.CLAIMED
+DRAWING: Final = Phase.DRAWING
+DISCARDED: Final = Phase.DISCARDED
+KONG_ADDED: Final = Phase.KONG_ADDED
+WINNING: Final = Phase.WINNING
+ENDED: Final = Phase.ENDED
+_NOBODY: Final[frozenset[int]] = frozenset()
+# The meld each claim lays down.
+_CLAIMED_MELD: Final = {CHOW: MeldKind.CHOW, PUNG: MeldKind.PUNG, EXPOSED_KONG: MeldKind.EXPOSED_KONG}
 
 
 class SeatHand:
@@ -94,16 +115,22 @@ def _name(tile: int) -> str:
     return TILE_NOTATION[tile]
 
 
+# Another judge of "could have won": (replay, seat, tile, outcome) -> patterns mask or None.
+CouldWin = Callable[["Replay", int, Tile, Outcome], "int | None"]
+
+
 class Replay:
     """A hand record replayed event by event under one effective profile."""
 
-    def __init__(self, profile: RuleProfile | None, dealer_seat: int):
+    def __init__(self, profile: RuleProfile | None, dealer_seat: int, judge: CouldWin | None = None):
         """``profile`` None follows the hands only (no 漏胡 judged, no abandon rule checked): for
-        showing a record that a server has replayed under a profile this process may not know."""
+        showing a record that a server has replayed under a profile this process may not know.
+        ``judge`` replaces the 漏胡 test (a test's brute force)."""
         self.profile = profile
+        self.judge = judge
         self.dealer = dealer_seat
         self.seats = [SeatHand() for _ in range(4)]
-        self.phase = Phase.DEALING
+        self.phase = DEALING
         self.turn = dealer_seat  # the seat the phase is about
         self.tile: Tile | None = None  # the tile discarded, added to a kong, or drawn
         self.replacement = False  # HOLDING: the tile was drawn right after the seat's own kong or flower
@@ -132,9 +159,13 @@ class Replay:
     def could_win(self, seat: int, tile: Tile, outcome: Outcome) -> int | None:
         """The patterns (bit mask) of the win ``seat`` could claim on ``tile`` (another seat's
         discard or added kong), its locks applied; None when that win would not be legal."""
+        if self.judge is not None:
+            return self.judge(self, seat, tile, outcome)
         hand = self.seats[seat]
         if tile in hand.locks or self.profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
+        if tile not in hand.waits.shape_waits(hand):
+            return None  # the usual case: no shape, nothing to judge
         return hand.waits.winning_mask(self.profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
@@ -146,7 +177,7 @@ class Replay:
                     found.append((seat, mask))
         self.candidates = found
 
-    def _settle_passes(self, winners: set[int]) -> None:
+    def _settle_passes(self, winners: set[int] | frozenset[int]) -> None:
         """The seats that could have won on the last discard or added kong and did not: each
         passes it, and the tile is locked for it."""
         tile = self.tile
@@ -175,276 +206,281 @@ class Replay:
     def apply(self, index: int, event: HandEvent) -> None:
         """Replay one event (its fields checked alone already), or raise InvalidRequest."""
         self.index = index
-        self._apply(event, f"events[{index}]")
+        self._apply(event)
         self.last_kind = event.kind
 
-    def _apply(self, event: HandEvent, path: str) -> None:
+    def path(self, field: str, number: int = -1) -> str:
+        """The path of the event being replayed, or of one of its fields (made only for a fault)."""
+        index = f"[{number}]" if number >= 0 else ""
+        return f"events[{self.index}]{field}{index}"
+
+    def _apply(self, event: HandEvent) -> None:
         kind = cast(EventKind, event.kind)  # specified (record_checks)
         phase = self.phase
-        if phase in (Phase.WINNING, Phase.ENDED) and not (phase == Phase.WINNING and kind == WIN):
-            raise _fault(path, f"the hand ended at events[{self.ended_at}]: nothing follows")
-        if phase == Phase.DEALING:
+        if phase in (WINNING, ENDED) and not (phase == WINNING and kind == WIN):
+            raise _fault(self.path(""), f"the hand ended at events[{self.ended_at}]: nothing follows")
+        if phase == DEALING:
             if kind != DEAL:
-                raise _fault(path, "a record starts with four DEAL events, one per seat")
-            self._deal(event, path)
+                raise _fault(self.path(""), "a record starts with four DEAL events, one per seat")
+            self._deal(event)
             return
         if kind == DEAL:
-            raise _fault(path, "the four deals are done: a DEAL comes only at the start")
+            raise _fault(self.path(""), "the four deals are done: a DEAL comes only at the start")
         if kind == ABANDON:
-            self._abandon(event, path)
+            self._abandon(event)
             return
         if kind == WIN:
-            self._win(event, path)
+            self._win(event)
             return
         opening, self.opening = self.opening, False
-        if kind == EXHAUSTIVE_DRAW and phase != Phase.DISCARDED:
-            raise _fault(path, "an EXHAUSTIVE_DRAW follows a discard that no one claims")
-        if phase in (Phase.DISCARDED, Phase.KONG_ADDED):
-            self._after_offer(event, path)
+        if kind == EXHAUSTIVE_DRAW and phase != DISCARDED:
+            raise _fault(self.path(""), "an EXHAUSTIVE_DRAW follows a discard that no one claims")
+        if phase in (DISCARDED, KONG_ADDED):
+            self._after_offer(event)
             return
         seat = event.seat
-        if phase == Phase.DRAWING:
+        if phase == DRAWING:
             if kind != DRAW or seat != self.turn:
                 raise _fault(
-                    path, f"seat {self.turn} draws next (a replacement draw), not a {kind.name} by seat {seat}"
+                    self.path(""), f"seat {self.turn} draws next (a replacement draw), not a {kind.name} by seat {seat}"
                 )
-            self._draw(event, path, replacement=True)
+            self._draw(event, replacement=True)
             return
         if seat != self.turn:
-            raise _fault(path, f"seat {self.turn} is to play, not seat {seat}")
+            raise _fault(self.path(""), f"seat {self.turn} is to play, not seat {seat}")
         if kind == DISCARD:
-            self._discard(event, path)
-        elif phase == Phase.CLAIMED:
-            raise _fault(path, f"after a chow or a pung seat {seat} discards, not a {kind.name}")
+            self._discard(event)
+        elif phase == CLAIMED:
+            raise _fault(self.path(""), f"after a chow or a pung seat {seat} discards, not a {kind.name}")
         elif kind == CONCEALED_KONG:
-            self._concealed_kong(event, path)
+            self._concealed_kong(event)
         elif kind == ADDED_KONG:
-            self._added_kong(event, path)
+            self._added_kong(event)
         else:
             when = "the dealer opens:" if opening else "after a draw"
-            raise _fault(path, f"{when} seat {seat} discards, lays down a kong or wins, not a {kind.name}")
+            raise _fault(self.path(""), f"{when} seat {seat} discards, lays down a kong or wins, not a {kind.name}")
 
-    def _show_tile(self, tile: Tile, path: str) -> None:
+    def _show_tile(self, tile: Tile, field: str, number: int = -1) -> None:
         count = self.shown[tile] + 1
         if count > 4:
-            raise _fault(path, f"a fifth {_name(tile)}: a tile has only four copies")
+            raise _fault(self.path(field, number), f"a fifth {_name(tile)}: a tile has only four copies")
         self.shown[tile] = count
 
-    def _show_flower(self, flower: Flower, path: str) -> None:
+    def _show_flower(self, flower: Flower, field: str, number: int = -1) -> None:
         bit = 1 << flower
         if self.flowers_shown & bit:
-            raise _fault(path, f"flower {int(flower)}f appears twice")
+            raise _fault(self.path(field, number), f"flower {int(flower)}f appears twice")
         self.flowers_shown |= bit
 
-    def _deal(self, event: HandEvent, path: str) -> None:
+    def _deal(self, event: HandEvent) -> None:
         seat = event.seat
         hand = self.seats[seat]
         if hand.dealt:
-            raise _fault(f"{path}.seat", f"seat {seat} is dealt twice")
+            raise _fault(self.path(".seat"), f"seat {seat} is dealt twice")
         size = 14 if seat == self.dealer else 13
         if len(event.tiles) != size:
             who = "the dealer" if seat == self.dealer else "a non-dealer"
-            raise _fault(f"{path}.tiles", f"{who} is dealt {size} tiles, got {len(event.tiles)}")
+            raise _fault(self.path(".tiles"), f"{who} is dealt {size} tiles, got {len(event.tiles)}")
         tiles = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
         for number, tile in enumerate(tiles):
-            self._show_tile(tile, f"{path}.tiles[{number}]")
+            self._show_tile(tile, ".tiles", number)
             hand.add(tile, 1)
         for number, flower in enumerate(cast(tuple[Flower, ...], event.flowers)):
-            self._show_flower(flower, f"{path}.flowers[{number}]")
+            self._show_flower(flower, ".flowers", number)
             hand.flowers.append(flower)
         hand.dealt = tiles
         self.dealt += 1
         if self.dealt == 4:
-            self.phase = Phase.HOLDING
+            self.phase = HOLDING
             self.turn = self.dealer
             self.opening = True
             self.tile = None
 
-    def _draw(self, event: HandEvent, path: str, replacement: bool) -> None:
+    def _draw(self, event: HandEvent, replacement: bool) -> None:
         seat = event.seat
         hand = self.seats[seat]
         self._acted(seat)
         if event.flower is not None:
-            self._show_flower(event.flower, f"{path}.flower")
+            self._show_flower(event.flower, ".flower")
             hand.flowers.append(event.flower)
-            self.phase = Phase.DRAWING
+            self.phase = DRAWING
         else:
             tile = event.tile
             assert tile is not None  # a DRAW has one of tile and flower (record_checks)
-            self._show_tile(tile, f"{path}.tile")
+            self._show_tile(tile, ".tile")
             hand.add(tile, 1)
-            self.phase = Phase.HOLDING
+            self.phase = HOLDING
             self.tile = tile
             self.replacement = replacement
         self.turn = seat
 
-    def _discard(self, event: HandEvent, path: str) -> None:
+    def _discard(self, event: HandEvent) -> None:
         seat, tile = event.seat, event.tile
         assert tile is not None
         hand = self.seats[seat]
         if not hand.counts[tile]:
-            raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)}")
+            raise _fault(self.path(".tile"), f"seat {seat} holds no {_name(tile)}")
         hand.add(tile, -1)
         hand.discarded = True
         hand.waits.changed()
-        self.phase = Phase.DISCARDED
+        self.phase = DISCARDED
         self.tile = tile
         self.source_index = self.index
         self._find_candidates(tile, Outcome.DISCARD)
 
-    def _concealed_kong(self, event: HandEvent, path: str) -> None:
+    def _concealed_kong(self, event: HandEvent) -> None:
         seat, tile = event.seat, event.tile
         assert tile is not None
         hand = self.seats[seat]
         if hand.counts[tile] != 4:
             raise _fault(
-                f"{path}.tile", f"seat {seat} holds {hand.counts[tile]} {_name(tile)}: a concealed kong is four"
+                self.path(".tile"), f"seat {seat} holds {hand.counts[tile]} {_name(tile)}: a concealed kong is four"
             )
         hand.add(tile, -4)
         hand.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4, 0))
         self._acted(seat)
         self.claimed = True
-        self.phase = Phase.DRAWING
+        self.phase = DRAWING
 
-    def _added_kong(self, event: HandEvent, path: str) -> None:
+    def _added_kong(self, event: HandEvent) -> None:
         seat, tile = event.seat, event.tile
         assert tile is not None
         hand = self.seats[seat]
         number = next((n for n, m in enumerate(hand.melds) if m.kind == MeldKind.PUNG and m.tiles[0] == tile), None)
         if number is None:
-            raise _fault(f"{path}.tile", f"seat {seat} holds no pung of {_name(tile)} to add to")
+            raise _fault(self.path(".tile"), f"seat {seat} holds no pung of {_name(tile)} to add to")
         meld = hand.melds[number]
         if not hand.counts[tile]:
-            raise _fault(f"{path}.tile", f"seat {seat} holds no {_name(tile)} to add to its pung")
+            raise _fault(self.path(".tile"), f"seat {seat} holds no {_name(tile)} to add to its pung")
         hand.add(tile, -1)
         hand.melds[number] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, meld.from_seat)
         self._acted(seat)
         self.claimed = True
-        self.phase = Phase.KONG_ADDED
+        self.phase = KONG_ADDED
         self.tile = tile
         self.source_index = self.index
         self._find_candidates(tile, Outcome.ROBBING_KONG)
 
-    def _after_offer(self, event: HandEvent, path: str) -> None:
+    def _after_offer(self, event: HandEvent) -> None:
         """The event after a discard or an added kong that no one won on."""
         kind, seat = cast(EventKind, event.kind), event.seat
         offered, source = self.tile, self.turn
         assert offered is not None
-        if self.phase == Phase.KONG_ADDED:
+        if self.phase == KONG_ADDED:
             if kind != DRAW or seat != source:
                 raise _fault(
-                    path,
+                    self.path(""),
                     f"after an added kong: robbing wins by other seats or seat {source}'s replacement draw, not a {kind.name} by seat {seat}",
                 )
-            self._settle_passes(set())
-            self._draw(event, path, replacement=True)
+            self._settle_passes(_NOBODY)
+            self._draw(event, replacement=True)
             return
         nxt = (source + 1) % 4
         if kind == DRAW:
             if seat != nxt:
-                raise _fault(f"{path}.seat", f"after seat {source}'s discard seat {nxt} draws, not seat {seat}")
-            self._settle_passes(set())
-            self._draw(event, path, replacement=False)
+                raise _fault(self.path(".seat"), f"after seat {source}'s discard seat {nxt} draws, not seat {seat}")
+            self._settle_passes(_NOBODY)
+            self._draw(event, replacement=False)
             return
         if kind == EXHAUSTIVE_DRAW:
-            self._settle_passes(set())
+            self._settle_passes(_NOBODY)
             self.outcome = Outcome.EXHAUSTIVE_DRAW
-            self._end(Phase.ENDED)
+            self._end(ENDED)
             return
         if kind not in (CHOW, PUNG, EXPOSED_KONG):
             raise _fault(
-                path, f"after a discard: a win, a claim, seat {nxt}'s draw or an exhaustive draw, not a {kind.name}"
+                self.path(""),
+                f"after a discard: a win, a claim, seat {nxt}'s draw or an exhaustive draw, not a {kind.name}",
             )
         if seat == source:
-            raise _fault(f"{path}.seat", f"seat {seat} cannot claim its own discard")
+            raise _fault(self.path(".seat"), f"seat {seat} cannot claim its own discard")
         hand = self.seats[seat]
         if kind == CHOW:
-            tiles = self._chow_tiles(event, path, offered, source, nxt)
+            tiles = self._chow_tiles(event, offered, source, nxt)
         else:
             needed = 2 if kind == PUNG else 3
             if hand.counts[offered] < needed:
                 held = hand.counts[offered]
-                raise _fault(path, f"seat {seat} holds {held} {_name(offered)}: a {kind.name} needs {needed}")
+                raise _fault(self.path(""), f"seat {seat} holds {held} {_name(offered)}: a {kind.name} needs {needed}")
             hand.add(offered, -needed)
             tiles = (offered,) * (needed + 1)
-        self._settle_passes(set())
-        meld_kind = {CHOW: MeldKind.CHOW, PUNG: MeldKind.PUNG, EXPOSED_KONG: MeldKind.EXPOSED_KONG}[kind]
-        hand.melds.append(Meld(meld_kind, tiles, source))
+        self._settle_passes(_NOBODY)
+        hand.melds.append(Meld(_CLAIMED_MELD[kind], tiles, source))
         self._acted(seat)
         self.claimed = True
         self.claims[(seat, source)] = self.claims.get((seat, source), 0) + 1
         self.turn = seat
-        self.phase = Phase.DRAWING if kind == EXPOSED_KONG else Phase.CLAIMED
+        self.phase = DRAWING if kind == EXPOSED_KONG else CLAIMED
 
-    def _chow_tiles(self, event: HandEvent, path: str, offered: Tile, source: int, nxt: int) -> tuple[Tile, ...]:
+    def _chow_tiles(self, event: HandEvent, offered: Tile, source: int, nxt: int) -> tuple[Tile, ...]:
         seat = event.seat
         if seat != nxt:
-            raise _fault(f"{path}.seat", f"only seat {nxt}, the 下家 of seat {source}, may chow its discard")
+            raise _fault(self.path(".seat"), f"only seat {nxt}, the 下家 of seat {source}, may chow its discard")
         if len(event.tiles) != 2:
-            raise _fault(f"{path}.tiles", f"a chow takes 2 tiles from the hand, got {len(event.tiles)}")
+            raise _fault(self.path(".tiles"), f"a chow takes 2 tiles from the hand, got {len(event.tiles)}")
         taken = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
         tiles = tuple(sorted((offered, *taken)))
         low, middle, high = tiles
         if not (high < FIRST_HONOUR and low // 9 == high // 9 and middle == low + 1 and high == low + 2):
             shown = " ".join(_name(t) for t in taken)
-            raise _fault(f"{path}.tiles", f"{shown} do not form a chow with the discarded {_name(offered)}")
+            raise _fault(self.path(".tiles"), f"{shown} do not form a chow with the discarded {_name(offered)}")
         hand = self.seats[seat]
         for number, tile in enumerate(taken):
             if not hand.counts[tile]:
-                raise _fault(f"{path}.tiles[{number}]", f"seat {seat} holds no {_name(tile)}")
+                raise _fault(self.path(f".tiles[{number}]"), f"seat {seat} holds no {_name(tile)}")
         for tile in taken:
             hand.add(tile, -1)
         return tiles
 
-    def _abandon(self, event: HandEvent, path: str) -> None:
+    def _abandon(self, event: HandEvent) -> None:
         if self.profile is not None and not self.profile.has_abandon_rule:
-            raise _fault(path, f"profile {self.profile.name!r} has no abandon rule")
-        if self.phase in (Phase.DISCARDED, Phase.KONG_ADDED):
-            self._settle_passes(set())
+            raise _fault(self.path(""), f"profile {self.profile.name!r} has no abandon rule")
+        if self.phase in (DISCARDED, KONG_ADDED):
+            self._settle_passes(_NOBODY)
         self.outcome = Outcome.ABANDON
         self.abandoning = event.seat
-        self._end(Phase.ENDED)
+        self._end(ENDED)
 
     def _end(self, phase: Phase) -> None:
         self.phase = phase
         self.ended_at = self.index
 
-    def _win(self, event: HandEvent, path: str) -> None:
+    def _win(self, event: HandEvent) -> None:
         seat = event.seat
-        if self.phase == Phase.WINNING:
+        if self.phase == WINNING:
             win = self.win
             assert win is not None
             if win.outcome not in (Outcome.DISCARD, Outcome.ROBBING_KONG):
-                raise _fault(path, f"the hand ended at events[{self.ended_at}]: nothing follows")
+                raise _fault(self.path(""), f"the hand ended at events[{self.ended_at}]: nothing follows")
             if seat == win.discarder or any(w.seat == seat for w in self.winners):
-                raise _fault(f"{path}.seat", f"seat {seat} cannot win again on this tile")
+                raise _fault(self.path(".seat"), f"seat {seat} cannot win again on this tile")
             self._add_winner(seat, win)
             return
-        win = self._win_kind(seat, path)
+        win = self._win_kind(seat)
         self.win = win
         self.outcome = win.outcome
-        self._end(Phase.WINNING)
+        self._end(WINNING)
         if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG):
             self.turn = win.discarder
         self._add_winner(seat, win)
 
-    def _win_kind(self, seat: int, path: str) -> Win:
+    def _win_kind(self, seat: int) -> Win:
         """What a WIN by ``seat`` is at this point of the hand, or InvalidRequest."""
         phase, turn = self.phase, self.turn
         hand = self.seats[seat]
         if self.opening and len(hand.flowers) == 8:
             return Win(Outcome.EIGHT_FLOWERS, 0, None)
-        if phase in (Phase.DISCARDED, Phase.KONG_ADDED) and seat != turn:
-            outcome = Outcome.DISCARD if phase == Phase.DISCARDED else Outcome.ROBBING_KONG
+        if phase in (DISCARDED, KONG_ADDED) and seat != turn:
+            outcome = Outcome.DISCARD if phase == DISCARDED else Outcome.ROBBING_KONG
             return Win(outcome, turn, self.tile)
         if seat == turn:
-            if phase == Phase.HOLDING and self.opening:
+            if phase == HOLDING and self.opening:
                 return Win(Outcome.SELF_DRAW, 0, hand.dealt[-1])  # 天胡: on the last tile dealt
-            if phase == Phase.HOLDING and self.tile is not None:
+            if phase == HOLDING and self.tile is not None:
                 return Win(Outcome.SELF_DRAW, 0, self.tile)
-            if phase == Phase.DRAWING and len(hand.flowers) == 8 and self._drew_flower_last:
+            if phase == DRAWING and len(hand.flowers) == 8 and self._drew_flower_last:
                 return Win(Outcome.EIGHT_FLOWERS, 0, None)
-        raise _fault(path, f"seat {seat} cannot claim a win here ({self._where()})")
+        raise _fault(self.path(""), f"seat {seat} cannot claim a win here ({self._where()})")
 
     @property
     def _drew_flower_last(self) -> bool:
@@ -453,13 +489,13 @@ class Replay:
 
     def _where(self) -> str:
         phase = self.phase
-        if phase == Phase.DISCARDED:
+        if phase == DISCARDED:
             return f"seat {self.turn} discarded, and no seat wins on its own discard"
-        if phase == Phase.KONG_ADDED:
+        if phase == KONG_ADDED:
             return f"seat {self.turn} added to a kong, and no seat robs its own kong"
-        if phase == Phase.CLAIMED:
+        if phase == CLAIMED:
             return f"seat {self.turn} claimed a tile and discards next"
-        if phase == Phase.DRAWING:
+        if phase == DRAWING:
             return f"seat {self.turn} draws next"
         return f"seat {self.turn} is to play"
 
@@ -484,16 +520,16 @@ class Replay:
 
     def claimable(self, seat: int) -> Win | None:
         """What a WIN by ``seat`` would be as the next event, or None where it may claim none."""
-        if self.phase == Phase.WINNING:
+        if self.phase == WINNING:
             win = self.win
             assert win is not None
             if win.outcome in (Outcome.DISCARD, Outcome.ROBBING_KONG) and seat != win.discarder:
                 return None if any(w.seat == seat for w in self.winners) else win
             return None
-        if self.phase in (Phase.DEALING, Phase.ENDED):
+        if self.phase in (DEALING, ENDED):
             return None
         try:
-            return self._win_kind(seat, "")
+            return self._win_kind(seat)
         except InvalidRequest:
             return None
 
@@ -518,11 +554,11 @@ class Replay:
 
     def finish(self, events_path: str = "events") -> None:
         """The record has no more events: it must have ended. Passes on a last discard are listed."""
-        if self.phase not in (Phase.WINNING, Phase.ENDED):
+        if self.phase not in (WINNING, ENDED):
             raise _fault(
                 events_path, "the record does not end: it stops before a WIN, an EXHAUSTIVE_DRAW or an ABANDON"
             )
-        if self.phase == Phase.WINNING and self.candidates:
+        if self.phase == WINNING and self.candidates:
             self._settle_passes({w.seat for w in self.winners})
         self.passes.sort(key=lambda p: (p.event_index, p.seat))
 
@@ -539,10 +575,12 @@ def check_record(request: SettleRecordRequest, profiles: ProfileRegistry) -> Rul
         add(too_long)
     else:
         for index, event in enumerate(request.events):
-            for violation in event_violations(event, f"events[{index}]"):
-                add(violation)
-            if violations:
-                break  # the first impossible event
+            if not event_fits(event):
+                found = event_violations(event, f"events[{index}]")
+                if found:
+                    for violation in found:
+                        add(violation)
+                    break  # the first impossible event
     if violations or profile is None:
         raise InvalidRequest(violations)
     return profile
@@ -552,11 +590,11 @@ def replay(
     request: SettleRecordRequest,
     profiles: ProfileRegistry = BUILTIN_REGISTRY,
     observe: Callable[[int, HandEvent, Replay], None] | None = None,
-    replay_class: type[Replay] = Replay,
+    judge: CouldWin | None = None,
 ) -> Replay:
     """Replay every event of a record (``observe`` is called after each), or InvalidRequest."""
     profile = check_record(request, profiles)
-    state = replay_class(profile, request.dealer_seat)
+    state = Replay(profile, request.dealer_seat, judge)
     for index, event in enumerate(request.events):
         state.apply(index, event)
         if observe is not None:
@@ -566,10 +604,10 @@ def replay(
 
 
 def settle_record(
-    request: SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY, replay_class: type[Replay] = Replay
+    request: SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY, judge: CouldWin | None = None
 ) -> RecordResult:
     """Replay a record, settle what it implies, and check the deltas it recorded."""
-    state = replay(request, profiles, replay_class=replay_class)
+    state = replay(request, profiles, judge=judge)
     derived = state.derived(request)
     settlement = settle(derived, profiles)
     recorded = request.recorded_deltas

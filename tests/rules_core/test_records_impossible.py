@@ -1,9 +1,11 @@
 """RULES.md section 13, "what is not possible": each impossible record is refused, never settled,
 naming the deepest path of the first impossible event."""
 
+import random
+
 import pytest
 
-from rules_core import EventKind, HandEvent, InvalidRequest, SettleRecordRequest, Tile, settle_record
+from rules_core import EventKind, Flower, HandEvent, InvalidRequest, SettleRecordRequest, Tile, settle_record
 from rules_core.build import (
     abandon,
     added_kong,
@@ -17,7 +19,7 @@ from rules_core.build import (
     pung,
     win,
 )
-from rules_core.record_checks import MAX_EVENTS
+from rules_core.record_checks import MAX_EVENTS, event_fits, event_violations
 
 from .record_hands import DEALS, record
 
@@ -145,3 +147,20 @@ def test_the_table_is_checked_as_a_settle_request_is():
         ("profile", "unknown profile 'Classic'; known profiles: classic, lezi, sankou"),
         ("dealer_seat", "must be a seat 0-3"),
     ]
+
+
+def test_the_quick_check_of_an_event_agrees_with_the_full_one():
+    """`event_fits` answers the usual case without building paths; it must agree with
+    `event_violations` on every shape of event."""
+    rng = random.Random(5)
+    tiles = (Tile.M1, Tile.EAST, None)
+    for _ in range(20_000):
+        event = HandEvent(
+            rng.choice((None, *EventKind)),
+            rng.choice((0, 3, 4, -1)),
+            rng.choice((None, None, *tiles)),
+            tuple(rng.choice(tiles) for _ in range(rng.choice((0, 0, 1, 2, 3, 13, 14, 15)))),
+            rng.choice((None, None, Flower.PLUM)),
+            tuple(rng.choice((Flower.SPRING, None)) for _ in range(rng.choice((0, 0, 1, 9)))),
+        )
+        assert event_fits(event) == (not event_violations(event, "e")), event

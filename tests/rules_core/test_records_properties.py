@@ -9,26 +9,19 @@ from rules_core import CheckWinRequest, Outcome, settle, settle_record, settle_r
 from rules_core.json_write import settle_record_request_dict, settle_record_response_dict
 from rules_core.patterns import mask_of
 from rules_core.record_simulator import simulate_records
-from rules_core.replay import Replay
+from rules_core.replay import Win
 from rules_core.waits import check_win
 
 RECORDS = simulate_records(240, seed=11)
 RESULTS = [settle_record(record) for record in RECORDS]
 
 
-class JudgeEverySeatAtEveryDiscard(Replay):
+def judge_every_seat_at_every_discard(replay, seat, tile, outcome):
     """The brute force: at each discard and added kong, every other seat's win on the tile is
     judged whole by `check_win`, 漏胡 locks included, with no waits kept."""
-
-    def could_win(self, seat, tile, outcome):
-        claim = self.winner(seat, self.claimable_on(tile, outcome))
-        result = check_win(CheckWinRequest(self.profile.name, outcome, claim, dealer_seat=self.dealer))
-        return mask_of(result.patterns) if result.legal else None
-
-    def claimable_on(self, tile, outcome):
-        from rules_core.replay import Win
-
-        return Win(outcome, self.turn, tile)
+    claim = replay.winner(seat, Win(outcome, replay.turn, tile))
+    result = check_win(CheckWinRequest(replay.profile.name, outcome, claim, dealer_seat=replay.dealer))
+    return mask_of(result.patterns) if result.legal else None
 
 
 def test_the_settlement_is_settle_of_the_derived_request():
@@ -38,7 +31,7 @@ def test_the_settlement_is_settle_of_the_derived_request():
 
 def test_the_passes_equal_a_brute_force_that_judges_every_seat_at_every_discard():
     for record, result in zip(RECORDS, RESULTS, strict=True):
-        assert settle_record(record, replay_class=JudgeEverySeatAtEveryDiscard).passes == result.passes
+        assert settle_record(record, judge=judge_every_seat_at_every_discard).passes == result.passes
 
 
 def test_deltas_sum_to_zero_except_abandons():

@@ -1,0 +1,93 @@
+"""Benchmark: replaying hand records (牌谱) against settling the requests they imply.
+
+    make bench-records      # or: python -m bench.records_bench [--count 400] [--json FILE]
+
+Simulated hands (`rules_core.record_simulator`) of 80 to 120 events, about 100, are replayed
+with `settle_record` (every event checked, the 漏胡 passes judged, the derived request settled)
+and their derived requests settled alone with `settle`, on one core, in the compiled and the
+pure-Python builds (each in a child process, ``SHMJ_PURE_PYTHON=1`` for the second). CPU time
+(`time.process_time`), the best of several rounds: the machine is shared. The figure that
+matters is the ratio: a record's CPU against its derived settle's (target: at most 20x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROUNDS = 5
+
+
+def measure(count: int, seed: int) -> dict:
+    """Records per second and the CPU ratio, in this process's build."""
+    from rules_core import BUILD, settle, settle_record
+    from rules_core.record_simulator import RecordSimulator
+
+    simulator = RecordSimulator(seed)
+    records = []
+    index = 0
+    while len(records) < count:
+        record = simulator.record(index)
+        index += 1
+        if 80 <= len(record.events) <= 120:
+            records.append(record)
+    derived = [settle_record(r).derived for r in records]
+    replay_times, settle_times = [], []
+    for _ in range(ROUNDS):
+        start = time.process_time()
+        for record in records:
+            settle_record(record)
+        replay_times.append(time.process_time() - start)
+        start = time.process_time()
+        for _ in range(5):
+            for request in derived:
+                settle(request)
+        settle_times.append((time.process_time() - start) / 5)
+    replay, alone = min(replay_times), min(settle_times)
+    return {
+        "build": BUILD,
+        "records": len(records),
+        "mean_events": round(sum(len(r.events) for r in records) / len(records), 1),
+        "records_per_second": round(len(records) / replay),
+        "record_us": round(replay / len(records) * 1e6, 1),
+        "derived_settle_us": round(alone / len(records) * 1e6, 2),
+        "ratio": round(replay / alone, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=400, help="records of 80-120 events (default 400)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", help="write the figures to this file too")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.count, args.seed)))
+        return 0
+    results = []
+    for pure in (False, True):
+        env = {**os.environ, "SHMJ_PURE_PYTHON": "1" if pure else "0"}
+        command = [sys.executable, "-m", "bench.records_bench", "--child", "--count", str(args.count)]
+        command += ["--seed", str(args.seed)]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+        results.append(json.loads(done.stdout))
+    for result in results:
+        print(
+            f"{result['build']:>8}: {result['records_per_second']:>6} records/s"
+            f"  {result['record_us']:>7} us a record of {result['mean_events']} events"
+            f"  {result['derived_settle_us']:>6} us its derived settle  ratio {result['ratio']}x"
+        )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(results, out, indent=2)
+            out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
