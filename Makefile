@@ -150,6 +150,11 @@ bench-http: install
 bench-records: install
 	$(PY) -m bench.records_bench --json docs/records-bench.json
 
+# gRPC health latency in a worker while two 10k-hand JSON batches run over HTTP (docs/HTTP.md).
+.PHONY: bench-json-batches
+bench-json-batches: install
+	$(PY) -m bench.json_batches --batches 2 --hands 10000 --seconds 20
+
 # The settlement explorer's screenshots in docs/ (a real server, Debian's chromium).
 .PHONY: explorer-screenshots
 explorer-screenshots: install

@@ -7,6 +7,7 @@ answer is encoded back (the bytes Settle and SettleBatch build themselves go out
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 from dataclasses import dataclass, field
@@ -64,6 +65,20 @@ _FIELD_READERS = {
     "ListWaits": read_list_waits_request,
     "SettleRecord": read_settle_record_request,
 }
+
+
+# JSON bodies and answers at least this large are read and written in a thread, not on the
+# event loop: a 10,000-hand batch's JSON took the loop for seconds, and gRPC's health checks
+# in the same worker waited (docs/HTTP.md). Smaller ones cost less than the hand-off.
+OFF_LOOP_BYTES = 64 * 1024
+_JSON_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shmj-json")
+
+
+async def off_loop(size: int, work, *args):
+    """``work(*args)``, in a thread of its own when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
+    if size < OFF_LOOP_BYTES:
+        return work(*args)
+    return await asyncio.get_running_loop().run_in_executor(_JSON_THREADS, work, *args)
 
 
 class CallEnded(grpc.aio.AbortError):
@@ -153,6 +168,11 @@ class Calls:
             call.request_id = getattr(request, "request_id", "")
             call.profile = request_profile(request)
             response = await self._respond(method, request, context)
+            if codec == connect.JSON and isinstance(response, bytes):  # a large answer's JSON, off the loop too
+                response = await off_loop(len(response), method.response_class.FromString, response)
+                return self._encoded(
+                    await off_loop(response.ByteSize(), json_answer, response), "application/json", context
+                )
             return self._encode(method, codec, response, context)
         except CallEnded:
             raise
@@ -176,7 +196,7 @@ class Calls:
                     f"the body is not a {method.request_class.DESCRIPTOR.full_name} message",
                 )
         try:
-            data = read_json(body) if body else {}
+            data = (await off_loop(len(body), read_json, body)) if body else {}
         except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the body is not JSON: {error}")
         if not isinstance(data, dict):
@@ -186,7 +206,7 @@ class Calls:
             )
         request = method.request_class()
         try:
-            json_format.ParseDict(data, request)
+            await off_loop(len(body), json_format.ParseDict, data, request)
         except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
             await self._reject_json(method, data, str(error), context)
         return request
@@ -225,6 +245,9 @@ class Calls:
                 response = method.response_class.FromString(response)
             body = json_answer(response)
             content_type = "application/json"
+        return self._encoded(body, content_type, context)
+
+    def _encoded(self, body: bytes, content_type: str, context: HttpCallContext) -> Answer:
         if len(body) > self.max_message_bytes:  # JSON is longer than the protobuf the servicer measured
             context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED)
             return error_answer(

@@ -3,6 +3,8 @@ start, report draining on /readyz, stop."""
 
 from __future__ import annotations
 
+import sys
+
 import structlog
 
 from server.config import ServerConfig
@@ -13,6 +15,8 @@ from server.http.connections import ConnectionLimits, effective_max_connections
 from server.http.listener import HttpServer, TlsFiles, listening_socket
 
 log = structlog.get_logger("shmj.server")
+
+SWITCH_INTERVAL_S = 0.001
 
 
 class HttpEndpoint:
@@ -65,6 +69,10 @@ class HttpEndpoint:
         return f"{scheme}://{host}:{self._server.port}"
 
     async def start(self) -> None:
+        # JSON threads (server.http.calls) hold the GIL for up to the switch interval each time
+        # the event loop asks for it: 1 ms instead of Python's 5 keeps gRPC's calls in this
+        # worker answered while large JSON bodies are read and written (docs/HTTP.md).
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         await self._server.start()
         log.info(
             "serving http",

@@ -1,0 +1,40 @@
+"""Issue 21, finding 5: four 10k-hand JSON SettleBatch calls over HTTP took the worker's event
+loop for seconds at a time (gRPC health checks in the same worker waited 1.0 s), while the same
+batches over gRPC let them through in 28 ms: protobuf's JSON parser and writer ran on the loop.
+Now a JSON body or answer of 64 KiB or more is read and written in the worker's JSON thread;
+`make bench-json-batches` measures the health checks' latency meanwhile (docs/HTTP.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from server.http.calls import OFF_LOOP_BYTES, off_loop
+
+
+def _thread_name() -> str:
+    return threading.current_thread().name
+
+
+def test_large_json_is_read_and_written_off_the_event_loop_and_small_json_on_it():
+    async def where_each_runs():
+        return (
+            _thread_name(),
+            await off_loop(OFF_LOOP_BYTES - 1, _thread_name),
+            await off_loop(OFF_LOOP_BYTES, _thread_name),
+        )
+
+    loop, small, large = asyncio.run(where_each_runs())
+    assert OFF_LOOP_BYTES == 65536
+    assert small == loop
+    assert large == "shmj-json_0"
+
+
+def test_what_the_thread_raises_reaches_the_call():
+    async def failing():
+        return await off_loop(OFF_LOOP_BYTES, int, "not a number")
+
+    with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with base 10: 'not a number'$"):
+        asyncio.run(failing())
