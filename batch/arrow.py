@@ -22,9 +22,11 @@ from collections.abc import Iterable, Iterator
 import pyarrow as pa
 
 from batch.arrow_schema import result_batch
+from batch.fast_requests import read_row_request
 from batch.local import settle_lines, settle_request
 from batch.records import with_rules
 from profile_files import registry_of
+from rules_core.requests import SettleRequest
 
 
 def is_json_column(schema: pa.Schema) -> bool:
@@ -53,8 +55,17 @@ def settle_records(
     if is_json_column(batch.schema):
         lines = enumerate((line or "" for line in batch.column(0).to_pylist()), start=first_number)
         return settle_lines(lines, profile, overrides, profiles)
-    # Rows go to the JSON reader as they are: it takes .proto names and reads a null as absent.
-    return [settle_request(with_rules(row, profile, overrides), profiles) for row in request_rows(batch)]
+    return [settle_request(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
+
+
+def _row_request(row: dict, profile: str | None, overrides: dict) -> SettleRequest | dict:
+    """A row in the usual form as a core value (``fast_requests``); any other row as it is, for
+    the bounded reader, which takes .proto names and reads a null as absent."""
+    if not overrides:
+        request = read_row_request(row)
+        if request is not None:
+            return request._replace(profile=profile) if profile else request
+    return with_rules(row, profile, overrides)
 
 
 def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:

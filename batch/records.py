@@ -15,7 +15,7 @@ import json
 
 import msgspec
 
-from batch.json_requests import read_request
+from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
 from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
@@ -46,12 +46,12 @@ def read_line(
 ) -> tuple[SettleRequest | dict | None, dict | None]:
     """(request, None) or (None, error record) for input line ``number``: its bytes, or its
     text (a string column); None is a line too long to read. The request is a core value when
-    the line is in the usual form (``json_requests``), else the line's JSON object, which the
+    the line is in the usual form (``fast_requests``), else the line's JSON object, which the
     bounded reader reads when it is settled."""
     if line is None:
         return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
     if not overrides:
-        request = read_request(line)
+        request = read_json_request(line)
         if request is not None:
             return (request._replace(profile=profile) if profile else request), None
     try:

@@ -1,5 +1,5 @@
 """The readers of each wire form agree (issue 23): generated requests, valid and malformed, read
-from proto3 JSON by the fast reader (msgspec, ``batch.json_requests``) and by the bounded reader
+from proto3 JSON by the fast reader (msgspec, ``batch.fast_requests``) and by the bounded reader
 (``rules_core.json_read``), from the proto message (``convert``) and from an Arrow row, give equal
 core values, and equal records (answers or violations) once settled."""
 
@@ -15,9 +15,9 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
-from batch.arrow import settle_records
+from batch.arrow import request_rows, settle_records
 from batch.arrow_schema import REQUEST, record_batch
-from batch.json_requests import read_request
+from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
 from batch.records import read_line
 from rules_core.json_read import read_settle_request
@@ -89,7 +89,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 @given(requests())
 def test_the_fast_json_reader_reads_what_the_bounded_one_reads_or_leaves_it_to_it(data):
     line = json.dumps(data, ensure_ascii=False).encode()
-    fast = read_request(line)
+    fast = read_json_request(line)
     if fast is not None:
         assert fast == bounded(data)
     request, error = read_line(1, line, None, {})
@@ -124,5 +124,9 @@ def test_an_arrow_row_settles_as_its_json_line(data):
         batch = record_batch(REQUEST, [data])
     except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError, TypeError, ValueError, OverflowError):
         return  # not a row the nested schema can hold
+    (row,) = request_rows(batch)
+    fast = read_row_request(row)
+    if fast is not None:
+        assert fast == bounded(dict(row))
     nested = settle_records(batch)
     assert nested == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
