@@ -86,14 +86,17 @@ def buf_generate(tmp_path: Path, plugin_names: set[str]) -> Path:
     return tmp_path / "out"
 
 
-def same_code(built: Path, generated: Path, pattern: str, drop: str) -> list[str]:
+def same_code(built: Path, generated: Path, pattern: str, drop: str = "") -> list[str]:
     """The files under built that match pattern, by relative path, each checked to be the
-    generated one's text but for what drop matches (what buf and protoc tell plugins
-    differently: protoc's version, the json_name buf spells out in every field's comment)."""
+    generated one's text but for what drop matches, if anything (what buf and protoc tell
+    plugins differently: protoc's version, the json_name buf spells out in field comments)."""
     names = sorted(str(path.relative_to(built)) for path in built.rglob(pattern))
     assert names, built
     for name in names:
-        assert re.sub(drop, "", (built / name).read_text()) == re.sub(drop, "", (generated / name).read_text()), name
+        built_text, generated_text = (built / name).read_text(), (generated / name).read_text()
+        if drop:
+            built_text, generated_text = re.sub(drop, "", built_text), re.sub(drop, "", generated_text)
+        assert built_text == generated_text, name
     return names
 
 
@@ -106,6 +109,24 @@ def clients_md_output(command: str) -> str:
     """What docs/CLIENTS.md shows a console command printing: the lines after `$ command`."""
     (shown,) = re.findall(rf"^\$ {re.escape(command)}\n(.*?)^```", (ROOT / "docs/CLIENTS.md").read_text(), re.M | re.S)
     return shown
+
+
+def clients_md_protoc_command(output_flag: str, out: Path) -> str:
+    """The plain protoc command of docs/CLIENTS.md that has output_flag (--go_out), writing to out."""
+    doc = (ROOT / "docs/CLIENTS.md").read_text()
+    (block,) = re.findall(r"With plain protoc:\n\n```sh\n(.*?)```", doc, flags=re.S)
+    (command,) = [c for c in block.replace("\\\n", " ").splitlines() if f" {output_flag}=" in c]
+    return command.replace("out/", f"{out}/")
+
+
+def run_clients_md_protoc(output_flag: str, tmp_path: Path) -> Path:
+    """That command run as written from the repository root with Debian's tools, into tmp_path."""
+    for language in ("go", "cpp"):
+        (tmp_path / language).mkdir()
+    command = clients_md_protoc_command(output_flag, tmp_path)
+    result = subprocess.run(["bash", "-c", command], cwd=ROOT, env={"PATH": "/usr/bin:/bin"}, capture_output=True)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), command
+    return tmp_path
 
 
 def toolchain_packages(language: str) -> set[str]:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.clients.compiled_clients import SERVICE_PROTOS, CompiledClientChecks, buf_generate, run_example, same_code
+from tests.clients.compiled_clients import (
+    SERVICE_PROTOS,
+    CompiledClientChecks,
+    buf_generate,
+    run_clients_md_protoc,
+    run_example,
+    same_code,
+)
 from tests.server.conftest import ROOT
 
 
@@ -38,3 +45,8 @@ class TestGoClient(CompiledClientChecks):
         built = ROOT / "build/clients/go/src/shmj/gen/go"
         names = same_code(built, generated / "go", "*.go", drop=r"// \tprotoc .*\n")
         assert "mahjong/shanghai/v1/scoring_service_grpc.pb.go" in names and len(names) == len(SERVICE_PROTOS) + 1
+
+    def test_the_protoc_command_of_clients_md_generates_what_the_build_does(self, example, tmp_path):
+        generated = run_clients_md_protoc("--go_out", tmp_path)
+        built = ROOT / "build/clients/go/src/shmj/gen/go"
+        assert len(same_code(built, generated / "go", "*.go")) == len(SERVICE_PROTOS) + 1
