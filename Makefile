@@ -184,6 +184,12 @@ SOAK_RATE ?= 200
 soak: install
 	$(PY) -m bench.soak --duration $(SOAK_SECONDS) --rate $(SOAK_RATE) --report soak-report.json --plot soak-report.png
 
+# The reference part of docs/API.md, from the .proto files' descriptors and comments (a test
+# fails when the committed text is stale).
+.PHONY: api-doc
+api-doc: install
+	$(PY) docs/api_reference.py
+
 # The Grafana dashboard's JSON, from its code (a test fails when the committed JSON is stale).
 dashboard: install
 	$(PY) deploy/grafana/dashboard.py

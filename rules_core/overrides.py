@@ -52,7 +52,7 @@ class _DieFault(ValueError):
 
 
 # Bounds that keep every amount finite and every computation quick; realistic profiles stay far
-# below 2**53, where every amount is exact. docs/READINGS.md lists them.
+# below 2**53, where every amount is exact. docs/RULES.md (section 3) lists them.
 MAX_VALUE = 100_000
 MAX_FAN = 8
 MAX_MULTIPLIER = 16

@@ -1,0 +1,150 @@
+"""The project carries its own rules and contract (docs/RULES.md, docs/API.md), and neither can go
+stale: API.md names every rpc, message and enum of the .proto files, RULES.md names modules,
+test files and tests that exist and the worked examples the suite settles, and no document
+links outside the repository (issue 22, item 6)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from google.protobuf import descriptor_pool
+from mahjong.shanghai.v1 import (  # noqa: F401  (each file's descriptors, into the default pool)
+    patterns_pb2,
+    profile_pb2,
+    records_pb2,
+    scoring_service_pb2,
+    settlement_pb2,
+    tiles_pb2,
+)
+
+from tests.worked_examples import WORKED_EXAMPLES
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = (ROOT / "docs/RULES.md").read_text()
+API = (ROOT / "docs/API.md").read_text()
+PROTO_FILES = sorted(path.relative_to(ROOT / "proto").as_posix() for path in (ROOT / "proto").rglob("*.proto"))
+
+
+def _api_reference():
+    spec = importlib.util.spec_from_file_location("api_reference", ROOT / "docs/api_reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def contract_names() -> set[str]:
+    """Every service, rpc, message (nested ones too) and enum of the package's .proto files."""
+    names: set[str] = set()
+
+    def message(descriptor, prefix=""):
+        names.add(prefix + descriptor.name)
+        for nested in descriptor.nested_types:
+            if not nested.GetOptions().map_entry:
+                message(nested, f"{prefix}{descriptor.name}.")
+        names.update(f"{prefix}{descriptor.name}.{enum.name}" for enum in descriptor.enum_types)
+
+    pool = descriptor_pool.Default()
+    for name in PROTO_FILES:
+        file = pool.FindFileByName(name)
+        for descriptor in file.message_types_by_name.values():
+            message(descriptor)
+        names.update(file.enum_types_by_name)
+        for service in file.services_by_name.values():
+            names.add(service.name)
+            names.update(method.name for method in service.methods)
+    return names
+
+
+def test_api_md_names_every_rpc_message_and_enum_of_the_proto_files():
+    assert len(PROTO_FILES) == 6
+    named = set(re.findall(r"`([A-Z][A-Za-z0-9.]*)`", API))
+    assert contract_names() - named == set()
+    for method in scoring_service_pb2.DESCRIPTOR.services_by_name["ScoringService"].methods:
+        assert f"| `{method.name}` |" in API
+
+
+def test_api_md_reference_is_what_the_proto_files_give():
+    """`make api-doc` writes it; a .proto edit without it fails here."""
+    reference = _api_reference()
+    assert reference.rewritten(API, reference.load_files()) == API
+    ended = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "docs/api_reference.py", "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert (ended.returncode, ended.stderr) == (0, "")
+
+
+def test_api_md_says_what_is_not_implemented_and_the_proto_files_agree():
+    fields = {f.name for m in settlement_pb2.DESCRIPTOR.message_types_by_name.values() for f in m.fields}
+    assert "engine_version" not in fields and "profile_digest" not in fields
+    assert "## Not implemented yet: versioned answers" in API
+
+
+# --- RULES.md ----------------------------------------------------------------------------
+
+
+def rules_sections() -> dict[int, str]:
+    parts = re.split(r"^## (\d+)\. .*$", RULES, flags=re.M)
+    return {int(number): text for number, text in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def test_rules_md_has_every_section_and_each_names_what_holds_it():
+    sections = rules_sections()
+    assert sorted(sections) == list(range(1, 14))
+    for number, text in sections.items():
+        if number != 12:  # the worked examples name their tests in their introduction
+            assert "**Held by** " in text, number
+
+
+def test_every_module_test_file_and_test_rules_md_names_exists():
+    paths = set(re.findall(r"`((?:rules_core|tests)/[\w/]+\.py)`", RULES))
+    assert len(paths) > 30
+    assert sorted(p for p in paths if not (ROOT / p).is_file()) == []
+    test_sources = "".join(path.read_text() for path in (ROOT / "tests").rglob("test_*.py"))
+    tests = set(re.findall(r"`(test_\w+)`", RULES))
+    assert len(tests) >= 10
+    assert sorted(t for t in tests if f"def {t}(" not in test_sources) == []
+
+
+def _deltas(deltas) -> str:
+    return "[" + ", ".join(f"{d:+g}" if d else "0" for d in deltas) + "]"
+
+
+@pytest.mark.parametrize("name, deltas", [(name, deltas) for name, _, deltas, _ in WORKED_EXAMPLES])
+def test_the_worked_examples_are_the_ones_the_suite_settles(name, deltas):
+    examples = dict(re.findall(r"^(\d+)\. (.*?)(?=^\d+\. |\Z)", rules_sections()[12], flags=re.M | re.S))
+    assert sorted(map(int, examples)) == list(range(1, 21))
+    text = " ".join(examples[name.split("-")[0]].split())
+    assert f"`{_deltas(deltas)}`" in text
+
+
+# --- links -------------------------------------------------------------------------------
+
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_relative_link_leads_to_a_file_of_the_repository(document):
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", document.read_text())
+    local = [link for link in links if "://" not in link and not link.startswith("mailto:")]
+    missing = [link for link in local if not (document.parent / link).exists()]
+    assert missing == []
+    resolved = [(document.parent / link).resolve() for link in local]
+    assert [path for path in resolved if path != ROOT and ROOT not in path.parents] == []
+
+
+def test_nothing_points_outside_the_repository_for_the_rules_or_the_contract():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    offenders = [
+        name
+        for name in tracked
+        if name.endswith((".md", ".py", ".proto", ".yaml", ".yml", ".toml", "Makefile"))
+        and name != "tests/test_docs.py"
+        and re.search(r"\.\./shared/|READINGS\.md", (ROOT / name).read_text(errors="replace"))
+    ]
+    assert offenders == []
+    readme = (ROOT / "README.md").read_text()
+    assert "[docs/RULES.md](docs/RULES.md)" in readme and "[docs/API.md](docs/API.md)" in readme
