@@ -15,7 +15,6 @@ or does not come back within ``--return-mb`` of idle.
 from __future__ import annotations
 
 import argparse
-import json
 import socket
 import sys
 import tempfile
@@ -23,6 +22,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench.verdict import verdict
 from tests.fuzz import procs
 from tests.server.conftest import run_server
 from tests.server.raw_h2 import RawGrpcConnection
@@ -143,12 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", default="", help="write the report here as JSON")
     parser.add_argument("server_args", nargs="*", help="flags for shmj-server (after --)")
     args = parser.parse_args(argv)
-    report = run(args)
-    summary = {k: v for k, v in report.items() if k != "timeline"}
-    print(json.dumps(summary, indent=1))
-    if args.report:
-        Path(args.report).write_text(json.dumps(report, indent=1) + "\n")
-    return 0 if report["passed"] else 1
+    return verdict(run(args), args.report, hidden=("timeline",))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.client
-import json
 import sys
 import tempfile
 import threading
@@ -27,6 +26,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from bench.unary_cost import percentiles
+from bench.verdict import verdict
 from rules_core.random_hands import generate_requests
 from tests.server.conftest import run_server
 
@@ -103,10 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report = run(args.batches, args.hands, args.seconds)
     report["passed"] = report["health_under_batches_ms"]["p99_ms"] < args.target_p99_ms
-    print(json.dumps(report, indent=1))
-    if args.report:
-        Path(args.report).write_text(json.dumps(report, indent=1) + "\n")
-    return 0 if report["passed"] else 1
+    return verdict(report, args.report)
 
 
 if __name__ == "__main__":
