@@ -28,6 +28,7 @@ from convert import wire
 from convert.messages import settle_request_message
 from rules_core import InvalidRequest, legality, multipliers, overrides, patterns, settle, shape, valuation
 from rules_core.random_hands import HandGenerator
+from server.errors import invalid_request
 
 
 def rss_mb() -> float:
@@ -84,7 +85,7 @@ def run(count: int, seed: int, sample_every: int, path: str = "worker") -> dict:
         try:
             outcome = settle(request)
         except InvalidRequest as error:
-            outcome = error
+            outcome = invalid_request(error)
         if worker:
             convert.batch_entry(message.request_id, outcome)
         if index % sample_every == 0:

@@ -477,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
         return exit_status(error.code)
     except grpc.RpcError as error:
         status = rpc_status.from_call(error)
-        if status is not None and status.details:
+        if status is not None and any(d.Is(error_details_pb2.BadRequest.DESCRIPTOR) for d in status.details):
             summary = "invalid request"
         else:
             summary = explain(error.code(), error.details() or "", args.target, args.tls)

@@ -20,12 +20,10 @@ from convert.messages import hand_message, settle_request_message, winner_messag
 from convert.profiles import get_profile_response, list_profiles_response, overrides, overrides_message, rule_profile
 from convert.records import settle_record_request, settle_record_response
 from convert.requests import check_win_request, list_waits_request, settle_request
-from convert.responses import check_win_response, list_waits_response, oversize_message, settle_error
+from convert.responses import check_win_response, list_waits_response
 from convert.wire import (
     batch_entry,
     echoed_id,
-    oversize_batch_entry,
-    oversize_stream_response,
     settle_batch_response,
     settle_response,
     settle_response_bytes,
@@ -46,12 +44,8 @@ __all__ = [
     "message_dict",
     "overrides",
     "overrides_message",
-    "oversize_batch_entry",
-    "oversize_message",
-    "oversize_stream_response",
     "rule_profile",
     "settle_batch_response",
-    "settle_error",
     "settle_request",
     "settle_record_request",
     "settle_record_response",

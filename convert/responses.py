@@ -1,4 +1,4 @@
-"""rules_core results to response messages: winners, errors, CheckWin and ListWaits."""
+"""rules_core results to response messages: winners, CheckWin and ListWaits (errors: `server.errors`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
 from convert.memo import Memo
-from rules_core.errors import InvalidRequest
 
 
 def _items_message(items: tuple) -> pb.WinnerResult:
@@ -37,30 +36,6 @@ def fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
     target.value = w.value
     if w.items:
         target.MergeFrom(_ITEM_TEMPLATES[w.items])
-
-
-def settle_error(error: InvalidRequest, target: pb.SettleError | None = None) -> pb.SettleError:
-    """An INVALID_ARGUMENT error entry; written into ``target`` when given."""
-    if target is None:
-        target = pb.SettleError()
-    target.code = "INVALID_ARGUMENT"
-    target.message = str(error)
-    add = target.field_violations.add
-    for field, description in error.violations:
-        add(field=field, description=description)
-    return target
-
-
-def oversize_message(size: int, limit: int) -> str:
-    return f"the answer is {size} bytes, over the {limit}-byte message limit"
-
-
-def oversize_error(size: int, limit: int, target: pb.SettleError) -> pb.SettleError:
-    """A RESOURCE_EXHAUSTED error entry, in place of an answer of ``size`` bytes that would not
-    fit in a message; written into ``target``."""
-    target.code = "RESOURCE_EXHAUSTED"
-    target.message = oversize_message(size, limit)
-    return target
 
 
 def check_win_response(request_id: str, result: rc.WinnerResult) -> svc.CheckWinResponse:

@@ -19,8 +19,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
 from convert.memo import Memo
-from convert.responses import fill_winner, oversize_error, settle_error
-from rules_core.errors import InvalidRequest
+from convert.responses import fill_winner
 from rules_core.validation import request_id_violation
 
 
@@ -113,38 +112,28 @@ def echoed_id(request_id: str) -> str:
     return "" if request_id_violation(request_id) else request_id
 
 
-def stream_response(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> pb.SettleResponse:
-    """One SettleStream answer: the settlement, or the request id with the error."""
-    if isinstance(outcome, InvalidRequest):
-        return pb.SettleResponse(request_id=echoed_id(request_id), error=settle_error(outcome))
-    return settle_response(outcome)
-
-
-def oversize_stream_response(request_id: str, size: int, limit: int) -> pb.SettleResponse:
-    """The SettleStream answer in place of one of ``size`` bytes, over the message limit."""
+def stream_response(request_id: str, outcome) -> pb.SettleResponse:
+    """One SettleStream answer: the settlement (an ``rc.SettleResult``), or the request id with
+    the error (anything with ``fill_settle_error``: the server's `server.errors.Failure`)."""
+    if isinstance(outcome, rc.SettleResult):
+        return settle_response(outcome)
     response = pb.SettleResponse(request_id=echoed_id(request_id))
-    oversize_error(size, limit, response.error)
+    outcome.fill_settle_error(response.error)
     return response
 
 
-def batch_entry(request_id: str, outcome: rc.SettleResult | InvalidRequest) -> bytes:
-    """One serialised `results` entry of a SettleBatchResponse: the settlement or the error."""
-    if isinstance(outcome, InvalidRequest):
-        result = svc.SettleBatchResult(request_id=echoed_id(request_id))
-        settle_error(outcome, result.error)
-        entry = result.SerializeToString()
-    else:
+def batch_entry(request_id: str, outcome) -> bytes:
+    """One serialised `results` entry of a SettleBatchResponse: the settlement (an
+    ``rc.SettleResult``) or the error (anything with ``fill_settle_error``)."""
+    if isinstance(outcome, rc.SettleResult):
         request_id_field = _request_id_field(request_id)
         response = _length_prefixed(request_id_field + _response_after_id(outcome))
         entry = request_id_field + _BATCH_RESPONSE_KEY + response
+    else:
+        result = svc.SettleBatchResult(request_id=echoed_id(request_id))
+        outcome.fill_settle_error(result.error)
+        entry = result.SerializeToString()
     return _BATCH_RESULTS_KEY + _length_prefixed(entry)
-
-
-def oversize_batch_entry(request_id: str, size: int, limit: int) -> bytes:
-    """The `results` entry in place of one of ``size`` bytes, over the message limit."""
-    result = svc.SettleBatchResult(request_id=echoed_id(request_id))
-    oversize_error(size, limit, result.error)
-    return _BATCH_RESULTS_KEY + _length_prefixed(result.SerializeToString())
 
 
 def settle_batch_response(entries: list[bytes]) -> bytes:

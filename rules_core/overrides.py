@@ -276,8 +276,9 @@ def resolve_profile(
     in ``profiles`` (built-in and house profiles); the overrides apply on top of that profile."""
     base = profiles.get(name)
     if base is None:
-        shown = repr(name) if name else "an empty name"
-        return None, [FieldViolation("profile", f"unknown profile {shown}; known profiles: {profiles.known}")]
+        if not name:
+            return None, [FieldViolation("profile", f"must be specified: one of {profiles.known}")]
+        return None, [FieldViolation("profile", f"unknown profile {name!r}; known profiles: {profiles.known}")]
     if not overrides:
         return base, []
     key = memo_key(name, overrides)

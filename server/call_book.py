@@ -22,9 +22,8 @@ import grpc
 
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
-from server import logs, metrics
+from server import errors, logs, metrics
 from server.drain import DRAIN, refuse_if_draining
-from server.service import abort_invalid
 
 MAX_LOGGED_ID_CHARS = 128
 MAX_MESSAGE_BYTES = 2**31 - 1  # the most gRPC can carry
@@ -184,20 +183,17 @@ class Decoder:
     async def within_limit(self, body: bytes, context: Any, what: str) -> None:
         """RESOURCE_EXHAUSTED, as gRPC's core would answer, for a body over the message limit."""
         if self.max_message_bytes is not None and len(body) > self.max_message_bytes:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{what} is {len(body)} bytes, over the {self.max_message_bytes}-byte message limit",
-            )
+            await errors.abort(context, errors.message_too_large(what, len(body), self.max_message_bytes))
 
     async def refuse_large(self, body: bytes, context: Any, what: str = "the body") -> None:
         """End the call if the body is over the message limit or larger than a legal request."""
         await self.within_limit(body, context, what)
         oversized = body_violation(self.message_name, body)
         if oversized is not None:
-            await abort_invalid(context, InvalidRequest([oversized]))
+            await errors.abort(context, errors.body_too_large(InvalidRequest([oversized])))
 
     async def reject(self, context: Any, what: str = "the body") -> None:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what} is not {self.expected}")
+        await errors.abort(context, errors.malformed_body(f"{what} is not {self.expected}"))
 
 
 def forget_frames(error: BaseException | None) -> None:

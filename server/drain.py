@@ -27,7 +27,9 @@ import time
 
 import grpc
 
-SHUTTING_DOWN = "the server is shutting down; retry the call"
+from server import errors
+from server.errors import SHUTTING_DOWN
+
 FLUSH_S = 0.05  # from the last answer sent to the exit: gRPC's core writes it out
 POLL_S = 0.005
 DRAINING_BATCH_CHUNK = 2  # requests of a batch settled between two turns of the loop while draining
@@ -84,7 +86,7 @@ async def _cut_calls_in_flight() -> int:
     calls = [(task, context) for task, context in DRAIN.calls.items() if task not in DRAIN.held]
     for task, context in calls:
         try:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+            await errors.abort(context, errors.shutting_down())
         except grpc.aio.AbortError:
             pass  # raised by every abort, once the status is sent
         except Exception:  # noqa: S110 (the call had just ended: nothing to answer)

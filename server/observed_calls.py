@@ -20,7 +20,7 @@ import grpc
 
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
-from server import metrics
+from server import errors, metrics
 from server.call_book import MAX_MESSAGE_BYTES, Call, Decoder, forget_frames, method_record, unary
 from server.drain import refuse_if_draining
 
@@ -152,6 +152,6 @@ async def _decoded(bodies, decode: Decoder, context, labels):
             await decode.within_limit(body, context, what)  # over the message limit: the stream ends
             oversized = body_violation(decode.message_name, body)
             if oversized is not None:  # an error entry, and the stream goes on
-                yield InvalidRequest([oversized])
+                yield errors.body_too_large(InvalidRequest([oversized]))
                 continue
         yield await decode(body, context, what)

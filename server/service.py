@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 
 import grpc
-import structlog
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
-from rules_core.errors import FieldViolation, InvalidRequest, bounded
+from rules_core.errors import InvalidRequest
 from rules_core.overrides import resolve_profile
-from server import metrics
+from server import errors, metrics
 from server.config import ServerConfig
 from server.drain import batch_chunk
 from server.profiles import HouseProfiles
-
-log = structlog.get_logger("shmj.service")
 
 SERVICE_NAME = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 
@@ -31,67 +24,6 @@ SERVICE_NAME = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 # 14 ms per batch in flight, and 4 batches cut their throughput 4-5x (docs/RELIABILITY.md).
 BATCH_CHUNK = 32
 STREAM_TALLY_EVERY = 256  # a stream's settlements reach the metrics this often
-MAX_STATUS_MESSAGE_CHARS = 1000  # with the bounded BadRequest, trailers stay well under 8 KiB
-
-
-def _status(code: int, message: str, violations=()) -> grpc.Status:
-    status = status_pb2.Status(code=code, message=bounded(message, MAX_STATUS_MESSAGE_CHARS))
-    if violations:
-        detail = any_pb2.Any()
-        detail.Pack(
-            error_details_pb2.BadRequest(
-                field_violations=[
-                    error_details_pb2.BadRequest.FieldViolation(field=f, description=d) for f, d in violations
-                ]
-            )
-        )
-        status.details.append(detail)
-    return rpc_status.to_status(status)
-
-
-async def abort_invalid(context, error: InvalidRequest) -> None:
-    """INVALID_ARGUMENT with a google.rpc.BadRequest naming every field."""
-    await context.abort_with_status(_status(code_pb2.INVALID_ARGUMENT, str(error), error.violations))
-
-
-def call_over(context) -> bool:
-    """Whether the call has ended on the client's side: its deadline passed, or it cancelled."""
-    remaining = context.time_remaining()
-    if remaining is not None and remaining <= 0:
-        return True
-    cancelled = getattr(context, "cancelled", None)  # gRPC's context has it; the HTTP one ends by its deadline
-    return cancelled is not None and cancelled()
-
-
-async def internal_error(context, method: str) -> None:
-    """What follows an exception that is not the caller's fault: INTERNAL, logged with its
-    traceback. Unless the call has ended already (its deadline passed, or the client
-    cancelled): then what failed is ending it (gRPC's core refuses the status of a call it
-    has closed), not a bug, and the call ends as what it is, CANCELLED or DEADLINE_EXCEEDED in
-    its info-level log line (`server.call_book`)."""
-    if call_over(context):
-        raise asyncio.CancelledError
-    log.exception("unexpected error", method=method)
-    await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
-
-
-def _guarded(method):
-    """A bug must not take the process down or leak a traceback: log it, answer INTERNAL."""
-
-    @functools.wraps(method)
-    async def guarded(self, request, context):
-        try:
-            return await method(self, request, context)
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception:
-            await internal_error(context, method.__name__)
-
-    return guarded
-
-
-async def abort_oversize(context, size: int, limit: int, hint: str = "") -> None:
-    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, convert.oversize_message(size, limit) + hint)
 
 
 class ScoringService(svc_grpc.ScoringServiceServicer):
@@ -109,7 +41,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         """``answer`` (a message or its bytes), or RESOURCE_EXHAUSTED when it is over the limit."""
         size = len(answer) if isinstance(answer, bytes) else answer.ByteSize()
         if size > self.max_answer_bytes:
-            await abort_oversize(context, size, self.max_answer_bytes)
+            await errors.abort(context, errors.answer_too_large(size, self.max_answer_bytes))
         return answer
 
     @staticmethod
@@ -119,10 +51,10 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             return compute()
         except InvalidRequest as error:
             metrics.rejected(method).inc()
-            await abort_invalid(context, error)
+            await errors.abort(context, errors.invalid_request(error))
 
     async def Settle(self, request, context) -> bytes:
-        """The serialised SettleResponse (see `server.preserialized`). What `_guarded`, `_answer`
+        """The serialised SettleResponse (see `server.preserialized`). What `errors.guarded`, `_answer`
         and `_fitting` do, inline: this runs on every unary call, and each coroutine, lambda and
         wrapper costs a worker CPU (bench.unary_parts)."""
         try:
@@ -132,24 +64,21 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             answer = convert.settle_response_bytes(result)
         except InvalidRequest as error:
             metrics.rejected("Settle").inc()
-            await abort_invalid(context, error)
+            await errors.abort(context, errors.invalid_request(error))
         except Exception:  # a bug must not take the process down or leak a traceback
-            await internal_error(context, "Settle")
+            await errors.internal_error(context, "Settle")
         if len(answer) > self.max_answer_bytes:
-            await abort_oversize(context, len(answer), self.max_answer_bytes)
+            await errors.abort(context, errors.answer_too_large(len(answer), self.max_answer_bytes))
         return answer
 
-    @_guarded
+    @errors.guarded
     async def SettleBatch(self, request, context) -> bytes:
         """The serialised SettleBatchResponse (see `server.preserialized`)."""
         requests = request.requests
         count = len(requests)
         if count > self.max_batch_size:
-            violation = FieldViolation("requests", f"at most {self.max_batch_size} requests per call, got {count}")
             metrics.REJECTED.labels("SettleBatch").inc()
-            await context.abort_with_status(
-                _status(code_pb2.INVALID_ARGUMENT, "batch too large; split it", [violation])
-            )
+            await errors.abort(context, errors.batch_too_large(count, self.max_batch_size))
         metrics.BATCH_SIZE.labels("SettleBatch").observe(count)
         entries = []
         add = entries.append
@@ -165,24 +94,24 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             for message in requests[start:end]:  # a slice is read faster than iterating
                 entry = batch_entry(message.request_id, settle_one(message, tally, registry))
                 if len(entry) > limit:
-                    entry = convert.oversize_batch_entry(message.request_id, len(entry), limit)
+                    entry = batch_entry(message.request_id, errors.answer_too_large(len(entry), limit))
                 total += len(entry)
                 add(entry)
             start = end
         tally.flush("SettleBatch")
         if total > limit:
-            await abort_oversize(context, total, limit, "; send fewer requests")
+            await errors.abort(context, errors.answer_too_large(total, limit, "; send fewer requests"))
         return convert.settle_batch_response(entries)
 
     @staticmethod
-    def _settle_one(message, tally: metrics.SettlementTally, registry) -> rc.SettleResult | InvalidRequest:
+    def _settle_one(message, tally: metrics.SettlementTally, registry) -> rc.SettleResult | errors.Failure:
         """The settlement of one request of a batch or stream, or why the request is malformed."""
         try:
             core = convert.settle_request(message)
             result = rc.settle(core, registry)
         except InvalidRequest as error:
             tally.rejected += 1
-            return error
+            return errors.invalid_request(error)
         tally.add(core.outcome, result)
         return result
 
@@ -190,7 +119,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     async def _pause(context) -> None:
         remaining = context.time_remaining()
         if remaining is not None and remaining <= 0:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded during the batch")
+            await errors.abort(context, errors.deadline_exceeded("deadline exceeded during the batch"))
         await asyncio.sleep(0)
 
     async def SettleStream(self, request_iterator, context):
@@ -201,7 +130,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             limit = self.max_answer_bytes
             async for message in request_iterator:
                 count += 1
-                if isinstance(message, InvalidRequest):  # a message too large to read (`convert.limits`)
+                if isinstance(message, errors.Failure):  # a message too large to read (`convert.limits`)
                     tally.rejected += 1
                     request_id, outcome = "", message
                 else:
@@ -209,22 +138,22 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
                 answer = convert.stream_response(request_id, outcome)
                 size = answer.ByteSize()
                 if size > limit:
-                    answer = convert.oversize_stream_response(request_id, size, limit)
+                    answer = convert.stream_response(request_id, errors.answer_too_large(size, limit))
                     if answer.ByteSize() > limit:  # not even the error fits: end the call instead
-                        await abort_oversize(context, size, limit)
+                        await errors.abort(context, errors.answer_too_large(size, limit))
                 yield answer
                 if count % STREAM_TALLY_EVERY == 0:
                     tally.flush("SettleStream")
                     tally = metrics.SettlementTally()
         except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
-        except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as _guarded does)
-            await internal_error(context, "SettleStream")
+        except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as errors.guarded does)
+            await errors.internal_error(context, "SettleStream")
         finally:
             tally.flush("SettleStream")
             metrics.BATCH_SIZE.labels("SettleStream").observe(count)
 
-    @_guarded
+    @errors.guarded
     async def CheckWin(self, request, context):
         registry = self.profiles.registry
         core = await self._answer(context, "CheckWin", lambda: convert.check_win_request(request))
@@ -232,7 +161,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         metrics.record_winner(core.profile, result)
         return await self._fitting(context, convert.check_win_response(request.request_id, result))
 
-    @_guarded
+    @errors.guarded
     async def ListWaits(self, request, context):
         registry = self.profiles.registry
         waits = await self._answer(
@@ -240,7 +169,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         )
         return await self._fitting(context, convert.list_waits_response(waits))
 
-    @_guarded
+    @errors.guarded
     async def SettleRecord(self, request, context):
         """Replay a hand record (RULES.md section 13) and settle what its events imply."""
         registry = self.profiles.registry
@@ -250,7 +179,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         metrics.record_replayed(result)
         return await self._fitting(context, convert.settle_record_response(result))
 
-    @_guarded
+    @errors.guarded
     async def GetProfile(self, request, context):
         registry = self.profiles.registry
         violations = []
@@ -261,11 +190,12 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         if not violations:
             profile, violations = resolve_profile(request.name, overrides, registry)
         if violations and violations[0].field == "profile":
-            await context.abort(grpc.StatusCode.NOT_FOUND, InvalidRequest(violations[:1]).violations[0].description)
+            description = InvalidRequest(violations[:1]).violations[0].description
+            await errors.abort(context, errors.unknown_profile(description, request.name))
         if violations:
-            await abort_invalid(context, InvalidRequest(violations))
+            await errors.abort(context, errors.invalid_request(InvalidRequest(violations)))
         return await self._fitting(context, convert.get_profile_response(profile, registry.entry(request.name)))
 
-    @_guarded
+    @errors.guarded
     async def ListProfiles(self, request, context):
         return await self._fitting(context, convert.list_profiles_response(self.profiles.registry.entries))

@@ -13,10 +13,9 @@ import json
 import time
 import zlib
 
-import grpc
 import structlog
 
-from server.drain import SHUTTING_DOWN
+from server import errors
 from server.explorer import notation, static_files
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
@@ -73,10 +72,10 @@ class ConnectApp:
                 answer = await self._route(scope, receive, share)
         except OverBudget:
             CLOSED.labels("body_budget").inc()
-            answer = error_answer(grpc.StatusCode.RESOURCE_EXHAUSTED, _OVER_BUDGET)
+            answer = error_answer(errors.too_many_bodies())
             answer.headers.append((b"connection", b"close"))  # the rest of the body is never read
         except asyncio.CancelledError:  # only the drain cancels a call (`server.http.listener`), as gRPC's
-            answer = error_answer(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+            answer = error_answer(errors.shutting_down())
         await _send(send, answer)
 
     async def _route(self, scope, receive, share: BodyShare) -> Answer:
@@ -116,17 +115,16 @@ class ConnectApp:
         method = METHODS.get(name)
         if method is None:
             return error_answer(
-                grpc.StatusCode.UNIMPLEMENTED,
-                f"{SERVICE_NAME} has no method {name!r}; it has {', '.join(METHODS)}",
+                errors.unknown_method(f"{SERVICE_NAME} has no method {name!r}; it has {', '.join(METHODS)}")
             )
         if scope["method"] != "POST":
-            answer = error_answer(grpc.StatusCode.UNIMPLEMENTED, f"{name} is called with POST")
+            answer = error_answer(errors.unknown_method(f"{name} is called with POST"))
             answer.status, answer.headers = 405, [(b"allow", b"POST")]
             return answer
         headers = _headers(scope)
         content_type = headers.get("content-type", "")
         if method.streaming:
-            return error_answer(grpc.StatusCode.UNIMPLEMENTED, self._no_streams(name))
+            return error_answer(errors.stream_over_http(self._no_streams(name)))
         codec = connect.codec_of(content_type)
         if codec is None:
             answer = Answer(415, "text/plain; charset=utf-8", f"send {connect.ACCEPT_POST}\n".encode())
@@ -134,15 +132,13 @@ class ConnectApp:
             return answer
         encoding = headers.get("content-encoding", "identity").lower()
         if encoding not in ("identity", "gzip"):
-            return error_answer(
-                grpc.StatusCode.UNIMPLEMENTED, f"unsupported Content-Encoding {encoding!r}; send gzip or identity"
-            )
+            return error_answer(errors.unsupported_encoding(encoding))
         try:
             timeout = connect.timeout_seconds(headers.get(connect.TIMEOUT_HEADER))
         except connect.ProtocolError as error:
-            return error_answer(error.code, error.message)
+            return error_answer(errors.invalid_timeout(str(error)))
         if self.max_concurrent_rpcs and self.in_flight >= self.max_concurrent_rpcs:
-            return error_answer(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many calls at once; retry later")
+            return error_answer(errors.too_many_calls())
         context = HttpCallContext(_peer(scope), headers, None if timeout is None else time.monotonic() + timeout)
         self.in_flight += 1
         try:
@@ -152,14 +148,11 @@ class ConnectApp:
                     body = _gunzip(body, self.calls.max_message_bytes)
                     share.take(len(body))
             except BadBody as error:
-                return error_answer(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+                return error_answer(errors.malformed_body(str(error)))
             except ClientGone:  # nobody reads this answer (uvicorn drops it); the call is not run
-                return error_answer(grpc.StatusCode.CANCELLED, "the client closed the connection")
+                return error_answer(errors.client_closed())
             except TooLarge:
-                limit = self.calls.max_message_bytes
-                return error_answer(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED, f"the request is over the server's limit of {limit} bytes"
-                )
+                return error_answer(errors.request_over_limit(self.calls.max_message_bytes))
             return await self.calls.run(method, codec, body, context)
         finally:
             self.in_flight -= 1
@@ -191,8 +184,6 @@ class ConnectApp:
                 break
         return b"".join(chunks)
 
-
-_OVER_BUDGET = "the server is reading too many request bodies at once; retry the call"
 
 _NOT_FOUND = (
     f"not found: POST {RPC_PREFIX}<Method> (Connect, application/json or application/proto), "

@@ -14,20 +14,17 @@ from dataclasses import dataclass, field
 
 import grpc
 import structlog
-from google.protobuf import json_format, message_factory
+from google.protobuf import message_factory
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client import Counter
 
 import convert
-from convert.limits import body_violation
-from rules_core.errors import InvalidRequest
-from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
-from rules_core.json_text import JsonTextError, read_json
-from server import metrics
-from server.call_book import Call, method_record, request_profile
+from server import errors, metrics
+from server.call_book import Call, Decoder, method_record, request_profile
 from server.http import connect
+from server.http.json_requests import BatchEntryErrors, Refused, read_request
 from server.observed_calls import observed
-from server.service import SERVICE_NAME, abort_invalid
+from server.service import SERVICE_NAME
 from server.service import ScoringService as _Servicer
 
 log = structlog.get_logger("shmj.http")
@@ -47,24 +44,23 @@ class Method:
     request_class: type
     response_class: type
     streaming: bool
+    decode: Decoder  # gRPC's decoder of a protobuf body (`server.call_book`): the same checks and errors
 
 
-METHODS = {
-    m.name: Method(
-        m.name,
-        message_factory.GetMessageClass(m.input_type),
-        message_factory.GetMessageClass(m.output_type),
-        m.client_streaming or m.server_streaming,
+def _method(descriptor) -> Method:
+    request_class = message_factory.GetMessageClass(descriptor.input_type)
+    return Method(
+        descriptor.name,
+        request_class,
+        message_factory.GetMessageClass(descriptor.output_type),
+        descriptor.client_streaming or descriptor.server_streaming,
+        Decoder(request_class.FromString),
     )
-    for m in _SERVICE.methods
-}
 
-# JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
-_FIELD_READERS = {
-    "Settle": read_settle_request,
-    "ListWaits": read_list_waits_request,
-    "SettleRecord": read_settle_record_request,
-}
+
+METHODS = {m.name: _method(m) for m in _SERVICE.methods}
+
+NO_ENTRY_ERRORS = BatchEntryErrors()
 
 
 # JSON bodies and answers at least this large are read and written in a thread, not on the
@@ -138,7 +134,12 @@ def json_answer(message) -> bytes:
     return json.dumps(convert.message_dict(message), ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def error_answer(code: grpc.StatusCode, message: str, details=()) -> Answer:
+def error_answer(failure: errors.Failure) -> Answer:
+    """A failure as Connect's JSON error body, with the same details gRPC would send."""
+    return ended_answer(failure.code, failure.message, failure.details())
+
+
+def ended_answer(code: grpc.StatusCode, message: str, details=()) -> Answer:
     return Answer(connect.HTTP_STATUS.get(code, 500), "application/json", connect.error_body(code, message, details))
 
 
@@ -158,18 +159,19 @@ class Calls:
                 with observed(call):
                     answer = await self._answer(call, method, codec, body, context)
             except CallEnded as ended:
-                answer = error_answer(ended.code, ended.message, ended.details)
+                answer = ended_answer(ended.code, ended.message, ended.details)
         CONNECT_HANDLED.labels(method.name, codec, metrics.code_name(context.code() or grpc.StatusCode.UNKNOWN)).inc()
         return answer
 
     async def _answer(self, call: Call, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
         try:
-            request = await self._decode(method, codec, body, context)
+            request, entry_errors = await self._decode(method, codec, body, context)
             call.request_id = getattr(request, "request_id", "")
             call.profile = request_profile(request)
             response = await self._respond(method, request, context)
             if codec == connect.JSON and isinstance(response, bytes):  # a large answer's JSON, off the loop too
                 response = await off_loop(len(response), method.response_class.FromString, response)
+                entry_errors.apply(response)
                 return self._encoded(
                     await off_loop(response.ByteSize(), json_answer, response), "application/json", context
                 )
@@ -177,51 +179,20 @@ class Calls:
         except CallEnded:
             raise
         except Exception:  # a bug must not leak a traceback: log it, answer INTERNAL (as the servicer does)
-            log.exception("unexpected error", method=method.name)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error; it has been logged")
-            raise  # not reached: abort raises
+            await errors.internal_error(context, method.name)
+            raise  # not reached: internal_error raises
 
     async def _decode(self, method: Method, codec: str, body: bytes, context: HttpCallContext):
-        """The request message; INVALID_ARGUMENT for a body that is not one (whatever the
-        parser raises: the body is the caller's, never a bug of ours)."""
+        """The request message and its unreadable batch entries; INVALID_ARGUMENT for a body
+        that is not one (whatever the parser raises: the body is the caller's, never a bug of ours)."""
         if codec == connect.PROTO:
-            oversized = body_violation(method.request_class.DESCRIPTOR.full_name, body)
-            if oversized is not None:  # measured, never decoded (`convert.limits`)
-                await abort_invalid(context, InvalidRequest([oversized]))
-            try:
-                return method.request_class.FromString(body)
-            except Exception:  # DecodeError, or the parser's recursion limit
-                await context.abort(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    f"the body is not a {method.request_class.DESCRIPTOR.full_name} message",
-                )
+            return await method.decode(body, context), NO_ENTRY_ERRORS
         try:
-            data = (await off_loop(len(body), read_json, body)) if body else {}
-        except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the body is not JSON: {error}")
-        if not isinstance(data, dict):
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"the body must be a JSON object (a {method.request_class.DESCRIPTOR.full_name}), got {_json_kind(data)}",
-            )
-        request = method.request_class()
-        try:
-            await off_loop(len(body), json_format.ParseDict, data, request)
-        except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
-            await self._reject_json(method, data, str(error), context)
-        return request
-
-    async def _reject_json(self, method: Method, data, parse_error: str, context: HttpCallContext) -> None:
-        """INVALID_ARGUMENT naming the fields: rules_core's reader gives exact paths where it
-        reads the method's request; otherwise protobuf's message names the field."""
-        metrics.REJECTED.labels(method.name).inc()
-        reader = _FIELD_READERS.get(method.name)
-        if reader is not None and isinstance(data, dict):
-            try:
-                reader(data)
-            except InvalidRequest as error:
-                await abort_invalid(context, error)
-        await abort_invalid(context, InvalidRequest([(_parse_error_path(parse_error), parse_error)]))
+            return await off_loop(len(body), read_request, method.name, method.request_class, body)
+        except Refused as refused:
+            if refused.failure.reason == errors.Reason.INVALID_REQUEST:
+                metrics.REJECTED.labels(method.name).inc()
+            await errors.abort(context, refused.failure)
 
     async def _respond(self, method: Method, request, context: HttpCallContext):
         behaviour = getattr(self.servicer, method.name)
@@ -234,7 +205,7 @@ class Calls:
                     await asyncio.sleep(0)  # an expired deadline ends the call before it runs
                 return await behaviour(request, context)
         except TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded")
+            await errors.abort(context, errors.deadline_exceeded())
 
     def _encode(self, method: Method, codec: str, response, context: HttpCallContext) -> Answer:
         if codec == connect.PROTO:
@@ -250,25 +221,6 @@ class Calls:
     def _encoded(self, body: bytes, content_type: str, context: HttpCallContext) -> Answer:
         if len(body) > self.max_message_bytes:  # JSON is longer than the protobuf the servicer measured
             context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED)
-            return error_answer(
-                grpc.StatusCode.RESOURCE_EXHAUSTED, convert.oversize_message(len(body), self.max_message_bytes)
-            )
+            return error_answer(errors.answer_too_large(len(body), self.max_message_bytes))
         context.set_code(grpc.StatusCode.OK)
         return Answer(200, content_type, body)
-
-
-def _json_kind(value) -> str:
-    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
-
-
-def _parse_error_path(message: str) -> str:
-    """``winners.hand`` from protobuf's "Failed to parse winners field: Failed to parse hand field: ..."."""
-    path = []
-    prefix = "Failed to parse "
-    while message.startswith(prefix):
-        name, sep, rest = message[len(prefix) :].partition(" field: ")
-        if not sep:
-            break
-        path.append(name)
-        message = rest
-    return ".".join(path)

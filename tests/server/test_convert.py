@@ -21,6 +21,7 @@ from convert.results import settle_result
 from rules_core.json_write import settle_response_dict
 from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
+from server import errors
 from tests.worked_examples import WORKED_EXAMPLES
 
 # Overrides that change values, shares and the combination of fixed values.
@@ -71,9 +72,10 @@ def test_response_bytes_do_not_depend_on_what_was_cached_before():
 def test_a_batch_response_holds_settlements_and_errors_in_order():
     good = [rc.settle(replace(r, request_id=i)) for r, i in zip(SETTLED, ("a", "", "c"), strict=False)]
     error = rc.InvalidRequest([rc.FieldViolation("winners[0].seat", "must be 0..3")])
+    failure = errors.invalid_request(error)
     entries = [
         convert.batch_entry("a", good[0]),
-        convert.batch_entry("bad", error),
+        convert.batch_entry("bad", failure),
         convert.batch_entry("", good[1]),
         convert.batch_entry("c", good[2]),
     ]
@@ -86,6 +88,7 @@ def test_a_batch_response_holds_settlements_and_errors_in_order():
                 error=pb.SettleError(
                     code="INVALID_ARGUMENT",
                     message=str(error),
+                    reason="INVALID_REQUEST",
                     field_violations=[pb.FieldViolation(field="winners[0].seat", description="must be 0..3")],
                 ),
             ),

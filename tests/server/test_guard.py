@@ -6,6 +6,7 @@ import asyncio
 
 import grpc
 import pytest
+from google.rpc import error_details_pb2, status_pb2
 
 import convert
 from server import service as service_module
@@ -22,15 +23,16 @@ class FakeContext:
     def __init__(self):
         self.aborted = None
 
-    async def abort(self, code, details):
-        self.aborted = (code, details)
+    async def abort_with_status(self, status):
+        self.aborted = (status.code, status.details)
+        self.trailing_metadata = status.trailing_metadata
         raise Aborted
 
     def time_remaining(self):
         return 10.0
 
 
-def broken_settle(request):
+def broken_settle(*_args):
     raise RuntimeError("a bug")
 
 
@@ -45,6 +47,11 @@ def test_unary_bug_is_internal(broken):
     with pytest.raises(Aborted):
         asyncio.run(broken.Settle(convert.settle_request_message(WORKED_EXAMPLES[0][1]), context))
     assert context.aborted == (grpc.StatusCode.INTERNAL, "internal error; it has been logged")
+    ((key, value),) = context.trailing_metadata
+    (detail,) = status_pb2.Status.FromString(value).details
+    info = error_details_pb2.ErrorInfo()
+    assert key == "grpc-status-details-bin" and detail.Unpack(info)
+    assert (info.reason, info.domain) == ("INTERNAL", "scoring.mahjong.shanghai.v1")
 
 
 def test_stream_bug_is_internal(broken):

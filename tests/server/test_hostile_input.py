@@ -9,8 +9,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
@@ -18,6 +16,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 import convert
 from convert.limits import MAX_BODY_BYTES
 from tests.server.conftest import run_server
+from tests.server.error_details import bad_request
 from tests.server.test_lifecycle import EXAMPLE, sample
 from tests.worked_examples import WORKED_EXAMPLES
 
@@ -59,13 +58,6 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise AssertionError("no VmRSS")
-
-
-def bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
-    status = rpc_status.from_call(error)
-    detail = error_details_pb2.BadRequest()
-    status.details[0].Unpack(detail)
-    return [(v.field, v.description) for v in detail.field_violations]
 
 
 CODE_LABELS = {
@@ -252,7 +244,7 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
         with pytest.raises(grpc.RpcError) as error:  # each entry fits, all of them do not
             settle_batch(svc.SettleBatchRequest(requests=[small] * 3), timeout=10)
         assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert error.value.details() == "the answer is 261 bytes, over the 200-byte message limit; send fewer requests"
+        assert error.value.details() == "the answer is 399 bytes, over the 200-byte message limit; send fewer requests"
         with pytest.raises(grpc.RpcError) as error:
             channel.unary_unary(f"/{SERVICE}/Settle", request_serializer=pb.SettleRequest.SerializeToString)(
                 small, timeout=10

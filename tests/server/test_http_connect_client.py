@@ -60,9 +60,10 @@ def test_field_violations_arrive_as_a_bad_request_detail(client):
     with pytest.raises(ConnectError) as raised:
         client.execute_unary(request=message, method=SETTLE)
     assert raised.value.code == Code.INVALID_ARGUMENT
-    (detail,) = raised.value.details
-    bad_request = error_details_pb2.BadRequest()
-    assert detail.Unpack(bad_request)
+    info, detail = raised.value.details
+    error_info, bad_request = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
+    assert info.Unpack(error_info) and detail.Unpack(bad_request)
+    assert (error_info.reason, error_info.domain) == ("INVALID_REQUEST", "scoring.mahjong.shanghai.v1")
     assert [(v.field, v.description) for v in bad_request.field_violations] == [
         ("winners[0].hand.concealed", "0 meld(s) leave 14 concealed tiles, got 13")
     ]

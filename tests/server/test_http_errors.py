@@ -3,7 +3,6 @@ of a google.rpc.BadRequest in ``details`` (base64 ``value`` and readable ``debug
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
 import socket
@@ -11,27 +10,20 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from google.rpc import error_details_pb2
+from google.protobuf import json_format
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from rules_core.build import hand
+from tests.server.error_details import http_bad_request, http_error
 from tests.server.http_calls import SERVICE_PATH, Reply
 from tests.worked_examples import WORKED_EXAMPLES
 
 
 def bad_request_of(reply: Reply) -> list[tuple[str, str]]:
-    """The field violations of an invalid_argument answer, read from the base64 BadRequest,
-    after checking the readable ``debug`` copy says the same."""
-    body = reply.json()
-    assert body["code"] == "invalid_argument"
-    (detail,) = body["details"]
-    assert detail["type"] == "google.rpc.BadRequest"
-    value = detail["value"]
-    message = error_details_pb2.BadRequest.FromString(base64.b64decode(value + "=" * (-len(value) % 4)))
-    violations = [(v.field, v.description) for v in message.field_violations]
-    assert [(v["field"], v["description"]) for v in detail["debug"]["fieldViolations"]] == violations
-    return violations
+    """The field violations of an invalid_argument answer (`tests.server.error_details`)."""
+    assert reply.json()["code"] == "invalid_argument"
+    return http_bad_request(reply)
 
 
 def test_a_malformed_hand_names_each_field(http):
@@ -54,22 +46,18 @@ def test_json_that_protobuf_cannot_read_names_the_field_with_its_index(http):
     ]
 
 
-def test_json_errors_of_other_rpcs_name_the_field_protobuf_names(http):
-    reply = http.post("CheckWin", b'{"profile": "classic", "winner": {"seat": "north"}}')
-    assert reply.status == 400
-    [(field, description)] = bad_request_of(reply)
-    assert field == "winner.seat"
-    assert description.startswith("Failed to parse winner field: Failed to parse seat field:")
-
-
 def test_a_body_that_is_not_json_or_not_protobuf(http):
     reply = http.post("Settle", b"{profile: classic")
     assert (reply.status, reply.json()["code"]) == (400, "invalid_argument")
     assert reply.json()["message"].startswith("the body is not JSON: ")
     reply = http.post("Settle", b"\xff\xff\xff", "application/proto")
-    assert (reply.status, reply.json()) == (
+    assert http_error(reply) == (
         400,
-        {"code": "invalid_argument", "message": "the body is not a mahjong.shanghai.v1.SettleRequest message"},
+        {
+            "code": "invalid_argument",
+            "message": "the body is not a mahjong.shanghai.v1.SettleRequest message",
+            "reason": "MALFORMED_BODY",
+        },
     )
 
 
@@ -84,7 +72,7 @@ def test_a_body_that_is_not_json_or_not_protobuf(http):
 )
 def test_a_body_that_is_no_json_object(http, body, message):
     reply = http.post("Settle", body)
-    assert (reply.status, reply.json()) == (400, {"code": "invalid_argument", "message": message})
+    assert http_error(reply) == (400, {"code": "invalid_argument", "message": message, "reason": "MALFORMED_BODY"})
 
 
 def test_json_of_the_wrong_shape_inside_is_invalid_argument_not_a_crash(http):
@@ -140,7 +128,10 @@ def test_gzip_bodies_are_read(http):
     reply = http.post("GetProfile", body, **{"Content-Encoding": "gzip"})
     assert reply.status == 200 and reply.json()["profile"]["name"] == "lezi"
     reply = http.post("GetProfile", body[:-4], **{"Content-Encoding": "gzip"})
-    assert reply.json() == {"code": "invalid_argument", "message": "the gzip body is truncated"}
+    assert http_error(reply) == (
+        400,
+        {"code": "invalid_argument", "message": "the gzip body is truncated", "reason": "MALFORMED_BODY"},
+    )
 
 
 def test_the_server_goes_on_after_errors(http):
@@ -165,3 +156,68 @@ def test_a_protobuf_body_larger_than_any_legal_request_is_refused_before_it_is_d
     assert bad_request_of(reply) == [
         ("body", "a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got 36865")
     ]
+
+
+@pytest.mark.parametrize(
+    ("method", "body", "violations"),
+    [
+        ("GetProfile", {"name": "lezi", "bogusKey": 1}, [("bogusKey", "unknown field")]),
+        ("ListProfiles", {"bogusKey": 1}, [("bogusKey", "unknown field")]),
+        (
+            "CheckWin",
+            {"profile": "classic", "winner": {"seat": 0, "hand": {"concealed": ["TILE_M1"], "bogus": 1}}},
+            [("winner.hand.bogus", "unknown field")],
+        ),
+        ("SettleBatch", {"requests": [], "bogusKey": 1}, [("bogusKey", "unknown field")]),
+        (
+            "GetProfile",
+            {"name": "lezi", "overrides": {"fan": [{"pattern": "PATTERN_ALL_PUNGS", "value": 1, "extra": 2}]}},
+            [("overrides.fan[0].extra", "unknown field")],
+        ),
+    ],
+    ids=["GetProfile", "ListProfiles", "CheckWin", "SettleBatch", "nested"],
+)
+def test_an_unknown_key_of_any_rpc_is_a_violation_naming_it(http, method, body, violations):
+    """Issue 20: protobuf's own text came back, beginning with an empty field."""
+    reply = http.post(method, json.dumps(body).encode())
+    assert reply.status == 400
+    assert bad_request_of(reply) == violations
+
+
+def test_a_value_protobuf_refuses_in_another_rpc_names_its_field(http):
+    body = b'{"profile": "classic", "winner": {"seat": "north", "hand": {"concealed": ["TILE_M1", "TILE_X"]}}}'
+    assert bad_request_of(http.post("CheckWin", body)) == [
+        ("winner.seat", "invalid literal for int() with base 10: 'north'."),
+        ("winner.hand.concealed[1]", "Invalid enum value TILE_X for enum type mahjong.shanghai.v1.Tile."),
+    ]
+
+
+def test_one_misspelt_key_in_one_batch_entry_is_that_entrys_error(http, stub):
+    """Issue 20: the whole batch failed with protobuf's text; over gRPC a bad entry is its own error."""
+    good = json.loads(json_format.MessageToJson(convert.settle_request_message(WORKED_EXAMPLES[0][1])))
+    bad = {**good, "requestId": "b-1", "winners": [{**good["winners"][0], "seet": 2}]}
+    reply = http.post("SettleBatch", json.dumps({"requests": [good, bad, good]}).encode())
+    assert reply.status == 200
+    results = reply.json()["results"]
+    expected = convert.message_dict(
+        stub.SettleBatch(svc.SettleBatchRequest(requests=[convert.settle_request_message(WORKED_EXAMPLES[0][1])]))
+    )["results"][0]
+    assert results[0]["response"] == results[2]["response"] == expected["response"]
+    assert results[1]["requestId"] == "b-1"
+    assert results[1]["error"] == {
+        "code": "INVALID_ARGUMENT",
+        "message": "winners[0].seet: unknown field",
+        "reason": "INVALID_REQUEST",
+        "metadata": {},
+        "fieldViolations": [{"field": "winners[0].seet", "description": "unknown field"}],
+    }
+    assert "response" not in results[1]
+
+
+def test_an_empty_settle_body_says_what_is_missing(http):
+    """Issue 20: it said "unknown profile an empty name"."""
+    for body in (b"", b"{}"):
+        assert bad_request_of(http.post("Settle", body)) == [
+            ("profile", "must be specified: one of classic, lezi, sankou"),
+            ("outcome", "must be specified"),
+        ]

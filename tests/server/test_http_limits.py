@@ -16,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 import convert
 from rules_core.random_hands import generate_requests
 from tests.server.conftest import run_server
+from tests.server.error_details import http_error
 from tests.server.http_calls import SERVICE_PATH, Http
 from tests.server.test_http_errors import bad_request_of
 from tests.worked_examples import WORKED_EXAMPLES
@@ -38,29 +39,43 @@ def http(small):
         yield connection
 
 
-def _exhausted(reply, message: str) -> None:
-    assert (reply.status, reply.json()) == (429, {"code": "resource_exhausted", "message": message})
+def _exhausted(reply, message: str, reason: str, **metadata: str) -> None:
+    body = {"code": "resource_exhausted", "message": message, "reason": reason}
+    if metadata:
+        body["metadata"] = metadata
+    assert http_error(reply) == (429, body)
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(http):
-    _exhausted(http.post("Settle", b" " * (LIMIT + 1)), f"the request is over the server's limit of {LIMIT} bytes")
+    _exhausted(
+        http.post("Settle", b" " * (LIMIT + 1)),
+        f"the request is over the server's limit of {LIMIT} bytes",
+        "MESSAGE_TOO_LARGE",
+        limit=str(LIMIT),
+    )
 
 
 def test_a_chunked_body_over_the_limit_is_refused(http):
     chunks = iter([b" " * 1000] * 5)  # no Content-Length: the size is known only while reading
     reply = http.request("POST", SERVICE_PATH + "Settle", chunks, {"Content-Type": "application/json"})
-    _exhausted(reply, f"the request is over the server's limit of {LIMIT} bytes")
+    _exhausted(reply, f"the request is over the server's limit of {LIMIT} bytes", "MESSAGE_TOO_LARGE", limit=str(LIMIT))
 
 
 def test_a_gzip_body_that_inflates_over_the_limit_is_refused(http):
     bomb = gzip.compress(b" " * 1_000_000)  # 1 MB of spaces in about 1 kB
     assert len(bomb) < LIMIT
     reply = http.post("Settle", bomb, **{"Content-Encoding": "gzip"})
-    _exhausted(reply, f"the request is over the server's limit of {LIMIT} bytes")
+    _exhausted(reply, f"the request is over the server's limit of {LIMIT} bytes", "MESSAGE_TOO_LARGE", limit=str(LIMIT))
 
 
 def test_an_answer_over_the_limit_is_refused(http):
-    _exhausted(http.post("ListProfiles", b"{}"), f"the answer is 7536 bytes, over the {LIMIT}-byte message limit")
+    _exhausted(
+        http.post("ListProfiles", b"{}"),
+        f"the answer is 7536 bytes, over the {LIMIT}-byte message limit",
+        "ANSWER_TOO_LARGE",
+        size="7536",
+        limit=str(LIMIT),
+    )
     assert http.post("ListProfiles", b"", "application/proto").status == 200  # 1,448 bytes
 
 
@@ -82,7 +97,7 @@ def test_a_call_over_the_concurrency_limit_is_resource_exhausted(small, http):
         deadline = time.monotonic() + 10
         while (reply := http.post("GetProfile", b'{"name": "lezi"}')).status == 200 and time.monotonic() < deadline:
             time.sleep(0.05)
-        _exhausted(reply, "too many calls at once; retry later")
+        _exhausted(reply, "too many calls at once; retry later", "TOO_MANY_CALLS")
         slow.sendall(b'"classic"}')
         answer = b""
         while b'"name":"classic"' not in answer and (chunk := slow.recv(65536)):
@@ -95,7 +110,10 @@ def test_an_expired_deadline_ends_the_call(server):
     message = convert.settle_request_message(WORKED_EXAMPLES[0][1])
     with Http(server.http_url) as http:
         reply = http.proto_call("Settle", message, **{"Connect-Timeout-Ms": "0"})
-        assert (reply.status, reply.json()) == (504, {"code": "deadline_exceeded", "message": "deadline exceeded"})
+        assert http_error(reply) == (
+            504,
+            {"code": "deadline_exceeded", "message": "deadline exceeded", "reason": "DEADLINE_EXCEEDED"},
+        )
         assert http.proto_call("Settle", message, **{"Connect-Timeout-Ms": "5000"}).status == 200
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import grpc
 import pytest
 from google.protobuf.json_format import MessageToDict
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
@@ -16,14 +14,8 @@ import rules_core as rc
 from rules_core.build import hand, winner
 from rules_core.json_api import settle_json
 from rules_core.random_hands import generate_requests
+from tests.server.error_details import bad_request
 from tests.worked_examples import WORKED_EXAMPLES
-
-
-def bad_request(error: grpc.RpcError) -> list[tuple[str, str]]:
-    status = rpc_status.from_call(error)
-    details = error_details_pb2.BadRequest()
-    assert status.details[0].Unpack(details)
-    return [(v.field, v.description) for v in details.field_violations]
 
 
 @pytest.mark.parametrize(

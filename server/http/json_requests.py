@@ -1,0 +1,119 @@
+"""A Connect JSON body read into the rpc's request message, or the failure that says which
+fields are wrong (`server.errors`).
+
+Every rpc's faults are named by their path of proto field names, as a gRPC call's are:
+rules_core's readers name them for `Settle`, `ListWaits` and `SettleRecord` (with its own words for each
+value), `convert.json_fields` for the other rpcs. In `SettleBatch`, as over gRPC, a request
+that cannot be read is that entry's error, not a failed call: the entry is settled as an
+empty request, and its result is replaced with the error (`BatchEntryErrors`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from google.protobuf import json_format
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+
+from convert.json_fields import json_violations
+from rules_core.errors import FieldViolation, InvalidRequest, bounded
+from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from rules_core.json_text import JsonTextError, read_json
+from rules_core.validation import request_id_violation
+from server import errors
+
+# JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
+_FIELD_READERS = {
+    "Settle": read_settle_request,
+    "ListWaits": read_list_waits_request,
+    "SettleRecord": read_settle_record_request,
+}
+_REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
+MAX_PARSE_MESSAGE_CHARS = 200
+
+
+class Refused(Exception):
+    """The body is not a request of the rpc; ``failure`` says why."""
+
+    def __init__(self, failure: errors.Failure):
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+@dataclass
+class BatchEntryErrors:
+    """The entries of a SettleBatch that could not be read, by index: each result is this error."""
+
+    by_index: dict[int, errors.Failure] = field(default_factory=dict)
+
+    def apply(self, response: svc.SettleBatchResponse) -> None:
+        for index, failure in self.by_index.items():
+            result = response.results[index]
+            request_id = result.request_id
+            result.Clear()
+            result.request_id = request_id
+            failure.fill_settle_error(result.error)
+
+
+def read_request(method_name: str, request_class: type, body: bytes) -> tuple[object, BatchEntryErrors]:
+    """The request message of a JSON body, and the batch entries it holds that cannot be read."""
+    try:
+        data = read_json(body) if body else {}
+    except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
+        raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
+    if not isinstance(data, dict):
+        name = request_class.DESCRIPTOR.full_name
+        raise Refused(errors.malformed_body(f"the body must be a JSON object (a {name}), got {_json_kind(data)}"))
+    request = request_class()
+    entries = BatchEntryErrors()
+    try:
+        json_format.ParseDict(data, request)
+    except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
+        if method_name == "SettleBatch" and isinstance(data.get(_REQUESTS), list):
+            return _read_batch(data, request_class)
+        raise Refused(errors.invalid_request(_violations(method_name, request_class, data, error))) from None
+    return request, entries
+
+
+def _violations(method_name: str, request_class: type, data: dict, error: Exception) -> InvalidRequest:
+    reader = _FIELD_READERS.get(method_name)
+    if reader is not None:
+        try:
+            reader(data)
+        except InvalidRequest as found:
+            return found
+    found = json_violations(request_class.DESCRIPTOR, data) if isinstance(data, dict) else []
+    if not found:  # protobuf refuses what no field alone shows: its own words, bounded
+        found = [FieldViolation("request", bounded(str(error), MAX_PARSE_MESSAGE_CHARS))]
+    return InvalidRequest(found)
+
+
+def _read_batch(data: dict, request_class: type) -> tuple[svc.SettleBatchRequest, BatchEntryErrors]:
+    """A SettleBatchRequest whose unreadable entries are empty (their request ids kept) with
+    their errors, or Refused when what is wrong is outside the entries."""
+    others = {key: value for key, value in data.items() if key != _REQUESTS}
+    outside = json_violations(request_class.DESCRIPTOR, others)
+    if outside:
+        raise Refused(errors.invalid_request(InvalidRequest(outside)))
+    request, found = request_class(), BatchEntryErrors()
+    for index, entry in enumerate(data[_REQUESTS]):
+        message = request.requests.add()
+        try:
+            json_format.ParseDict(entry, message)
+        except Exception as error:  # that entry's error, named as a Settle body's faults are
+            message.Clear()
+            message.request_id = _request_id(entry)
+            found.by_index[index] = errors.invalid_request(_violations("Settle", type(message), entry, error))
+    return request, found
+
+
+def _request_id(entry) -> str:
+    """The request id an unreadable entry's error echoes, when it has a readable one."""
+    if not isinstance(entry, dict):
+        return ""
+    value = entry.get("requestId", entry.get("request_id"))
+    return value if isinstance(value, str) and not request_id_violation(value) else ""
+
+
+def _json_kind(value) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
