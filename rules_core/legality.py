@@ -123,14 +123,14 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
             chow_pungs = most_pungs_with_a_chow(counts)
             if chow_pungs >= 0:
                 mask, suited_pungs = _reading_that_counts(profile, winner, counts, mask, suited_pungs, chow_pungs)
+        qualifies = mask & profile.qualifying_mask
     elif suits == _HONOUR_BIT:
-        mask |= _ALL_HONOURS  # 乱风向: any shape
-        if not profile.qualifying_mask & _ALL_HONOURS:
-            return mask, _INCOMPLETE, 0  # only ALL_HONOURS lets a shapeless hand win
+        # 乱风向: any shape, so never incomplete (RULES.md section 4); only ALL_HONOURS lets a
+        # shapeless hand win, whatever else of it qualifies.
+        mask |= _ALL_HONOURS
+        qualifies = profile.qualifying_mask & _ALL_HONOURS
     else:
         return mask, _INCOMPLETE, 0
-
-    qualifies = mask & profile.qualifying_mask
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
     reasons: tuple[IllegalReason, ...]
     if qualifies:

@@ -104,33 +104,50 @@ def test_dice_huangfan_values_above_two_are_accepted():
     assert response["nextHand"] == {"dealerSeat": 0, "huangfanCount": 4}
 
 
-# --- 3. a shapeless all-honour hand wins only as ALL_HONOURS ------------------------------------
+# --- 3. a shapeless all-honour hand wins only as ALL_HONOURS, and is never incomplete ----------
+
+SHAPELESS_HONOURS = tiles(("EAST", 2), ("SOUTH", 2), ("WEST", 2), ("NORTH", 2), ("RED", 2), ("GREEN", 2), ("WHITE", 2))
+WITHOUT_ALL_HONOURS = {
+    "qualifyingPatterns": ["PATTERN_ALL_PUNGS", "PATTERN_HALF_FLUSH", "PATTERN_FULL_FLUSH", "PATTERN_CONCEALED"]
+}
 
 
-def test_a_shapeless_all_honour_hand_without_all_honours_qualifying_is_incomplete():
+def test_a_shapeless_all_honour_hand_without_all_honours_qualifying_has_no_qualifying_pattern():
+    """RULES.md section 4 (issue 20): ALL_HONOURS holds whatever the shape, so the hand is not
+    incomplete; what stops it is the profile (乱风向 does not count in this room). CONCEALED
+    qualifying does not let a shapeless hand win."""
     request = {
         "profile": "classic",
         "outcome": "OUTCOME_SELF_DRAW",
-        "overrides": {
-            "qualifyingPatterns": ["PATTERN_ALL_PUNGS", "PATTERN_HALF_FLUSH", "PATTERN_FULL_FLUSH", "PATTERN_CONCEALED"]
-        },
-        "winners": [
-            {
-                "seat": 0,
-                "hand": {
-                    "concealed": tiles(
-                        ("EAST", 2), ("SOUTH", 2), ("WEST", 2), ("NORTH", 2), ("RED", 2), ("GREEN", 2), ("WHITE", 2)
-                    ),
-                    "winningTile": "TILE_WHITE",
-                },
-            }
-        ],
+        "overrides": WITHOUT_ALL_HONOURS,
+        "winners": [{"seat": 0, "hand": {"concealed": SHAPELESS_HONOURS, "winningTile": "TILE_WHITE"}}],
     }
     response = settle_json(request)
     (winner,) = response["winners"]
-    assert winner["illegalReasons"] == ["ILLEGAL_REASON_INCOMPLETE_SHAPE"]
+    assert winner["illegalReasons"] == ["ILLEGAL_REASON_NO_QUALIFYING_PATTERN"]
     assert winner["patterns"] == ["PATTERN_ALL_HONOURS", "PATTERN_CONCEALED"]
+    assert (winner["legal"], winner["value"]) == (False, 0.0)
     assert response["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
+    assert "nextHand" not in response
+
+
+def test_a_shapeless_all_honour_hand_on_a_passed_tile_also_missed_the_win():
+    request = {
+        "profile": "classic",
+        "outcome": "OUTCOME_DISCARD",
+        "discarderSeat": 2,
+        "overrides": WITHOUT_ALL_HONOURS,
+        "winners": [
+            {
+                "seat": 0,
+                "hand": {"concealed": SHAPELESS_HONOURS, "winningTile": "TILE_WHITE"},
+                "passedTiles": ["TILE_WHITE"],
+            }
+        ],
+    }
+    (winner,) = settle_json(request)["winners"]
+    assert winner["illegalReasons"] == ["ILLEGAL_REASON_NO_QUALIFYING_PATTERN", "ILLEGAL_REASON_MISSED_WIN"]
+    assert winner["patterns"] == ["PATTERN_ALL_HONOURS", "PATTERN_CONCEALED"]
 
 
 # --- 4. the deepest field inside overrides -------------------------------------------------------
