@@ -8,7 +8,7 @@ come from the answer, which a server may have judged under a house profile of it
 
 from __future__ import annotations
 
-from clients.report import settlement_table, tile_label
+from clients.report import pad, settlement_table, tile_label
 from rules_core.json_read import read_winner
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern
@@ -127,7 +127,7 @@ def record_story(record: SettleRecordRequest, response: dict) -> str:
         replay.apply(index, event)
         text = _event_text(event, replay, outcome)
         if _changes_hand(event.kind) and event.kind != EventKind.DEAL:
-            text = f"{text:<46}  {_hand(replay, event.seat)}"
+            text = f"{pad(text, 46)}  {_hand(replay, event.seat)}"
         lines.append(f"  {index:>{width}}  {text}")
         for found in passes_at.get(index, []):
             lines.append(pass_line(events, found))

@@ -4,10 +4,12 @@ its mistakes named in one line."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from clients.cli import main
+from clients.report import display_width
 from rules_core import settle_record_json
 from tests.server.conftest import ROOT
 
@@ -88,3 +90,20 @@ def test_an_impossible_record_is_named_at_its_event(capsys, tmp_path):
     path.write_text(json.dumps(record))
     code, _, err = shmj(["replay", str(path), "--local"], capsys)
     assert (code, err.splitlines()) == (2, ["shmj: invalid request:", "  events[12].tile: seat 0 holds no 9m"])
+
+
+@pytest.mark.parametrize("line", [3, 11])
+def test_the_hands_line_up_after_an_event_told_in_chinese(line, capsys):
+    """上杠 and 暗杠 take two terminal columns a character: the hand after them starts where the
+    hand after a discard does (issue 20: padded by display width, not by characters)."""
+    code, out, _ = shmj(["replay", str(RECORDS), "--line", str(line), "--local"], capsys)
+    assert code == 0
+    starts = {}
+    for text in out.splitlines():
+        event = re.match(r"^ +\d+  (seat \d (?:discards|adds|lays down)\b.*?\S)( {2,})\S", text)
+        if event:
+            starts.setdefault("kong" if "杠" in event.group(1) else "discard", set()).add(
+                display_width(text[: event.end() - 1])
+            )
+    assert len(starts["kong"]) == 1
+    assert starts["kong"] == starts["discard"]
