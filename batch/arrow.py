@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
+from batch.arrow_columns import read_requests
 from batch.arrow_schema import result_batch
 from batch.fast_requests import read_row_request
 from batch.local import settle_lines, settle_request
@@ -55,7 +56,28 @@ def settle_records(
     if is_json_column(batch.schema):
         lines = enumerate((line or "" for line in batch.column(0).to_pylist()), start=first_number)
         return settle_lines(lines, profile, overrides, profiles)
-    return [settle_request(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
+    batch = _one_batch(batch)
+    columnar = None if overrides else read_requests(batch)
+    if columnar is None:
+        return [settle_request(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
+    return [
+        settle_request(_columnar_request(batch, index, request, profile), profiles)
+        for index, request in enumerate(columnar)
+    ]
+
+
+def _one_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
+    if isinstance(batch, pa.RecordBatch):
+        return batch
+    batches = batch.combine_chunks().to_batches()
+    return batches[0] if batches else pa.RecordBatch.from_pylist([], schema=batch.schema)
+
+
+def _columnar_request(batch: pa.RecordBatch, index: int, request: SettleRequest | None, profile: str | None):
+    """A row read by the columnar reader; one it left to the bounded reader, as a row."""
+    if request is None:
+        return _row_request(request_rows(batch.slice(index, 1))[0], profile, {})
+    return request._replace(profile=profile) if profile else request
 
 
 def _row_request(row: dict, profile: str | None, overrides: dict) -> SettleRequest | dict:

@@ -1,7 +1,8 @@
 """The readers of each wire form agree (issue 23): generated requests, valid and malformed, read
 from proto3 JSON by the fast reader (msgspec, ``batch.fast_requests``) and by the bounded reader
 (``rules_core.json_read``), from the proto message (``convert``) and from an Arrow row, give equal
-core values, and equal records (answers or violations) once settled."""
+core values, and equal records (answers or violations) once settled. An Arrow batch is read
+row by row (msgspec) and column by column (``batch.arrow_columns``) alike."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import convert
 import rules_core as rc
 from batch.arrow import request_rows, settle_records
+from batch.arrow_columns import read_requests
 from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
@@ -128,5 +130,17 @@ def test_an_arrow_row_settles_as_its_json_line(data):
     fast = read_row_request(row)
     if fast is not None:
         assert fast == bounded(dict(row))
+    columnar = read_requests(batch)
+    if columnar is not None and columnar[0] is not None:
+        assert columnar[0] == bounded(dict(row))
     nested = settle_records(batch)
     assert nested == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
+
+
+def test_the_columnar_reader_reads_every_row_of_a_batch_and_of_its_slices():
+    batch = record_batch(REQUEST, BASES)
+    expected = [bounded(data) for data in BASES]
+    assert read_requests(batch) == expected
+    assert read_requests(batch.slice(37, 50)) == expected[37:87]
+    odd = [dict(BASES[0], outcome="OUTCOME_NONE"), BASES[1], dict(BASES[2], requestId="x" * 300)]
+    assert read_requests(record_batch(REQUEST, odd)) == [None, expected[1], None]  # left to the bounded reader
