@@ -23,6 +23,8 @@ LIST = Path(__file__).resolve().parent / "debian-packages"
 # Debian's rule for a package name: lower case letters, digits and + - . , two characters at least.
 PACKAGE_NAME = re.compile(r"[a-z0-9][a-z0-9+.-]+")
 SKIP_VARIABLE = "SHMJ_SKIP_DEBIAN_PACKAGES"
+# Another apt (an unattended upgrade, a second `make test`) may hold dpkg's lock: wait for it.
+WAIT_FOR_LOCK = ("-o", "DPkg::Lock::Timeout=300")
 
 
 class SetupError(Exception):
@@ -68,8 +70,8 @@ def install(packages: list[str], apt_get: str) -> int:
     print(f"installing Debian packages: {' '.join(packages)}", flush=True)
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for command in (
-        [apt_get, "update", "-qq"],
-        [apt_get, "install", "-y", "-qq", "--no-install-recommends", *packages],
+        [apt_get, *WAIT_FOR_LOCK, "update", "-qq"],
+        [apt_get, *WAIT_FOR_LOCK, "install", "-y", "-qq", "--no-install-recommends", *packages],
     ):
         ended = subprocess.run(command, env=env, stdout=subprocess.DEVNULL)
         if ended.returncode:

@@ -211,8 +211,8 @@ def test_as_root_it_says_what_it_installs_and_installs_it_with_apt_get(folder):
     ended = run("--list", str(package_list(folder, "make", ABSENT)), path=str(bin_dir))
     assert (ended.returncode, ended.stdout, ended.stderr) == (0, f"installing Debian packages: {ABSENT}\n", "")
     assert calls.read_text().splitlines() == [
-        "noninteractive update -qq",
-        f"noninteractive install -y -qq --no-install-recommends {ABSENT}",
+        "noninteractive -o DPkg::Lock::Timeout=300 update -qq",
+        f"noninteractive -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends {ABSENT}",
     ]
 
 
