@@ -393,7 +393,7 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds
             stats = read_json(fs, path)
             complete += 1
             for key in totals:
-                totals[key] += stats[key]
+                totals[key] += stats.get(key, 0)  # a part written before a count was added has none
             if "changes" in stats:
                 tally.add(ChangeTally.from_json(stats["changes"]))
     summary = dict(

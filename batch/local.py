@@ -5,19 +5,22 @@ record."""
 from __future__ import annotations
 
 import rules_core as rc
-from batch.records import error_line, read_line, request_id_of
+from batch.records import error_line, is_record, read_line, request_id_of
 from rules_core.json_write import settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import SettleRequest
 
 
 def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | None = None) -> dict:
-    """The answer to one request (a core value, or its proto3 JSON object) as a record;
+    """The answer to one request (a core value, or its proto3 JSON object; a hand record's
+    answer is its ``SettleRecordResponse``) as a record;
     ``profiles``: a registry with house profiles (the built-in ones when None)."""
     registry = BUILTIN_REGISTRY if profiles is None else profiles
     try:
         if isinstance(request, SettleRequest):
             return settle_response_dict(rc.settle(request, registry))
+        if is_record(request):
+            return rc.settle_record_json(request, registry)
         return rc.settle_json(request, registry)
     except rc.InvalidRequest as error:
         return error_line(request_id_of(request), str(error), error.violations)

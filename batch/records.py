@@ -5,8 +5,11 @@
 error naming the line and column), parsed, and re-settled under the job's rules. Every line
 yields one record: the answer, or an error record naming the line.
 
-A line of another kind (a hand record, RULES.md section 13, known by its ``events``) would be
-told apart here, in ``read_line``, after the object is parsed.
+A line with ``events`` is a hand record (RULES.md section 13, a ``SettleRecordRequest``): the
+usual-form reader leaves it to the bounded reader (it knows no ``events``), and ``is_record``
+tells it apart once parsed; its record is the ``SettleRecordResponse``, and the counts add the
+records whose recorded deltas differ from their settlement (``mismatched_records``: a game
+server's wrong payouts, found in bulk).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
 from rules_core.json_write import error_record
 from rules_core.requests import SettleRequest
 
-COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins")
+COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins", "mismatched_records")
 _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
 
@@ -30,6 +33,11 @@ _encode = msgspec.json.Encoder().encode
 def error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
     """An error record: ``{"requestId", "error": {"code", "message", "fieldViolations"}}``."""
     return error_record(request_id, code, message, violations)
+
+
+def is_record(request) -> bool:
+    """Whether a line read is a hand record (a JSON object with ``events``)."""
+    return isinstance(request, dict) and "events" in request
 
 
 def request_id_of(data) -> str | None:
@@ -103,16 +111,21 @@ def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
 
 
 def new_counts() -> dict:
-    return {"settled": 0, "rejected": 0, "legal_wins": 0, "illegal_wins": 0}
+    return dict.fromkeys(COUNTED, 0)
 
 
 def count_record(counts: dict, record: dict) -> None:
     if "error" in record:
         counts["rejected"] += 1
-    else:
-        counts["settled"] += 1
-        for winner in record.get("winners", []):
-            counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
+        return
+    counts["settled"] += 1
+    settlement = record.get("settlement")
+    if isinstance(settlement, dict):  # a hand record's answer
+        if record.get("mismatchedSeats"):
+            counts["mismatched_records"] += 1
+        record = settlement
+    for winner in record.get("winners", []):
+        counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
 
 
 def output_line(record: dict) -> bytes:

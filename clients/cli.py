@@ -249,6 +249,7 @@ def cmd_profiles_check(args) -> int:
 
 def cmd_replay(args) -> int:
     from clients.replay_report import record_story
+    from convert.results import settle_record_response_dict
     from rules_core.json_read import read_settle_record_request
 
     data = check.record_request(args.file, args.line)
@@ -257,7 +258,8 @@ def cmd_replay(args) -> int:
         response = rc.settle_record_json(data, house_profiles(args))
     else:
         with _client(args) as client:
-            response = convert.message_dict(client.settle_record(ParseDict(data, records_pb2.SettleRecordRequest())))
+            answer = client.settle_record(ParseDict(data, records_pb2.SettleRecordRequest()))
+            response = settle_record_response_dict(answer)
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else record_story(record, response))
     return 0
 

@@ -45,6 +45,7 @@ class Summary:
     rejected: int = 0
     legal_wins: int = 0
     illegal_wins: int = 0
+    mismatched_records: int = 0  # hand records whose recorded deltas differ from their settlement
     input_lines: int = 0
     lines_this_run: int = 0
     skipped_by_resume: int = 0  # lines already in the output when this run started
@@ -350,10 +351,16 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     print(
         f"{summary.lines_this_run} lines this run in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s); "
         f"the output holds all {summary.lines} lines: {summary.settled} settled ({summary.legal_wins} legal wins, "
-        f"{summary.illegal_wins} not legal), {summary.rejected} rejected; summary in {summary_path}",
+        f"{summary.illegal_wins} not legal), {summary.rejected} rejected{_mismatched(summary.mismatched_records)};"
+        f" summary in {summary_path}",
         file=sys.stderr,
     )
     return 0
+
+
+def _mismatched(count: int) -> str:
+    """The summary's words for hand records paid otherwise than settled (none: nothing said)."""
+    return f", {count} hand record(s) whose recorded deltas differ" if count else ""
 
 
 def dask_command(args, overrides: dict, house: list) -> int:
@@ -386,7 +393,8 @@ def dask_command(args, overrides: dict, house: list) -> int:
         f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
         f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
         f"{summary['settled']} settled ({summary['legal_wins']} legal wins, {summary['illegal_wins']} not legal), "
-        f"{summary['rejected']} rejected; {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
+        f"{summary['rejected']} rejected{_mismatched(summary.get('mismatched_records', 0))};"
+        f" {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
         file=sys.stderr,
     )
     if "changes" in summary:

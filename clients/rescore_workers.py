@@ -1,5 +1,6 @@
 """The worker processes of ``shmj rescore``: each settles chunks of numbered lines, with
-rules_core here (``--local``) or through SettleBatch calls to a server, and returns their
+rules_core here (``--local``) or through SettleBatch calls to a server (a hand record line
+through a SettleRecord call), and returns their
 output lines and counts. Lines are read by ``batch.records.read_line`` either way, so a bad
 line gets the same error record whichever settles it."""
 
@@ -10,7 +11,7 @@ import threading
 import time
 
 from batch.local import settle_request
-from batch.records import count_record, error_line, new_counts, output_line, read_line, request_id_of
+from batch.records import count_record, error_line, is_record, new_counts, output_line, read_line, request_id_of
 from rules_core.requests import SettleRequest
 
 settings: dict = {}  # this worker's: the job's settings, its house profiles, its client
@@ -61,6 +62,9 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
     out: list[dict | None] = [None] * len(requests)
     messages, positions = [], []
     for position, request in enumerate(requests):
+        if is_record(request):
+            out[position] = settle_record_remote(request)
+            continue
         try:
             core = request if isinstance(request, SettleRequest) else read_settle_request(request)
             messages.append(convert.settle_request_message(core))
@@ -82,6 +86,27 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
                 violations = [(v.field, v.description) for v in e.field_violations]
                 out[position] = error_line(result.request_id, e.message, violations, e.code)
     return out
+
+
+def settle_record_remote(record: dict) -> dict:
+    """A hand record line through a SettleRecord call: read here first, so that a malformed
+    record gets the error line --local gives it; a record the server refuses is its error line."""
+    import convert
+    import rules_core as rc
+    from clients.errors import ScoringError
+    from convert.results import settle_record_response_dict
+    from rules_core.json_read import read_settle_record_request
+
+    try:
+        message = convert.settle_record_request_message(read_settle_record_request(record))
+    except rc.InvalidRequest as error:
+        return error_line(request_id_of(record), str(error), error.violations)
+    try:
+        return settle_record_response_dict(settings["client"].settle_record(message))
+    except ScoringError as error:
+        if error.violations or error.code.name in ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION"):
+            return error_line(request_id_of(record), error.message, error.violations, error.code.name)
+        raise ServerFailure(f"{error.code.name}: {error.message}") from None
 
 
 def response_dict(message) -> dict:

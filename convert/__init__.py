@@ -18,7 +18,7 @@ from convert.enums import Violations
 from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message
 from convert.profiles import get_profile_response, list_profiles_response, overrides, overrides_message, rule_profile
-from convert.records import settle_record_request, settle_record_response
+from convert.records import settle_record_request, settle_record_request_message, settle_record_response
 from convert.requests import check_win_request, list_waits_request, settle_request
 from convert.responses import check_win_response, list_waits_response
 from convert.wire import (
@@ -48,6 +48,7 @@ __all__ = [
     "settle_batch_response",
     "settle_request",
     "settle_record_request",
+    "settle_record_request_message",
     "settle_record_response",
     "settle_request_message",
     "settle_response",

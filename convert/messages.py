@@ -34,13 +34,29 @@ def winner_message(winner: rc.Winner) -> pb.Winner:
     )
 
 
+def table_fields(request) -> dict:
+    """The message fields every request shares but the dice (see `with_dice`): id, profile,
+    overrides, dealer, 荒番 count."""
+    return {
+        "request_id": request.request_id,
+        "profile": request.profile,
+        "overrides": overrides_message(request.overrides),
+        "dealer_seat": request.dealer_seat,
+        "huangfan_count": request.huangfan_count,
+    }
+
+
+def with_dice(message, dice: rc.Dice | None):
+    """``message`` with the request's dice, when it has any (an absent ``dice`` means none)."""
+    if dice is not None:
+        message.dice.first = dice.first
+        message.dice.second = dice.second
+    return message
+
+
 def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
     message = pb.SettleRequest(
-        request_id=request.request_id,
-        profile=request.profile,
-        overrides=overrides_message(request.overrides),
-        dealer_seat=request.dealer_seat,
-        huangfan_count=request.huangfan_count,
+        **table_fields(request),
         outcome=request.outcome or 0,
         discarder_seat=request.discarder_seat,
         winners=[winner_message(w) for w in request.winners],
@@ -50,7 +66,4 @@ def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
         ],
         abandoning_seat=request.abandoning_seat,
     )
-    if request.dice is not None:
-        message.dice.first = request.dice.first
-        message.dice.second = request.dice.second
-    return message
+    return with_dice(message, request.dice)

@@ -6,7 +6,7 @@ from mahjong.shanghai.v1 import records_pb2
 
 import rules_core as rc
 from convert.enums import FLOWER_IN, TILE_IN, Violations, enum_table, lookup, lookup_all
-from convert.messages import settle_request_message
+from convert.messages import settle_request_message, table_fields, with_dice
 from convert.requests import _checked, _table_fields
 from convert.wire import settle_response
 from rules_core.errors import FieldViolation
@@ -47,6 +47,26 @@ def settle_record_request(msg: records_pb2.SettleRecordRequest) -> rc.SettleReco
         recorded_deltas=tuple(deltas),
     )
     return _checked(request, violations)
+
+
+def settle_record_request_message(request: rc.SettleRecordRequest) -> records_pb2.SettleRecordRequest:
+    """A core hand record as its message (the inverse of `settle_record_request`), for clients."""
+    message = records_pb2.SettleRecordRequest(
+        **table_fields(request),
+        events=[
+            records_pb2.HandEvent(
+                kind=e.kind or 0,
+                seat=e.seat,
+                tile=0 if e.tile is None else e.tile + 1,
+                tiles=[0 if t is None else t + 1 for t in e.tiles],
+                flower=e.flower or 0,
+                flowers=[f or 0 for f in e.flowers],
+            )
+            for e in request.events
+        ],
+        recorded_deltas=list(request.recorded_deltas),
+    )
+    return with_dice(message, request.dice)
 
 
 def settle_record_response(result: rc.RecordResult) -> records_pb2.SettleRecordResponse:

@@ -345,3 +345,23 @@ def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, schedu
     for number, shard in enumerate(contents):
         assert all(bucket_of(key, len(shards)) == number for key in shard)
         assert all(whole[key] == snap for key, snap in shard.items())
+
+
+def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, scheduler, capsys):
+    from tests.clients.test_rescore_records import mixed_records
+
+    source = tmp_path / "mixed.jsonl"
+    mixed_records(source)
+    local, cluster = tmp_path / "local.jsonl", tmp_path / "cluster"
+    assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    capsys.readouterr()
+    assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
+    assert "1 rejected, 3 hand record(s) whose recorded deltas differ;" in capsys.readouterr().err
+    assert parts(cluster) == local.read_text()
+    summary = json.loads((cluster / "summary.json").read_text())
+    assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (
+        37,
+        36,
+        1,
+        3,
+    )

@@ -54,9 +54,10 @@ def test_json_is_the_answer_of_settle_record_json(capsys):
 
 
 def test_a_server_replays_it_the_same(server, capsys):
-    local = shmj(["replay", str(RECORD), "--local"], capsys)
-    remote = shmj(["replay", str(RECORD), "--target", server.address], capsys)
-    assert remote == local
+    for flags in ((), ("--json",)):  # the JSON too, key for key in the same order
+        local = shmj(["replay", str(RECORD), "--local", *flags], capsys)
+        remote = shmj(["replay", str(RECORD), "--target", server.address, *flags], capsys)
+        assert remote == local
 
 
 def test_stdin(capsys, monkeypatch):

@@ -1,0 +1,54 @@
+"""`shmj rescore` with hand record lines (a JSON Lines line with `events`, RULES.md section 13):
+each answered by its SettleRecordResponse, the same with --local and through a server's
+SettleRecord, and the summary counting the records whose recorded deltas differ."""
+
+from __future__ import annotations
+
+import json
+
+from clients.cli import main
+from rules_core import settle_json, settle_record_json
+from tests.server.conftest import ROOT
+
+EXAMPLES = ROOT / "examples"
+
+
+def mixed_records(path) -> list[dict]:
+    """The 17 example records and the 19 example requests interleaved, and a record whose
+    event 12 discards a tile its seat does not hold."""
+    records = [json.loads(line) for line in (EXAMPLES / "records.jsonl").read_text().splitlines()]
+    requests = [json.loads(line) for line in (EXAMPLES / "requests.jsonl").read_text().splitlines()]
+    bad = json.loads((EXAMPLES / "record.json").read_text())
+    bad["requestId"] = "bad-record"
+    bad["events"][12]["tile"] = "TILE_M9"
+    lines = [x for pair in zip(records, requests, strict=False) for x in pair] + requests[17:] + [bad]
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+    return lines
+
+
+def test_record_lines_are_answered_by_their_records_locally_and_by_a_server(tmp_path, server, capsys):
+    source = tmp_path / "mixed.jsonl"
+    lines = mixed_records(source)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(["rescore", str(source), "-o", str(local), "--local", "--no-progress"]) == 0
+    local_err = capsys.readouterr().err
+    assert main(["rescore", str(source), "-o", str(remote), "--target", server.address, "--no-progress"]) == 0
+    assert local.read_text() == remote.read_text()
+    answers = [json.loads(line) for line in local.read_text().splitlines()]
+    assert len(answers) == len(lines) == 37
+    for line, answer in zip(lines[:-1], answers[:-1], strict=True):
+        expected = settle_record_json(line) if "events" in line else settle_json(line)
+        assert answer == expected
+    assert answers[-1] == {
+        "requestId": "bad-record",
+        "error": {
+            "code": "INVALID_ARGUMENT",
+            "message": "events[12].tile: seat 0 holds no 9m",
+            "fieldViolations": [{"field": "events[12].tile", "description": "seat 0 holds no 9m"}],
+        },
+    }
+    differing = sum(1 for a in answers if a.get("mismatchedSeats"))
+    assert differing == 3
+    summary = json.loads((tmp_path / "local.jsonl.summary.json").read_text())
+    assert (summary["settled"], summary["rejected"], summary["mismatched_records"]) == (36, 1, 3)
+    assert "1 rejected, 3 hand record(s) whose recorded deltas differ;" in local_err
