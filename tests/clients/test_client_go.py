@@ -7,6 +7,7 @@ of a deadline, and retries UNAVAILABLE until a server that comes up late answers
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 from tests.clients.compiled_clients import (
@@ -35,6 +36,12 @@ class TestGoClient(CompiledClientChecks):
         result = run_example(example, "-port", "1")
         assert (result.returncode, result.stdout) == (2, "")
         assert result.stderr.startswith("flag provided but not defined: -port\nUsage of ")
+
+    def test_the_client_packages_own_go_tests_pass(self, example):
+        """clients/go/scoring/client_test.go: targets, code names, the retry loop, the default deadline."""
+        result = subprocess.run(["make", "-s", "-C", "clients/go", "test"], cwd=ROOT, capture_output=True, text=True)
+        assert (result.returncode, result.stderr) == (0, "")
+        assert re.fullmatch(r"ok  \tshmj/clients/go/scoring\t\S+s\n", result.stdout), result.stdout
 
     def test_the_code_is_gofmt_clean(self, example):
         result = subprocess.run(["gofmt", "-l", str(ROOT / "clients/go")], capture_output=True, text=True)

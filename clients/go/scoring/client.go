@@ -1,10 +1,10 @@
 // Package scoring is a small typed client for mahjong.shanghai.v1.ScoringService over the
 // code protoc-gen-go and protoc-gen-go-grpc generate from proto/ (`make client-go`).
 //
-// Every call has the caller's context as its deadline. A call that fails UNAVAILABLE (no
-// server yet, a restart, a draining server) is tried again with exponential backoff until
-// that deadline; any other failure is returned at once as an *Error, with the field
-// violations of the server's google.rpc.BadRequest.
+// Every call has a deadline: its context's, or Options.Timeout from the call's start when the
+// context has none. A call that fails UNAVAILABLE (no server yet, a restart, a draining
+// server) is tried again with exponential backoff until that deadline; any other failure is
+// returned at once as an *Error, with the field violations of the server's google.rpc.BadRequest.
 package scoring
 
 import (
@@ -23,6 +23,8 @@ import (
 
 // Options of a Client. A zero field takes its default.
 type Options struct {
+	// The deadline of a call whose context has none (default 10 s, as the Python client's).
+	Timeout time.Duration
 	// The wait after the first UNAVAILABLE (default 100 ms), doubled after each further one
 	// up to MaxBackoff (default 2 s): the numbers of the Python client's retry policy.
 	InitialBackoff time.Duration
@@ -39,8 +41,8 @@ type Client struct {
 }
 
 // Dial opens a plaintext connection to target (host:port, or a gRPC target such as
-// dns:///scoring:50051); a target that is neither is refused (CheckTarget). It connects in the background: a server that is not up yet makes
-// calls fail UNAVAILABLE, which Settle retries.
+// dns:///scoring:50051); a target that is neither is refused (CheckTarget). It connects in
+// the background: a server that is not up yet makes calls fail UNAVAILABLE, which Settle retries.
 //
 // gRPC's own retry policy (a service config's retryPolicy) is not used: the grpc-go of
 // Debian 12 (1.33) applies it only with GRPC_GO_RETRY=on, and it gives up after at most
@@ -49,17 +51,24 @@ func Dial(target string, options Options) (*Client, error) {
 	if err := CheckTarget(target); err != nil {
 		return nil, err
 	}
-	if options.InitialBackoff <= 0 {
-		options.InitialBackoff = 100 * time.Millisecond
-	}
-	if options.MaxBackoff <= 0 {
-		options.MaxBackoff = 2 * time.Second
-	}
 	conn, err := grpc.Dial(target, grpc.WithInsecure())
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, service: shanghaiv1.NewScoringServiceClient(conn), options: options}, nil
+	return &Client{conn: conn, service: shanghaiv1.NewScoringServiceClient(conn), options: options.withDefaults()}, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.InitialBackoff <= 0 {
+		o.InitialBackoff = 100 * time.Millisecond
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 2 * time.Second
+	}
+	return o
 }
 
 // CheckTarget says what is wrong with a target that is neither host:port (a port 1-65535)
@@ -87,7 +96,7 @@ func (c *Client) Service() shanghaiv1.ScoringServiceClient { return c.service }
 // codes.InvalidArgument and its Violations.
 func (c *Client) Settle(ctx context.Context, request *shanghaiv1.SettleRequest) (*shanghaiv1.SettleResponse, error) {
 	var response *shanghaiv1.SettleResponse
-	err := c.retrying(ctx, func() (err error) {
+	err := c.retrying(ctx, func(ctx context.Context) (err error) {
 		response, err = c.service.Settle(ctx, request)
 		return err
 	})
@@ -98,7 +107,7 @@ func (c *Client) Settle(ctx context.Context, request *shanghaiv1.SettleRequest) 
 // request does not fail the call: its result holds a SettleError in place of the response.
 func (c *Client) SettleBatch(ctx context.Context, requests []*shanghaiv1.SettleRequest) ([]*shanghaiv1.SettleBatchResult, error) {
 	var response *shanghaiv1.SettleBatchResponse
-	err := c.retrying(ctx, func() (err error) {
+	err := c.retrying(ctx, func(ctx context.Context) (err error) {
 		response, err = c.service.SettleBatch(ctx, &shanghaiv1.SettleBatchRequest{Requests: requests})
 		return err
 	})
@@ -106,11 +115,16 @@ func (c *Client) SettleBatch(ctx context.Context, requests []*shanghaiv1.SettleR
 }
 
 // retrying runs call until it succeeds, fails with a code other than UNAVAILABLE, or the
-// next attempt would start past the context's deadline; the error returned is an *Error.
-func (c *Client) retrying(ctx context.Context, call func() error) error {
+// next attempt would start past the deadline; the error returned is an *Error.
+func (c *Client) retrying(ctx context.Context, call func(ctx context.Context) error) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.options.Timeout)
+		defer cancel()
+	}
 	backoff := c.options.InitialBackoff
 	for attempt := 1; ; attempt++ {
-		err := call()
+		err := call(ctx)
 		if err == nil {
 			return nil
 		}
@@ -121,7 +135,7 @@ func (c *Client) retrying(ctx context.Context, call func() error) error {
 		if c.options.OnRetry != nil {
 			c.options.OnRetry(attempt, failure)
 		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= backoff {
+		if deadline, _ := ctx.Deadline(); time.Until(deadline) <= backoff {
 			return failure // the next attempt would start past the deadline
 		}
 		wait := time.NewTimer(backoff)
