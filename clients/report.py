@@ -6,16 +6,14 @@ import unicodedata
 
 from rules_core.patterns import Pattern
 from rules_core.tiles import TILE_NOTATION
+from rules_core.vocabulary import ENUM_WORDS
 
-_UNIT = {"UNIT_FLOWER": "花", "UNIT_POINT": "分"}
-_REASONS = {
-    "PAYMENT_REASON_SELF_DRAW": "self-draw 自摸",
-    "PAYMENT_REASON_DISCARD": "discard 点炮",
-    "PAYMENT_REASON_ROBBING_KONG": "robbing a kong 抢杠",
-    "PAYMENT_REASON_EIGHT_FLOWERS": "eight flowers 八花",
-    "PAYMENT_REASON_LIABILITY": "liability 承包",
-    "PAYMENT_REASON_SANKOU": "three claims 三口",
-}
+
+def words(name: str) -> str:
+    """An enum value as a person reads it, English then Chinese (`rules_core.vocabulary`):
+    ``self-draw 自摸``; the name itself for one the vocabulary lacks."""
+    found = ENUM_WORDS.get(name)
+    return f"{found.en} {found.zh}" if found else name
 
 
 def display_width(text: str) -> int:
@@ -66,7 +64,7 @@ def winner_lines(winner: dict, unit: str) -> list[str]:
     patterns = ", ".join(pattern_label(p) for p in winner.get("patterns", [])) or "no pattern"
     lines = [f"Seat {seat}  {'LEGAL' if legal else 'NOT LEGAL'}  {patterns}  ({winner.get('flowers', 0)} 花)"]
     if not legal:
-        reasons = ", ".join(r.removeprefix("ILLEGAL_REASON_") for r in winner.get("illegalReasons", []))
+        reasons = ", ".join(words(r) for r in winner.get("illegalReasons", []))
         lines.append(f"  why: {reasons}")
         return lines
     for item in winner.get("items", []):
@@ -81,7 +79,7 @@ def winner_lines(winner: dict, unit: str) -> list[str]:
 
 
 def settlement_table(response: dict) -> str:
-    unit = _UNIT.get(response.get("unit", ""), "")
+    unit = ENUM_WORDS[response["unit"]].zh if response.get("unit") in ENUM_WORDS else ""
     lines = [
         f"Profile {response.get('profile', '')} (unit {unit})"
         + (f"  request {response['requestId']}" if response.get("requestId") else "")
@@ -92,7 +90,7 @@ def settlement_table(response: dict) -> str:
     if payments:
         lines.append("Payments")
         for p in payments:
-            reason = _REASONS.get(p.get("reason", ""), p.get("reason", ""))
+            reason = words(p.get("reason", ""))
             lines.append(
                 f"  seat {p.get('fromSeat', 0)} -> seat {p.get('toSeat', 0)}  {_number(p.get('amount', 0.0)):>6}  {reason}"
             )

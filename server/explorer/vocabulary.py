@@ -3,7 +3,9 @@
 - the meaning of every enum value and every ``RuleProfile`` field: the comments of the
   ``.proto`` files, read from the descriptor set ``make`` writes with source info
   (``shmj_descriptors.binpb`` beside the generated modules, package data of the wheel);
-- the patterns' Chinese and English names: ``rules_core.patterns.PATTERN_NAMES``.
+- the patterns' Chinese and English names: ``rules_core.patterns.PATTERN_NAMES``;
+- every other enum value's and every profile field's Chinese and English label and Chinese
+  meaning: ``rules_core.vocabulary``, the words the CLI prints too.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 
 from rules_core.json_names import PATTERN
 from rules_core.patterns import PATTERN_NAMES
+from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, Words
 
 DESCRIPTORS = Path(tiles_pb2.__file__).with_name("shmj_descriptors.binpb")
 # Source-info paths: FileDescriptorProto field 4 is message_type, 5 enum_type; within a
@@ -44,11 +47,22 @@ def proto_comments(path: Path = DESCRIPTORS) -> dict:
     return {"enums": enums, "messages": messages}
 
 
+def _entry(words: Words | None, meaning: str) -> dict:
+    if words is None:
+        return {"meaning": meaning}
+    return {"zh": words.zh, "en": words.en, "zhMeaning": words.zh_meaning, "meaning": meaning}
+
+
 def vocabulary() -> dict:
+    """``enums`` and ``profileFields``: each name's ``zh`` and ``en`` label, ``zhMeaning`` and
+    ``meaning`` (English); ``patterns``: each pattern's ``zh`` and ``en`` name."""
     comments = proto_comments()
     return {
-        "enums": comments["enums"],
-        "profileFields": comments["messages"]["RuleProfile"],
+        "enums": {name: _entry(ENUM_WORDS.get(name), meaning) for name, meaning in comments["enums"].items()},
+        "profileFields": {
+            name: _entry(PROFILE_FIELD_WORDS.get(name), meaning)
+            for name, meaning in comments["messages"]["RuleProfile"].items()
+        },
         "patterns": {PATTERN.name_of[p]: {"zh": zh, "en": en} for p, (zh, en) in PATTERN_NAMES.items()},
     }
 

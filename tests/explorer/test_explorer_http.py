@@ -87,7 +87,7 @@ def test_a_bad_notation_request_is_refused_in_words(http, body, message):
 
 
 def test_every_profile_field_has_its_proto_comment():
-    fields = vocabulary()["profileFields"]
+    fields = {name: words["meaning"] for name, words in vocabulary()["profileFields"].items()}
     # the comment above each field of RuleProfile in profile.proto, joined into one line
     proto = PROFILE_PROTO.read_text().split("message RuleProfile {")[1].split("\n}")[0]
     expected, comment = {}, []

@@ -40,10 +40,33 @@ def test_profiles_side_by_side_with_each_fields_meaning(page):
     assert heads == ["Field 字段 · meaning 含义", "classic", "sankou", "lezi"]
     row = page.locator("#profiles-table tr[data-field=ordinary_lazi_threshold]")
     assert row.locator("td").all_inner_texts() == ["0", "8", "0"]
-    assert row.locator(".meaning").inner_text() == vocabulary()["profileFields"]["ordinary_lazi_threshold"]
+    words = vocabulary()["profileFields"]["ordinary_lazi_threshold"]
+    assert row.locator(".field-words").inner_text() == "起喇门槛 喇 threshold"
+    assert row.locator(".meaning").all_inner_texts() == [words["zhMeaning"], words["meaning"]]
     assert row.get_attribute("class") == "diff"
     fields = page.locator("#profiles-table tbody tr").evaluate_all("nodes => nodes.map(n => n.dataset.field)")
     assert fields == list(vocabulary()["profileFields"])
+
+
+def test_the_profiles_show_words_never_raw_enum_names(page):
+    """Issue 20: the Profiles view showed UNIT_FLOWER, LIABILITY_MODE_NONE, SUITED_PUNG 0."""
+    page.click("nav a[data-view=profiles]")
+    page.wait_for_selector("#profiles-table table")
+
+    def cells(field: str) -> list[str]:
+        return page.locator(f"#profiles-table tr[data-field={field}] td").all_inner_texts()
+
+    assert cells("unit") == ["花 flowers", "花 flowers", "分 points"]
+    assert cells("liability_mode") == [
+        "不承包 no liability",
+        "吃三口包五家 sankou table",
+        "承包另付 liability in addition",
+    ]
+    assert cells("flower_values")[0].startswith("花牌 flower tile 1, ")
+    assert cells("fan_on_fixed")[0] in ("yes 是", "no 否")
+    values = " ".join(page.locator("#profiles-table td").all_inner_texts())
+    for raw in ("UNIT_", "LIABILITY_MODE_", "SUITED_PUNG", "COMBINE_FIXED_", "HUANGFAN_MODE_", "true", "false"):
+        assert raw not in values
 
 
 def test_a_hand_under_two_profiles_shows_the_differences(page):

@@ -38,7 +38,9 @@ def test_every_worked_example_shows_its_settlement(page):
         assert shown_deltas == [_signed(d) for d in deltas], name
         text = page.inner_text("#result .next-hand")
         if next_hand is None:
-            assert text == "Next hand 下一手: none: no claimed win is legal, the hand goes on", name
+            assert (
+                text == "Next hand 下一手: none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续"
+            ), name
         else:
             assert text == (
                 f"Next hand 下一手: dealer 庄家 seat {next_hand.dealer_seat}, 荒番 count {next_hand.huangfan_count}"
@@ -107,3 +109,34 @@ def test_the_keyboard_alone_settles_a_hand(page):
     page.wait_for_selector("#result .settlement")
     assert page.locator("#result .verdict").inner_text() == "NOT LEGAL 不合法"
     assert page.locator("#result .reasons li").get_attribute("data-reason") == "NO_QUALIFYING_PATTERN"
+
+
+def test_a_liability_payment_shows_the_claims_and_why_it_is_paid_twice(page):
+    """Issue 20: it read "seat 2 → seat 1 20 承包: a liable seat pays", without the claims."""
+    enter(page, _example("13-both"))  # lezi; seat 1 claimed 3 from seat 2 and seat 2 3 from seat 1
+    settle(page)
+    rows = page.locator("#result .payment-list li").all_inner_texts()
+    assert rows == [
+        "seat 0 → seat 1 10 点炮 discard",
+        "seat 2 → seat 1 20 承包 liability (seat 1 claimed 3 from seat 2 吃碰3口; seat 2 claimed 3 from seat 1 吃碰3口;"
+        " pays twice: the claims run both ways 双向承包，付两份)",
+    ]
+    enter(page, _example("13"))  # one way only: once
+    settle(page)
+    assert page.locator("#result .payment-list li").nth(1).inner_text() == (
+        "seat 2 → seat 1 10 承包 liability (seat 1 claimed 3 from seat 2 吃碰3口)"
+    )
+
+
+def test_an_illegal_reason_and_no_next_hand_are_said_in_both_languages(page):
+    page.fill("#winners .winner .w-hand", "123m 456p 789s 234s EE")
+    page.fill("#winners .winner .w-win", "E")
+    settle(page)
+    reason = page.locator("#result .reasons li").inner_text()
+    assert reason == (
+        "无可胡番型 no qualifying pattern: 牌已成形，但没有本规则允许胡的番型 · "
+        "A complete hand with no pattern that the profile lets win."
+    )
+    assert "NO_QUALIFYING_PATTERN" not in page.locator("#result .settlement").inner_text().replace(
+        page.locator("#result pre.json").inner_text(), ""
+    )

@@ -9,9 +9,6 @@ const HONOURS = { EAST: ["E", "東"], SOUTH: ["S", "南"], WEST: ["W", "西"], N
 const SUITS = { M: ["m", "萬"], P: ["p", "筒"], S: ["s", "条"] };
 const FLOWERS = ["SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "BAMBOO", "CHRYSANTHEMUM"];
 const FLOWER_ZH = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
-const UNITS = { UNIT_FLOWER: "花", UNIT_POINT: "分" };
-const MELD_WORDS = { MELD_KIND_CHOW: "chow 吃", MELD_KIND_PUNG: "pung 碰", MELD_KIND_EXPOSED_KONG: "exposed kong 明杠",
-  MELD_KIND_ADDED_KONG: "added kong 加杠", MELD_KIND_CONCEALED_KONG: "concealed kong 暗杠" };
 
 let vocabulary = { enums: {}, patterns: {}, profileFields: {} };
 
@@ -97,7 +94,7 @@ function handPicture(hand) {
     const concealedKong = meld.kind === "MELD_KIND_CONCEALED_KONG";
     const source = concealedKong ? "concealed 暗" : `from seat ${meld.fromSeat || 0}`;
     line.append(el("span", { class: "group meld", "data-from": concealedKong ? "" : meld.fromSeat || 0 },
-      (meld.tiles || []).map((t) => tile(t)), el("small", { text: `${MELD_WORDS[meld.kind] || meld.kind} · ${source}` })));
+      (meld.tiles || []).map((t) => tile(t)), el("small", { text: `${enumWords(meld.kind)} · ${source}` })));
   });
   if ((hand.flowers || []).length) {
     line.append(el("span", { class: "group flowers" }, hand.flowers.map(flowerTile), el("small", { text: "flowers 花" })));
@@ -111,8 +108,20 @@ function patternWords(name) {
   return words ? `${words.zh} ${words.en}` : name.replace(/^PATTERN_/, "");
 }
 
+// An enum value's words (rules_core.vocabulary): "点炮 discard"; its meaning in both languages.
 function enumWords(name) {
-  return vocabulary.enums[name] || name;
+  const words = vocabulary.enums[name];
+  return words && words.zh ? `${words.zh} ${words.en}` : String(name || "").replace(/^[A-Z]+(_[A-Z]+)*?_(?=[A-Z]+$)/, "");
+}
+
+function enumMeaning(name) {
+  const words = vocabulary.enums[name] || {};
+  return [words.zhMeaning, words.meaning].filter(Boolean).join(" · ");
+}
+
+function unitWord(unit) {
+  const words = vocabulary.enums[unit];
+  return words ? words.zh : "";
 }
 
 function itemEffect(item) {
@@ -286,16 +295,17 @@ function winnerCard(winner, requestWinner, unit) {
   const patterns = winner.patterns || [];
   card.append(el("p", { class: "patterns" }, "Patterns 牌型: ",
     patterns.length ? patterns.map((p) => el("span", { class: "pattern", "data-pattern": p.replace(/^PATTERN_/, ""),
-      title: enumWords(p) }, patternWords(p))) : el("span", { text: "no pattern 无" })));
+      title: enumMeaning(p) }, patternWords(p))) : el("span", { text: "no pattern 无" })));
   if (!legal) {
     card.append(el("ul", { class: "reasons" }, (winner.illegalReasons || []).map((r) =>
-      el("li", { "data-reason": r.replace(/^ILLEGAL_REASON_/, "") }, `${r.replace(/^ILLEGAL_REASON_/, "")}: ${enumWords(r)}`))));
+      el("li", { "data-reason": r.replace(/^ILLEGAL_REASON_/, "") }, el("strong", { text: enumWords(r) }),
+        `: ${enumMeaning(r)}`))));
     return card;
   }
   const rows = (winner.items || []).map((item) => el("tr", { "data-kind": item.kind },
     el("td", { text: (item.nameEn || "") + ((item.count || 1) > 1 ? ` x${item.count}` : "") }),
     el("td", { lang: "zh", text: item.nameZh || "" }),
-    el("td", { class: "num", text: itemEffect(item), title: enumWords(item.kind) })));
+    el("td", { class: "num", text: itemEffect(item), title: `${enumWords(item.kind)}: ${enumMeaning(item.kind)}` })));
   card.append(el("table", { class: "items" },
     el("thead", {}, el("tr", {}, el("th", { text: "Item" }), el("th", { text: "项目" }), el("th", { text: "Effect 效果" }))),
     el("tbody", {}, rows)));
@@ -361,21 +371,39 @@ function paymentsPicture(response) {
   return svg;
 }
 
-function settlementView(response, request) {
-  const unit = UNITS[response.unit] || "";
+// Why a liable (承包) or related (三口) seat pays: the claims between it and the winner, each
+// way, and whether it pays twice (the claims run both ways, each at the threshold).
+function liabilityWhy(payment, request, threshold) {
+  const from = payment.fromSeat || 0, to = payment.toSeat || 0;
+  const count = (claimer, source) => ((request && request.liabilities) || [])
+    .filter((l) => (l.claimerSeat || 0) === claimer && (l.sourceSeat || 0) === source)
+    .reduce((sum, l) => sum + Number(l.claims || 0), 0);
+  const ways = [[to, from], [from, to]].map(([claimer, source]) => [claimer, source, count(claimer, source)])
+    .filter(([, , n]) => n > 0);
+  const said = ways.map(([claimer, source, n]) => `seat ${claimer} claimed ${n} from seat ${source} 吃碰${n}口`);
+  const both = threshold !== undefined && ways.length === 2 && ways.every(([, , n]) => n >= threshold);
+  if (both) said.push("pays twice: the claims run both ways 双向承包，付两份");
+  return said.join("; ");
+}
+
+function settlementView(response, request, threshold) {
+  const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
   view.append(el("p", { class: "profile-line" }, `Profile ${response.profile} (unit ${unit})`));
   (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit)));
   const payments = response.payments || [];
-  const list = el("ul", { class: "payment-list" }, payments.map((p) => el("li", {},
-    `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)}  `,
-    el("span", { class: "reason", text: enumWords(p.reason) }))));
+  const list = el("ul", { class: "payment-list" }, payments.map((p) => {
+    const liable = p.reason === "PAYMENT_REASON_LIABILITY" || p.reason === "PAYMENT_REASON_SANKOU";
+    return el("li", {}, `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)}  `,
+      el("span", { class: "reason", text: enumWords(p.reason), title: enumMeaning(p.reason) }),
+      liable ? el("span", { class: "why", text: ` (${liabilityWhy(p, request, threshold)})` }) : null);
+  }));
   const penalties = (response.penalties || []).map((p) => el("li", {}, `Penalty 逃跑: seat ${p.seat || 0} loses ${number(p.amount)}`));
   const deltas = el("p", { class: "deltas" }, "Seat deltas 输赢: ",
     (response.seatDeltas || []).map((d, seat) => el("span", { class: "delta", "data-seat": seat, text: signed(d) })));
   const next = response.nextHand
     ? el("p", { class: "next-hand" }, `Next hand 下一手: dealer 庄家 seat ${response.nextHand.dealerSeat || 0}, 荒番 count ${response.nextHand.huangfanCount || 0}`)
-    : el("p", { class: "next-hand" }, "Next hand 下一手: none: no claimed win is legal, the hand goes on");
+    : el("p", { class: "next-hand" }, "Next hand 下一手: none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续");
   view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response),
     el("div", {}, list, el("ul", {}, penalties), deltas,
       el("p", { class: "huangfan-after" }, `荒番 after dice ${response.huangfanAfterDice || 0}`), next)));
@@ -388,7 +416,7 @@ function comparisonRows(response) {
   const rows = [];
   (response.winners || []).forEach((w) => {
     const seat = w.seat || 0;
-    rows.push([`Seat ${seat} legal`, w.legal ? "legal" : `not legal: ${(w.illegalReasons || []).join(", ")}`]);
+    rows.push([`Seat ${seat} legal`, w.legal ? "legal 合法" : `not legal 不合法: ${(w.illegalReasons || []).map(enumWords).join(", ")}`]);
     rows.push([`Seat ${seat} patterns`, (w.patterns || []).map(patternWords).join(", ") || "none"]);
     rows.push([`Seat ${seat} V`, number(w.value)]);
   });
@@ -435,7 +463,9 @@ async function settle() {
   }
   try {
     const response = await call("Settle", request);
-    const view = settlementView(response, request);
+    const threshold = (response.payments || []).some((p) => p.reason === "PAYMENT_REASON_LIABILITY")
+      ? await liabilityThreshold(request) : undefined;
+    const view = settlementView(response, request, threshold);
     if (state.compare) {
       const other = await call("Settle", { ...request, profile: state.compare });
       view.prepend(comparisonView(response, other));
@@ -444,6 +474,12 @@ async function settle() {
   } catch (error) {
     showViolations(error);
   }
+}
+
+// The liability threshold of the request's effective profile (its overrides applied).
+async function liabilityThreshold(request) {
+  const answer = await call("GetProfile", { name: request.profile, overrides: request.overrides });
+  return answer.profile.liabilityThreshold;
 }
 
 // ---- pasted requests: a SettleRequest, or one line of a rescore file ------------------------
@@ -541,13 +577,14 @@ function profileValue(value) {
     return value.map((v) => {
       if (typeof v !== "object") return String(v).startsWith("PATTERN_") ? patternWords(v) : String(v);
       if (v.pattern) return `${patternWords(v.pattern)} ${v.value}`;
-      if (v.source) return `${v.source.replace(/^FLOWER_SOURCE_/, "")} ${v.value}`;
+      if (v.source) return `${enumWords(v.source)} ${v.value}`;
       if (v.dice) return `${v.dice.first}+${v.dice.second}: ${v.value}`;
       if ("first" in v) return `${v.first}+${v.second}`;
       return JSON.stringify(v);
     }).join(", ");
   }
-  return String(value);
+  if (typeof value === "boolean") return value ? "yes 是" : "no 否";
+  return vocabulary.enums[value] ? enumWords(value) : String(value);
 }
 
 async function showProfiles() {
@@ -556,10 +593,12 @@ async function showProfiles() {
     const response = await call("ListProfiles", {});
     const profiles = response.profiles || [];
     const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-    const rows = Object.entries(vocabulary.profileFields).map(([field, meaning]) => {
+    const rows = Object.entries(vocabulary.profileFields).map(([field, words]) => {
       const values = profiles.map((p) => profileValue(p[camel(field)]));
       return el("tr", { class: new Set(values).size > 1 ? "diff" : "", "data-field": field },
-        el("th", { scope: "row" }, el("code", { text: field }), el("div", { class: "meaning", text: meaning })),
+        el("th", { scope: "row" }, el("span", { class: "field-words", text: `${words.zh} ${words.en}` }), " ",
+          el("code", { text: field }), el("div", { class: "meaning", lang: "zh", text: words.zhMeaning }),
+          el("div", { class: "meaning", lang: "en", text: words.meaning })),
         values.map((v) => el("td", { text: v })));
     });
     $("#profiles-table").replaceChildren(el("table", { class: "profiles" },

@@ -1,0 +1,125 @@
+"""The words a person reads for each value the service answers with, in Chinese and English:
+every outcome, illegal reason, value item kind, payment and penalty reason, unit, mode,
+flower source and meld kind (by their JSON enum names), and every `RuleProfile` field.
+
+Data, not code: the explorer (served as ``/explorer/vocabulary.json`` with the English
+meanings of the `.proto` comments), the CLI's tables and the HTTP face's messages read these
+entries; no raw enum name is shown to a person. A test holds the tables complete against the
+`.proto` enums and `RuleProfile`'s fields.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Words(NamedTuple):
+    zh: str  # the label in Chinese
+    en: str  # the label in English
+    zh_meaning: str  # what it means, in Chinese (the English meaning is the .proto comment)
+
+
+ENUM_WORDS: dict[str, Words] = {
+    # Outcome
+    "OUTCOME_SELF_DRAW": Words("自摸", "self-draw", "一家自己摸到胡张"),
+    "OUTCOME_DISCARD": Words("点炮", "discard", "一家或几家胡别人打出的牌"),
+    "OUTCOME_ROBBING_KONG": Words("抢杠", "robbing a kong", "胡别人加杠的那张牌"),
+    "OUTCOME_EIGHT_FLOWERS": Words("八花", "eight flowers", "摸到第八张花立即胡，不看牌"),
+    "OUTCOME_EXHAUSTIVE_DRAW": Words("流局", "exhaustive draw", "无人胡牌"),
+    "OUTCOME_ABANDON": Words("逃跑", "abandon", "一家中途离开"),
+    # IllegalReason
+    "ILLEGAL_REASON_INCOMPLETE_SHAPE": Words("牌型不全", "incomplete shape", "没有四副一将，也不是全字牌"),
+    "ILLEGAL_REASON_NO_QUALIFYING_PATTERN": Words(
+        "无可胡番型", "no qualifying pattern", "牌已成形，但没有本规则允许胡的番型"
+    ),
+    "ILLEGAL_REASON_MISSED_WIN": Words("漏胡", "missed win", "上次行动后放过了这张胡张"),
+    # ItemKind
+    "ITEM_KIND_FLOWERS": Words("花", "flowers", "同一种来源的花数相加"),
+    "ITEM_KIND_BASE": Words("底", "base", "加上底注花或底分"),
+    "ITEM_KIND_FAN": Words("番", "fan", "每一番普通牌值翻一倍"),
+    "ITEM_KIND_PATTERN": Words("定值番型", "fixed-value pattern", "番型有固定的值"),
+    "ITEM_KIND_CAP": Words("封顶", "cap", "超过一喇（一勒）的部分不计"),
+    "ITEM_KIND_THRESHOLD": Words("起喇", "threshold", "三口：到门槛的普通牌值算一喇"),
+    "ITEM_KIND_FLOOR": Words("保底", "floor", "勒子：不足一勒的算一勒"),
+    "ITEM_KIND_MULTIPLIER": Words("倍数", "multiplier", "荒番或开宝使牌值加倍"),
+    # PaymentReason
+    "PAYMENT_REASON_SELF_DRAW": Words("自摸", "self-draw", "其余每家都付"),
+    "PAYMENT_REASON_DISCARD": Words("点炮", "discard", "放炮的一家付"),
+    "PAYMENT_REASON_ROBBING_KONG": Words("抢杠", "robbing a kong", "被抢杠的一家付"),
+    "PAYMENT_REASON_EIGHT_FLOWERS": Words("八花", "eight flowers", "按自摸付"),
+    "PAYMENT_REASON_LIABILITY": Words("承包", "liability", "被吃碰满数的一家另付"),
+    "PAYMENT_REASON_SANKOU": Words("三口", "three claims", "按三口表，有关系的一家付"),
+    # PenaltyReason
+    "PENALTY_REASON_ABANDON": Words("逃跑", "abandon", "逃跑的一家被罚"),
+    # Unit
+    "UNIT_FLOWER": Words("花", "flowers", "以花计；封顶叫喇子，一喇 = 20 花"),
+    "UNIT_POINT": Words("分", "points", "以分计；封顶叫勒子，一勒 = 10 分"),
+    # CombineFixed
+    "COMBINE_FIXED_MAX": Words("取最大", "highest counts", "几个定值番型取最高的一个"),
+    "COMBINE_FIXED_SUM": Words("相加", "sum", "几个定值番型相加，包含关系的不重复算"),
+    # HuangfanMode
+    "HUANGFAN_MODE_ONCE": Words("翻一次", "once", "不论荒几次，只加倍一次"),
+    "HUANGFAN_MODE_PER_LEVEL": Words("每级一次", "per level", "荒几次就加倍几次"),
+    # LiabilityMode
+    "LIABILITY_MODE_NONE": Words("不承包", "no liability", "没有承包"),
+    "LIABILITY_MODE_ADDITIVE": Words("承包另付", "liability in addition", "承包的一家在普通付款之外另付"),
+    "LIABILITY_MODE_REPLACE": Words("承包代付", "liability instead", "承包的一家代替普通付款的人付"),
+    "LIABILITY_MODE_SANKOU": Words("吃三口包五家", "sankou table", "按三口付款表"),
+    # FlowerSource
+    "FLOWER_SOURCE_FLOWER_TILE": Words("花牌", "flower tile", "一张花牌"),
+    "FLOWER_SOURCE_SUITED_PUNG": Words("数牌刻子", "suited pung", "万筒条的刻子，明暗都算"),
+    "FLOWER_SOURCE_WIND_PUNG": Words("风刻", "wind pung", "风牌刻子，明暗都算"),
+    "FLOWER_SOURCE_DRAGON_PUNG": Words("字刻", "dragon pung", "中发白刻子，明暗都算"),
+    "FLOWER_SOURCE_SUITED_EXPOSED_KONG": Words("数牌明杠", "suited exposed kong", "万筒条的明杠或加杠"),
+    "FLOWER_SOURCE_SUITED_CONCEALED_KONG": Words("数牌暗杠", "suited concealed kong", "万筒条的暗杠"),
+    "FLOWER_SOURCE_WIND_EXPOSED_KONG": Words("风明杠", "wind exposed kong", "风牌的明杠或加杠"),
+    "FLOWER_SOURCE_WIND_CONCEALED_KONG": Words("风暗杠", "wind concealed kong", "风牌的暗杠"),
+    "FLOWER_SOURCE_DRAGON_EXPOSED_KONG": Words("字明杠", "dragon exposed kong", "中发白的明杠或加杠"),
+    "FLOWER_SOURCE_DRAGON_CONCEALED_KONG": Words("字暗杠", "dragon concealed kong", "中发白的暗杠"),
+    # MeldKind
+    "MELD_KIND_CHOW": Words("吃", "chow", "上家打出的牌组成顺子"),
+    "MELD_KIND_PUNG": Words("碰", "pung", "别人打出的牌组成刻子"),
+    "MELD_KIND_EXPOSED_KONG": Words("明杠", "exposed kong", "别人打出的第四张"),
+    "MELD_KIND_ADDED_KONG": Words("加杠", "added kong", "碰后自己摸到第四张"),
+    "MELD_KIND_CONCEALED_KONG": Words("暗杠", "concealed kong", "自己摸齐四张"),
+}
+
+PROFILE_FIELD_WORDS: dict[str, Words] = {
+    "name": Words("名称", "name", "规则的名字，不可覆盖"),
+    "unit": Words("单位", "unit", "计分的单位"),
+    "lazi_value": Words("喇子值", "value of 1 喇", "一喇（一勒）合多少单位：普通牌的封顶"),
+    "ordinary_base": Words("底注", "base", "普通牌的底注花或底分"),
+    "ordinary_lazi_threshold": Words("起喇门槛", "喇 threshold", "普通牌值（算番后）到此即算一喇；0 为不用"),
+    "fixed_values": Words("定值番型", "fixed values", "有固定值的番型；0 使其成为普通番型"),
+    "fan": Words("番数", "fan", "普通牌各番型的番数：每番翻一倍"),
+    "floor_patterns": Words("保底番型", "floor patterns", "不足一勒算一勒的番型"),
+    "qualifying_patterns": Words("可胡番型", "qualifying patterns", "允许胡牌的番型"),
+    "combine_fixed": Words("定值合计", "combining fixed values", "几个定值番型如何合计"),
+    "fan_on_fixed": Words("定值算番", "fan on fixed values", "定值牌是否也算番加倍"),
+    "flower_values": Words("花值", "flower values", "每种来源的花数"),
+    "huangfan_mode": Words("荒番方式", "荒番 mode", "荒番牌如何加倍"),
+    "huangfan_multiplier": Words("荒番倍数", "荒番 multiplier", "荒番的倍数"),
+    "dice_huangfan": Words("骰子荒番", "dice 荒番", "掷出这些点数时荒番次数增加"),
+    "kaibao_throws": Words("开宝点数", "开宝 throws", "算开宝的骰子点数"),
+    "kaibao_multiplier": Words("开宝倍数", "开宝 multiplier", "开宝的倍数"),
+    "self_draw_share": Words("自摸份数", "self-draw share", "自摸时其余每家付几份 V"),
+    "discard_share": Words("点炮份数", "discard share", "放炮的一家付几份 V"),
+    "robbing_kong_share": Words("抢杠份数", "robbing-kong share", "被抢杠的一家付几份 V"),
+    "liability_mode": Words("承包方式", "liability mode", "吃碰关系如何改变付款"),
+    "liability_threshold": Words("承包门槛", "liability threshold", "从同一家吃碰几次成承包关系"),
+    "liability_discard_share": Words("承包点炮份数", "liability discard share", "点炮胡时承包的一家付几份"),
+    "liability_self_draw_share": Words("承包自摸份数", "liability self-draw share", "自摸时承包的一家付几份"),
+    "liability_robbing_kong_share": Words("承包抢杠份数", "liability robbing-kong share", "抢杠胡时承包的一家付几份"),
+    "sankou_self_draw_shares": Words(
+        "三口自摸份数", "sankou self-draw shares", "三口自摸：按有关系的家数（0 到 3）每家付几份"
+    ),
+    "sankou_related_discarder_share": Words("三口放炮份数", "sankou related discarder", "有关系的一家放炮时独付几份"),
+    "sankou_related_seat_share": Words("三口连带份数", "sankou related seat", "无关系的一家放炮时有关系的每家付几份"),
+    "abandon_penalty": Words("逃跑罚分", "abandon penalty", "逃跑的一家输多少；0 为没有逃跑规则"),
+}
+
+
+def label(name: str) -> str:
+    """``自摸 self-draw`` for an enum's JSON name; the name itself for one without words."""
+    words = ENUM_WORDS.get(name)
+    return f"{words.zh} {words.en}" if words else name

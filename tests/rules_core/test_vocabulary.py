@@ -1,0 +1,43 @@
+"""One vocabulary, both languages: every value a person reads has its Chinese and English words."""
+
+from __future__ import annotations
+
+from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
+
+from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, label
+
+# The enums whose values a settlement, a winner or a profile shows (patterns, tiles and
+# flowers have their names in rules_core.patterns and rules_core.tiles).
+SHOWN_ENUMS = [
+    settlement_pb2.Outcome,
+    patterns_pb2.IllegalReason,
+    settlement_pb2.ItemKind,
+    settlement_pb2.PaymentReason,
+    settlement_pb2.PenaltyReason,
+    profile_pb2.Unit,
+    profile_pb2.CombineFixed,
+    profile_pb2.HuangfanMode,
+    profile_pb2.LiabilityMode,
+    profile_pb2.FlowerSource,
+    tiles_pb2.MeldKind,
+]
+
+
+def test_every_shown_enum_value_has_words_in_both_languages():
+    names = [name for enum in SHOWN_ENUMS for name in enum.keys() if not name.endswith("_UNSPECIFIED")]
+    assert sorted(ENUM_WORDS) == sorted(names)
+    for name in names:
+        words = ENUM_WORDS[name]
+        assert words.zh and words.en and words.zh_meaning, name
+        assert not words.en.isupper(), name  # a word, not an enum name
+
+
+def test_every_profile_field_has_words():
+    assert list(PROFILE_FIELD_WORDS) == [f.name for f in profile_pb2.RuleProfile.DESCRIPTOR.fields]
+    assert all(w.zh and w.en and w.zh_meaning for w in PROFILE_FIELD_WORDS.values())
+
+
+def test_a_label_reads_chinese_then_english():
+    assert label("PAYMENT_REASON_LIABILITY") == "承包 liability"
+    assert label("ILLEGAL_REASON_NO_QUALIFYING_PATTERN") == "无可胡番型 no qualifying pattern"
+    assert label("SOMETHING_NEW") == "SOMETHING_NEW"
