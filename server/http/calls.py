@@ -23,6 +23,7 @@ from server import errors, metrics
 from server.call_book import Call, Decoder, method_record, request_profile
 from server.http import connect
 from server.http.json_requests import BatchEntryErrors, Refused, read_request
+from server.http.json_steps import dumps_in_steps
 from server.observed_calls import observed
 from server.service import SERVICE_NAME
 from server.service import ScoringService as _Servicer
@@ -134,6 +135,11 @@ def json_answer(message) -> bytes:
     return json.dumps(convert.message_dict(message), ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
+def json_answer_in_steps(message) -> bytes:
+    """`json_answer`, the same text, written in steps (`server.http.json_steps`): for large answers."""
+    return dumps_in_steps(convert.message_dict(message)).encode() + b"\n"
+
+
 def error_answer(failure: errors.Failure) -> Answer:
     """A failure as Connect's JSON error body, with the same details gRPC would send."""
     return ended_answer(failure.code, failure.message, failure.details())
@@ -173,7 +179,7 @@ class Calls:
                 response = await off_loop(len(response), method.response_class.FromString, response)
                 entry_errors.apply(response)
                 return self._encoded(
-                    await off_loop(response.ByteSize(), json_answer, response), "application/json", context
+                    await off_loop(response.ByteSize(), json_answer_in_steps, response), "application/json", context
                 )
             return self._encode(method, codec, response, context)
         except CallEnded:

@@ -18,9 +18,10 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from convert.json_fields import json_violations
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
-from rules_core.json_text import JsonTextError, read_json
+from rules_core.json_text import JsonTextError
 from rules_core.validation import request_id_violation
 from server import errors
+from server.http.json_steps import read_in_steps
 
 # JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
 _FIELD_READERS = {
@@ -58,7 +59,7 @@ class BatchEntryErrors:
 def read_request(method_name: str, request_class: type, body: bytes) -> tuple[object, BatchEntryErrors]:
     """The request message of a JSON body, and the batch entries it holds that cannot be read."""
     try:
-        data = read_json(body) if body else {}
+        data = read_in_steps(body) if body else {}  # read_json's value, in steps when large (json_steps)
     except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
     if not isinstance(data, dict):
