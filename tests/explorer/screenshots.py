@@ -17,6 +17,18 @@ from tests.worked_examples import REQUESTS
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
+def replay_screenshot(browser, url: str) -> None:
+    """The Replay 牌谱 view of examples/record.json at its pass (docs/explorer-replay.png)."""
+    page = open_explorer(browser, url, 1100, 800)
+    page.click("nav a[data-view=replay]")
+    page.fill("#record", (DOCS.parent / "examples" / "record.json").read_text())
+    page.click("#replay-button")
+    page.wait_for_selector("#replay-result:not([hidden])")
+    page.click("#replay-next-pass")
+    page.screenshot(path=DOCS / "explorer-replay.png", full_page=True)
+    page.close()
+
+
 def main() -> int:
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -47,6 +59,8 @@ def main() -> int:
             page.click("nav a[data-view=profiles]")
             page.wait_for_selector("#profiles-table table")
             page.screenshot(path=DOCS / "explorer-profiles.png", full_page=True)
+
+            replay_screenshot(browser, server.http_url)
 
             phone = open_explorer(browser, server.http_url, 390, 844)
             enter(phone, REQUESTS["17"])

@@ -26,8 +26,17 @@ def test_the_page_and_its_files_come_from_this_server_only(http):
     assert page.status == 200 and page.headers["content-type"] == "text/html; charset=utf-8"
     assert page.headers["content-security-policy"].startswith("default-src 'self';")
     text = page.body.decode()
-    assert re.findall(r'(?:src|href)="([^"#]+)"', text) == ["data:,", "/explorer/explorer.css", "/explorer/explorer.js"]
-    for path, kind in (("/explorer/explorer.js", "text/javascript"), ("/explorer/explorer.css", "text/css")):
+    assert re.findall(r'(?:src|href)="([^"#]+)"', text) == [
+        "data:,",
+        "/explorer/explorer.css",
+        "/explorer/explorer.js",
+        "/explorer/replay.js",
+    ]
+    for path, kind in (
+        ("/explorer/explorer.js", "text/javascript"),
+        ("/explorer/replay.js", "text/javascript"),
+        ("/explorer/explorer.css", "text/css"),
+    ):
         reply = http.request("GET", path)
         assert (reply.status, reply.headers["content-type"]) == (200, f"{kind}; charset=utf-8")
         assert b"http://" not in reply.body.replace(b"http://www.w3.org/2000/svg", b"")

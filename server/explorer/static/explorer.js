@@ -623,7 +623,7 @@ function readHash() {
   if (query) {
     try { state = JSON.parse(decodeURIComponent(query)); } catch (e) { state = null; }
   }
-  return { view: ["settle", "waits", "profiles"].includes(view) ? view : "settle", state };
+  return { view: ["settle", "waits", "profiles", "replay"].includes(view) ? view : "settle", state };
 }
 
 function showView(view) {

@@ -1,0 +1,195 @@
+// The Replay 牌谱 view: a hand record (RULES.md section 13) sent to SettleRecord, then stepped
+// through event by event: the four hands, melds, discards, flowers and 漏胡 locks drawn as
+// tiles, each pass with the win it could have been, the settlement at the end and the
+// recorded deltas seat by seat. The server judges everything; this page follows the tiles
+// only, from the events the server accepted. It uses explorer.js's helpers (el, $, tile, ...).
+
+const TILE_ORDER = [
+  ...["M", "P", "S"].flatMap((suit) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((rank) => `TILE_${suit}${rank}`)),
+  ...Object.keys(HONOURS).map((name) => `TILE_${name}`),
+];
+const ACTS = new Set(["EVENT_KIND_DRAW", "EVENT_KIND_CHOW", "EVENT_KIND_PUNG", "EVENT_KIND_EXPOSED_KONG",
+  "EVENT_KIND_ADDED_KONG", "EVENT_KIND_CONCEALED_KONG"]);
+const EVENT_WORDS = {
+  EVENT_KIND_DEAL: "is dealt 配牌", EVENT_KIND_DRAW: "draws 摸牌", EVENT_KIND_DISCARD: "discards 打牌",
+  EVENT_KIND_CHOW: "chows 吃", EVENT_KIND_PUNG: "pungs 碰", EVENT_KIND_EXPOSED_KONG: "kongs 明杠",
+  EVENT_KIND_ADDED_KONG: "adds to its pung 上杠", EVENT_KIND_CONCEALED_KONG: "lays down a concealed kong 暗杠",
+  EVENT_KIND_WIN: "claims a win 胡", EVENT_KIND_EXHAUSTIVE_DRAW: "the wall is exhausted 流局",
+  EVENT_KIND_ABANDON: "leaves the table 逃跑",
+};
+
+const replayState = { record: null, response: null, steps: [], at: 0 };
+
+function kindOf(event) {
+  const kind = event.kind;
+  return typeof kind === "number" ? Object.keys(EVENT_WORDS)[kind - 1] : kind;
+}
+
+function sortTiles(tiles) {
+  return [...tiles].sort((a, b) => TILE_ORDER.indexOf(a) - TILE_ORDER.indexOf(b));
+}
+
+function take(hand, name, count) {
+  for (let i = 0; i < count; i += 1) hand.concealed.splice(hand.concealed.indexOf(name), 1);
+}
+
+// Every event's picture of the table: the hands after it, and the locks then in force.
+function followRecord(record, response) {
+  const seats = SEATS.map(() => ({ concealed: [], melds: [], flowers: [], discards: [], locks: [] }));
+  const passesAt = {};
+  for (const pass of response.passes || []) (passesAt[pass.eventIndex || 0] ||= []).push(pass);
+  let offered = null; // the last discard or added kong: { seat, tile }
+  const steps = [];
+  (record.events || []).forEach((event, index) => {
+    const kind = kindOf(event);
+    const seat = event.seat || 0;
+    const hand = seats[seat];
+    if (ACTS.has(kind)) hand.locks = [];
+    if (kind === "EVENT_KIND_DEAL") {
+      hand.concealed.push(...(event.tiles || []));
+      hand.flowers.push(...(event.flowers || []));
+    } else if (kind === "EVENT_KIND_DRAW") {
+      if (event.flower) hand.flowers.push(event.flower); else hand.concealed.push(event.tile);
+    } else if (kind === "EVENT_KIND_DISCARD") {
+      take(hand, event.tile, 1);
+      seats[seat].discards.push(event.tile);
+      offered = { seat, tile: event.tile };
+    } else if (["EVENT_KIND_CHOW", "EVENT_KIND_PUNG", "EVENT_KIND_EXPOSED_KONG"].includes(kind)) {
+      const own = kind === "EVENT_KIND_CHOW" ? event.tiles : Array(kind === "EVENT_KIND_PUNG" ? 2 : 3).fill(offered.tile);
+      own.forEach((t) => take(hand, t, 1));
+      seats[offered.seat].discards.pop(); // the claimed tile leaves its discarder's river
+      const meldKind = { EVENT_KIND_CHOW: "MELD_KIND_CHOW", EVENT_KIND_PUNG: "MELD_KIND_PUNG",
+        EVENT_KIND_EXPOSED_KONG: "MELD_KIND_EXPOSED_KONG" }[kind];
+      hand.melds.push({ kind: meldKind, tiles: sortTiles([...own, offered.tile]), fromSeat: offered.seat });
+    } else if (kind === "EVENT_KIND_ADDED_KONG") {
+      take(hand, event.tile, 1);
+      const pung = hand.melds.find((m) => m.kind === "MELD_KIND_PUNG" && m.tiles[0] === event.tile);
+      pung.kind = "MELD_KIND_ADDED_KONG";
+      pung.tiles = [...pung.tiles, event.tile];
+      offered = { seat, tile: event.tile };
+    } else if (kind === "EVENT_KIND_CONCEALED_KONG") {
+      take(hand, event.tile, 4);
+      hand.melds.push({ kind: "MELD_KIND_CONCEALED_KONG", tiles: Array(4).fill(event.tile) });
+    }
+    for (const pass of passesAt[index] || []) seats[pass.seat || 0].locks.push(pass.tile);
+    steps.push({ event, kind, passes: passesAt[index] || [],
+      seats: seats.map((s) => ({ ...s, concealed: sortTiles(s.concealed), melds: s.melds.map((m) => ({ ...m })),
+        flowers: [...s.flowers], discards: [...s.discards], locks: [...s.locks] })) });
+  });
+  return steps;
+}
+
+function eventWords(step) {
+  const { event, kind } = step;
+  const words = EVENT_WORDS[kind] || kind;
+  if (kind === "EVENT_KIND_EXHAUSTIVE_DRAW") return words;
+  const what = event.flower ? ` ${FLOWERS.indexOf(event.flower.replace(/^FLOWER_/, "")) + 1}f`
+    : event.tile ? ` ${tileParts(event.tile).notation}` : "";
+  return `seat ${event.seat || 0} ${words}${kind === "EVENT_KIND_DEAL" ? "" : what}`;
+}
+
+function seatPanel(seat, picture, step, record) {
+  const acting = (step.event.seat || 0) === seat && step.kind !== "EVENT_KIND_EXHAUSTIVE_DRAW";
+  const dealer = (record.dealerSeat || 0) === seat ? " · dealer 庄" : "";
+  const panel = el("section", { class: `replay-seat${acting ? " acting" : ""}`, "data-seat": seat },
+    el("h4", { text: `Seat ${seat}${dealer}` }));
+  const line = handPicture({ concealed: picture.concealed, melds: picture.melds, flowers: picture.flowers });
+  panel.append(line);
+  const below = el("div", { class: "tiles-line" },
+    el("span", { class: "group discards" }, picture.discards.map((t) => tile(t, "discarded")),
+      el("small", { text: "discards 弃牌" })));
+  if (picture.locks.length) {
+    below.append(el("span", { class: "group locks", title: "may not win on these from a discard until it acts" },
+      picture.locks.map((t) => tile(t, "locked")), el("small", { text: "locked 漏胡" })));
+  }
+  panel.append(below);
+  return panel;
+}
+
+function passLine(pass) {
+  const patterns = (pass.patterns || []).map(patternWords).join(", ");
+  return el("p", { class: "pass", "data-seat": pass.seat || 0 },
+    `seat ${pass.seat || 0} could have won on `, tile(pass.tile, "passed"), ` here — ${patterns} — and passed 漏胡`);
+}
+
+function deltasTable(record, response) {
+  const recorded = record.recordedDeltas || record.recorded_deltas || [];
+  if (!recorded.length) return null;
+  const settled = response.settlement.seatDeltas || [];
+  const mismatched = new Set(response.mismatchedSeats || []);
+  const rows = SEATS.map((seat) => el("tr", { class: mismatched.has(seat) ? "diff" : "", "data-seat": seat },
+    el("th", { text: `Seat ${seat}` }), el("td", { text: signed(recorded[seat]) }), el("td", { text: signed(settled[seat]) })));
+  const verdict = response.recordedMatch ? "The recorded deltas match the settlement 记录相符"
+    : `The recorded deltas differ at seat(s) ${[...mismatched].join(", ")} 记录不符`;
+  return el("section", { class: "recorded" }, el("h3", { text: verdict }),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th"), el("th", { text: "recorded 记录" }),
+      el("th", { text: "settled 结算" }))), el("tbody", {}, rows)));
+}
+
+function showStep(at) {
+  const { steps, record, response } = replayState;
+  replayState.at = Math.max(0, Math.min(at, steps.length - 1));
+  const step = steps[replayState.at];
+  $("#replay-step").value = String(replayState.at);
+  $("#replay-event").textContent = `event ${replayState.at} of ${steps.length - 1}: ${eventWords(step)}`;
+  const table = el("div", { class: "replay-table" }, SEATS.map((seat) => seatPanel(seat, step.seats[seat], step, record)));
+  const parts = [table, ...step.passes.map(passLine)];
+  if (replayState.at === steps.length - 1) {
+    parts.push(settlementView(response.settlement, response.derived));
+    const deltas = deltasTable(record, response);
+    if (deltas) parts.push(deltas);
+  }
+  $("#replay-picture").replaceChildren(...parts);
+}
+
+async function replayRecord() {
+  $("#replay-error").replaceChildren();
+  $("#replay-result").hidden = true;
+  let record;
+  try {
+    record = JSON.parse($("#record").value);
+  } catch (error) {
+    $("#replay-error").textContent = `Not JSON 不是JSON: ${error.message}`;
+    return;
+  }
+  try {
+    const response = await call("SettleRecord", record);
+    replayState.record = record;
+    replayState.response = response;
+    replayState.steps = followRecord(record, response);
+    $("#replay-step").max = String(replayState.steps.length - 1);
+    $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
+    $("#replay-result").hidden = false;
+    showStep(0);
+  } catch (error) {
+    const box = $("#replay-error");
+    box.replaceChildren(el("p", { text: `${error.code || "error"}: ${error.message}` }));
+    for (const v of error.violations || []) {
+      box.append(el("div", { class: "violation", "data-field": v.field }, el("code", { text: v.field }), `: ${v.description}`));
+    }
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("#replay-button").addEventListener("click", replayRecord);
+  $("#replay-form").addEventListener("submit", (event) => { event.preventDefault(); replayRecord(); });
+  $("#record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    try {
+      JSON.parse(text);
+      $("#record").value = text; // one record
+    } catch (error) {
+      $("#record").value = text.split("\n").find((line) => line.trim()) || ""; // JSON Lines: the first
+    }
+  });
+  $("#replay-step").addEventListener("input", (event) => showStep(Number(event.target.value)));
+  $("#replay-previous").addEventListener("click", () => showStep(replayState.at - 1));
+  $("#replay-next").addEventListener("click", () => showStep(replayState.at + 1));
+  $("#replay-next-pass").addEventListener("click", () => {
+    const next = replayState.steps.findIndex((s, i) => i > replayState.at && s.passes.length);
+    showStep(next >= 0 ? next : replayState.steps.length - 1);
+  });
+  $("#replay-end").addEventListener("click", () => showStep(replayState.steps.length - 1));
+});

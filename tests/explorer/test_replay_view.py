@@ -1,0 +1,96 @@
+"""The Replay 牌谱 view in a real browser: a hand record pasted, stepped through event by event
+with the hands, locks and passes drawn, the settlement at the end and the recorded deltas
+compared seat by seat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rules_core import settle_record_json
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RECORD = (EXAMPLES / "record.json").read_text()
+
+
+def replay(page, text: str) -> None:
+    page.click("nav a[data-view=replay]")
+    page.fill("#record", text)
+    page.click("#replay-button")
+    page.wait_for_selector("#replay-result:not([hidden]), #replay-error:not(:empty)")
+
+
+def seat_tiles(page, seat: int, group: str) -> list[str]:
+    return page.locator(f".replay-seat[data-seat='{seat}'] .group.{group} .tile").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.tile)"
+    )
+
+
+def test_a_record_is_stepped_through_with_its_pass_and_lock(page):
+    replay(page, RECORD)
+    assert page.inner_text("#replay-event") == "event 0 of 13: seat 0 is dealt 配牌"
+    assert page.get_attribute("#replay-step", "max") == "13"
+    assert page.inner_text("#replay-passes") == "1 pass(es) 漏胡"
+    page.click("#replay-next-pass")
+    assert page.inner_text("#replay-event") == "event 10 of 13: seat 3 discards 打牌 2m"
+    passed = page.locator(".pass")
+    assert (passed.get_attribute("data-seat"), passed.locator(".tile").get_attribute("data-tile")) == ("1", "2m")
+    assert (
+        passed.evaluate("p => p.lastChild.textContent")
+        == " here — 清一色 Full flush, 门清 Concealed hand — and passed 漏胡"
+    )
+    assert seat_tiles(page, 1, "locks") == ["2m"]
+    assert (seat_tiles(page, 0, "discards"), seat_tiles(page, 3, "discards")) == (["9p"], ["2m"])
+    assert seat_tiles(page, 1, "concealed") == [
+        "1m",
+        "1m",
+        "1m",
+        "2m",
+        "3m",
+        "4m",
+        "5m",
+        "6m",
+        "7m",
+        "8m",
+        "9m",
+        "9m",
+        "9m",
+    ]
+    page.click("#replay-next")
+    assert page.inner_text("#replay-event") == "event 11 of 13: seat 0 draws 摸牌 3p"
+    assert seat_tiles(page, 1, "locks") == ["2m"]  # the dealer's draw lifts no lock of seat 1
+
+
+def test_the_end_shows_the_settlement_and_the_recorded_deltas_seat_by_seat(page):
+    expected = settle_record_json(json.loads(RECORD))
+    replay(page, RECORD)
+    page.click("#replay-end")
+    deltas = page.locator("#replay-picture .settlement .deltas .delta").all_inner_texts()
+    assert deltas == [f"{d:+g}" for d in expected["settlement"]["seatDeltas"]] == ["-20", "+20", "+0", "+0"]
+    assert page.inner_text(".recorded h3") == "The recorded deltas differ at seat(s) 0, 2 记录不符"
+    rows = page.locator(".recorded tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.className, ...[...r.cells].map(c => c.textContent)])"
+    )
+    assert rows == [
+        ["diff", "Seat 0", "-10", "-20"],
+        ["", "Seat 1", "+20", "+20"],
+        ["diff", "Seat 2", "-10", "+0"],
+        ["", "Seat 3", "+0", "+0"],
+    ]
+
+
+def test_a_record_that_cannot_have_happened_names_its_event(page):
+    record = json.loads(RECORD)
+    record["events"][12]["tile"] = "TILE_M9"
+    replay(page, json.dumps(record))
+    assert page.locator("#replay-error .violation").inner_text() == "events[12].tile: seat 0 holds no 9m"
+    assert page.locator("#replay-result").is_hidden()
+
+
+def test_every_example_record_replays_to_its_end(page):
+    for line in (EXAMPLES / "records.jsonl").read_text().splitlines():
+        replay(page, line)
+        page.click("#replay-end")
+        page.wait_for_selector("#replay-picture .settlement")
+        expected = settle_record_json(json.loads(line))["settlement"]["seatDeltas"]
+        assert page.locator("#replay-picture .deltas .delta").all_inner_texts() == [f"{d:+g}" for d in expected]
