@@ -4,7 +4,6 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
-#include <thread>
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
@@ -55,16 +54,21 @@ std::string TargetError(const std::string& target) {
 
 namespace {
 
-std::shared_ptr<grpc::Channel> ChannelTo(const std::string& target) {
+// Reconnecting no more than max_backoff apart (gRPC's default grows to 120 s), so that a
+// server back up is found by the next retry rather than minutes later.
+std::shared_ptr<grpc::Channel> ChannelTo(const std::string& target, const Options& options) {
   std::string error = TargetError(target);
   if (!error.empty()) throw std::invalid_argument(error);
-  return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  grpc::ChannelArguments arguments;
+  arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, static_cast<int>(options.initial_backoff.count()));
+  arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, static_cast<int>(options.max_backoff.count()));
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
 }
 
 }  // namespace
 
 ScoringClient::ScoringClient(const std::string& target, Options options)
-    : stub_(v1::ScoringService::NewStub(ChannelTo(target))), options_(std::move(options)) {}
+    : channel_(ChannelTo(target, options)), stub_(v1::ScoringService::NewStub(channel_)), options_(std::move(options)) {}
 
 Status ScoringClient::Settle(const v1::SettleRequest& request, Clock::time_point deadline,
                              v1::SettleResponse* response) {
@@ -87,9 +91,19 @@ Status ScoringClient::Retrying(Clock::time_point deadline,
     if (status.code != grpc::StatusCode::UNAVAILABLE) return status;
     if (options_.on_retry) options_.on_retry(attempt, status);
     if (Clock::now() + backoff >= deadline) return status;  // the next attempt would start past it
-    std::this_thread::sleep_for(backoff);
+    Backoff(backoff);
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
+}
+
+// Not a plain sleep: a blocking client's channel left alone reconnects only when gRPC's backup
+// poller runs (every 5 s), so a server back up would wait that long; waiting on the channel's
+// state drives the reconnection and ends the wait as soon as the server answers.
+void ScoringClient::Backoff(std::chrono::milliseconds backoff) {
+  auto until = Clock::now() + backoff;
+  for (auto state = channel_->GetState(/*try_to_connect=*/true);
+       state != GRPC_CHANNEL_READY && channel_->WaitForStateChange(state, until);)
+    state = channel_->GetState(/*try_to_connect=*/true);
 }
 
 }  // namespace shmj

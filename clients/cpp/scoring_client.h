@@ -80,6 +80,10 @@ class ScoringClient {
  private:
   Status Retrying(Clock::time_point deadline, const std::function<grpc::Status(grpc::ClientContext*)>& call);
 
+  // Waits out a backoff on the channel, asking it to connect, and ends early once it is ready.
+  void Backoff(std::chrono::milliseconds backoff);
+
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<mahjong::shanghai::v1::ScoringService::Stub> stub_;
   Options options_;
 };

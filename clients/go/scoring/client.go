@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
 
 	shanghaiv1 "shmj/gen/go/mahjong/shanghai/v1"
@@ -51,11 +52,16 @@ func Dial(target string, options Options) (*Client, error) {
 	if err := CheckTarget(target); err != nil {
 		return nil, err
 	}
-	conn, err := grpc.Dial(target, grpc.WithInsecure())
+	options = options.withDefaults()
+	// Reconnecting no more than MaxBackoff apart (gRPC's default grows to 120 s), so that a
+	// server back up is found by the next retry rather than minutes later.
+	reconnect := grpc.ConnectParams{Backoff: backoff.DefaultConfig, MinConnectTimeout: 20 * time.Second}
+	reconnect.Backoff.BaseDelay, reconnect.Backoff.MaxDelay = options.InitialBackoff, options.MaxBackoff
+	conn, err := grpc.Dial(target, grpc.WithInsecure(), grpc.WithConnectParams(reconnect))
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, service: shanghaiv1.NewScoringServiceClient(conn), options: options.withDefaults()}, nil
+	return &Client{conn: conn, service: shanghaiv1.NewScoringServiceClient(conn), options: options}, nil
 }
 
 func (o Options) withDefaults() Options {
