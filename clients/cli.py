@@ -104,7 +104,7 @@ def score_request(args) -> dict:
         "firstGoAround": args.first_go_around,
     }
     request["winners"] = [winner]
-    request["liabilities"] = list(args.claims or ())
+    request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
     return request
 
 
@@ -323,7 +323,7 @@ def _table(parser: argparse.ArgumentParser) -> None:
         help="override a profile field, e.g. ordinary_base=5 or huangfan_mode=PER_LEVEL",
     )
     group.add_argument("--dealer", type=check.seat, default=0, help="dealer seat (default 0)")
-    group.add_argument("--dice", type=check.dice, help="the two dice, e.g. 3,3")
+    group.add_argument("--dice", type=check.dice, help="the two dice, e.g. 3,3 (or 3 3)")
     group.add_argument("--huangfan", type=check.count, default=0, help="荒番 count this hand starts with")
 
 
@@ -364,7 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=check.claims,
         metavar="CLAIMER:SOURCE:COUNT",
-        help="melds claimed from a seat's discards, e.g. 1:2:3 (liability)",
+        help="melds claimed from a seat's discards, e.g. 1:2:3 (or 1<2:3; the count defaults to 3; "
+        "several separated by commas, or the flag repeated) (liability)",
     )
     score.add_argument("--request-id", default="", help="an id echoed in the response")
     score.add_argument("--request", type=check.json_request, help="a SettleRequest JSON file instead of the flags")

@@ -17,10 +17,12 @@ from pathlib import Path
 
 from batch import paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.errors import NotationError
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
 from rules_core.json_text import JsonTextError, read_json
 from rules_core.overrides import CHECKS, KNOWN_PROFILES
+from rules_core.table_notation import parse_claims, parse_dice
 
 Invalid = argparse.ArgumentTypeError
 MAX_REQUEST_FILE_BYTES = 16 * 1024 * 1024  # the largest message a server takes by default
@@ -96,23 +98,22 @@ def directory(text: str) -> str:
 
 
 def dice(text: str) -> dict:
-    """``3,3`` as the proto3 JSON of Dice."""
+    """``3,3`` (or ``3 3``, the explorer's form) as the proto3 JSON of Dice (`rules_core.table_notation`)."""
     try:
-        first, second = (int(part) for part in text.replace(" ", "").split(","))
-    except ValueError:
-        raise Invalid(f"takes two dice 1-6 such as 3,3, got {text!r}") from None
-    if not (1 <= first <= 6 and 1 <= second <= 6):
-        raise Invalid(f"takes two dice 1-6 such as 3,3, got {text!r}")
+        first, second = parse_dice(text)
+    except NotationError as error:
+        raise Invalid(f"takes {error.message}, got {text!r}") from None
     return {"first": first, "second": second}
 
 
-def claims(text: str) -> dict:
-    """``CLAIMER:SOURCE:COUNT`` as the proto3 JSON of a LiabilityRelation."""
+def claims(text: str) -> list[dict]:
+    """``CLAIMER:SOURCE:COUNT`` (or ``1<2:3``, the explorer's form; several separated by
+    commas) as the proto3 JSON of LiabilityRelations (`rules_core.table_notation`)."""
     try:
-        claimer, source, number_of_claims = (int(part) for part in text.split(":"))
-    except ValueError:
-        raise Invalid(f"takes CLAIMER:SOURCE:COUNT such as 1:2:3, got {text!r}") from None
-    return {"claimerSeat": claimer, "sourceSeat": source, "claims": number_of_claims}
+        found = parse_claims(text)
+    except NotationError as error:
+        raise Invalid(f"{error.message}, got {text!r}") from None
+    return [{"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims} for c in found]
 
 
 def outcome_name(text: str) -> str:

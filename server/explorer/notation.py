@@ -1,10 +1,13 @@
 """``POST /explorer/notation``: read hands written in RULES.md notation into the proto3 JSON of
 a ``Winner``'s fields, or say where each one fails.
 
-Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "passed": "5m"}``
-(every key optional). Answer: ``{"hand": {...}, "passedTiles": [...], "errors": []}`` where
-``hand`` is a ``Hand`` message in JSON; or ``errors``, one per field that cannot be read:
-``{"field": "win", "position": 1, "message": "..."}`` (position is the character offset).
+Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "passed": "5m",
+"dice": "3,3", "claims": "1:2:3"}`` (every key optional). Answer: ``{"hand": {...},
+"passedTiles": [...], "dice": {...}, "liabilities": [...], "errors": []}`` where ``hand`` is a
+``Hand`` message in JSON, ``dice`` a ``Dice`` (null when not given) and ``liabilities`` the
+``LiabilityRelation``s; or ``errors``, one per field that cannot be read: ``{"field": "win",
+"position": 1, "message": "..."}`` (position is the character offset). Dice and claims are
+read by `rules_core.table_notation`, as the CLI reads them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from rules_core.errors import NotationError, excerpt, key_path
 from rules_core.json_names import FLOWER, MELD_KIND, TILE
 from rules_core.json_text import JsonTextError, read_json
 from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.table_notation import parse_claims, parse_dice
 
-FIELDS = ("hand", "win", "flowers", "passed")
+FIELDS = ("hand", "win", "flowers", "passed", "dice", "claims")
 MAX_TEXT = 400  # a hand with every meld and flower is under 100 characters
 
 
@@ -81,4 +85,15 @@ def read_notation(fields: dict[str, str]) -> dict:
         tiles = attempt("passed", parse_tiles)
         if tiles is not None:
             passed = _tiles(tiles)
-    return {"hand": hand, "passedTiles": passed, "errors": errors}
+    dice = None
+    if fields.get("dice", "").strip():
+        found = attempt("dice", parse_dice)
+        if found is not None:
+            dice = {"first": found[0], "second": found[1]}
+    liabilities = []
+    if fields.get("claims", "").strip():
+        claims = attempt("claims", parse_claims)
+        liabilities = [
+            {"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims} for c in claims or ()
+        ]
+    return {"hand": hand, "passedTiles": passed, "dice": dice, "liabilities": liabilities, "errors": errors}

@@ -70,7 +70,10 @@ def in_tmp(tmp_path, monkeypatch):
         (["score", *HAND, "--discarder", "-1"], "argument --discarder: must be a seat 0-3, got '-1'"),
         (["score", *HAND, "--huangfan", "-3"], "argument --huangfan: must be a whole number of at least 0, got '-3'"),
         (["score", *HAND, "--dice", "7,7"], "argument --dice: takes two dice 1-6 such as 3,3, got '7,7'"),
-        (["score", *HAND, "--claims", "1:2"], "argument --claims: takes CLAIMER:SOURCE:COUNT such as 1:2:3, got '1:2'"),
+        (
+            ["score", *HAND, "--claims", "1-2"],
+            "argument --claims: a claim is CLAIMER:SOURCE:COUNT with seats 0-3, such as 1:2:3, got '1-2'",
+        ),
         (["score", *HAND, "--outcome", "ron"], "argument --outcome: unknown outcome 'ron'; one of self-draw, discard, robbing-kong, eight-flowers, exhaustive-draw, abandon"),
         (["score", *HAND, "--override", "ordinary_base=abc"], "argument --override: ordinary_base: expected a whole number, got 'abc'"),
         (["score", *HAND, "--override", "ordinary_base=-2"], "argument --override: ordinary_base: must be 0 to 100000, got -2"),

@@ -124,6 +124,17 @@ def test_score_with_overrides_and_claims(capsys):
     assert json.loads(capsys.readouterr().out)["seatDeltas"] == [-10.0, 50.0, -30.0, -10.0]
 
 
+@pytest.mark.parametrize(("dice", "claims"), [("3,3", ["1:2:3"]), ("3 3", ["1<2:3"]), ("3+3", ["1<2", "2:1:1"])])
+def test_score_takes_the_explorers_dice_and_claims_too(capsys, dice, claims):
+    """Issue 20: the CLI refused the explorer's `3 3` and `1<2:3`."""
+    flags = [flag for claim in claims for flag in ("--claims", claim)]
+    hand = ["456s 99s [111s@2] [222s@2] [333s@2]", "--win", "9s", "--seat", "1", "--profile", "lezi"]
+    assert main(["score", *hand, "--dice", dice, *flags, "--local", "--json"]) == 0
+    response = json.loads(capsys.readouterr().out)
+    assert response["seatDeltas"] == [-20.0, 120.0, -80.0, -20.0]  # 开宝 on the double doubles it
+    assert response["huangfanAfterDice"] == 0
+
+
 def test_score_reports_bad_input(server, capsys):
     assert main(["score", "111m 555x", "--local"]) == 2
     assert "bad notation" in capsys.readouterr().err

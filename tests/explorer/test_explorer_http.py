@@ -60,6 +60,8 @@ def test_notation_is_read_into_a_hands_json(http):
             "winningTile": "TILE_S7",
         },
         "passedTiles": ["TILE_S9"],
+        "dice": None,
+        "liabilities": [],
         "errors": [],
     }
 
@@ -78,14 +80,14 @@ def test_notation_errors_name_field_and_character():
     [
         (b"[1]", 'the body is a JSON object such as {"hand": "123m ...", "win": "7s"}\n'),
         (b'{"hand": 5}', "hand: expected a string, got 5\n"),
-        (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, win, flowers, passed\n"),
+        (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, win, flowers, passed, dice, claims\n"),
         (b'{"hand": "' + b"1" * 401 + b'm"}', "hand: longer than 400 characters\n"),
         (b"\xff", "the body is not JSON: not UTF-8 text (byte 0)\n"),
         (b"[" * 100_000, "the body is not JSON: nested deeper than 64 levels\n"),
         (b'{"hand": 1' + b"0" * 5000 + b"}", "hand: expected a string, got an integer of 5,001 digits\n"),
         (
             b'{"hand": "", "root:$6$salt$hash:19000:0:99999:7::": 1}',
-            "unknown key(s) (a key of 35 characters); known: hand, win, flowers, passed\n",
+            "unknown key(s) (a key of 35 characters); known: hand, win, flowers, passed, dice, claims\n",
         ),
     ],
     ids=["array", "number", "unknown", "long", "not-utf8", "deep", "long-integer", "odd-key"],
@@ -109,3 +111,21 @@ def test_every_profile_field_has_its_proto_comment():
             comment = []
     assert fields == expected
     assert fields["lazi_value"].startswith("1 喇 / 1 勒 in units: the ordinary cap")
+
+
+def test_dice_and_claims_are_read_as_the_cli_reads_them(http):
+    body = json.dumps({"dice": "3 3", "claims": "1<2:3, 2:1"}).encode()
+    reply = http.request("POST", "/explorer/notation", body, {"Content-Type": "application/json"})
+    assert reply.json() == {
+        "hand": {"concealed": [], "melds": [], "flowers": []},
+        "passedTiles": [],
+        "dice": {"first": 3, "second": 3},
+        "liabilities": [
+            {"claimerSeat": 1, "sourceSeat": 2, "claims": 3},
+            {"claimerSeat": 2, "sourceSeat": 1, "claims": 3},
+        ],
+        "errors": [],
+    }
+    body = json.dumps({"dice": "7,7"}).encode()
+    reply = http.request("POST", "/explorer/notation", body, {"Content-Type": "application/json"})
+    assert reply.json()["errors"] == [{"field": "dice", "position": 0, "message": "two dice 1-6 such as 3,3"}]

@@ -140,3 +140,17 @@ def test_an_illegal_reason_and_no_next_hand_are_said_in_both_languages(page):
     assert "NO_QUALIFYING_PATTERN" not in page.locator("#result .settlement").inner_text().replace(
         page.locator("#result pre.json").inner_text(), ""
     )
+
+
+def test_the_clis_dice_and_claims_are_read_too(page):
+    """Issue 20: the explorer refused the CLI's `3,3` and `1:2:3`."""
+    enter(page, _example("13-both"))
+    page.fill("#claims", "1:2:3, 2:1")  # the CLI's form; the count left out is 3
+    settle(page)
+    assert page.locator("#result .deltas .delta").all_inner_texts() == ["-10", "+30", "-20", "+0"]
+    page.fill("#claims", "1-2")
+    page.click("#settle-button")
+    page.wait_for_selector("#table-error:not(:empty)")
+    assert page.inner_text("#table-error") == (
+        "claims: a claim is CLAIMER:SOURCE:COUNT with seats 0-3, such as 1:2:3 (at character 1)"
+    )

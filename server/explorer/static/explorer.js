@@ -240,20 +240,16 @@ function setState(state) {
   (state.winners || []).forEach((w) => addWinner(w));
 }
 
-// "3 3" -> {first: 3, second: 3}; "1<2:3, 2<1" -> liability relations (count 3 when left out).
-function tableFields(state) {
+// The dice ("3,3" or "3 3") and claims ("1:2:3" or "1<2:3", the count 3 when left out) are
+// read by the server (rules_core.table_notation), as the CLI reads them.
+async function tableFields(state) {
   const errors = [];
-  let dice = null;
-  if (state.dice) {
-    const m = state.dice.match(/^([1-6])[\s,+]*([1-6])$/);
-    if (m) dice = { first: Number(m[1]), second: Number(m[2]) };
-    else errors.push(`dice: two numbers 1-6 such as "3 3", got "${state.dice}"`);
-  }
-  const liabilities = [];
-  for (const part of state.claims.split(",").map((p) => p.trim()).filter(Boolean)) {
-    const m = part.match(/^([0-3])\s*<\s*([0-3])\s*(?::\s*(\d+))?$/);
-    if (m) liabilities.push({ claimerSeat: Number(m[1]), sourceSeat: Number(m[2]), claims: Number(m[3] || 3) });
-    else errors.push(`claims: "${part}" is not claimer<source:count, such as 1<2:3`);
+  let dice = null, liabilities = [];
+  if (state.dice || state.claims) {
+    const answer = await readNotation({ dice: state.dice, claims: state.claims });
+    dice = answer.dice;
+    liabilities = answer.liabilities;
+    for (const e of answer.errors) errors.push(`${e.field}: ${e.message} (at character ${e.position + 1})`);
   }
   let overrides = null;
   if (state.overrides) {
@@ -263,7 +259,7 @@ function tableFields(state) {
 }
 
 async function buildRequest(state) {
-  const table = tableFields(state);
+  const table = await tableFields(state);
   $("#table-error").textContent = table.errors.join("; ");
   const nodes = $$("#winners .winner");
   // Validated here and now: a check still pending from typing would come back after the
@@ -506,11 +502,11 @@ function stateOfRequest(data) {
   const camel = (o) => Object.fromEntries(Object.entries(o || {}).map(([k, v]) =>
     [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), v]));
   const r = camel(data);
-  const dice = r.dice ? `${r.dice.first} ${r.dice.second}` : "";
+  const dice = r.dice ? `${r.dice.first},${r.dice.second}` : "";
   return {
     profile: r.profile || "classic", outcome: r.outcome || "OUTCOME_SELF_DRAW", dealer: r.dealerSeat || 0,
     discarder: r.discarderSeat || 0, abandoning: r.abandoningSeat || 0, huangfan: r.huangfanCount || 0, dice,
-    claims: (r.liabilities || []).map(camel).map((l) => `${l.claimerSeat || 0}<${l.sourceSeat || 0}:${l.claims || 0}`).join(", "),
+    claims: (r.liabilities || []).map(camel).map((l) => `${l.claimerSeat || 0}:${l.sourceSeat || 0}:${l.claims || 0}`).join(", "),
     overrides: r.overrides && Object.keys(r.overrides).length ? JSON.stringify(r.overrides) : "",
     compare: $("#compare").value,
     winners: (r.winners || []).map(camel).map((w) => {
