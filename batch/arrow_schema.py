@@ -81,8 +81,19 @@ REQUEST_SCHEMA = schema(REQUEST)
 RESULT_SCHEMA = schema(RESULT)
 
 
+def _map_entries(value):
+    """A proto3 JSON map (an object) as the list of key/value structs its column holds."""
+    return [{"key": k, "value": v} for k, v in value.items()] if isinstance(value, dict) else value
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.type == F.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
+
+
 def _reader(field: FieldDescriptor) -> Callable | None:
     """How a value of the field is read from JSON, when it is not taken as it is."""
+    if _is_map(field):
+        return None
     if field.type == F.TYPE_ENUM:
         names = {value.number: value.name for value in field.enum_type.values}
 
@@ -106,16 +117,18 @@ def row(descriptor: Descriptor) -> Callable[[dict], dict]:
             default = field.enum_type.values_by_number[0].name
         else:
             default = _DEFAULTS.get(field.type, 0)
-        plan.append((field.name, field.json_name, _repeated(field), default, _reader(field)))
+        plan.append((field.name, field.json_name, _repeated(field), default, _reader(field), _is_map(field)))
 
     def convert(data: dict) -> dict:
         out = {}
-        for name, json_name, repeated, default, read in plan:
+        for name, json_name, repeated, default, read, is_map in plan:
             value = data.get(json_name)
             if value is None:
                 value = data.get(name)
             if value is None:
                 out[name] = [] if repeated else default
+            elif is_map:
+                out[name] = _map_entries(value)
             elif read is None:
                 out[name] = value
             elif repeated:
@@ -131,6 +144,14 @@ def record_batch(descriptor: Descriptor, records: list[dict]) -> pa.RecordBatch:
     """A RecordBatch of ``schema(descriptor)`` from proto3 JSON records."""
     convert = row(descriptor)
     return pa.RecordBatch.from_pylist([convert(r) for r in records], schema=schema(descriptor))
+
+
+def _error_row(absent: dict, record: dict) -> dict:
+    """An error record as a result row under the JSON names: the answer's fields at their
+    defaults, and the error's ``reason`` and ``metadata`` (an ErrorInfo's) as ``row`` gives them."""
+    error = record["error"]
+    filled = {"reason": "", **error, "metadata": _map_entries(error.get("metadata", {}))}
+    return {**absent, **record, "error": filled}
 
 
 @cache
@@ -154,18 +175,29 @@ def result_batch(records: list[dict]) -> pa.RecordBatch:
     if not records:
         return pa.RecordBatch.from_pylist([], schema=RESULT_SCHEMA)
     absent = _absent_from_errors()
-    rows = [{**absent, **r} if "error" in r else r for r in records]
+    rows = [_error_row(absent, r) if "error" in r else r for r in records]
     json_named = struct_type(RESULT, json_names=True)
     batch = pa.RecordBatch.from_pylist(rows, schema=pa.schema(list(json_named)))
     columns = pa.StructArray.from_arrays(batch.columns, fields=list(json_named))
     return pa.RecordBatch.from_struct_array(columns.view(struct_type(RESULT)))
 
 
-def json_record(value):
+def json_record(value, descriptor: Descriptor | None = None):
     """A row read back from Arrow as a proto3 JSON record (.proto names, which every proto3
-    JSON reader accepts): nulls dropped, at every depth."""
+    JSON reader accepts): nulls dropped, at every depth; given the row's message (``RESULT``),
+    a map's key/value structs become the JSON object proto3 writes for a map."""
     if isinstance(value, dict):
-        return {k: json_record(v) for k, v in value.items() if v is not None}
+        fields = descriptor.fields_by_name if descriptor is not None else {}
+        out = {}
+        for key, item in value.items():
+            if item is None:
+                continue
+            field = fields.get(key)
+            if field is not None and _is_map(field):
+                out[key] = {entry["key"]: entry["value"] for entry in item}
+            else:
+                out[key] = json_record(item, field.message_type if field is not None else None)
+        return out
     if isinstance(value, list):
-        return [json_record(v) for v in value]
+        return [json_record(v, descriptor) for v in value]
     return value

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from fsspec.core import url_to_fs
 
 from batch.arrow import is_json_column, settle_records
-from batch.arrow_schema import RESULT_SCHEMA, json_record, result_batch
+from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record, result_batch
 from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
@@ -59,7 +59,7 @@ def _request_records(batch) -> list[dict | None]:
     from rules_core import json_text
 
     if not is_json_column(batch.schema):
-        return [json_record(row) for row in batch.to_pylist()]
+        return [json_record(row, RESULT) for row in batch.to_pylist()]
     out: list[dict | None] = []
     for text in batch.column(0).to_pylist():
         try:

@@ -13,7 +13,7 @@ import pytest
 from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-from batch.arrow_schema import RESULT_SCHEMA, json_record
+from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record
 from clients.cli import main
 from tests.server.conftest import ROOT
 
@@ -42,7 +42,7 @@ def local_answers(tmp_path) -> dict[str, pb.SettleResponse]:
     out = tmp_path / "local.jsonl"
     assert main(["rescore", str(EXAMPLES / "hands.jsonl"), "-o", str(out), "--local", "--no-progress"]) == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]
-    return {r["requestId"]: ParseDict(json_record(r), pb.SettleResponse()) for r in records}
+    return {r["requestId"]: ParseDict(json_record(r, RESULT), pb.SettleResponse()) for r in records}
 
 
 def test_map_in_arrow_settles_as_local_rescore_does(spark, tmp_path):
@@ -56,7 +56,7 @@ def test_map_in_arrow_settles_as_local_rescore_does(spark, tmp_path):
     for hands in (nested, lines):
         results = hands.mapInArrow(settle_arrow_batches, from_arrow_schema(RESULT_SCHEMA))
         rows = results.toArrow().to_pylist()
-        answers = {row["request_id"]: ParseDict(json_record(row), pb.SettleResponse()) for row in rows}
+        answers = {row["request_id"]: ParseDict(json_record(row, RESULT), pb.SettleResponse()) for row in rows}
         assert len(rows) == len(expected) == 27
         assert answers == expected
     assert expected["ex-1"].seat_deltas == [36.0, -12.0, -12.0, -12.0]

@@ -25,7 +25,7 @@ def example_lines() -> list[str]:
 
 def as_message(record: dict) -> pb.SettleResponse:
     """A result record, from JSON or from Arrow, as the message it stands for."""
-    return ParseDict(json_record(record), pb.SettleResponse())
+    return ParseDict(json_record(record, RESULT), pb.SettleResponse())
 
 
 def test_the_result_schema_is_the_settle_response_message():
@@ -41,7 +41,8 @@ def test_the_result_schema_is_the_settle_response_message():
     error = RESULT_SCHEMA.field("error").type
     assert (
         str(error)
-        == "struct<code: string, message: string, field_violations: list<item: struct<field: string, description: string>>>"
+        == "struct<code: string, message: string, field_violations: list<item: struct<field: string, description: string>>, "
+        "reason: string, metadata: list<item: struct<key: string, value: string>>>"
     )
     assert REQUEST_SCHEMA.names == [f.name for f in pb.SettleRequest.DESCRIPTOR.fields]
     assert pq.read_schema(EXAMPLES / "hands.parquet") == REQUEST_SCHEMA
@@ -178,3 +179,31 @@ def test_rule_change_report_with_local(tmp_path):
     ]
     assert records[0]["seatDeltaChange"] == [6.0, -2.0, -2.0, -2.0]
     assert records[1]["before"]["legal"] == [False] and records[1]["after"]["legal"] == [True]
+
+
+def test_an_error_entrys_reason_and_metadata_survive_the_columns():
+    """SettleError's ErrorInfo fields: the map ``metadata`` is a list of key/value structs in
+    Arrow and the JSON object proto3 writes for a map when read back."""
+    record = {
+        "requestId": "big",
+        "error": {
+            "code": "INVALID_ARGUMENT",
+            "message": "too large",
+            "fieldViolations": [],
+            "reason": "BODY_TOO_LARGE",
+            "metadata": {"size": "40000", "limit": "36864"},
+        },
+    }
+    quick = result_batch([record])
+    assert quick.equals(record_batch(RESULT, [record]))
+    (row,) = quick.to_pylist()
+    assert row["error"]["metadata"] == [{"key": "size", "value": "40000"}, {"key": "limit", "value": "36864"}]
+    back = json_record(row, RESULT)
+    assert back["error"] == {
+        "code": "INVALID_ARGUMENT",
+        "message": "too large",
+        "field_violations": [],
+        "reason": "BODY_TOO_LARGE",
+        "metadata": {"size": "40000", "limit": "36864"},
+    }
+    assert ParseDict(back, pb.SettleResponse()).error.metadata["limit"] == "36864"

@@ -19,7 +19,7 @@ import pytest
 from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-from batch.arrow_schema import json_record
+from batch.arrow_schema import RESULT, json_record
 from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_rescore import check_mixed_output, mixed_file, request_line
@@ -78,7 +78,7 @@ def parts(directory: Path, pattern: str = "part-*.jsonl") -> str:
 
 
 def as_message(record: dict) -> pb.SettleResponse:
-    return ParseDict(json_record(record), pb.SettleResponse())
+    return ParseDict(json_record(record, RESULT), pb.SettleResponse())
 
 
 def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, capsys):
