@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules_core import SettleRequest
 from rules_core.notation import format_flowers, format_hand, format_tiles
+from rules_core.table_notation import format_claims, format_dice
 
 
 def winner_fields(winner) -> dict[str, str]:
@@ -31,8 +32,8 @@ def enter(page, request: SettleRequest) -> None:
     page.fill("#dealer", str(request.dealer_seat))
     page.fill("#discarder", str(request.discarder_seat or 0))
     page.fill("#huangfan", str(request.huangfan_count))
-    page.fill("#dice", f"{request.dice.first} {request.dice.second}" if request.dice else "")
-    page.fill("#claims", ", ".join(f"{r.claimer_seat}<{r.source_seat}:{r.claims}" for r in request.liabilities))
+    page.fill("#dice", format_dice(request.dice.first, request.dice.second) if request.dice else "")
+    page.fill("#claims", format_claims(request.liabilities))
     page.evaluate("document.querySelector('#winners').replaceChildren()")
     for index, winner in enumerate(request.winners):
         page.click("#add-winner")

@@ -142,10 +142,11 @@ def test_an_illegal_reason_and_no_next_hand_are_said_in_both_languages(page):
     )
 
 
-def test_the_clis_dice_and_claims_are_read_too(page):
-    """Issue 20: the explorer refused the CLI's `3,3` and `1:2:3`."""
+def test_the_explorers_older_dice_and_claims_are_read_too(page):
+    """Issue 20: the explorer wrote `3 3` and `1<2:3` and refused the CLI's `3,3` and
+    `1:2:3` (the form `enter` types now)."""
     enter(page, _example("13-both"))
-    page.fill("#claims", "1:2:3, 2:1")  # the CLI's form; the count left out is 3
+    page.fill("#claims", "1<2:3, 2<1")  # the explorer's older form; the count left out is 3
     settle(page)
     assert page.locator("#result .deltas .delta").all_inner_texts() == ["-10", "+30", "-20", "+0"]
     page.fill("#claims", "1-2")

@@ -191,6 +191,7 @@ async function validateWinner(node) {
     errorBox.append(notationError(error.field, fields[error.field], error.position, error.message));
   }
   $(".w-preview", node).replaceChildren(answer.errors.length ? "" : handPicture(answer.hand));
+  if (answer.errors.length) $("#result").replaceChildren(); // the last answer is not this hand's
   return answer.errors.length ? null : answer;
 }
 
@@ -312,6 +313,9 @@ function winnerCard(winner, requestWinner, unit) {
 }
 
 const SEAT_XY = [[160, 290], [290, 160], [160, 30], [30, 160]]; // seat 0 at the bottom, turns counter-clockwise
+// Where 庄 goes from a seat's centre: beside the bottom and top seats, above the side ones
+// (beside seat 1 it fell off the picture's right edge).
+const DEALER_MARK = [[28, -14], [-6, -32], [28, -14], [-6, -32]];
 
 function paymentsPicture(response) {
   const ns = "http://www.w3.org/2000/svg";
@@ -353,7 +357,9 @@ function paymentsPicture(response) {
     const ex = x2 - (dx / length) * 34 + nx, ey = y2 - (dy / length) * 34 + ny;
     add("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "payment", "marker-end": "url(#arrow)",
       "data-from": from, "data-to": to });
-    add("text", { x: (sx + ex) / 2 + nx * 1.6, y: (sy + ey) / 2 + ny * 1.6 + 4, class: "amount",
+    // On the felt, not its edge: a third of the way from the arrow's middle to the centre.
+    const mx = (sx + ex) / 2 + nx * 1.6, my = (sy + ey) / 2 + ny * 1.6;
+    add("text", { x: mx + (160 - mx) / 3, y: my + (160 - my) / 3 + 4, class: "amount",
       "text-anchor": "middle" }, number(amount));
   }
   SEATS.forEach((seat) => {
@@ -362,7 +368,7 @@ function paymentsPicture(response) {
     add("circle", { cx: x, cy: y, r: 26, class: `seat ${Number(deltas[seat]) > 0 ? "gain" : Number(deltas[seat]) < 0 ? "loss" : ""}` });
     add("text", { x, y: y - 4, "text-anchor": "middle", class: "seat-name" }, `seat ${seat}`);
     add("text", { x, y: y + 12, "text-anchor": "middle", class: "seat-delta", "data-seat": seat }, signed(deltas[seat]));
-    if (isDealer) add("text", { x: x + 22, y: y - 20, class: "dealer-mark" }, "庄");
+    if (isDealer) add("text", { x: x + DEALER_MARK[seat][0], y: y + DEALER_MARK[seat][1], class: "dealer-mark" }, "庄");
   });
   return svg;
 }
@@ -434,9 +440,12 @@ function comparisonView(left, right) {
 }
 
 // Settle's field violations name fields such as winners[0].hand.melds[1]: show each under its winner.
+const INVALID_REQUEST = "invalid request 请求有误";
+
 function showViolations(error) {
   const box = $("#settle-error");
-  box.replaceChildren(el("p", { text: `${error.code || "error"}: ${error.message}` }));
+  const violations = error.violations || [];  // each shown once, below: the message lists them all again
+  box.replaceChildren(el("p", { text: `${error.code || "error"}: ${violations.length ? INVALID_REQUEST : error.message}` }));
   for (const v of error.violations || []) {
     const m = v.field.match(/^winners\[(\d+)\]/);
     const node = m && $$("#winners .winner")[Number(m[1])];
@@ -561,8 +570,10 @@ async function listWaits() {
       table("On a discard 点炮", response.discardWaits || [], "discard"),
       table("By self-draw 自摸", response.selfDrawWaits || [], "self-draw"));
   } catch (error) {
-    $("#waits-error").replaceChildren(el("p", { text: `${error.code}: ${error.message}` }),
-      (error.violations || []).map((v) => el("div", { class: "violation" }, el("code", { text: v.field }), `: ${v.description}`)));
+    $("#waits-result").replaceChildren(); // the last hand's waits are not this hand's
+    const violations = error.violations || [];
+    $("#waits-error").replaceChildren(el("p", { text: `${error.code}: ${violations.length ? INVALID_REQUEST : error.message}` }),
+      ...violations.map((v) => el("div", { class: "violation" }, el("code", { text: v.field }), `: ${v.description}`)));
   }
 }
 
@@ -650,6 +661,11 @@ async function start() {
   await addHouseProfiles();
   $("#add-winner").addEventListener("click", () => $(".w-hand", addWinner()).focus());
   $("#settle-form").addEventListener("submit", (event) => { event.preventDefault(); settle(); });
+  $("#outcome").addEventListener("change", () => { // nobody wins a draw or an abandon
+    const winless = ["OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"].includes($("#outcome").value);
+    if (winless) $("#winners").replaceChildren();
+    else if (!$$("#winners .winner").length) addWinner();
+  });
   $("#waits-form").addEventListener("submit", (event) => { event.preventDefault(); listWaits(); });
   $("#load-paste").addEventListener("click", loadPaste);
   window.addEventListener("hashchange", () => showView(readHash().view));
