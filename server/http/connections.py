@@ -19,6 +19,8 @@ The per-worker budget of body bytes held is the app's (`server.http.bodies`).
 from __future__ import annotations
 
 import resource
+import ssl
+from asyncio.sslproto import SSLProtocol
 from dataclasses import dataclass
 
 from prometheus_client import Counter
@@ -49,9 +51,41 @@ def effective_max_connections(configured: int) -> int:
     return max(1, min(configured, (soft - DESCRIPTORS_KEPT) // 2))
 
 
-def protocol_class(limits: ConnectionLimits) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with these limits (uvicorn takes a protocol class as ``http``)."""
-    return type("GuardedH11Protocol", (_Guarded,), {"limits": limits})
+def protocol_class(limits: ConnectionLimits, tls: ssl.SSLContext | None = None):
+    """uvicorn's h11 protocol with these limits (uvicorn takes a protocol factory as ``http``);
+    with ``tls``, inside a TLS layer of ours rather than uvicorn's, so that a connection counts
+    against the cap from its accept, and its handshake is bounded by the head's deadline (the
+    event loop's own allows 60 s, and uvicorn passes no other)."""
+    guarded = type("GuardedH11Protocol", (_Guarded,), {"limits": limits})
+    if tls is None:
+        return guarded
+
+    def guarded_tls(*args, **kwargs):
+        app = guarded(*args, **kwargs)
+        return _GuardedTls(app.loop, app, tls, None, server_side=True, ssl_handshake_timeout=limits.header_timeout_s)
+
+    return guarded_tls
+
+
+class _GuardedTls(SSLProtocol):
+    """asyncio's TLS layer, counting its connections from their accept against the cap."""
+
+    open_connections: set[_GuardedTls] = set()  # of this worker, handshakes included
+
+    def connection_made(self, transport) -> None:
+        app = self._app_protocol
+        if len(self.open_connections) >= app.limits.max_connections:
+            app._refused = True
+            CLOSED.labels("max_connections").inc()
+            transport.abort()
+            return
+        self.open_connections.add(self)
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self in self.open_connections:
+            self.open_connections.discard(self)
+            super().connection_lost(exc)
 
 
 class _Guarded(H11Protocol):

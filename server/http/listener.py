@@ -49,11 +49,13 @@ class TlsFiles:
     key: str
     client_ca: str = ""  # clients must present a certificate it signed (mutual TLS)
 
-    def uvicorn_options(self) -> dict:
-        options = {"ssl_certfile": self.cert, "ssl_keyfile": self.key}
+    def context(self) -> ssl.SSLContext:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.cert, self.key)
         if self.client_ca:
-            options |= {"ssl_ca_certs": self.client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
-        return options
+            context.load_verify_locations(self.client_ca)
+            context.verify_mode = ssl.CERT_REQUIRED
+        return context
 
 
 class _EmbeddedServer(uvicorn.Server):
@@ -79,14 +81,14 @@ class HttpServer:
         config = uvicorn.Config(
             app,
             lifespan="off",
-            http=protocol_class(limits),  # h11, with deadlines and a connection cap (server.http.connections)
+            # h11 with deadlines and a connection cap, and TLS of its own (server.http.connections)
+            http=protocol_class(limits, tls.context() if tls is not None else None),
             timeout_keep_alive=limits.idle_timeout_s,
             ws="none",
             log_config=None,
             access_log=False,  # the app logs each call as gRPC's call wrapper (server.observed_calls) does
             server_header=False,
             timeout_graceful_shutdown=grace_period_s,
-            **(tls.uvicorn_options() if tls is not None else {}),
         )
         self._server = _EmbeddedServer(config)
         self._sock = sock

@@ -6,8 +6,10 @@ curl is the client."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import time
 
 import grpc
 import pytest
@@ -96,3 +98,32 @@ def test_a_plaintext_http_face_on_loopback_beside_tls_grpc_is_for_a_proxy_in_fro
     with run_server(tmp_path, *args, credentials=credentials) as server:
         port = _port(server)
         assert _answered(_curl(f"http://localhost:{port}", port))
+
+
+def test_under_tls_connections_count_from_their_accept_and_a_handshake_has_the_heads_deadline(tmp_path, pki):
+    """A TLS connection that never starts its handshake held a descriptor for the event loop's
+    60 s, outside the connection cap, which counted only connections past their handshake."""
+    folder, ca_pem, _, _ = pki
+    credentials = grpc.ssl_channel_credentials(root_certificates=ca_pem)
+    limits = ("--http-header-timeout-s", "1", "--http-max-connections", "3")
+    with run_server(tmp_path, *_tls_args(folder, client_ca=False), *limits, credentials=credentials) as server:
+        port = _port(server)
+        silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]  # no handshake, ever
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", port)) as over_the_cap:
+            over_the_cap.settimeout(5)
+            assert _closed_by_server(over_the_cap)  # closed at once: 3 are open, handshakes or not
+        started = time.monotonic()
+        for sock in silent:
+            sock.settimeout(10)
+            assert _closed_by_server(sock)
+            sock.close()
+        assert time.monotonic() - started < 5  # at the 1 s deadline, not the loop's 60 s
+        assert _answered(_curl(f"https://localhost:{port}", port, "--cacert", str(folder / "ca")))
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    try:
+        return sock.recv(100) == b""
+    except ConnectionResetError:
+        return True
