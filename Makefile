@@ -15,7 +15,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-records clean tools dashboard
+.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -141,6 +141,10 @@ profile-service: install $(BENCH_STAMP)
 # Batch rescoring: one process against Dask local:1 and local:2, JSON Lines and Parquet.
 bench-batch: install
 	$(PY) -m bench.batch_bench
+
+# A batch worker's resident set over 10 million records, JSON Lines and the Arrow core.
+bench-batch-memory: install
+	$(PY) -m bench.batch_memory --records 10000000
 
 bench-http: install
 	$(PY) -m bench.http_bench
