@@ -8,7 +8,7 @@ come from the answer, which a server may have judged under a house profile of it
 
 from __future__ import annotations
 
-from clients.report import pad, settlement_table, tile_label
+from clients.report import pad, settlement_table, tile_label, words
 from rules_core.json_read import read_winner
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern
@@ -33,14 +33,6 @@ _ACTION_WORDS = {
     EventKind.EXPOSED_KONG: "kong",
     EventKind.ADDED_KONG: "kong",
     EventKind.CONCEALED_KONG: "kong",
-}
-_OUTCOME_WORDS = {
-    "OUTCOME_SELF_DRAW": "self-draw 自摸",
-    "OUTCOME_DISCARD": "discard win 点炮",
-    "OUTCOME_ROBBING_KONG": "robbing the kong 抢杠",
-    "OUTCOME_EIGHT_FLOWERS": "eight flowers 八花",
-    "OUTCOME_EXHAUSTIVE_DRAW": "exhaustive draw 流局",
-    "OUTCOME_ABANDON": "abandon 逃跑",
 }
 
 
@@ -92,7 +84,7 @@ def _event_text(event: HandEvent, replay: Replay, outcome: str) -> str:
     if kind == EventKind.CONCEALED_KONG:
         return f"seat {seat} lays down a concealed kong of {_tile(event.tile)} (暗杠)"
     if kind == EventKind.WIN:
-        return f"seat {seat} claims a win: {_OUTCOME_WORDS.get(outcome, outcome)}"
+        return f"seat {seat} claims a win: {words(outcome)}"
     if kind == EventKind.EXHAUSTIVE_DRAW:
         return "the wall is exhausted (流局)"
     return f"seat {seat} leaves the table (逃跑)"
@@ -138,7 +130,7 @@ def record_story(record: SettleRecordRequest, response: dict) -> str:
 
 def derived_lines(derived: dict) -> list[str]:
     outcome = derived.get("outcome", "")
-    head = f"Derived request  {_OUTCOME_WORDS.get(outcome, outcome)}"
+    head = f"Derived request  {words(outcome)}"
     if outcome in ("OUTCOME_DISCARD", "OUTCOME_ROBBING_KONG"):
         head += f", from seat {derived.get('discarderSeat', 0)}"
     if outcome == "OUTCOME_ABANDON":

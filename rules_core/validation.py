@@ -29,6 +29,7 @@ from rules_core.requests import (
     Winner,
 )
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
+from rules_core.vocabulary import ENUM_WORDS
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _PER_LEVEL: Final = HuangfanMode.PER_LEVEL
@@ -285,14 +286,8 @@ def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
     return True
 
 
-_OUTCOME_TEXT = {
-    Outcome.SELF_DRAW: "self-draw",
-    Outcome.DISCARD: "discard win",
-    Outcome.ROBBING_KONG: "robbing-kong win",
-    Outcome.EIGHT_FLOWERS: "eight-flowers win",
-    Outcome.EXHAUSTIVE_DRAW: "exhaustive draw",
-    Outcome.ABANDON: "abandon",
-}
+# The outcomes in the words of the one vocabulary (`rules_core.vocabulary`).
+_OUTCOME_TEXT = {outcome: ENUM_WORDS[f"OUTCOME_{outcome.name}"].en for outcome in Outcome}
 
 
 def _check_hand(

@@ -3,8 +3,8 @@ every outcome, illegal reason, value item kind, payment and penalty reason, unit
 flower source and meld kind (by their JSON enum names), and every `RuleProfile` field.
 
 Data, not code: the explorer (served as ``/explorer/vocabulary.json`` with the English
-meanings of the `.proto` comments), the CLI's tables and the HTTP face's messages read these
-entries; no raw enum name is shown to a person. A test holds the tables complete against the
+meanings of the `.proto` comments), the CLI's tables and the request violations that name an
+outcome (`rules_core.validation`, which both faces answer) read these entries; no raw enum name is shown to a person. A test holds the tables complete against the
 `.proto` enums and `RuleProfile`'s fields.
 """
 
@@ -22,9 +22,9 @@ class Words(NamedTuple):
 ENUM_WORDS: dict[str, Words] = {
     # Outcome
     "OUTCOME_SELF_DRAW": Words("自摸", "self-draw", "一家自己摸到胡张"),
-    "OUTCOME_DISCARD": Words("点炮", "discard", "一家或几家胡别人打出的牌"),
-    "OUTCOME_ROBBING_KONG": Words("抢杠", "robbing a kong", "胡别人加杠的那张牌"),
-    "OUTCOME_EIGHT_FLOWERS": Words("八花", "eight flowers", "摸到第八张花立即胡，不看牌"),
+    "OUTCOME_DISCARD": Words("点炮", "discard win", "一家或几家胡别人打出的牌"),
+    "OUTCOME_ROBBING_KONG": Words("抢杠", "robbing-kong win", "胡别人加杠的那张牌"),
+    "OUTCOME_EIGHT_FLOWERS": Words("八花", "eight-flowers win", "摸到第八张花立即胡，不看牌"),
     "OUTCOME_EXHAUSTIVE_DRAW": Words("流局", "exhaustive draw", "无人胡牌"),
     "OUTCOME_ABANDON": Words("逃跑", "abandon", "一家中途离开"),
     # IllegalReason
