@@ -31,7 +31,9 @@ EXAMPLE_OUTPUT = (
     "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"
     "deadline: DEADLINE_EXCEEDED\n"
 )
-RETRY_LINE = "retrying: UNAVAILABLE: io exception"
+RETRY_LINE = "retrying: UNAVAILABLE"
+# A call whose deadline passed while the channel was still connecting (a loaded host) is retried too.
+SLOW_CONNECT_LINE = "retrying: DEADLINE_EXCEEDED"
 HOST_PORT = "expected HOST:PORT with a port from 1 to 65535, or a gRPC URI such as dns:///HOST:PORT"
 
 
@@ -73,7 +75,8 @@ def test_the_java_client_retries_unavailable_until_a_late_server_answers(java_cl
         process.kill()
         process.wait()
     assert (process.returncode, out) == (0, EXAMPLE_OUTPUT)
-    assert set(stderr.read_text().splitlines()) == {RETRY_LINE}
+    lines = set(stderr.read_text().splitlines())
+    assert RETRY_LINE in lines and lines <= {RETRY_LINE, SLOW_CONNECT_LINE}
 
 
 def test_the_java_example_without_a_target_prints_its_usage(java_client):

@@ -45,7 +45,7 @@ public final class Example {
     private static void tour(ScoringClient client) throws ScoringException, InterruptedException {
         // Worked example 1 of RULES.md; a client started before its server retries until it answers.
         SettleResponse legal = client.settleWhenAvailable(workedExample1(), Duration.ofSeconds(30),
-                e -> System.err.println("retrying: " + e.getMessage()));
+                e -> System.err.println("retrying: " + e.code()));
         System.out.println("legal: seat_deltas " + legal.getSeatDeltasList());
 
         // Worked example 6: a complete hand with no qualifying pattern is an answer, not an error.

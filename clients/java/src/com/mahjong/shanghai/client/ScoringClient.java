@@ -5,6 +5,7 @@ import com.mahjong.shanghai.v1.SettleBatchRequest;
 import com.mahjong.shanghai.v1.SettleBatchResponse;
 import com.mahjong.shanghai.v1.SettleRequest;
 import com.mahjong.shanghai.v1.SettleResponse;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Status;
@@ -109,7 +110,7 @@ public final class ScoringClient implements AutoCloseable {
             try {
                 return settle(request);
             } catch (ScoringException e) {
-                if (e.code() != Status.Code.UNAVAILABLE || System.nanoTime() + backoffMillis * 1_000_000 > giveUp) {
+                if (!unreached(e) || System.nanoTime() + backoffMillis * 1_000_000 > giveUp) {
                     throw e;
                 }
                 onUnavailable.accept(e);
@@ -118,6 +119,16 @@ public final class ScoringClient implements AutoCloseable {
             backoffMillis = Math.min(backoffMillis * 2, 2_000);
             channel.resetConnectBackoff(); // try to connect now, not at the channel's own next attempt
         }
+    }
+
+    /**
+     * Whether a failed call never reached the service: UNAVAILABLE, or a deadline that passed
+     * while the channel was still connecting (on a loaded host the channel's own retries of a
+     * refused connection can outlast a call's deadline).
+     */
+    private boolean unreached(ScoringException e) {
+        return e.code() == Status.Code.UNAVAILABLE
+                || (e.code() == Status.Code.DEADLINE_EXCEEDED && channel.getState(false) != ConnectivityState.READY);
     }
 
     /** Closes the channel, waiting up to 5 s for calls in flight. */
