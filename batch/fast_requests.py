@@ -93,6 +93,7 @@ def _family(rename: str | None) -> SimpleNamespace:
             ("winners", Annotated[list[winner], Meta(max_length=MAX_WINNERS)] | None),
             ("liabilities", Annotated[list[relation], Meta(max_length=MAX_LIABILITIES)] | None),
             ("abandoning_seat", Int32),
+            ("profile_digest", str | None),
         ],
     )
     return SimpleNamespace(request=request)
@@ -147,6 +148,7 @@ def _core(r) -> SettleRequest | None:
         abandoning_seat=r.abandoning_seat or 0,
         overrides=None,
         request_id=request_id,
+        profile_digest=r.profile_digest or "",
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import rules_core as rc
 from batch.records import error_line, is_record, read_line, request_id_of
-from rules_core.json_write import settle_response_dict
+from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import SettleRequest
 
@@ -24,6 +24,8 @@ def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | No
         return rc.settle_json(request, registry)
     except rc.InvalidRequest as error:
         return error_line(request_id_of(request), str(error), error.violations)
+    except rc.ProfileDigestMismatch as error:  # pinned to other rule values than those in force
+        return profile_digest_mismatch_record(request_id_of(request), error)
     except Exception as error:  # a bug must cost this line only, never the job
         return error_line(request_id_of(request), f"internal error: {error!r}", code="INTERNAL")
 

@@ -30,9 +30,12 @@ _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
 
 
-def error_line(request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT") -> dict:
-    """An error record: ``{"requestId", "error": {"code", "message", "fieldViolations"}}``."""
-    return error_record(request_id, code, message, violations)
+def error_line(
+    request_id, message: str, violations=(), code: str = "INVALID_ARGUMENT", reason: str = "", metadata=None
+) -> dict:
+    """An error record: ``{"requestId", "error": {"code", "message", "fieldViolations"}}``, and
+    the ErrorInfo's ``reason`` and ``metadata`` when there are any."""
+    return error_record(request_id, code, message, violations, reason, metadata)
 
 
 def is_record(request) -> bool:

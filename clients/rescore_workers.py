@@ -84,7 +84,10 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
             else:
                 e = result.error
                 violations = [(v.field, v.description) for v in e.field_violations]
-                out[position] = error_line(result.request_id, e.message, violations, e.code)
+                # as --local writes it: only a digest mismatch's record names its reason
+                pinned = e.reason == "PROFILE_DIGEST_MISMATCH"
+                reason, metadata = (e.reason, dict(e.metadata)) if pinned else ("", None)
+                out[position] = error_line(result.request_id, e.message, violations, e.code, reason, metadata)
     return out
 
 

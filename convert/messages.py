@@ -43,6 +43,7 @@ def table_fields(request) -> dict:
         "overrides": overrides_message(request.overrides),
         "dealer_seat": request.dealer_seat,
         "huangfan_count": request.huangfan_count,
+        "profile_digest": request.profile_digest,
     }
 
 

@@ -112,7 +112,9 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
 
 def get_profile_response(profile: RuleProfile, entry: ProfileEntry) -> svc.GetProfileResponse:
     """GetProfile's answer: the effective profile, with the base and description of its entry."""
-    return svc.GetProfileResponse(profile=rule_profile(profile), base=entry.base, description=entry.description)
+    return svc.GetProfileResponse(
+        profile=rule_profile(profile), base=entry.base, description=entry.description, digest=profile.digest
+    )
 
 
 def list_profiles_response(entries: Iterable[ProfileEntry]) -> svc.ListProfilesResponse:
@@ -120,7 +122,10 @@ def list_profiles_response(entries: Iterable[ProfileEntry]) -> svc.ListProfilesR
     entries = tuple(entries)
     return svc.ListProfilesResponse(
         profiles=[rule_profile(e.profile) for e in entries],
-        summaries=[svc.ProfileSummary(name=e.name, base=e.base, description=e.description) for e in entries],
+        summaries=[
+            svc.ProfileSummary(name=e.name, base=e.base, description=e.description, digest=e.profile.digest)
+            for e in entries
+        ],
     )
 
 

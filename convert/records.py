@@ -11,6 +11,7 @@ from convert.requests import _checked, _table_fields
 from convert.wire import settle_response
 from rules_core.errors import FieldViolation
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.version import ENGINE_VERSION
 
 EVENT_KIND_IN = enum_table(rc.EventKind)
 
@@ -80,4 +81,6 @@ def settle_record_response(result: rc.RecordResult) -> records_pb2.SettleRecordR
         ],
         recorded_match=result.recorded_match,
         mismatched_seats=list(result.mismatched_seats),
+        engine_version=ENGINE_VERSION,
+        profile_digest=result.settlement.profile_digest,
     )

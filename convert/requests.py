@@ -146,6 +146,7 @@ def _fast_settle_request(
         msg.abandoning_seat,
         None,
         msg.request_id,
+        msg.profile_digest,
     )
 
 
@@ -161,6 +162,7 @@ def _table_fields(msg, violations: Violations) -> dict[str, Any]:
         "dice": rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
         "huangfan_count": msg.huangfan_count,
         "request_id": msg.request_id,
+        "profile_digest": msg.profile_digest,
     }
 
 

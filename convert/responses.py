@@ -7,6 +7,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import rules_core as rc
 from convert.memo import Memo
+from rules_core.version import ENGINE_VERSION
 
 
 def _items_message(items: tuple) -> pb.WinnerResult:
@@ -38,15 +39,17 @@ def fill_winner(target: pb.WinnerResult, w: rc.WinnerResult) -> None:
         target.MergeFrom(_ITEM_TEMPLATES[w.items])
 
 
-def check_win_response(request_id: str, result: rc.WinnerResult) -> svc.CheckWinResponse:
-    response = svc.CheckWinResponse(request_id=request_id)
+def check_win_response(request_id: str, result: rc.WinnerResult, profile_digest: str) -> svc.CheckWinResponse:
+    response = svc.CheckWinResponse(request_id=request_id, engine_version=ENGINE_VERSION, profile_digest=profile_digest)
     response.result.SetInParent()
     fill_winner(response.result, result)
     return response
 
 
 def list_waits_response(waits: rc.Waits) -> svc.ListWaitsResponse:
-    response = svc.ListWaitsResponse(request_id=waits.request_id)
+    response = svc.ListWaitsResponse(
+        request_id=waits.request_id, engine_version=ENGINE_VERSION, profile_digest=waits.profile_digest
+    )
     for target, found in ((response.discard_waits, waits.discard), (response.self_draw_waits, waits.self_draw)):
         for wait in found:
             message = target.add(tile=wait.tile + 1)

@@ -58,6 +58,7 @@ def settle_result(m: pb.SettleResponse) -> rc.SettleResult:
         rc.NextHand(m.next_hand.dealer_seat, m.next_hand.huangfan_count) if m.HasField("next_hand") else None,
         tuple(rc.Penalty(p.seat, p.amount, _PENALTY_REASON(p.reason)) for p in m.penalties[:]),
         m.huangfan_after_dice,
+        m.profile_digest,
     )
 
 

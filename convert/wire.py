@@ -21,6 +21,7 @@ import rules_core as rc
 from convert.memo import Memo
 from convert.responses import fill_winner
 from rules_core.validation import request_id_violation
+from rules_core.version import ENGINE_VERSION
 
 
 def _encode_head(key: tuple) -> bytes:
@@ -48,7 +49,13 @@ def _encode_tail(key: tuple) -> bytes:
     return response.SerializeToString()
 
 
+def _encode_versions(profile_digest: str) -> bytes:
+    """engine_version and profile_digest, the last fields of a SettleResponse."""
+    return pb.SettleResponse(engine_version=ENGINE_VERSION, profile_digest=profile_digest).SerializeToString()
+
+
 HEADS = Memo(_encode_head, limit=1_000)
+VERSIONS = Memo(_encode_versions, limit=2_000)  # one per effective profile
 WINNERS = Memo(_encode_winner, limit=20_000)
 TAILS = Memo(_encode_tail, limit=10_000)  # 3,928 distinct in 60,000 random hands
 
@@ -87,13 +94,14 @@ def _request_id_field(request_id: str) -> bytes:
     return _REQUEST_ID_KEY + _length_prefixed(request_id.encode()) if request_id else b""
 
 
-def _response_after_id(result: rc.SettleResult, heads=HEADS, winners=WINNERS, tails=TAILS) -> bytes:
+def _response_after_id(result: rc.SettleResult, heads=HEADS, winners=WINNERS, tails=TAILS, versions=VERSIONS) -> bytes:
     """A serialised SettleResponse without its request id (field 1, which comes first)."""
     return b"".join(
         (
             heads[result.profile, result.unit],
             *map(winners.__getitem__, result.winners),
             tails[result.payments, result.seat_deltas, result.next_hand, result.penalties, result.huangfan_after_dice],
+            versions[result.profile_digest],
         )
     )
 

@@ -16,7 +16,7 @@ from rules_core.compiled import BUILD  # first: it decides where the hot-path mo
 
 # isort: split
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.errors import FieldViolation, InvalidRequest, NotationError
+from rules_core.errors import FieldViolation, InvalidRequest, NotationError, ProfileDigestMismatch
 from rules_core.json_api import list_waits_json, settle_json, settle_record_json
 from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.patterns import IllegalReason, Pattern
@@ -48,11 +48,13 @@ from rules_core.results import (
 )
 from rules_core.settle import settle
 from rules_core.tiles import Flower, Tile
+from rules_core.version import ENGINE_VERSION
 from rules_core.waits import Wait, Waits, check_win, list_waits
 
 __all__ = [
     "BUILD",
     "BUILTIN_PROFILES",
+    "ENGINE_VERSION",
     "CheckWinRequest",
     "CombineFixed",
     "Dice",
@@ -65,6 +67,7 @@ __all__ = [
     "HuangfanMode",
     "IllegalReason",
     "InvalidRequest",
+    "ProfileDigestMismatch",
     "ItemKind",
     "LiabilityMode",
     "LiabilityRelation",

@@ -125,3 +125,15 @@ class NotationError(ValueError):
         self.message = message
         pointer = " " * position + "^"
         super().__init__(f"{message} at position {position}:\n  {text}\n  {pointer}")
+
+
+class ProfileDigestMismatch(Exception):
+    """A request pinned to a profile digest that is not the effective profile's (API.md,
+    "Versioned answers"): the rules in force are not the ones the caller settled by."""
+
+    def __init__(self, expected: str, actual: str):
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"profile_digest: the request expects {bounded(expected, 80)} but the effective profile is {actual}"
+        )

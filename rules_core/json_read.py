@@ -229,6 +229,7 @@ def _read_table(r: _Reader) -> dict[str, Any]:
         "dealer_seat": r.int("dealer_seat"),
         "dice": read_dice(r.values["dice"], "dice", r.violations) if r.has("dice") else None,
         "huangfan_count": r.int("huangfan_count"),
+        "profile_digest": r.str("profile_digest"),
     }
 
 

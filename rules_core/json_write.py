@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_core.errors import ProfileDigestMismatch
 from rules_core.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
@@ -32,6 +33,7 @@ from rules_core.profile import RuleProfile
 from rules_core.records import RecordResult, SettleRecordRequest
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult, WinnerResult
+from rules_core.version import ENGINE_VERSION
 from rules_core.waits import Waits
 
 
@@ -85,21 +87,33 @@ def settle_response_dict(result: SettleResult) -> dict:
         for p in result.penalties
     ]
     out["huangfanAfterDice"] = result.huangfan_after_dice
+    out["engineVersion"] = ENGINE_VERSION
+    out["profileDigest"] = result.profile_digest
     return out
 
 
-def error_record(request_id: str | None, code: str, message: str, violations=()) -> dict:
+def error_record(
+    request_id: str | None, code: str, message: str, violations=(), reason: str = "", metadata=None
+) -> dict:
     """An answer that is an error: a ``SettleBatchResult`` holding a ``SettleError``.
 
-    ``violations`` are (field path, description) pairs; an unknown request id is ``""``."""
-    return {
-        "requestId": request_id or "",
-        "error": {
-            "code": code,
-            "message": message,
-            "fieldViolations": [{"field": field, "description": description} for field, description in violations],
-        },
+    ``violations`` are (field path, description) pairs; an unknown request id is ``""``;
+    ``reason`` and ``metadata``, when given, are those of the ErrorInfo a call would carry."""
+    error: dict[str, Any] = {
+        "code": code,
+        "message": message,
+        "fieldViolations": [{"field": field, "description": description} for field, description in violations],
     }
+    if reason:
+        error["reason"] = reason
+        error["metadata"] = dict(metadata or {})
+    return {"requestId": request_id or "", "error": error}
+
+
+def profile_digest_mismatch_record(request_id: str | None, error: ProfileDigestMismatch) -> dict:
+    """The error record of a request pinned to another profile digest (API.md)."""
+    metadata = {"expected": error.expected, "actual": error.actual}
+    return error_record(request_id, "FAILED_PRECONDITION", str(error), (), "PROFILE_DIGEST_MISMATCH", metadata)
 
 
 def profile_dict(profile: RuleProfile) -> dict:
@@ -137,6 +151,8 @@ def list_waits_response_dict(waits: Waits) -> dict:
         "selfDrawWaits": [
             {"tile": TILE.name_of[w.tile], "result": winner_result_dict(w.result)} for w in waits.self_draw
         ],
+        "engineVersion": ENGINE_VERSION,
+        "profileDigest": waits.profile_digest,
     }
 
 
@@ -186,6 +202,7 @@ def _table_dict(request) -> dict[str, Any]:
     if request.dice is not None:
         out["dice"] = {"first": request.dice.first, "second": request.dice.second}
     out["huangfanCount"] = request.huangfan_count
+    out["profileDigest"] = request.profile_digest
     return out
 
 
@@ -235,6 +252,8 @@ def settle_record_response_dict(result: RecordResult) -> dict:
         ],
         "recordedMatch": result.recorded_match,
         "mismatchedSeats": list(result.mismatched_seats),
+        "engineVersion": ENGINE_VERSION,
+        "profileDigest": result.settlement.profile_digest,
     }
 
 

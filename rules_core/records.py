@@ -49,6 +49,7 @@ class SettleRecordRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     recorded_deltas: tuple[float, ...] = ()  # none, or the four seat deltas the game server applied
     request_id: str = ""
+    profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
 
 
 class Pass(NamedTuple):

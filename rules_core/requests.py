@@ -107,6 +107,7 @@ class SettleRequest(NamedTuple):
     abandoning_seat: int = 0
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
+    profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
 
 
 class CheckWinRequest(NamedTuple):
@@ -120,6 +121,7 @@ class CheckWinRequest(NamedTuple):
     huangfan_count: int = 0
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
+    profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
 
 
 class ListWaitsRequest(NamedTuple):
@@ -136,6 +138,7 @@ class ListWaitsRequest(NamedTuple):
     huangfan_count: int = 0
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
+    profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
 
 
 Value = TypeVar("Value", bound=tuple)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from rules_core.errors import FieldViolation, InvalidRequest, Violations
+from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
@@ -223,6 +223,9 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         profile, profile_violations = resolve_profile(request.profile, request.overrides, profiles)
         for violation in profile_violations:
             add(violation)
+    pinned = request.profile_digest
+    if pinned and profile is not None and pinned != profile.digest:
+        raise ProfileDigestMismatch(pinned, profile.digest)
     if not _is_seat(request.dealer_seat):
         add(FieldViolation("dealer_seat", _SEAT_TEXT))
     dice = request.dice

@@ -15,9 +15,15 @@ from rules_core.validation import validate_check_win, validate_waits
 
 def check_win(request: CheckWinRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> WinnerResult:
     """Legality, patterns, 花 and value of one candidate win, or InvalidRequest."""
+    return judge_win(request, profiles)[0]
+
+
+def judge_win(request: CheckWinRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tuple[WinnerResult, str]:
+    """`check_win`'s result and the digest of the profile that judged it (CheckWinResponse)."""
     profile, counts = validate_check_win(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
-    return evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
+    winner = evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
+    return winner, profile.digest
 
 
 class Wait(NamedTuple):
@@ -29,6 +35,7 @@ class Waits(NamedTuple):
     request_id: str
     discard: tuple[Wait, ...]  # 漏胡 locks applied
     self_draw: tuple[Wait, ...]
+    profile_digest: str = ""  # the effective profile's digest
 
 
 def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> Waits:
@@ -61,4 +68,4 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
             if result.legal:
                 found.append(Wait(tile, result))
         counts[tile] -= 1
-    return Waits(request.request_id, tuple(discard), tuple(self_draw))
+    return Waits(request.request_id, tuple(discard), tuple(self_draw), profile.digest)

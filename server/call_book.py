@@ -2,7 +2,8 @@
 
 A call's book-keeping: go-grpc-prometheus's metrics (started, in flight, handled by code,
 handling seconds), its entry in the drain's calls in flight, and one JSON log line with the
-method, status, duration, request id, profile and peer, never the hand. Request ids come from
+method, status, duration, request id, profile, the digest of the profile the answer was
+computed under and peer, never the hand. Request ids come from
 the request's ``request_id`` field, or from the ``x-request-id`` metadata of streams, cut to
 `MAX_LOGGED_ID_CHARS`; the profile is the one a unary request names (`request_profile`),
 empty for a batch or stream, whose requests each name their own.
@@ -15,6 +16,7 @@ wrapped, not looked up per call.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from typing import Any
 
@@ -107,6 +109,13 @@ def method_record(kind: str, full_method: str) -> MethodRecord:
 
 _CALLS_IN_FLIGHT = DRAIN.calls
 
+# The digest of the profile a unary call's answer was computed under, for its log line: set by
+# the servicer (`answered_under`) in the call's own context, empty for a batch, a stream or a
+# call that failed before a profile was resolved.
+ANSWER_DIGEST: contextvars.ContextVar[str] = contextvars.ContextVar("shmj_answer_digest", default="")
+answered_under = ANSWER_DIGEST.set
+_answer_digest = ANSWER_DIGEST.get
+
 
 class Call:
     """Book-keeping of one call from start to finish: made when it starts, `finish`ed once,
@@ -148,6 +157,7 @@ class Call:
             round(elapsed * 1000, 3),
             bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
             bounded(self.profile, MAX_LOGGED_ID_CHARS),
+            _answer_digest(),
             context.peer(),
         )
 

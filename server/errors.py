@@ -22,7 +22,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from rules_core.errors import InvalidRequest, bounded
+from rules_core.errors import InvalidRequest, ProfileDigestMismatch, bounded
 
 log = structlog.get_logger("shmj.service")
 
@@ -41,6 +41,7 @@ class Reason(enum.StrEnum):
     BATCH_TOO_LARGE = "BATCH_TOO_LARGE"  # INVALID_ARGUMENT: more requests than --max-batch-size
     INVALID_TIMEOUT = "INVALID_TIMEOUT"  # INVALID_ARGUMENT: a Connect-Timeout-Ms that is not one
     UNKNOWN_PROFILE = "UNKNOWN_PROFILE"  # NOT_FOUND: GetProfile of a profile the server lacks
+    PROFILE_DIGEST_MISMATCH = "PROFILE_DIGEST_MISMATCH"  # FAILED_PRECONDITION: pinned to other rule values
     MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"  # RESOURCE_EXHAUSTED: a request over --max-message-bytes
     ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE"  # RESOURCE_EXHAUSTED: an answer over --max-message-bytes
     TOO_MANY_CALLS = "TOO_MANY_CALLS"  # RESOURCE_EXHAUSTED: over --max-concurrent-rpcs HTTP calls
@@ -113,6 +114,16 @@ async def abort(context, failure: Failure) -> None:
 
 def invalid_request(error: InvalidRequest) -> Failure:
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, Reason.INVALID_REQUEST, str(error), tuple(error.violations))
+
+
+def profile_digest_mismatch(error: ProfileDigestMismatch) -> Failure:
+    """A request pinned to a profile digest the effective profile does not have (API.md)."""
+    return Failure(
+        grpc.StatusCode.FAILED_PRECONDITION,
+        Reason.PROFILE_DIGEST_MISMATCH,
+        str(error),
+        metadata={"expected": bounded(error.expected, 80), "actual": error.actual},
+    )
 
 
 def body_too_large(error: InvalidRequest) -> Failure:

@@ -72,7 +72,7 @@ def configure_logging(level: str = "info") -> None:
 class _RpcLines:
     """The one line each call writes, built without structlog's processor chain: the same
     JSON object, keys in the same order, as ``log.info("rpc", method=..., code=...,
-    duration_ms=..., request_id=..., profile=..., peer=...)`` would write, at a quarter of the cost.
+    duration_ms=..., request_id=..., profile=..., profile_digest=..., peer=...)`` would write, at a quarter of the cost.
     The parts that do not change (the method and code, the pid) are encoded once.
 
     Written from an event loop, lines are flushed once per pass of the loop rather than one
@@ -92,7 +92,7 @@ class _RpcLines:
         self.tail = f', "level": "info", "pid": {os.getpid()}, "timestamp": "'
         self.flush_pending = False
 
-    def write(self, head: str, duration_ms: float, request_id: str, profile: str, peer: str) -> None:
+    def write(self, head: str, duration_ms: float, request_id: str, profile: str, digest: str, peer: str) -> None:
         if not self.on:
             return
         if len(peer) > MAX_VALUE_CHARS:
@@ -104,7 +104,8 @@ class _RpcLines:
         stream = self.stream
         stream.write(
             f'{head}{duration_ms!r}, "request_id": {encode_basestring(request_id)},'
-            f' "profile": {encode_basestring(profile)}, "peer": {encode_basestring(peer)},'
+            f' "profile": {encode_basestring(profile)}, "profile_digest": "{digest}",'
+            f' "peer": {encode_basestring(peer)},'
             f' "event": "rpc"{bound}{self.tail}{_CLOCK.now()}"}}\n'
         )
         if not self.flush_pending:

@@ -35,6 +35,23 @@ PROFILE_RELOADS = Counter(
     ("result",),
 )
 
+PROFILE_DIGEST_CHANGES = Counter(
+    "shmj_profile_digest_changes_total",
+    "House profiles whose digest a reload changed (edited, added or removed), by each worker: answers under them now carry another profile_digest.",
+)
+
+
+def digest_changes(old: ProfileRegistry, new: ProfileRegistry) -> list[dict[str, str]]:
+    """Each house profile whose rule values a reload changes, with its old and new digest (""
+    for a profile that was not there, or is no longer), by name."""
+    before = {e.name: e.profile.digest for e in old.house}
+    after = {e.name: e.profile.digest for e in new.house}
+    return [
+        {"profile": name, "old_digest": before.get(name, ""), "new_digest": after.get(name, "")}
+        for name in sorted(before.keys() | after.keys())
+        if before.get(name) != after.get(name)
+    ]
+
 
 class ProfilesError(Exception):
     """The profiles directory holds a bad file: every problem, one line each."""
@@ -127,14 +144,17 @@ class HouseProfiles:
                 kept=[e.name for e in self.registry.house],
             )
             return False
+        changes = digest_changes(self.registry, result)
         self.registry = result  # one reference swapped: a call in flight keeps the registry it read
         PROFILES_LOADED.set(len(result.house))
         PROFILE_RELOADS.labels("ok").inc()
+        PROFILE_DIGEST_CHANGES.inc(len(changes))
         log.info(
             "house profiles reloaded",
             reason=reason,
             directory=self.directory,
             profiles=[e.name for e in result.house],
+            digest_changes=changes,
         )
         return True
 

@@ -10,9 +10,11 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
-from rules_core.errors import InvalidRequest
+from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
+from rules_core.waits import judge_win
 from server import errors, metrics
+from server.call_book import answered_under
 from server.config import ServerConfig
 from server.drain import batch_chunk
 from server.profiles import HouseProfiles
@@ -52,6 +54,9 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         except InvalidRequest as error:
             metrics.rejected(method).inc()
             await errors.abort(context, errors.invalid_request(error))
+        except ProfileDigestMismatch as error:
+            metrics.rejected(method).inc()
+            await errors.abort(context, errors.profile_digest_mismatch(error))
 
     async def Settle(self, request, context) -> bytes:
         """The serialised SettleResponse (see `server.preserialized`). What `errors.guarded`, `_answer`
@@ -61,10 +66,14 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             core = convert.settle_request(request)
             result = rc.settle(core, self.profiles.registry)
             metrics.record_settlement(core.outcome, result)
+            answered_under(result.profile_digest)
             answer = convert.settle_response_bytes(result)
         except InvalidRequest as error:
             metrics.rejected("Settle").inc()
             await errors.abort(context, errors.invalid_request(error))
+        except ProfileDigestMismatch as error:
+            metrics.rejected("Settle").inc()
+            await errors.abort(context, errors.profile_digest_mismatch(error))
         except Exception:  # a bug must not take the process down or leak a traceback
             await errors.internal_error(context, "Settle")
         if len(answer) > self.max_answer_bytes:
@@ -112,6 +121,9 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         except InvalidRequest as error:
             tally.rejected += 1
             return errors.invalid_request(error)
+        except ProfileDigestMismatch as error:
+            tally.rejected += 1
+            return errors.profile_digest_mismatch(error)
         tally.add(core.outcome, result)
         return result
 
@@ -157,9 +169,10 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     async def CheckWin(self, request, context):
         registry = self.profiles.registry
         core = await self._answer(context, "CheckWin", lambda: convert.check_win_request(request))
-        result = await self._answer(context, "CheckWin", lambda: rc.check_win(core, registry))
+        result, digest = await self._answer(context, "CheckWin", lambda: judge_win(core, registry))
         metrics.record_winner(core.profile, result)
-        return await self._fitting(context, convert.check_win_response(request.request_id, result))
+        answered_under(digest)
+        return await self._fitting(context, convert.check_win_response(request.request_id, result, digest))
 
     @errors.guarded
     async def ListWaits(self, request, context):
@@ -167,6 +180,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         waits = await self._answer(
             context, "ListWaits", lambda: rc.list_waits(convert.list_waits_request(request), registry)
         )
+        answered_under(waits.profile_digest)
         return await self._fitting(context, convert.list_waits_response(waits))
 
     @errors.guarded
@@ -177,6 +191,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             context, "SettleRecord", lambda: rc.settle_record(convert.settle_record_request(request), registry)
         )
         metrics.record_replayed(result)
+        answered_under(result.settlement.profile_digest)
         return await self._fitting(context, convert.settle_record_response(result))
 
     @errors.guarded
@@ -194,6 +209,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             await errors.abort(context, errors.unknown_profile(description, request.name))
         if violations:
             await errors.abort(context, errors.invalid_request(InvalidRequest(violations)))
+        answered_under(profile.digest)
         return await self._fitting(context, convert.get_profile_response(profile, registry.entry(request.name)))
 
     @errors.guarded

@@ -16,10 +16,12 @@ from server import logs
 logs.configure_logging(sys.argv[1])
 log = structlog.get_logger("shmj.rpc")
 head = logs.rpc_line_head("mahjong.shanghai.v1.ScoringService/Settle", "INVALID_ARGUMENT")
-fields = dict(duration_ms=0.125, request_id='id "汉字"\\\n', profile="club-" + "a" * 3000, peer="ipv6:[::1]:" + "9" * 3000)
+fields = dict(duration_ms=0.125, request_id='id "汉字"\\\n', profile="club-" + "a" * 3000,
+              profile_digest="sha256:" + "ab" * 32, peer="ipv6:[::1]:" + "9" * 3000)
 
 def both():
-    logs.write_rpc_line(head, fields["duration_ms"], fields["request_id"], fields["profile"], fields["peer"])
+    logs.write_rpc_line(head, fields["duration_ms"], fields["request_id"], fields["profile"],
+                        fields["profile_digest"], fields["peer"])
     log.info("rpc", method="mahjong.shanghai.v1.ScoringService/Settle", code="INVALID_ARGUMENT", **fields)
 
 both()
@@ -46,6 +48,7 @@ def test_the_rpc_line_is_the_line_structlog_writes():
     assert first["request_id"] == 'id "汉字"\\\n' and first["duration_ms"] == 0.125
     assert len(first["peer"]) < 1100 and "characters cut" in first["peer"]
     assert len(first["profile"]) < 1100 and first["profile"].startswith("club-aaa")
+    assert first["profile_digest"] == "sha256:" + "ab" * 32
     assert (bound["protocol"], bound["codec"]) == ("connect", "json")
     assert "protocol" not in first
 
@@ -78,18 +81,18 @@ def test_lines_written_in_one_pass_of_the_loop_are_flushed_once_at_its_end():
     async def calls() -> list[int]:
         flushes = []
         for _ in range(3):
-            lines.write(head, 1.0, "", "", "peer")
+            lines.write(head, 1.0, "", "", "", "peer")
         flushes.append(stream.flushes)
         await asyncio.sleep(0)  # the loop's next pass
         flushes.append(stream.flushes)
-        lines.write(head, 1.0, "", "", "peer")
+        lines.write(head, 1.0, "", "", "", "peer")
         await asyncio.sleep(0)
         flushes.append(stream.flushes)
         return flushes
 
     assert asyncio.run(calls()) == [0, 1, 2]
     assert len(stream.written) == 4
-    lines.write(head, 1.0, "", "", "peer")  # no loop running: flushed at once
+    lines.write(head, 1.0, "", "", "", "peer")  # no loop running: flushed at once
     assert stream.flushes == 3
 
 
