@@ -167,13 +167,14 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         get("discarder_seat").values(0),
         _liabilities(get("liabilities")),
         get("abandoning_seat").values(0),
+        get("profile_digest").values(""),
         strict=True,
     )
     return [
         None
         if BAD in (outcome, winners, liabilities) or len(request_id) * 4 > MAX_REQUEST_ID_BYTES
         else SettleRequest(
-            profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning, None, request_id
+            profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning, None, request_id, pin
         )
-        for request_id, profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning in rows
+        for request_id, profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning, pin in rows
     ]

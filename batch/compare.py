@@ -1,7 +1,9 @@
 """Rule-change reports: this run's results against earlier ones, joined by request id.
 
 A record has *changed* when its legality (per winner), value (per winner) or seat deltas
-differ from the earlier record with the same request id; an error record counts as
+differ from the earlier record with the same request id, or when it was settled under other
+rules: both records carry a ``profileDigest`` (API.md, versioned answers) and they differ, a
+*rule change* even where every value came out the same; an error record counts as
 settling nothing (no winners, no deltas), so a request that now fails, or now settles, has
 changed too. For each changed record the report keeps before and after; the tally counts
 changed records by profile, outcome and pattern (a pattern of the hand before or after),
@@ -40,6 +42,7 @@ class Snapshot:
     seat_deltas: tuple[float, ...]
     patterns: tuple[str, ...]
     error: str | None  # the error code, for an error record
+    profile_digest: str = ""  # the rules it was settled under; "" for a record from before digests
 
     def as_json(self) -> dict:
         return {
@@ -48,6 +51,7 @@ class Snapshot:
             "seatDeltas": list(self.seat_deltas),
             "patterns": list(self.patterns),
             "error": self.error,
+            "profileDigest": self.profile_digest,
         }
 
 
@@ -71,6 +75,7 @@ def snapshot(record: dict) -> Snapshot:
         seat_deltas=tuple(float(d) for d in _get(record, "seatDeltas", "seat_deltas", ())),
         patterns=tuple(sorted({p for w in winners for p in w.get("patterns") or ()})),
         error=error.get("code") or "ERROR" if isinstance(error, dict) else None,
+        profile_digest=str(_get(record, "profileDigest", "profile_digest", "")),
     )
 
 
@@ -78,7 +83,10 @@ def _records(url: str, kind: str):
     fs, path = url_to_fs(url)
     if kind == "parquet":
         with fs.open(path, "rb") as file:
-            for batch in pq.ParquetFile(file).iter_batches(columns=["request_id", "winners", "seat_deltas", "error"]):
+            parquet = pq.ParquetFile(file)
+            columns = ["request_id", "winners", "seat_deltas", "error"]
+            columns += [c for c in ("profile_digest",) if c in parquet.schema_arrow.names]  # older results lack it
+            for batch in parquet.iter_batches(columns=columns):
                 yield from batch.to_pylist()
         return
     from rules_core.json_text import JsonTextError, read_json
@@ -140,6 +148,7 @@ class ChangeTally:
     legality_changed: int = 0
     value_changed: int = 0
     seat_deltas_changed: int = 0
+    rules_changed: int = 0  # settled under another profile digest
     by_profile: Counter = field(default_factory=Counter)
     by_outcome: Counter = field(default_factory=Counter)
     by_pattern: Counter = field(default_factory=Counter)
@@ -148,7 +157,7 @@ class ChangeTally:
     def add(self, other: ChangeTally) -> None:
         for name in ("records", "matched", "unmatched", "without_request_id", "changed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("legality_changed", "value_changed", "seat_deltas_changed"):
+        for name in ("legality_changed", "value_changed", "seat_deltas_changed", "rules_changed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.by_profile.update(other.by_profile)
         self.by_outcome.update(other.by_outcome)
@@ -232,6 +241,11 @@ def compare_comparables(items: list[Comparable], previous: Mapping[str, Snapshot
                 ("legality", before.legal != after.legal or before.error != after.error),
                 ("value", before.value != after.value),
                 ("seat_deltas", before.seat_deltas != after.seat_deltas),
+                (
+                    "rules",
+                    bool(before.profile_digest and after.profile_digest)
+                    and before.profile_digest != after.profile_digest,
+                ),
             )
             if differs
         ]
@@ -265,6 +279,7 @@ _SNAPSHOT = pa.struct(
         ("seatDeltas", pa.list_(pa.float64())),
         ("patterns", pa.list_(pa.string())),
         ("error", pa.string()),
+        ("profileDigest", pa.string()),
     ]
 )
 CHANGES_SCHEMA = pa.schema(

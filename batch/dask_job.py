@@ -45,7 +45,7 @@ from batch.parts import (
     writer,
 )
 from batch.paths import InputError
-from batch.records import count_record, new_counts
+from batch.records import VERSIONED, add_versions, count_record, new_counts
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
@@ -393,7 +393,9 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds
             stats = read_json(fs, path)
             complete += 1
             for key in totals:
-                totals[key] += stats.get(key, 0)  # a part written before a count was added has none
+                if key not in VERSIONED:
+                    totals[key] += stats.get(key, 0)  # a part written before a count was added has none
+            add_versions(totals, stats)
             if "changes" in stats:
                 tally.add(ChangeTally.from_json(stats["changes"]))
     summary = dict(

@@ -113,8 +113,24 @@ def with_rules(data: dict, profile: str | None, overrides: dict) -> dict:
     return data
 
 
+# Which engine and rules the answers were computed under (API.md, versioned answers):
+# answers by engine version, and the profile each digest is of.
+VERSIONED = ("engine_versions", "profile_digests")
+
+
 def new_counts() -> dict:
-    return dict.fromkeys(COUNTED, 0)
+    counts: dict = dict.fromkeys(COUNTED, 0)
+    counts.update((key, {}) for key in VERSIONED)
+    return counts
+
+
+def add_versions(into: dict, counts: dict) -> None:
+    """Merge the engine versions and digests of ``counts`` into ``into`` (both `new_counts`-like;
+    a count from before versioned answers has none)."""
+    engines = into["engine_versions"]
+    for version, answers in (counts.get("engine_versions") or {}).items():
+        engines[version] = engines.get(version, 0) + answers
+    into["profile_digests"].update(counts.get("profile_digests") or {})
 
 
 def count_record(counts: dict, record: dict) -> None:
@@ -127,6 +143,12 @@ def count_record(counts: dict, record: dict) -> None:
         if record.get("mismatchedSeats"):
             counts["mismatched_records"] += 1
         record = settlement
+    version, digest = record.get("engineVersion"), record.get("profileDigest")
+    if isinstance(version, str) and version:
+        engines = counts["engine_versions"]
+        engines[version] = engines.get(version, 0) + 1
+    if isinstance(digest, str) and digest:
+        counts["profile_digests"][digest] = record.get("profile", "")
     for winner in record.get("winners", []):
         counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
 

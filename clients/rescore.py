@@ -24,14 +24,14 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
 from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
 from batch.paths import same_file
-from batch.records import COUNTED, count_record, new_counts
+from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts
 from clients.cli_args import UsageError, refuse_same_file
 from clients.rescore_workers import ServerFailure, init_worker, settle_chunk
 
@@ -51,6 +51,8 @@ class Summary:
     skipped_by_resume: int = 0  # lines already in the output when this run started
     seconds: float = 0.0  # this run
     stopped: str | None = None  # why this run ended before the input did: "interrupted", the server's error
+    engine_versions: dict[str, int] = field(default_factory=dict)  # answers by the engine that computed them
+    profile_digests: dict[str, str] = field(default_factory=dict)  # each digest settled under: its profile
 
     @property
     def complete(self) -> bool:
@@ -64,6 +66,7 @@ class Summary:
     def add(self, counts: dict) -> None:
         for key in COUNTED:
             setattr(self, key, getattr(self, key) + counts[key])
+        add_versions(self.__dict__, counts)
 
 
 def _complete_lines(path: Path) -> int:
@@ -104,7 +107,9 @@ def _earlier_counts(output_path: Path, summary_path: Path, lines: int) -> dict:
         and last.get("output_bytes") == output_path.stat().st_size
         and all(type(last.get(key)) is int for key in COUNTED)
     ):
-        return {key: last[key] for key in COUNTED}
+        earlier = {key: last[key] for key in COUNTED}
+        earlier.update((key, last[key] if isinstance(last.get(key), dict) else {}) for key in VERSIONED)
+        return earlier
     with open(output_path, encoding="utf-8", errors="replace") as file:
         for text in islice(file, lines):
             try:

@@ -105,6 +105,8 @@ def test_the_quick_result_batch_is_the_one_built_field_by_field():
         "next_hand": None,
         "penalties": [],
         "huangfan_after_dice": 0,
+        "engine_version": "",
+        "profile_digest": "",
     }
     assert result_batch([]).schema == RESULT_SCHEMA and result_batch([]).num_rows == 0
 
@@ -167,6 +169,7 @@ def test_rule_change_report_with_local(tmp_path):
         "legality_changed": 1,
         "value_changed": 1,
         "seat_deltas_changed": 2,
+        "rules_changed": 0,
         "by_profile": {"classic": 2},
         "by_outcome": {"OUTCOME_DISCARD": 1, "OUTCOME_SELF_DRAW": 1},
         "by_pattern": {"PATTERN_ALL_PUNGS": 1, "PATTERN_CONCEALED": 1, "PATTERN_FULL_FLUSH": 1},

@@ -79,6 +79,8 @@ def test_a_hand_under_two_profiles_shows_the_differences(page):
     assert ["Seat deltas", "-10 +20 -10 +0", "-20 +40 -20 +0"] in differing
     same = table.locator("tbody tr:not(.diff) th").all_inner_texts()
     assert "Seat 1 legal" in same
+    lezi, sankou = rc.BUILTIN_PROFILES["lezi"].digest, rc.BUILTIN_PROFILES["sankou"].digest
+    assert ["Rules (profile digest)", lezi, sankou] in differing
 
 
 def test_overrides_change_the_value(page):

@@ -47,6 +47,17 @@ def test_every_worked_example_shows_its_settlement(page):
             ), name
 
 
+def test_the_settlement_says_which_rules_and_engine_made_it(page):
+    enter(page, WORKED_EXAMPLES[0][1])
+    page.click("#overrides-box summary")
+    page.fill("#overrides", '{"ordinaryBase": 5}')
+    settle(page)
+    merged = rc.settle(WORKED_EXAMPLES[0][1]._replace(overrides={"ordinary_base": 5}))
+    assert page.inner_text("#result .versions .profile-digest") == merged.profile_digest
+    assert page.inner_text("#result .versions .engine-version") == rc.ENGINE_VERSION
+    assert merged.profile_digest != rc.BUILTIN_PROFILES[WORKED_EXAMPLES[0][1].profile].digest
+
+
 def test_payments_are_arrows_between_the_seats(page):
     enter(page, _example("13-both"))
     settle(page)

@@ -388,6 +388,13 @@ function liabilityWhy(payment, request, threshold) {
   return said.join("; ");
 }
 
+// Which rules and engine made the answer (API.md, versioned answers): the digest to quote in a dispute.
+function versionsLine(response) {
+  return el("p", { class: "versions" }, "Rules 规则 ",
+    el("code", { class: "profile-digest", text: response.profileDigest || "" }),
+    " · engine 引擎 ", el("code", { class: "engine-version", text: response.engineVersion || "" }));
+}
+
 function settlementView(response, request, threshold) {
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
@@ -409,6 +416,7 @@ function settlementView(response, request, threshold) {
   view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response),
     el("div", {}, list, el("ul", {}, penalties), deltas,
       el("p", { class: "huangfan-after" }, `荒番 after dice ${response.huangfanAfterDice || 0}`), next)));
+  view.append(versionsLine(response));
   view.append(el("details", {}, el("summary", { text: "The answer in JSON" }),
     el("pre", { class: "json", text: JSON.stringify(response, null, 2) })));
   return view;
@@ -424,6 +432,7 @@ function comparisonRows(response) {
   });
   rows.push(["Seat deltas", (response.seatDeltas || []).map(signed).join(" ")]);
   rows.push(["Next hand", response.nextHand ? `dealer ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none"]);
+  rows.push(["Rules (profile digest)", response.profileDigest || ""]);
   return rows;
 }
 
