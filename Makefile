@@ -89,6 +89,17 @@ test: debian-packages
 debian-packages:
 	$(PYTHON) .ci/install_debian_packages.py
 
+# The container image, built by buildah from deploy/Dockerfile on a Debian base made here
+# (no Docker engine; docs/OPERATIONS.md), and its tests: served for real, not part of `make test`.
+IMAGE ?= localhost/shmj-scoring:dev
+.PHONY: image test-image
+image:
+	$(PYTHON) .ci/install_debian_packages.py --list .ci/debian-packages-image
+	deploy/image/build.sh $(IMAGE)
+
+test-image: install image
+	SHMJ_IMAGE=$(IMAGE) $(PY) -m pytest tests/image
+
 # The rules' tests against the pure-Python source, whatever the build.
 test-pure: install
 	SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core
