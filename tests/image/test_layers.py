@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy.tools import OPERATIONS
 from tests.image.container import IMAGE, Container, buildah
 
 HOST_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
@@ -80,3 +81,11 @@ def test_the_runtime_has_no_compiler_no_sources_and_no_tests(runtime_root):
     assert list((runtime_root / "tmp/install").iterdir()) == []
     (site,) = (runtime_root / "opt/shmj/venv/lib").glob("python3*/site-packages")
     assert [p for p in ("tests", "bench", "compile_core.py", "setup.py") if (site / p).exists()] == []
+
+
+def test_docs_operations_states_the_images_size_within_5_percent():
+    documented = re.search(r"^\| `localhost/shmj-scoring:dev` .*\| (\d+) MB \|$", OPERATIONS.read_text(), re.M)
+    (listed,) = json.loads(buildah("images", "--json", IMAGE))
+    number, unit = listed["size"].split()
+    assert unit == "MB"
+    assert abs(float(number) - int(documented.group(1))) <= 0.05 * int(documented.group(1)), listed["size"]
