@@ -6,10 +6,12 @@ that may set limits in this sandbox, so chroot isolation), the host's network on
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 from tests.deploy.tools import DEPLOY
@@ -93,7 +95,23 @@ class Container:
         os.kill(self.server_pids()[0], signum)
 
     def remove(self) -> None:
+        """The container, and first its server if it still runs: killing `buildah run` alone
+        would leave the server's processes running under buildah's chroot helpers."""
         if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+            pids = self.server_pids()
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             self.process.wait(timeout=30)
+            deadline = time.monotonic() + 10
+            while [pid for pid in pids if running(pid)] and time.monotonic() < deadline:
+                time.sleep(0.1)
         buildah("rm", self.name)
+
+
+def running(pid: int) -> bool:
+    """Whether a process runs: not ended, and not a zombie waiting for its parent to reap it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
