@@ -94,3 +94,17 @@ def test_every_example_record_replays_to_its_end(page):
         page.wait_for_selector("#replay-picture .settlement")
         expected = settle_record_json(json.loads(line))["settlement"]["seatDeltas"]
         assert page.locator("#replay-picture .deltas .delta").all_inner_texts() == [f"{d:+g}" for d in expected]
+
+
+def test_a_liability_payment_is_explained_as_the_settle_view_explains_it(page):
+    """Issue 20: the end of a replay showed the claims but never that the seat pays twice."""
+    lines = (EXAMPLES / "records.jsonl").read_text().splitlines()
+    record = next(r for r in map(json.loads, lines) if r["requestId"] == "a-pass-then-a-win")
+    record["overrides"] = {"liabilityThreshold": 1}  # seats 0 and 1 claimed once from each other
+    replay(page, json.dumps(record))
+    page.click("#replay-end")
+    assert page.locator("#replay-picture .payment-list li").all_inner_texts() == [
+        "seat 1 → seat 0 40 点炮 discard",
+        "seat 1 → seat 0 80 承包 liability (seat 0 claimed 1 from seat 1 吃碰1口; seat 1 claimed 1 from seat 0 吃碰1口;"
+        " pays twice: the claims run both ways 双向承包，付两份)",
+    ]

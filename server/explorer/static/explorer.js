@@ -477,8 +477,7 @@ async function settle() {
   }
   try {
     const response = await call("Settle", request);
-    const threshold = (response.payments || []).some((p) => p.reason === "PAYMENT_REASON_LIABILITY")
-      ? await liabilityThreshold(request) : undefined;
+    const threshold = await liabilityThresholdFor(response, request);
     const view = settlementView(response, request, threshold);
     if (state.compare) {
       const other = await call("Settle", { ...request, profile: state.compare });
@@ -490,8 +489,11 @@ async function settle() {
   }
 }
 
-// The liability threshold of the request's effective profile (its overrides applied).
-async function liabilityThreshold(request) {
+// The liability threshold of the request's effective profile (its overrides applied), which
+// settlementView needs to say why a seat pays twice; asked for only when a settlement has a
+// liability payment to explain. The Settle and the Replay views both use it.
+async function liabilityThresholdFor(response, request) {
+  if (!(response.payments || []).some((p) => p.reason === "PAYMENT_REASON_LIABILITY")) return undefined;
   const answer = await call("GetProfile", { name: request.profile, overrides: request.overrides });
   return answer.profile.liabilityThreshold;
 }

@@ -18,7 +18,7 @@ const EVENT_WORDS = {
   EVENT_KIND_ABANDON: "leaves the table 逃跑",
 };
 
-const replayState = { record: null, response: null, steps: [], at: 0 };
+const replayState = { record: null, response: null, threshold: undefined, steps: [], at: 0 };
 
 function kindOf(event) {
   const kind = event.kind;
@@ -127,7 +127,7 @@ function deltasTable(record, response) {
 }
 
 function showStep(at) {
-  const { steps, record, response } = replayState;
+  const { steps, record, response, threshold } = replayState;
   replayState.at = Math.max(0, Math.min(at, steps.length - 1));
   const step = steps[replayState.at];
   $("#replay-step").value = String(replayState.at);
@@ -135,7 +135,7 @@ function showStep(at) {
   const table = el("div", { class: "replay-table" }, SEATS.map((seat) => seatPanel(seat, step.seats[seat], step, record)));
   const parts = [table, ...step.passes.map(passLine)];
   if (replayState.at === steps.length - 1) {
-    parts.push(settlementView(response.settlement, response.derived));
+    parts.push(settlementView(response.settlement, response.derived, threshold));
     const deltas = deltasTable(record, response);
     if (deltas) parts.push(deltas);
   }
@@ -156,6 +156,7 @@ async function replayRecord() {
     const response = await call("SettleRecord", record);
     replayState.record = record;
     replayState.response = response;
+    replayState.threshold = await liabilityThresholdFor(response.settlement, response.derived);
     replayState.steps = followRecord(record, response);
     $("#replay-step").max = String(replayState.steps.length - 1);
     $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
