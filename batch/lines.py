@@ -86,21 +86,21 @@ def _lines(file, size: int) -> Iterator[tuple[bytes | None, bool]]:
             yield (line[:-1] if ended else line), ended
 
 
-def numbered_chunks(path: Path, state: InputState, skip: int, size: int) -> Iterator[list[tuple[int, bytes | None]]]:
-    """Lists of at most ``size`` (line number, line) after the first ``skip`` lines, of the file
-    as ``state`` saw it. A last line without a newline is read only if the file is still as it
-    was (else InputChanged): a writer may be in the middle of it."""
+def numbered_chunks(path: Path, state: InputState, skip: int, size: int) -> Iterator[tuple[int, list[bytes | None]]]:
+    """Chunks of at most ``size`` lines after the first ``skip`` lines, of the file as ``state``
+    saw it: (the first line's number, the lines). A last line without a newline is read only if
+    the file is still as it was (else InputChanged): a writer may be in the middle of it."""
     with open(path, "rb") as file:
-        numbered = enumerate(_lines(file, state.size), start=1)
-        for _ in islice(numbered, skip):
+        lines = _lines(file, state.size)
+        for _ in islice(lines, skip):
             pass
-        chunk: list[tuple[int, bytes | None]] = []
-        for number, (line, ended) in numbered:
+        first, chunk = skip + 1, []
+        for line, ended in lines:
             if not ended:
                 state.check(path)
-            chunk.append((number, line))
+            chunk.append(line)
             if len(chunk) == size:
-                yield chunk
-                chunk = []
+                yield first, chunk
+                first, chunk = first + size, []
         if chunk:
-            yield chunk
+            yield first, chunk

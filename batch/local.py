@@ -5,20 +5,39 @@ record."""
 from __future__ import annotations
 
 import rules_core as rc
-from batch.records import error_line, is_record, read_line, request_id_of
+from batch.answer_bytes import answer_line, count_answer
+from batch.records import count_record, error_line, is_record, output_line, read_line, request_id_of
 from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import SettleRequest
+from rules_core.results import SettleResult
 
 
 def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | None = None) -> dict:
     """The answer to one request (a core value, or its proto3 JSON object; a hand record's
     answer is its ``SettleRecordResponse``) as a record;
     ``profiles``: a registry with house profiles (the built-in ones when None)."""
+    answer = settle_answer(request, profiles)
+    return settle_response_dict(answer) if isinstance(answer, SettleResult) else answer
+
+
+def answer_output(answer: SettleResult | dict, counts: dict) -> bytes:
+    """An answer of `settle_answer` as its output line, added to ``counts``: a core result is
+    written straight from it (``batch.answer_bytes``), a record dict by ``output_line``."""
+    if isinstance(answer, SettleResult):
+        count_answer(counts, answer)
+        return answer_line(answer)
+    count_record(counts, answer)
+    return output_line(answer)
+
+
+def settle_answer(request: SettleRequest | dict, profiles: ProfileRegistry | None = None) -> SettleResult | dict:
+    """The answer to one request: rules_core's result for a core value, else its record (a
+    JSON object's answer, or any error)."""
     registry = BUILTIN_REGISTRY if profiles is None else profiles
     try:
         if isinstance(request, SettleRequest):
-            return settle_response_dict(rc.settle(request, registry))
+            return rc.settle(request, registry)
         if is_record(request):
             return rc.settle_record_json(request, registry)
         return rc.settle_json(request, registry)

@@ -240,15 +240,15 @@ def _settle_into(
         with open(output_path, "ab" if resume else "wb") as out:
 
             def drain_one() -> None:
-                lines, counts = window.popleft().result()
+                block, written, counts = window.popleft().result()
                 with interrupts.held():
-                    out.writelines(lines)
+                    out.write(block)
                     out.flush()
-                    summary.lines += len(lines)
-                    summary.lines_this_run += len(lines)
+                    summary.lines += written
+                    summary.lines_this_run += written
                     summary.add(counts)
                     if bar is not None:
-                        bar.update(len(lines))
+                        bar.update(written)
 
             try:
                 for work in numbered_chunks(input_path, state, summary.lines, chunk):

@@ -10,8 +10,8 @@ import os
 import threading
 import time
 
-from batch.local import settle_request
-from batch.records import count_record, error_line, is_record, new_counts, output_line, read_line, request_id_of
+from batch.local import answer_output, settle_answer
+from batch.records import error_line, is_record, new_counts, read_line, request_id_of
 from rules_core.requests import SettleRequest
 
 settings: dict = {}  # this worker's: the job's settings, its house profiles, its client
@@ -125,20 +125,20 @@ def response_dict(message) -> dict:
         return message_dict(message)
 
 
-def settle_chunk(chunk: list[tuple[int, bytes | None]]) -> tuple[list[bytes], dict]:
-    """Settle one chunk of (line number, line); returns the output lines and counts."""
+def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
+    """Settle one chunk (its first line's number, its lines); returns the output lines as one
+    block of bytes, their number, and the counts: one object each way, not one per line."""
+    first, lines = chunk
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
-    prepared = [read_line(number, line, profile, overrides) for number, line in chunk]
+    prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
     requests = [request for request, _ in prepared if request is not None]
     if settings["local"]:
         profiles = settings.get("profiles")
-        settled = [settle_request(r, profiles) for r in requests]
+        settled = [settle_answer(r, profiles) for r in requests]
     else:
         settled = settle_remote(requests)
     results = iter(settled)
-    lines, counts = [], new_counts()
+    out, counts = [], new_counts()
     for request, error in prepared:
-        record = error if request is None else next(results)
-        count_record(counts, record)
-        lines.append(output_line(record))
-    return lines, counts
+        out.append(answer_output(error if request is None else next(results), counts))
+    return b"".join(out), len(out), counts

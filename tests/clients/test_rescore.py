@@ -218,9 +218,9 @@ def _failing_on_discard_wins(real, is_discard):
 
 
 def check_only_line_3_lost(source):
-    lines, counts = rescore_workers.settle_chunk(list(enumerate(source.read_bytes().splitlines(), start=1)))
-    rows = [json.loads(line) for line in lines]
-    assert len(rows) == 8
+    block, written, counts = rescore_workers.settle_chunk((1, source.read_bytes().splitlines()))
+    rows = [json.loads(line) for line in block.splitlines()]
+    assert len(rows) == written == 8
     assert rows[2]["error"]["code"] == "INTERNAL" and "ZeroDivisionError" in rows[2]["error"]["message"]
     assert rows[0]["seatDeltas"] == rows[7]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
     assert (counts["settled"], counts["rejected"]) == (2, 6)
