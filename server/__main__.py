@@ -54,6 +54,13 @@ def _start_metrics_endpoint(config: ServerConfig, processes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     config = parse_config(argv)
+    from server import tracing
+
+    try:
+        tracing.check()
+    except tracing.TracingConfigError as error:
+        print(f"shmj-server: {error}", file=sys.stderr)
+        return 2
     _prepare_multiproc_dir(config)
     from prometheus_client import multiprocess
 

@@ -24,7 +24,7 @@ import grpc
 
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
-from server import errors, logs, metrics
+from server import errors, logs, metrics, tracing
 from server.drain import DRAIN, refuse_if_draining
 
 MAX_LOGGED_ID_CHARS = 128
@@ -115,13 +115,15 @@ _CALLS_IN_FLIGHT = DRAIN.calls
 ANSWER_DIGEST: contextvars.ContextVar[str] = contextvars.ContextVar("shmj_answer_digest", default="")
 answered_under = ANSWER_DIGEST.set
 _answer_digest = ANSWER_DIGEST.get
+# Whether a claimed win of the answer is legal, for the call's span (set only while tracing).
+ANSWER_LEGAL: contextvars.ContextVar[bool | None] = contextvars.ContextVar("shmj_answer_legal", default=None)
 
 
 class Call:
     """Book-keeping of one call from start to finish: made when it starts, `finish`ed once,
     whatever ends it."""
 
-    __slots__ = ("record", "start", "context", "request_id", "profile", "task")
+    __slots__ = ("record", "start", "context", "request_id", "profile", "task", "span")
 
     def __init__(self, record: MethodRecord, context: Any) -> None:
         self.record = record
@@ -133,6 +135,7 @@ class Call:
         _CALLS_IN_FLIGHT[task] = context  # DRAIN.started, inline
         record.started.inc()
         record.in_flight.inc()
+        self.span = None if tracing.TRACER is None else tracing.start_call_span(record.service, record.method, context)
 
     @property
     def labels(self) -> tuple[str, str, str]:
@@ -152,6 +155,10 @@ class Call:
         record.in_flight.dec()
         handled.inc()
         record.seconds.observe(elapsed)
+        trace = ""
+        if self.span is not None:
+            system = getattr(context, "RPC_SYSTEM", "grpc")
+            trace = tracing.end_call_span(self.span, code, _answer_digest(), ANSWER_LEGAL.get(), system)
         logs.write_rpc_line(
             head,
             round(elapsed * 1000, 3),
@@ -159,6 +166,7 @@ class Call:
             bounded(self.profile, MAX_LOGGED_ID_CHARS),
             _answer_digest(),
             context.peer(),
+            trace,
         )
 
 
@@ -247,6 +255,8 @@ def unary(behaviour: Any, method: str, decode: Decoder) -> Any:
                 await decode.reject(context)
             call.request_id = getattr(request, "request_id", "")
             call.profile = request_profile(request)
+            if call.span is not None:
+                tracing.request_attributes(call.span, request)
             return await behaviour(request, context)
         except BaseException as caught:
             error = caught

@@ -92,7 +92,10 @@ class _RpcLines:
         self.tail = f', "level": "info", "pid": {os.getpid()}, "timestamp": "'
         self.flush_pending = False
 
-    def write(self, head: str, duration_ms: float, request_id: str, profile: str, digest: str, peer: str) -> None:
+    def write(
+        self, head: str, duration_ms: float, request_id: str, profile: str, digest: str, peer: str, trace: str = ""
+    ) -> None:
+        """``trace``: the ``trace_id`` and ``span_id`` members of a traced call, ready written."""
         if not self.on:
             return
         if len(peer) > MAX_VALUE_CHARS:
@@ -106,7 +109,7 @@ class _RpcLines:
             f'{head}{duration_ms!r}, "request_id": {encode_basestring(request_id)},'
             f' "profile": {encode_basestring(profile)}, "profile_digest": "{digest}",'
             f' "peer": {encode_basestring(peer)},'
-            f' "event": "rpc"{bound}{self.tail}{_CLOCK.now()}"}}\n'
+            f' "event": "rpc"{bound}{trace}{self.tail}{_CLOCK.now()}"}}\n'
         )
         if not self.flush_pending:
             try:

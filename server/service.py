@@ -13,8 +13,8 @@ import rules_core as rc
 from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
 from rules_core.waits import judge_win
-from server import errors, metrics
-from server.call_book import answered_under
+from server import errors, metrics, tracing
+from server.call_book import ANSWER_LEGAL, answered_under
 from server.config import ServerConfig
 from server.drain import batch_chunk
 from server.profiles import HouseProfiles
@@ -67,6 +67,8 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             result = rc.settle(core, self.profiles.registry)
             metrics.record_settlement(core.outcome, result)
             answered_under(result.profile_digest)
+            if tracing.TRACER is not None:
+                ANSWER_LEGAL.set(any(w.legal for w in result.winners))
             answer = convert.settle_response_bytes(result)
         except InvalidRequest as error:
             metrics.rejected("Settle").inc()
@@ -172,6 +174,8 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         result, digest = await self._answer(context, "CheckWin", lambda: judge_win(core, registry))
         metrics.record_winner(core.profile, result)
         answered_under(digest)
+        if tracing.TRACER is not None:
+            ANSWER_LEGAL.set(result.legal)
         return await self._fitting(context, convert.check_win_response(request.request_id, result, digest))
 
     @errors.guarded

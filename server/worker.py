@@ -22,7 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
-from server import garbage, memory_return
+from server import garbage, memory_return, tracing
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
@@ -193,7 +193,9 @@ async def _stop_without_supervisor(supervisor: int, stopping: asyncio.Event) -> 
 
 def run_worker(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
     configure_logging(config.log_level)
+    tracing.configure()  # OTEL_* variables; off unless they turn it on (server.tracing)
     # uvloop's event loop: a unary call costs the worker less CPU than on asyncio's own loop
     # (docs/PERFORMANCE.md); grpc.aio and uvicorn run on it as they do on asyncio's.
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(serve(config, reuse_port, supervisor, ready))
+    tracing.shutdown()  # the spans still buffered are exported

@@ -19,7 +19,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client import Counter
 
 import convert
-from server import errors, metrics
+from server import errors, metrics, tracing
 from server.call_book import Call, Decoder, method_record, request_profile
 from server.http import connect
 from server.http.json_requests import BatchEntryErrors, Refused, read_request
@@ -90,6 +90,8 @@ class CallEnded(grpc.aio.AbortError):
 
 class HttpCallContext:
     """The part of ``grpc.aio.ServicerContext`` that the servicer and the call wrapper (server.observed_calls) use."""
+
+    RPC_SYSTEM = "connect_rpc"  # OpenTelemetry's rpc.system of a Connect call (server.tracing)
 
     def __init__(self, peer: str, headers: dict[str, str], deadline: float | None):
         self._peer = peer
@@ -174,6 +176,8 @@ class Calls:
             request, entry_errors = await self._decode(method, codec, body, context)
             call.request_id = getattr(request, "request_id", "")
             call.profile = request_profile(request)
+            if call.span is not None:
+                tracing.request_attributes(call.span, request)
             response = await self._respond(method, request, context)
             if codec == connect.JSON and isinstance(response, bytes):  # a large answer's JSON, off the loop too
                 response = await off_loop(len(response), method.response_class.FromString, response)
