@@ -21,6 +21,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from clients.client import ChannelSettings, ClientBase
 from clients.errors import ScoringError
+from clients.trace_context import outgoing_metadata
 
 Response = TypeVar("Response")
 
@@ -53,7 +54,7 @@ class AsyncScoringClient(ClientBase):
 
     async def _call(self, method: Callable[..., Awaitable[Response]], request: Any, timeout: float | None) -> Response:
         try:
-            return await method(request, timeout=timeout or self.timeout)
+            return await method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
         except grpc.RpcError as error:
             raise ScoringError.from_rpc_error(error) from error
 
@@ -71,7 +72,7 @@ class AsyncScoringClient(ClientBase):
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
     ) -> AsyncIterator[pb.SettleResponse]:
         """One response per request, in order; a request that cannot be settled has `error` set."""
-        call = self.stub.SettleStream(iter(requests), timeout=timeout)
+        call = self.stub.SettleStream(iter(requests), timeout=timeout, metadata=outgoing_metadata())
         try:
             async for response in call:
                 yield response

@@ -21,6 +21,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from clients.errors import ScoringError
+from clients.trace_context import outgoing_metadata
 
 SERVICE = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 
@@ -159,7 +160,7 @@ class ScoringClient(ClientBase):
 
     def _call(self, method: Callable[..., Response], request: Any, timeout: float | None) -> Response:
         try:
-            return method(request, timeout=timeout or self.timeout)
+            return method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
         except grpc.RpcError as error:
             raise ScoringError.from_rpc_error(error) from error
 
@@ -179,7 +180,7 @@ class ScoringClient(ClientBase):
         """One response per request, in order; a request that cannot be settled has `error` set.
 
         The stream has no deadline unless ``timeout`` is given: it lasts as long as its requests."""
-        return _explained(self.stub.SettleStream(iter(requests), timeout=timeout))
+        return _explained(self.stub.SettleStream(iter(requests), timeout=timeout, metadata=outgoing_metadata()))
 
     def check_win(self, request: svc.CheckWinRequest, timeout: float | None = None) -> svc.CheckWinResponse:
         return self._call(self.stub.CheckWin, request, timeout)

@@ -129,3 +129,23 @@ def test_an_exporter_the_service_cannot_use_stops_the_start_in_one_line(tmp_path
         2,
         "shmj-server: OTEL_TRACES_EXPORTER='zipkin': this service exports otlp, console or none\n",
     )
+
+
+def test_the_client_librarys_span_is_the_parent_of_the_servers_across_processes(traced):
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from clients.client import ScoringClient
+
+    exported = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exported))
+    tracer = provider.get_tracer("game-backend")
+    with GrpcReceiver() as receiver, traced(receiver, "grpc") as server:
+        with ScoringClient(server.address) as client, tracer.start_as_current_span("settle hand 12") as caller:
+            client.settle(example())
+            ids = caller.get_span_context()
+        (span,) = receiver.wait_for(1)
+    assert (span["trace_id"], span["parent_span_id"]) == (f"{ids.trace_id:032x}", f"{ids.span_id:016x}")
+    assert span["attributes"]["shmj.profile_digest"] == CLASSIC
