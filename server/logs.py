@@ -50,23 +50,56 @@ def configure_logging(level: str = "info") -> None:
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, *shared, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.WriteLoggerFactory(file=sys.stdout),
+        logger_factory=structlog.WriteLoggerFactory(file=_OUT),
         cache_logger_on_first_use=True,
     )
-    handler = logging.StreamHandler(sys.stdout)
+    handler = logging.StreamHandler(_OUT)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
             foreign_pre_chain=[structlog.stdlib.add_logger_name, *shared],
         )
     )
-    _RPC_LINES.configure(numeric <= logging.INFO, sys.stdout)
+    _RPC_LINES.configure(numeric <= logging.INFO, _OUT)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(max(numeric, logging.INFO))  # gRPC's and asyncio's debug chatter stays out even at debug
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught
     threading.excepthook = lambda args: _log_uncaught(args.exc_type, args.exc_value, args.exc_traceback)
+
+
+class _Stdout:
+    """Standard output for log lines, which survives its reader going away (a log shipper that
+    died, a pipe into ``head``): from the first broken pipe on, lines are dropped instead of
+    raising into the call or the drain that wrote them."""
+
+    __slots__ = ("broken", "__weakref__")  # structlog keeps a weak reference to its file
+
+    def __init__(self) -> None:
+        self.broken = False
+
+    def write(self, text: str) -> None:
+        if not self.broken:
+            try:
+                sys.stdout.write(text)
+            except (BrokenPipeError, ValueError):  # ValueError: stdout closed
+                self.broken = True
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                sys.stdout.flush()
+            except (BrokenPipeError, ValueError):
+                self.broken = True
+
+
+_OUT = _Stdout()
+
+
+def flush_stdout() -> None:
+    """Flush the log lines written so far, as a process does before it exits."""
+    _OUT.flush()
 
 
 class _RpcLines:
@@ -84,7 +117,7 @@ class _RpcLines:
     __slots__ = ("on", "stream", "tail", "flush_pending")
 
     def __init__(self) -> None:
-        self.configure(True, sys.stdout)
+        self.configure(True, _OUT)
 
     def configure(self, on: bool, stream) -> None:
         self.on = on

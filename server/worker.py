@@ -10,6 +10,7 @@ It drains the same way when its supervisor dies.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -26,7 +27,7 @@ from server import garbage, memory_return, tracing
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
-from server.logs import configure_logging
+from server.logs import configure_logging, flush_stdout
 from server.metrics import record_build_info
 from server.observed_calls import MAX_MESSAGE_BYTES, CallObserver, ObservedRegistration
 from server.preserialized import PRESERIALIZED_METHODS
@@ -157,8 +158,9 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     log.info("stopped")
     # Never gRPC's stop, which cancels the calls its core holds (see `server.drain`): the exit
     # closes the connections, and every call left on them ends UNAVAILABLE on its client.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    flush_stdout()
+    with contextlib.suppress(OSError, ValueError):  # a supervisor gone took stderr's reader with it
+        sys.stderr.flush()
     os._exit(0)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from rules_core.random_hands import generate_requests
-from tests.server.conftest import ROOT, run_server
+from tests.server.conftest import ROOT, free_port, run_server, wait_serving
 from tests.worked_examples import WORKED_EXAMPLES
 
 EXAMPLE = convert.settle_request_message(WORKED_EXAMPLES[0][1])
@@ -259,3 +260,47 @@ def test_a_worker_whose_supervisor_died_while_it_started_drains_at_once(tmp_path
     events = [json.loads(line)["event"] for line in ended.stdout.splitlines() if line.startswith("{")]
     assert ended.returncode == 0, ended.stderr
     assert events == ["serving", "supervisor gone; draining", "draining", "stopped"]
+
+
+def test_workers_whose_log_pipe_is_gone_still_answer_and_outlive_no_killed_supervisor(tmp_path):
+    """Found running the image: with stdout a pipe whose reader has gone (a log shipper that
+    died, `| head`), every log line raised BrokenPipeError: calls failed UNKNOWN, and once the
+    supervisor was killed its workers never drained (the "supervisor gone" line raised first)."""
+    port, metrics_port, http_port = free_port(), free_port(), free_port()
+    command = [sys.executable, "-m", "server", "--port", str(port), "--metrics-port", str(metrics_port)]
+    command += ["--http-port", str(http_port), "--workers", "2", "--shutdown-delay-s", "0"]
+    command += ["--multiproc-dir", str(tmp_path / "metrics")]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        for line in process.stdout:
+            event = json.loads(line)
+            if event["event"] == "started":
+                workers = event["pids"]
+            if event["event"] == "serving" and workers:
+                break
+        wait_serving(f"127.0.0.1:{port}", process)
+        process.stdout.close()  # the log's reader goes away
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = scoring_service_pb2_grpc.ScoringServiceStub(channel)
+            for _ in range(4):  # each call writes a log line into the broken pipe
+                assert list(stub.Settle(EXAMPLE, timeout=10).seat_deltas) == [36.0, -12.0, -12.0, -12.0]
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.2)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        for pid in [process.pid, *workers]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has exited
+        return stat.read().split(") ", 1)[1][0] != "Z"
