@@ -105,7 +105,7 @@ def settlement_table(response: dict) -> str:
             f"Next hand  dealer {next_hand.get('dealerSeat', 0)}, 荒番 count {next_hand.get('huangfanCount', 0)}"
         )
     else:
-        lines.append("Next hand  none: no claimed win is legal, the hand goes on")
+        lines.append("Next hand  none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续")
     return "\n".join(lines)
 
 

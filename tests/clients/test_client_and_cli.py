@@ -73,6 +73,30 @@ def test_the_item_columns_line_up_on_a_terminal_whatever_the_chinese(capsys):
     assert pad("不足勒子按勒子算", 16) == "不足勒子按勒子算" and pad("门清", 16) == "门清" + " " * 12
 
 
+def test_no_legal_win_and_the_hand_going_on_are_said_in_both_languages(capsys):
+    """Issue 20: "the hand goes on" was English only, in the CLI as in the explorer."""
+    assert (
+        main(
+            [
+                "score",
+                "456p 789s 234s EE [123m@0]",
+                "--win",
+                "E",
+                "--seat",
+                "1",
+                "--outcome",
+                "discard",
+                "--discarder",
+                "3",
+                "--local",
+            ]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "Next hand  none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续"
+
+
 def test_score_local_and_remote_agree(server, capsys):
     args = [
         "score",
