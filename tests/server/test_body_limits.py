@@ -18,8 +18,8 @@ RECORD = "mahjong.shanghai.v1.SettleRecordRequest"
 def test_each_request_message_has_its_bound():
     assert MAX_BODY_BYTES == {
         SETTLE: 36864,
-        "mahjong.shanghai.v1.CheckWinRequest": 20480,
-        "mahjong.shanghai.v1.ListWaitsRequest": 20480,
+        "mahjong.shanghai.v1.CheckWinRequest": 21504,
+        "mahjong.shanghai.v1.ListWaitsRequest": 21504,
         "mahjong.shanghai.v1.GetProfileRequest": 16384,
         "mahjong.shanghai.v1.ListProfilesRequest": 1024,
         "mahjong.shanghai.v1.SettleRecordRequest": 51200,
