@@ -5,8 +5,7 @@ record."""
 from __future__ import annotations
 
 import rules_core as rc
-from batch.answer_bytes import answer_line, count_answer
-from batch.records import count_record, error_line, is_record, output_line, read_line, request_id_of
+from batch.records import count_answer, count_record, error_line, is_record, output_line, read_line, request_id_of
 from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import SettleRequest
@@ -22,11 +21,11 @@ def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | No
 
 
 def answer_output(answer: SettleResult | dict, counts: dict) -> bytes:
-    """An answer of `settle_answer` as its output line, added to ``counts``: a core result is
-    written straight from it (``batch.answer_bytes``), a record dict by ``output_line``."""
+    """An answer of `settle_answer` as its output line, added to ``counts`` (a core result's
+    counts read from it, not from its dict)."""
     if isinstance(answer, SettleResult):
         count_answer(counts, answer)
-        return answer_line(answer)
+        return output_line(settle_response_dict(answer))
     count_record(counts, answer)
     return output_line(answer)
 

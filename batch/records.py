@@ -24,6 +24,8 @@ from rules_core.json_names import camel
 from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
 from rules_core.json_write import error_record
 from rules_core.requests import SettleRequest
+from rules_core.results import SettleResult
+from rules_core.version import ENGINE_VERSION
 
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins", "mismatched_records")
 _decode = msgspec.json.Decoder().decode
@@ -151,6 +153,18 @@ def count_record(counts: dict, record: dict) -> None:
         counts["profile_digests"][digest] = record.get("profile", "")
     for winner in record.get("winners", []):
         counts["legal_wins" if winner.get("legal") else "illegal_wins"] += 1
+
+
+def count_answer(counts: dict, result: SettleResult) -> None:
+    """Add a settled answer to ``counts`` from rules_core's result, as ``count_record`` does from
+    its dict."""
+    counts["settled"] += 1
+    engines = counts["engine_versions"]
+    engines[ENGINE_VERSION] = engines.get(ENGINE_VERSION, 0) + 1
+    if result.profile_digest:
+        counts["profile_digests"][result.profile_digest] = result.profile
+    for winner in result.winners:
+        counts["legal_wins" if winner.legal else "illegal_wins"] += 1
 
 
 def output_line(record: dict) -> bytes:

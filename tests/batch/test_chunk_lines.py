@@ -1,6 +1,6 @@
-"""An answer written straight from rules_core's result (``batch.answer_bytes``) is byte for byte
-the line of rules_core.settle_json's answer dict, and a rescore chunk's block is the lines the
-dict writer gives, error records included (issue 23)."""
+"""A rescore chunk goes to its worker as (first line number, lines) and comes back as one block
+of bytes (issue 23): the block is, line for line, rules_core.settle_json's answer or the error
+record the line reader gives, and its counts are those of the records."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 import rules_core as rc
-from batch import answer_bytes
-from batch.answer_bytes import answer_line, count_answer
 from batch.local import settle_request
-from batch.records import count_record, new_counts, output_line, read_line
+from batch.records import count_answer, count_record, new_counts, output_line, read_line
 from clients import rescore_workers
 from rules_core.json_write import settle_response_dict
 from rules_core.random_hands import generate_requests
-from rules_core.results import Payment, PaymentReason, SettleResult
+from rules_core.results import SettleResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GENERATED = generate_requests(1500, seed=2023)  # some are refused: the chunk tests hold their errors
@@ -43,10 +41,12 @@ def settle_json_line(request: rc.SettleRequest) -> bytes:
     return output_line(rc.settle_json(MessageToDict(convert.settle_request_message(request))))
 
 
-def test_every_generated_answer_is_the_line_of_settle_json():
-    assert len(SETTLED) > 1000
-    for request, result in SETTLED:
-        assert answer_line(result) == settle_json_line(request), request.request_id
+def test_every_generated_answer_in_a_chunk_is_the_line_of_settle_json(monkeypatch):
+    monkeypatch.setattr(rescore_workers, "settings", {"local": True, "profile": None, "overrides": {}})
+    lines = [json.dumps(MessageToDict(convert.settle_request_message(r))).encode() for r, _ in SETTLED]
+    block, written, _ = rescore_workers.settle_chunk((1, lines))
+    assert written == len(SETTLED) > 1000
+    assert block.splitlines(keepends=True) == [settle_json_line(request) for request, _ in SETTLED]
 
 
 def test_counts_from_the_result_are_those_from_its_dict():
@@ -57,27 +57,6 @@ def test_counts_from_the_result_are_those_from_its_dict():
     assert from_results == from_dicts
     assert from_results["settled"] == len(SETTLED)
     assert from_results["legal_wins"] > 0 and from_results["illegal_wins"] > 0
-
-
-def test_answers_stay_the_same_when_the_tables_are_emptied_as_they_fill(monkeypatch):
-    monkeypatch.setattr(answer_bytes, "MAX_PARTS", 3)
-    for request, result in SETTLED[:300]:
-        assert answer_line(result) == settle_json_line(request)
-
-
-def test_a_negative_zero_keeps_its_sign_after_a_zero_was_written():
-    zero = SettleResult("z", "classic", 1, (), (Payment(1, 0, 0.0, PaymentReason.DISCARD),), (0.0, 0.0, 0.0, 0.0), None)
-    negative = zero._replace(payments=(Payment(1, 0, -0.0, PaymentReason.DISCARD),), seat_deltas=(-0.0, 0.0, 0.0, 0.0))
-    for result in (zero, negative, zero, negative):
-        assert answer_line(result) == output_line(settle_response_dict(result))
-    assert b'"seatDeltas":[-0.0,0.0,0.0,0.0]' in answer_line(negative)
-
-
-def test_a_request_id_no_utf8_can_hold_is_written_escaped_as_before():
-    result = SETTLED[0][1]._replace(request_id="hand-\ud800")
-    line = answer_line(result)
-    assert line == output_line(settle_response_dict(result))
-    assert json.loads(line)["requestId"] == "hand-\ud800"
 
 
 def dict_writer_block(lines: list[bytes]) -> bytes:
