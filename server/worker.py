@@ -56,8 +56,28 @@ def grpc_calls_at_once(config: ServerConfig) -> int:
     return max(1, config.receive_budget_bytes // core_receive_limit(config.request_limit))
 
 
+STREAM_SHARE_DIVISOR = 4  # a connection may hold a quarter of a worker's calls at once...
+MIN_STREAMS_PER_CONNECTION = 8  # ...but never fewer than this
+
+
+def streams_per_connection(config: ServerConfig) -> int:
+    """Calls one connection may have at once (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS): a share
+    of the worker's calls at once, so that one connection holding incomplete bodies cannot take
+    them all (the worker's limit counts a call from its arrival, before its body is read). A
+    gRPC client's further calls wait in its own HTTP/2 layer for a free stream, not refused.
+    Counted as open HTTP/2 streams, as the client counts them, so gRPC's overload protection
+    is off: it counts a stream until the server's call object is freed, a little after the
+    client saw it close, and so refused (REFUSED_STREAM, UNAVAILABLE) calls a client rightly
+    sent (60 at once on one channel). A
+    connection's first flight, before the client acknowledges these settings, is held to the
+    share as well (the core resets the streams past it)."""
+    return max(MIN_STREAMS_PER_CONNECTION, grpc_calls_at_once(config) // STREAM_SHARE_DIVISOR)
+
+
 def server_options(config: ServerConfig, reuse_port: bool) -> list[tuple[str, int]]:
     return [
+        ("grpc.max_concurrent_streams", streams_per_connection(config)),
+        ("grpc.http.overload_protection", 0),  # count open streams, as the client does (see streams_per_connection)
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.max_receive_message_length", core_receive_limit(config.request_limit)),
         ("grpc.max_send_message_length", config.max_message_bytes),
@@ -129,6 +149,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         mtls=bool(config.tls_client_ca),
         request_limit=config.request_limit,
         calls_at_once=grpc_calls_at_once(config),
+        streams_per_connection=streams_per_connection(config),
         event_loop="uvloop" if isinstance(loop, uvloop.Loop) else "asyncio",
     )
     if ready is not None:
