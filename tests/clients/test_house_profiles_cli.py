@@ -87,6 +87,10 @@ def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
 def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_server(profiles, tmp_path, capsys):
     assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 0
     local = json.loads(capsys.readouterr().out)
+    digests = [summary.pop("digest") for summary in local["summaries"]]
+    assert digests[:3] == [BUILTIN_REGISTRY.entry(name).profile.digest for name in ("classic", "sankou", "lezi")]
+    assert digests[4] == digests[0]  # tournament: classic's values, so classic's digest
+    assert digests[3] not in digests[:3] and digests[3].startswith("sha256:") and len(digests[3]) == 71
     assert local["summaries"] == [
         {"name": "classic", "base": "", "description": BUILTIN_REGISTRY.entry("classic").description},
         {"name": "sankou", "base": "", "description": BUILTIN_REGISTRY.entry("sankou").description},
@@ -101,6 +105,9 @@ def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_ser
         "勒子 room, base 3, liability replaces payments",
         local["profiles"][3],
     )
+    assert one["digest"] == digests[3]
+    for summary, digest in zip(local["summaries"], digests, strict=True):
+        summary["digest"] = digest
     with run_server(tmp_path, "--profiles-dir", str(profiles)) as server:
         assert main(["profiles", "--target", server.address]) == 0
         assert json.loads(capsys.readouterr().out) == local

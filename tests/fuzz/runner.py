@@ -1,7 +1,8 @@
 """Send fuzz bodies to a running server as raw bytes and judge every answer.
 
-A body passes when its call ends OK, INVALID_ARGUMENT, RESOURCE_EXHAUSTED (or NOT_FOUND from
-GetProfile) within the deadline, its answer parses, a stream answers every message it was sent,
+A body passes when its call ends OK, INVALID_ARGUMENT, RESOURCE_EXHAUSTED, FAILED_PRECONDITION
+(a mutant that gained a ``profile_digest`` pins rules that are not in force: API.md) (or
+NOT_FOUND from GetProfile) within the deadline, its answer parses, a stream answers every message it was sent,
 and an error's trailers stay small. Across the run no worker may die or grow more than
 ``rss_growth_limit`` bytes. Every other outcome is a `Finding` naming the body's index, so
 ``python -m tests.fuzz --seed S --only I`` replays it.
@@ -24,9 +25,9 @@ from tests.fuzz import procs
 from tests.fuzz.bodies import Body, BodyMaker, body_at, generate
 from tests.fuzz.seeds import REQUEST_TYPES, RESPONSE_TYPES, RPCS, method_path
 
-ALLOWED = {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"}
+ALLOWED = {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION"}
 ALLOWED_BY_RPC = {"GetProfile": ALLOWED | {"NOT_FOUND"}}
-STREAM_ERROR_CODES = {"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"}
+STREAM_ERROR_CODES = {"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION"}
 MAX_TRAILER_BYTES = 16 * 1024  # gRPC's default hard limit on a client's received metadata
 RSS_GROWTH_LIMIT = 50 * 1024 * 1024
 WATCH_EVERY = 200  # bodies between two looks at the workers

@@ -1,7 +1,8 @@
 """A bounded slice of the fuzz run (`make fuzz` sends 50,000): 2,000 seeded bodies over a real
 channel to a real two-worker server, every rpc, every kind of damage.
 
-Pass: every answer OK, INVALID_ARGUMENT, RESOURCE_EXHAUSTED (or GetProfile's NOT_FOUND), none
+Pass: every answer OK, INVALID_ARGUMENT, RESOURCE_EXHAUSTED, FAILED_PRECONDITION (a pinned digest) (or
+GetProfile's NOT_FOUND), none
 over the deadline, no worker death, worker RSS within +50 MB, every call that reaches the server counted in
 the metrics, every log line one bounded JSON object. A failure lists each finding with the index that replays it:
 ``python -m tests.fuzz --seed 20261129 --only INDEX``.

@@ -14,6 +14,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
 import convert
+import rules_core as rc
 from convert.limits import MAX_BODY_BYTES
 from tests.server.conftest import run_server
 from tests.server.error_details import bad_request
@@ -225,6 +226,9 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
     """Finding 1: a stream answer over --max-message-bytes crashed the worker. Each stream and
     batch answer is checked first: one that does not fit is an error entry and the call goes on."""
     small = convert.settle_request_message(WORKED_EXAMPLES[0][1])  # 37 bytes in, 320 bytes out
+    # and the answer's engine version and profile digest (API.md, versioned answers)
+    digest = rc.BUILTIN_PROFILES["classic"].digest
+    versions = len(pb.SettleResponse(engine_version=rc.ENGINE_VERSION, profile_digest=digest).SerializeToString())
     with run_server(tmp_path, "--max-message-bytes", "200") as server:
         channel = server.channel()
         small.request_id = "s-1"
@@ -232,7 +236,7 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
         assert [a.request_id for a in answers] == ["s-1"] * 3
         for answer in answers:
             assert answer.error.code == "RESOURCE_EXHAUSTED"
-            assert answer.error.message == "the answer is 325 bytes, over the 200-byte message limit"
+            assert answer.error.message == f"the answer is {325 + versions} bytes, over the 200-byte message limit"
         settle_batch = channel.unary_unary(
             f"/{SERVICE}/SettleBatch",
             request_serializer=svc.SettleBatchRequest.SerializeToString,
@@ -240,7 +244,7 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
         )
         (result,) = settle_batch(svc.SettleBatchRequest(requests=[small]), timeout=10).results
         assert (result.request_id, result.error.code) == ("s-1", "RESOURCE_EXHAUSTED")
-        assert result.error.message == "the answer is 336 bytes, over the 200-byte message limit"
+        assert result.error.message == f"the answer is {336 + versions} bytes, over the 200-byte message limit"
         with pytest.raises(grpc.RpcError) as error:  # each entry fits, all of them do not
             settle_batch(svc.SettleBatchRequest(requests=[small] * 3), timeout=10)
         assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -250,7 +254,7 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
                 small, timeout=10
             )
         assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert error.value.details() == "the answer is 325 bytes, over the 200-byte message limit"
+        assert error.value.details() == f"the answer is {325 + versions} bytes, over the 200-byte message limit"
         assert len(worker_pids(server)) == 1
         assert server.process.poll() is None
         channel.close()
