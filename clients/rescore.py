@@ -405,7 +405,8 @@ def dask_command(args, overrides: dict, house: list) -> int:
     if "changes" in summary:
         c = summary["changes"]
         print(
-            f"{c['changed']} of {c['matched']} matched records changed; report in {args.output}/changes",
+            f"{c['changed']} of {c['matched']} matched records changed ({c['seat_deltas_changed']} in their seat deltas,"
+            f" {c['rules_changed']} settled under other rules); report in {args.output}/changes",
             file=sys.stderr,
         )
     if summary["interrupted"]:
