@@ -77,3 +77,35 @@ def test_records_are_counted_and_logged(server, stub):
     assert [(line["method"], line["code"]) for line in lines] == [
         ("mahjong.shanghai.v1.ScoringService/SettleRecord", "OK")
     ]
+
+
+def test_a_record_past_its_deadline_ends_deadline_exceeded_and_is_logged_as_such(tmp_path):
+    """SettleRecord's deadlines are Settle's: a record whose deadline passes is DEADLINE_EXCEEDED
+    to its client and an info line saying so, never an error."""
+    from tests.server.conftest import run_server
+    from tests.server.test_logs import json_lines
+
+    record = message(EXAMPLES[1])
+    with run_server(tmp_path) as server:
+        stub = server.stub()
+        codes = []
+        for i in range(20):
+            try:
+                record.request_id = f"record-deadline-{i}"
+                stub.SettleRecord(record, timeout=0.0005 * i)
+                codes.append(grpc.StatusCode.OK)
+            except grpc.RpcError as error:
+                codes.append(error.code())
+        assert grpc.StatusCode.DEADLINE_EXCEEDED in codes and set(codes) <= {
+            grpc.StatusCode.OK,
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+        }
+        assert stub.SettleRecord(record, timeout=10).settlement.seat_deltas == message_answer(EXAMPLES[1])
+        lines = json_lines(server.log())
+    assert [e for e in lines if e["level"] not in ("info", "debug")] == []
+    ends = {e["request_id"]: e["code"] for e in lines if e["event"] == "rpc" and e["request_id"].startswith("record-")}
+    assert set(ends.values()) <= {"OK", "DEADLINE_EXCEEDED"}  # (a call refused before the worker saw it has no line)
+
+
+def message_answer(record: dict) -> list[float]:
+    return settle_record_json(record)["settlement"]["seatDeltas"]
