@@ -12,7 +12,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
 # rules_core's hot path compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
 # the pure-Python package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := flowers legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation
+HOT_PATH := flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation
 CORE_STAMP := $(VENV)/.core-compiled
 
 .PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard

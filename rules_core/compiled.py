@@ -28,6 +28,7 @@ import sys
 
 HOT_PATH = (
     "flowers",
+    "json_write",
     "legality",
     "memo_key",
     "multipliers",

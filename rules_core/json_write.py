@@ -218,10 +218,10 @@ def settle_request_dict(request: SettleRequest) -> dict:
                 "concealed": _tile_names(w.hand.concealed),
                 "winningTile": TILE.unspecified if w.hand.winning_tile is None else TILE.name_of[w.hand.winning_tile],
                 "melds": [
-                    {"kind": MELD_KIND.name_of[m.kind], "tiles": _tile_names(m.tiles), "fromSeat": m.from_seat}
+                    {"kind": MELD_KIND.name_of[m.kind], "tiles": _tile_names(m.tiles), "fromSeat": m.from_seat}  # type: ignore[index]  # never None once validated
                     for m in w.hand.melds
                 ],
-                "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],
+                "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],  # type: ignore[index]  # never None once validated
             },
             "passedTiles": _tile_names(w.passed_tiles),
             "replacementDraw": w.replacement_draw,
@@ -262,7 +262,7 @@ def settle_record_request_dict(request: SettleRecordRequest) -> dict:
     out = _table_dict(request)
     events = []
     for event in request.events:
-        entry: dict[str, Any] = {"kind": EVENT_KIND.name_of[event.kind], "seat": event.seat}
+        entry: dict[str, Any] = {"kind": EVENT_KIND.name_of[event.kind], "seat": event.seat}  # type: ignore[index]  # never None once validated
         if event.tile is not None:
             entry["tile"] = TILE.name_of[event.tile]
         if event.tiles:
@@ -270,7 +270,7 @@ def settle_record_request_dict(request: SettleRecordRequest) -> dict:
         if event.flower is not None:
             entry["flower"] = FLOWER.name_of[event.flower]
         if event.flowers:
-            entry["flowers"] = [FLOWER.name_of[f] for f in event.flowers]
+            entry["flowers"] = [FLOWER.name_of[f] for f in event.flowers]  # type: ignore[index]  # never None once validated
         events.append(entry)
     out["events"] = events
     if request.recorded_deltas:
