@@ -6,6 +6,7 @@ row by row (msgspec) and column by column (``batch.arrow_columns``) alike."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pyarrow as pa
@@ -66,7 +67,9 @@ def requests(draw) -> dict:
             parent = parent[step]
         change = draw(st.sampled_from(["value", "snake", "unknown", "drop"]))
         if change == "value":
-            parent[last] = draw(ODD_VALUES)
+            # a copy: the strategy hands out the same [] and {} each time, which a later change
+            # would otherwise mutate for every example after (or nest into itself)
+            parent[last] = copy.deepcopy(draw(ODD_VALUES))
         elif change == "snake" and isinstance(last, str):
             parent[snake(last)] = parent.pop(last)
         elif change == "unknown" and isinstance(parent, dict):
