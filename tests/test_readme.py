@@ -125,3 +125,38 @@ def test_client_examples_print_what_their_comments_say(server, capsys):  # noqa:
         printed = capsys.readouterr().out.splitlines()
         promised = re.findall(r"print\(.*\)  # (.*)", block)
         assert printed == promised
+
+
+# --- the example session at the top, against a server started as `make run` starts it ---------
+
+
+def example_session() -> list[tuple[str, str]]:
+    """The (command, lines shown under it) pairs of the README's first console block."""
+    start = README.index("## An example session\n")
+    (block,) = fenced(README[start : README.index("\n## ", start + 1)], "console")
+    return re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
+
+
+def test_the_example_session_prints_what_the_readme_shows(tmp_path):
+    """`make run &`'s log lines have the events and fields shown (the rest elided as `...`); each
+    later command prints exactly its lines against a fresh two-worker server, the metrics counting
+    the three calls before them."""
+    from tests.server.conftest import run_server
+
+    steps = example_session()
+    assert [command for command, _ in steps][0] == "make run &"
+    assert steps[-1][0].startswith("kill %1")
+    with run_server(tmp_path, workers=2, health_check=False) as running:
+        logged = [json.loads(line) for line in running.log().splitlines() if line.startswith("{")]
+        for shown in steps[0][1].strip().splitlines():
+            fields_shown = set(re.findall(r'"(\w+)": ', shown))
+            (event,) = re.findall(r'"event": "([^"]+)"', shown)
+            assert any(line["event"] == event and fields_shown <= set(line) for line in logged), shown
+        (metrics_port,) = re.findall(r":(\d+)/metrics", running.metrics_url)
+        for command, expected in steps[1:-1]:
+            command = command.replace("127.0.0.1:9464", f"127.0.0.1:{metrics_port}")
+            if command.startswith(".venv/bin/shmj "):
+                command += f" --target {running.address}"
+            result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60)
+            assert result.stdout + result.stderr == expected.rstrip("\n") + "\n", command
+            assert result.returncode == (2 if "INVALID_ARGUMENT" in expected else 0), command

@@ -91,7 +91,11 @@ def wait_logged(server: RunningServer, event: str, count: int, timeout: float = 
 
 
 @contextmanager
-def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None):
+def run_server(
+    tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None, health_check: bool = True
+):
+    """A real server on free ports, once every worker serves; `health_check=False` waits for the log
+    lines alone, so that no health call shows in its metrics."""
     port, metrics_port, http_port = port or free_port(), free_port(), free_port()
     log_path = tmp_path / f"server-{port}.log"
     command = [
@@ -122,7 +126,8 @@ def run_server(tmp_path: Path, *args: str, workers: int = 1, credentials=None, p
         f"http://127.0.0.1:{http_port}",
     )
     try:
-        wait_serving(server.address, process, credentials)
+        if health_check:
+            wait_serving(server.address, process, credentials)
         wait_logged(server, "serving", workers)  # every worker listens, not only the first
         yield server
     finally:
