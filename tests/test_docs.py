@@ -151,3 +151,118 @@ def test_nothing_points_outside_the_repository_for_the_rules_or_the_contract():
     assert offenders == []
     readme = (ROOT / "README.md").read_text()
     assert "[docs/RULES.md](docs/RULES.md)" in readme and "[docs/API.md](docs/API.md)" in readme
+
+
+# --- what the documents name exists, as a reader follows them ---------------------------------
+
+MADE_BY_THE_BUILD = ("build/", ".tools/", "gen/", ".venv/")  # made by make, never committed
+NAMED_INSIDE_THE_WHEEL = {"rules_core/compiled-sources.json"}  # setup.py writes it into the wheel only
+
+
+def _tracked() -> list[str]:
+    return subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+
+
+def _code_spans(text: str) -> list[tuple[int, str]]:
+    """(line, text) of every inline code span and every line of a fenced block."""
+    spans = []
+    for block in re.finditer(r"^```\w*\n(.*?)^```", text, flags=re.M | re.S):
+        first = text[: block.start()].count("\n") + 2
+        spans += [(first + n, line) for n, line in enumerate(block.group(1).splitlines())]
+    prose = re.sub(r"^```\w*\n.*?^```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.M | re.S)
+    spans += [(prose[: m.start()].count("\n") + 1, m.group(1)) for m in re.finditer(r"`([^`\n]+)`", prose)]
+    return spans
+
+
+def _named_paths(document: Path) -> list[tuple[int, str]]:
+    """The repository paths a document names in code: words that begin with a top-level folder."""
+    folders = {name.split("/")[0] for name in _tracked() if "/" in name}
+    found = []
+    for line, text in _code_spans(document.read_text()):
+        if "kubectl " in text:  # deploy/NAME there is a Kubernetes object
+            continue
+        for word in re.findall(r"(?<![\w./-])([\w.-]+/[\w./*{},…-]*)", text):
+            path = word.rstrip(".,:")
+            if path.split("/")[0] in folders and not re.search(r"[*{}…]|\.\.\.", path):
+                found.append((line, path))
+    return found
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_repository_path_a_document_names_exists(document):
+    missing = [
+        f"{document.name}:{line}: {path}"
+        for line, path in _named_paths(document)
+        if not (ROOT / path).exists() and not path.startswith(MADE_BY_THE_BUILD) and path not in NAMED_INSIDE_THE_WHEEL
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_link_to_a_section_names_a_heading_of_its_document(document):
+    from tests.deploy.tools import anchors
+
+    links = re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", document.read_text())
+    targets = [(document.parent / link if link else document, anchor) for link, anchor in links]
+    assert [(t.name, a) for t, a in targets if t.suffix == ".md" and a not in anchors(t.read_text())] == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_make_target_a_document_names_is_in_the_makefile(document):
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([a-z][\w-]*):", makefile, flags=re.M))
+    named = {
+        (line, target)
+        for line, text in _code_spans(document.read_text())
+        for target in re.findall(r"(?:^|[\s;&(])make (?:-j\d+ )?([a-z][\w-]*)", text)
+    }
+    assert sorted((line, t) for line, t in named if t not in targets) == []
+
+
+def _shmj_parsers() -> dict[str, set[str]]:
+    """Every `shmj` command (and `profiles check`) with the options it takes."""
+    import argparse
+
+    from clients.cli import build_parser
+
+    def commands(parser):
+        (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return action.choices
+
+    def options(parser):
+        return {option for action in parser._actions for option in action.option_strings}
+
+    found = {name: options(parser) for name, parser in commands(build_parser()).items()}
+    found["profiles check"] = options(commands(commands(build_parser())["profiles"])["check"])
+    return found
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_shmj_command_a_document_shows_takes_the_flags_shown(document):
+    parsers = _shmj_parsers()
+    text = document.read_text().replace("\\\n", " ")
+    wrong = []
+    for line, span in _code_spans(text):
+        if "kubectl " in span:  # its namespace shmj
+            continue
+        for command, rest in re.findall(r"(?:^|[\s;&|(])(?:\.venv/bin/)?shmj ([a-z]+)([^;&|#`]*)", span):
+            if command == "profiles" and rest.split()[:1] == ["check"]:
+                command = "profiles check"
+            flags = re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest)
+            if command not in parsers:
+                wrong.append(f"{document.name}:{line}: shmj {command}")
+            wrong += [f"{document.name}:{line}: shmj {command} {f}" for f in flags if f not in parsers[command]]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_metric_a_document_names_is_one_the_server_exports(document):
+    import server.http.calls  # noqa: F401  (the HTTP face's metrics too)
+    import server.http.connections  # noqa: F401
+    from tests.deploy.tools import exported_names, queried_metrics
+
+    names = exported_names()
+    named = {metric for _, span in _code_spans(document.read_text()) for metric in queried_metrics(span)}
+    families = {n for n in names} | {re.sub(r"_(total|bucket|count|sum)$", "", n) for n in names}
+    not_metrics = {"shmj_node", "shmj_cpp_example", "shmj_descriptors", "process_time"}  # files, a function
+    assert sorted(named - families - not_metrics) == []
