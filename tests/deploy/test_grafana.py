@@ -7,7 +7,7 @@ import importlib.util
 import json
 import re
 
-from tests.deploy.tools import DEPLOY, exported_names, queried_metrics
+from tests.deploy.tools import DEPLOY, OPERATIONS, exported_names, queried_metrics
 
 GRAFANA = DEPLOY / "grafana"
 SELECTOR = 'job=~"$job", namespace=~"$namespace", pod=~"$pod"'
@@ -70,3 +70,28 @@ def test_streams_are_apart_from_unary_latency_and_the_table_is_an_instant_query(
     for panel in panels():
         for target in panel["targets"]:
             assert target["instant"] is (panel["type"] == "table"), panel["title"]
+
+
+def _operations_text() -> str:
+    """OPERATIONS.md without its bold phrases, so that each `*...*` left is an italic name."""
+    return re.sub(r"\*\*[^*]+\*\*", "", OPERATIONS.read_text())
+
+
+def _operations_section(title: str) -> str:
+    text = _operations_text()
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end > 0 else len(text)]
+
+
+def test_every_panel_row_and_variable_operations_md_names_is_on_the_dashboard():
+    """What the dashboard section and the runbooks name in italics, and every *Name* panel anywhere
+    in OPERATIONS.md, is a panel, a row or a variable of the JSON, spelt as its title."""
+    everything = dashboard()["panels"]
+    titles = {p["title"] for p in everything} | {v.get("label") or v["name"] for v in dashboard()["templating"]["list"]}
+    named = set(re.findall(r"\*([^*\n]+)\*", _operations_section("The dashboard")))
+    named |= set(re.findall(r"\*([^*\n]+)\*", _operations_section("Alerts and runbooks")))
+    named |= set(re.findall(r"\*([^*\n]+)\*(?: and \*[^*\n]+\*)? panels?\b", _operations_text()))
+    named |= set(re.findall(r"and \*([^*\n]+)\* panels\b", _operations_text()))
+    assert sorted(named - titles) == []
+    assert not re.findall(r"dashboard's [a-z][\w-]* panel\b", _operations_text())  # a panel by its title
