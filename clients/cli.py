@@ -1,4 +1,4 @@
-"""``shmj``: score hands, replay hand records, list waits, show profiles, rescore batch files, load-test a server.
+"""shmj: score hands, replay hand records, list waits, show profiles, rescore batch files, load-test a server.
 
 Requests are built in the proto3 JSON form of API.md, so ``--local`` (rules_core
 in this process) and a server (``--target``) take the same path and print the same.

@@ -5,6 +5,7 @@ whoever found it, 1 for anything else (issue 20, the CLI's findings)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -19,6 +20,7 @@ from tests.server.conftest import ROOT, free_port
 
 HAND = ["111m 555m 999p EEE 77s", "--win", "7s"]
 KNOWN = "known profiles: classic, lezi, sankou"
+_COMMANDS = ("score", "request", "waits", "replay", "profiles", "rescore", "loadtest", "health")
 
 
 @pytest.fixture(autouse=True)
@@ -86,6 +88,14 @@ def test_help_names_the_variables(capsys):
     assert " ".join(out.split()).endswith(  # as argparse wraps it
         "Where to connect, when no flag says: SHMJ_TARGET, SHMJ_TLS (1 or 0), SHMJ_CA, SHMJ_CERT, SHMJ_KEY."
     )
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in _COMMANDS), ["profiles", "check"]], ids=" ".join)
+def test_help_is_plain_text_without_the_docstrings_markup(command, capsys):
+    code, out, _ = run([*command, "--help"], capsys)
+    assert code == 0
+    assert out.startswith("usage: shmj")
+    assert re.findall(r"``|:(?:class|func|mod):", out) == []
 
 
 # --- one mistake, one exit status, whoever finds it ----------------------------------------
