@@ -266,3 +266,38 @@ def test_every_metric_a_document_names_is_one_the_server_exports(document):
     families = {n for n in names} | {re.sub(r"_(total|bucket|count|sum)$", "", n) for n in names}
     not_metrics = {"shmj_node", "shmj_cpp_example", "shmj_descriptors", "process_time"}  # files, a function
     assert sorted(named - families - not_metrics) == []
+
+
+def _python_commands() -> dict[str, set[tuple[str, int, str]]]:
+    """Every `python -m MODULE ...` the documents show: by module, (document, line, the command)."""
+    found: dict[str, set[tuple[str, int, str]]] = {}
+    for document in DOCUMENTS:
+        for line, span in _code_spans(document.read_text().replace("\\\n", " ")):
+            for command in re.findall(r"(?:\S*/)?python3? -m [\w.]+[^`;&|#]*", span):
+                module = command.split()[2]
+                if module.split(".")[0] in {"bench", "tests", "server", "clients", "batch", "rules_core"}:
+                    found.setdefault(module, set()).add((document.name, line, command.strip()))
+    return found
+
+
+def test_every_python_command_a_document_shows_runs_the_venv_and_takes_the_flags_shown():
+    """A new user's `python` is not the project's: each command names `.venv/bin/python`, and every
+    module it runs answers `--help` with each `--flag` the documents give it."""
+    commands = _python_commands()
+    assert len(commands) >= 10
+    assert (
+        sorted(f"{d}:{n}: {c}" for shown in commands.values() for d, n, c in shown if not c.startswith(".venv/")) == []
+    )
+    for module, shown in sorted(commands.items()):
+        flags = {flag for _, _, command in shown for flag in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", command)}
+        if module == "server" or not flags - {"--help"}:
+            continue  # the server's flags are the README's table (tests/test_readme.py)
+        helped = subprocess.run(
+            [str(ROOT / ".venv/bin/python"), "-m", module, "--help"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert helped.returncode == 0, (module, helped.stderr[-2000:])
+        assert sorted(flag for flag in flags if flag not in helped.stdout) == [], module
