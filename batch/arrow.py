@@ -22,12 +22,13 @@ from collections.abc import Iterable, Iterator
 import pyarrow as pa
 
 from batch.arrow_columns import read_requests
-from batch.arrow_schema import result_batch
+from batch.arrow_results import answers_batch
 from batch.fast_requests import read_row_request
-from batch.local import settle_lines, settle_request
+from batch.local import answer_record, line_answers, settle_answer
 from batch.records import with_rules
 from profile_files import registry_of
 from rules_core.requests import SettleRequest
+from rules_core.results import SettleResult
 
 
 def is_json_column(schema: pa.Schema) -> bool:
@@ -51,17 +52,29 @@ def settle_records(
     """The result of each row as a proto3 JSON record. ``first_number`` is the line (row)
     number of the first row in its file, which error messages name. ``house``: house profile
     documents shipped with the job (`profile_files.shippable`)."""
+    return list(map(answer_record, settle_answers(batch, first_number, profile, overrides, house)))
+
+
+def settle_answers(
+    batch: pa.RecordBatch | pa.Table,
+    first_number: int = 1,
+    profile: str | None = None,
+    overrides: dict | None = None,
+    house: list | None = None,
+) -> list[SettleResult | dict]:
+    """The answer of each row as ``batch.local.settle_answer`` gives it: rules_core's result,
+    or a record (an error, a hand record's answer); the arguments as ``settle_records``'s."""
     overrides = overrides or {}
     profiles = registry_of(house) if house else None
     if is_json_column(batch.schema):
         lines = enumerate((line or "" for line in batch.column(0).to_pylist()), start=first_number)
-        return settle_lines(lines, profile, overrides, profiles)
+        return line_answers(lines, profile, overrides, profiles)
     batch = _one_batch(batch)
     columnar = None if overrides else read_requests(batch)
     if columnar is None:
-        return [settle_request(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
+        return [settle_answer(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
     return [
-        settle_request(_columnar_request(batch, index, request, profile), profiles)
+        settle_answer(_columnar_request(batch, index, request, profile), profiles)
         for index, request in enumerate(columnar)
     ]
 
@@ -110,7 +123,7 @@ def settle_arrow_batch(
 ) -> pa.RecordBatch | pa.Table:
     """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``):
     Ray Data's ``map_batches`` form."""
-    results = result_batch(settle_records(batch, first_number, profile, overrides))
+    results = answers_batch(settle_answers(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
 
 

@@ -20,8 +20,9 @@ from contextlib import ExitStack
 
 from fsspec.core import url_to_fs
 
-from batch.arrow import is_json_column, settle_records
-from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record, result_batch
+from batch.arrow import is_json_column, settle_answers
+from batch.arrow_results import answers_batch
+from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record
 from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
@@ -32,6 +33,7 @@ from batch.compare import (
     merge_shard,
     split_previous,
 )
+from batch.local import answer_record
 from batch.parts import (
     Partition,
     check_output,
@@ -45,7 +47,8 @@ from batch.parts import (
     writer,
 )
 from batch.paths import InputError
-from batch.records import VERSIONED, add_versions, count_record, new_counts
+from batch.records import VERSIONED, add_versions, count_answer, count_record, new_counts
+from rules_core.results import SettleResult
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
@@ -129,13 +132,18 @@ def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> 
             changes = stack.enter_context(writer(fs, changes_path, fmt, CHANGES_SCHEMA))
         items = []  # what the report needs of each record, a few numbers each
         for batch, number in read_partition(partition):
-            records = settle_records(batch, number, job["profile"], job["overrides"], job.get("house"))
-            for record in records:
-                count_record(counts, record)
-            part.write(records, result_batch(records) if fmt == "parquet" else None)
+            answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+            for answer in answers:
+                if isinstance(answer, SettleResult):
+                    count_answer(counts, answer)
+                else:
+                    count_record(counts, answer)
+            # Parquet parts are built from the core results column by column: no answer dict
+            records = None if fmt == "parquet" and changes is None else list(map(answer_record, answers))
+            part.write(records, answers_batch(answers) if fmt == "parquet" else None)
             if changes is not None:
                 items += comparables(_request_records(batch), records)
-            progress.add(len(records))
+            progress.add(len(answers))
         if changes is not None:
             found = _look_up(previous, [item.key for item in items if item.key])
             changes.write(compare_comparables(items, found, tally))

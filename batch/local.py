@@ -16,7 +16,11 @@ def settle_request(request: SettleRequest | dict, profiles: ProfileRegistry | No
     """The answer to one request (a core value, or its proto3 JSON object; a hand record's
     answer is its ``SettleRecordResponse``) as a record;
     ``profiles``: a registry with house profiles (the built-in ones when None)."""
-    answer = settle_answer(request, profiles)
+    return answer_record(settle_answer(request, profiles))
+
+
+def answer_record(answer: SettleResult | dict) -> dict:
+    """An answer of `settle_answer` as its record (a core result's answer dict)."""
     return settle_response_dict(answer) if isinstance(answer, SettleResult) else answer
 
 
@@ -50,8 +54,15 @@ def settle_answer(request: SettleRequest | dict, profiles: ProfileRegistry | Non
 
 def settle_lines(lines, profile: str | None, overrides: dict, profiles: ProfileRegistry | None = None) -> list[dict]:
     """The record of each (line number, line), in order."""
+    return list(map(answer_record, line_answers(lines, profile, overrides, profiles)))
+
+
+def line_answers(
+    lines, profile: str | None, overrides: dict, profiles: ProfileRegistry | None = None
+) -> list[SettleResult | dict]:
+    """The answer of each (line number, line), in order, as `settle_answer` gives it."""
     out = []
     for number, line in lines:
         request, error = read_line(number, line, profile, overrides)
-        out.append(error if request is None else settle_request(request, profiles))
+        out.append(error if request is None else settle_answer(request, profiles))
     return out

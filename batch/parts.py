@@ -202,7 +202,8 @@ class PartWriter:
         self.file = fs.open(self.temporary, "wb")
         self.parquet = pq.ParquetWriter(self.file, schema) if fmt == "parquet" else None
 
-    def write(self, records: list[dict], batch: pa.RecordBatch | None = None) -> None:
+    def write(self, records: list[dict] | None, batch: pa.RecordBatch | None = None) -> None:
+        """The records as JSON lines, or as Parquet: ``batch`` when given (then ``records`` may be None)."""
         if self.parquet is None:
             self.file.write(b"".join(output_line(r) for r in records))
         else:
