@@ -8,6 +8,7 @@ variable) and exit code 2, before anything starts.
 from __future__ import annotations
 
 import argparse
+import difflib
 import ipaddress
 import math
 import os
@@ -223,6 +224,24 @@ def env_name(field_name: str) -> str:
     return "SHMJ_" + field_name.upper()
 
 
+# The shmj command's connection variables: a shell (or a container's HEALTHCHECK) may set them
+# beside the server's, and they are near some of its names (SHMJ_TLS, SHMJ_TLS_KEY).
+CLIENT_VARIABLES = frozenset({"SHMJ_TARGET", "SHMJ_TLS", "SHMJ_CA", "SHMJ_CERT", "SHMJ_KEY"})
+
+
+def _misspelt_setting(environ) -> tuple[str, str] | None:
+    """A SHMJ_ variable that is no flag's but nearly one's (SHMJ_GRACE_PERIOD), with the one meant:
+    its default would otherwise stay in force without a word. Other SHMJ_ names (the build's,
+    the suite's) are another program's business."""
+    settings = [env_name(f.name) for f in fields(ServerConfig)]
+    for name in sorted(environ):
+        if name.startswith("SHMJ_") and name not in settings and name not in CLIENT_VARIABLES:
+            meant = difflib.get_close_matches(name, settings, n=1, cutoff=0.8)
+            if meant:
+                return name, meant[0]
+    return None
+
+
 def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
     environ = os.environ if environ is None else environ
     defaults = ServerConfig()
@@ -230,6 +249,9 @@ def parse_config(argv: list[str] | None = None, environ=None) -> ServerConfig:
         prog="shmj-server",
         description="Shanghai Mahjong scoring service (gRPC). Every flag also reads SHMJ_<FLAG> from the environment.",
     )
+    misspelt = _misspelt_setting(environ)
+    if misspelt:
+        parser.error(f"{misspelt[0]} is not a setting of shmj-server; did you mean {misspelt[1]}?")
     for f in fields(ServerConfig):
         check = _CHECKS.get(f.name, type(getattr(defaults, f.name)))
         default = getattr(defaults, f.name)

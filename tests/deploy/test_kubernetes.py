@@ -4,12 +4,13 @@ checkov, meets the Pod Security "restricted" standard and agrees with the server
 from __future__ import annotations
 
 import subprocess
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 import yaml
 
-from server.config import ServerConfig
+from server.config import ServerConfig, env_name, parse_config
 from tests.deploy.conftest import OVERLAYS
 from tests.deploy.tools import DEPLOY, PROMETHEUS, tool
 
@@ -93,6 +94,16 @@ def test_termination_grace_covers_the_shutdown_delay_and_the_grace_period(render
     drain = float(settings["SHMJ_SHUTDOWN_DELAY_S"]) + float(settings["SHMJ_GRACE_PERIOD_S"])
     grace = deployment(rendered, overlay)["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
     assert drain + 5 <= grace  # 5 s for the processes to exit after the drain, before SIGKILL
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_variable_the_container_gets_is_a_setting_the_server_parses(rendered, overlay):
+    """A misspelt name would leave its flag at the default; and each value passes the server's checks."""
+    settings = env(rendered, overlay)
+    assert sorted(set(settings) - {env_name(f.name) for f in fields(ServerConfig)}) == []
+    files = {name for name in settings if name.startswith(("SHMJ_TLS_", "SHMJ_PROFILES_DIR"))}  # mounted at run time
+    config = parse_config([], environ={name: value for name, value in settings.items() if name not in files})
+    assert (config.port, config.health_port, config.http_port) == (DEFAULTS.port, int(settings["SHMJ_HEALTH_PORT"]), 0)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)

@@ -69,6 +69,32 @@ def test_bad_configuration_is_refused(capsys, tmp_path):
         assert error.count("\n") == 1 and error.startswith("shmj-server: ")
 
 
+@pytest.mark.parametrize(
+    "variable, meant",
+    [
+        ("SHMJ_GRACE_PERIOD", "SHMJ_GRACE_PERIOD_S"),
+        ("SHMJ_WORKER", "SHMJ_WORKERS"),
+        ("SHMJ_HEALTHPORT", "SHMJ_HEALTH_PORT"),
+        ("SHMJ_PROFILE_DIR", "SHMJ_PROFILES_DIR"),
+        ("SHMJ_MAX_BATCH", "SHMJ_MAX_BATCH_SIZE"),
+    ],
+)
+def test_a_misspelt_setting_in_the_environment_stops_the_start_naming_the_one_meant(variable, meant, capsys):
+    """A manifest's typo would otherwise leave the default in force without a word."""
+    with pytest.raises(SystemExit) as exit_:
+        parse_config([], environ={variable: "5"})
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (
+        f"shmj-server: {variable} is not a setting of shmj-server; did you mean {meant}? (see shmj-server --help)\n"
+    )
+
+
+def test_the_other_programs_variables_and_unrelated_ones_are_left_alone():
+    others = ("SHMJ_TARGET", "SHMJ_TLS", "SHMJ_CA", "SHMJ_CERT", "SHMJ_KEY", "SHMJ_PURE_PYTHON", "SHMJ_IMAGE")
+    environ = {name: "1" for name in (*others, "SHMJ_REQUIRE_COMPILED", "SHMJ_TOOLCHAIN_ROOT", "SHMJ_ANYTHING_ELSE")}
+    assert parse_config([], environ=environ) == ServerConfig()
+
+
 def test_the_command_refuses_a_missing_key_in_one_line_without_a_traceback():
     ended = subprocess.run(
         [sys.executable, "-m", "server", "--tls-cert", "/nope.pem", "--tls-key", "/nope.key"],
