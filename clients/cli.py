@@ -15,7 +15,6 @@ import grpc
 from google.protobuf.json_format import ParseDict, ParseError
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from mahjong.shanghai.v1 import records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
@@ -249,6 +248,7 @@ def cmd_profiles_check(args) -> int:
 
 def cmd_replay(args) -> int:
     from clients.replay_report import record_story
+    from convert.records import settle_record_request_message
     from convert.results import settle_record_response_dict
     from rules_core.json_read import read_settle_record_request
 
@@ -257,8 +257,8 @@ def cmd_replay(args) -> int:
     if args.local:
         response = rc.settle_record_json(data, house_profiles(args))
     else:
-        with _client(args) as client:
-            answer = client.settle_record(ParseDict(data, records_pb2.SettleRecordRequest()))
+        with _client(args) as client:  # the record read here, not protobuf's reading of the JSON
+            answer = client.settle_record(settle_record_request_message(record))
             response = settle_record_response_dict(answer)
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else record_story(record, response))
     return 0

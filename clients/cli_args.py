@@ -217,9 +217,12 @@ def record_request(path: str, line: int | None) -> dict:
         except JsonTextError:
             raise UsageError(f"{path} holds {len(data.splitlines())} lines: choose one with --line N") from None
     elif line is not None:
+        lines = data.removesuffix(b"\n").split(b"\n")  # line N as shmj rescore numbers it: blank ones too
         if line > len(lines):
-            raise UsageError(f"{path} has {len(lines)} record line(s), not {line}")
+            raise UsageError(f"{path} has {len(lines)} line(s), not {line}")
         lines = lines[line - 1 : line]
+        if not lines[0].strip():
+            raise UsageError(f"{path} line {line} is empty")
     if not lines:
         raise UsageError(f"{path} is empty")
     where = f"{path} line {line}" if line else path

@@ -7,10 +7,12 @@ from mahjong.shanghai.v1 import records_pb2
 import rules_core as rc
 from convert.enums import FLOWER_IN, TILE_IN, Violations, enum_table, lookup, lookup_all
 from convert.messages import settle_request_message, table_fields, with_dice
-from convert.requests import _checked, _table_fields
+from convert.requests import _table_fields
 from convert.wire import settle_response
 from rules_core.errors import FieldViolation
+from rules_core.json_read import read_events, record_or_faults
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.version import ENGINE_VERSION
 
 EVENT_KIND_IN = enum_table(rc.EventKind)
@@ -38,16 +40,18 @@ def _event(msg: records_pb2.HandEvent, path: str, violations: Violations) -> rc.
     )
 
 
-def settle_record_request(msg: records_pb2.SettleRecordRequest) -> rc.SettleRecordRequest:
+def settle_record_request(
+    msg: records_pb2.SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY
+) -> rc.SettleRecordRequest:
+    """The record a message holds, or InvalidRequest; its events read up to the first that
+    cannot be (``profiles`` tell whether one before it was impossible: `record_or_faults`)."""
     violations = Violations()
     events = _bounded(msg.events, MAX_EVENTS, "events", violations, "events (the longest legal hand)")
     deltas = _bounded(msg.recorded_deltas, 4, "recorded_deltas", violations, "entries (none, or the four seat deltas)")
-    request = rc.SettleRecordRequest(
-        **_table_fields(msg, violations),
-        events=tuple(_event(e, f"events[{i}]", violations) for i, e in enumerate(events)),
-        recorded_deltas=tuple(deltas),
-    )
-    return _checked(request, violations)
+    table = _table_fields(msg, violations)
+    read, unread = read_events(events, _event, Violations)
+    request = rc.SettleRecordRequest(**table, events=read, recorded_deltas=tuple(deltas))
+    return record_or_faults(request, unread, violations, profiles)
 
 
 def settle_record_request_message(request: rc.SettleRecordRequest) -> records_pb2.SettleRecordRequest:

@@ -33,4 +33,4 @@ def settle_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> 
 def settle_record_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
     """Replay a hand record (a `SettleRecordRequest` as a proto3 JSON dict), settle what it implies,
     and return the `SettleRecordResponse` dict (RULES.md section 13)."""
-    return settle_record_response_dict(settle_record(read_settle_record_request(request), profiles))
+    return settle_record_response_dict(settle_record(read_settle_record_request(request, profiles), profiles))

@@ -30,6 +30,8 @@ from rules_core.json_names import (
 from rules_core.json_text import LongInteger
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.replay import first_impossible_event
 from rules_core.requests import (
     Dice,
     Hand,
@@ -116,7 +118,18 @@ class _Reader:
 
     def messages(self, name: str, read: Callable) -> tuple:
         path = self.sub(name)
-        return tuple(read(v, f"{path}[{i}]", self.violations) for i, v in enumerate(self.list(name)))
+        return tuple(
+            read(_element(v, f"{path}[{i}]", self.violations), f"{path}[{i}]", self.violations)
+            for i, v in enumerate(self.list(name))
+        )
+
+
+def _element(value, path: str, violations: list):
+    """A message in a list: null there is no absent message but a fault, as protobuf has it."""
+    if value is None:
+        violations.append(FieldViolation(path, "expected a JSON object, got null"))
+        return {}
+    return value
 
 
 @cache
@@ -355,7 +368,7 @@ def _bounded_list(r: _Reader, name: str, limit: int, what: str = "entries") -> l
 
 
 def _event(data, path, violations) -> HandEvent:
-    r = _Reader(data, path, _EVENT_FIELDS, violations)
+    r = _Reader(_element(data, path, violations), path, _EVENT_FIELDS, violations)
     return HandEvent(
         kind=r.enum("kind", EVENT_KIND),
         seat=r.int("seat"),
@@ -366,17 +379,53 @@ def _event(data, path, violations) -> HandEvent:
     )
 
 
-def read_settle_record_request(data: dict) -> SettleRecordRequest:
-    """A hand record from its proto3 JSON form, or InvalidRequest."""
-    violations = Violations()
-    r = _Reader(data, "", _RECORD_FIELDS, violations)
-    events = _bounded_list(r, "events", MAX_EVENTS, "events (the longest legal hand)")
-    deltas = _bounded_list(r, "recorded_deltas", 4, "entries (none, or the four seat deltas)")
-    request = SettleRecordRequest(
-        **_read_table(r),
-        events=tuple(_event(v, f"events[{i}]", violations) for i, v in enumerate(events)),
-        recorded_deltas=tuple(_read_float(v, f"recorded_deltas[{i}]", violations) for i, v in enumerate(deltas)),
-    )
+def read_events(
+    values, read: Callable, collect: Callable[[], list] = list
+) -> tuple[tuple[HandEvent, ...], list[FieldViolation]]:
+    """The events of a record, read in order up to the first that cannot be read (``read(value,
+    path, violations)``, one reader's, into a list ``collect`` makes): those before it, and its
+    faults (none when all were read). Nothing after it is read."""
+    events = []
+    for index, value in enumerate(values):
+        found = collect()
+        event = read(value, f"events[{index}]", found)
+        if found:
+            return tuple(events), found
+        events.append(event)
+    return tuple(events), []
+
+
+def record_or_faults(
+    request: SettleRecordRequest,
+    unread: list[FieldViolation],
+    violations: Violations,
+    profiles: ProfileRegistry = BUILTIN_REGISTRY,
+) -> SettleRecordRequest:
+    """The record read, or InvalidRequest: the faults of its table (``violations``) and those of
+    its first impossible event. When an event cannot be read (``unread``: its faults), that is
+    an earlier event if one of those could not have happened (RULES.md section 13: nothing
+    after the first impossible event is read), else the unreadable one; a table that could not
+    be read is not followed."""
+    if unread:
+        earlier = first_impossible_event(request, profiles) if not violations else []
+        for violation in earlier or unread:
+            violations.append(violation)
     if violations:
         raise InvalidRequest(violations)
     return request
+
+
+def read_settle_record_request(data: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> SettleRecordRequest:
+    """A hand record from its proto3 JSON form, or InvalidRequest. ``profiles`` (the built-in
+    ones by default) tell, when an event cannot be read, whether an earlier one was impossible."""
+    violations = Violations()
+    r = _Reader(data, "", _RECORD_FIELDS, violations)
+    values = _bounded_list(r, "events", MAX_EVENTS, "events (the longest legal hand)")
+    deltas = _bounded_list(r, "recorded_deltas", 4, "entries (none, or the four seat deltas)")
+    events, unread = read_events(values, _event)
+    request = SettleRecordRequest(
+        **_read_table(r),
+        events=events,
+        recorded_deltas=tuple(_read_float(v, f"recorded_deltas[{i}]", violations) for i, v in enumerate(deltas)),
+    )
+    return record_or_faults(request, unread, violations, profiles)

@@ -563,8 +563,11 @@ class Replay:
         self.passes.sort(key=lambda p: (p.event_index, p.seat))
 
 
-def check_record(request: SettleRecordRequest, profiles: ProfileRegistry) -> RuleProfile:
-    """The effective profile of a record whose fields may be read, or InvalidRequest."""
+def check_table_of_record(
+    request: SettleRecordRequest, profiles: ProfileRegistry
+) -> tuple[RuleProfile | None, Violations]:
+    """The effective profile of a record (None when its table is wrong) and the faults of its
+    table: what a request would carry, the recorded deltas, the number of events."""
     violations = Violations()
     add = violations.append
     profile = check_table(request, add, profiles)
@@ -573,17 +576,41 @@ def check_record(request: SettleRecordRequest, profiles: ProfileRegistry) -> Rul
     too_long = events_length_violation(len(request.events))
     if too_long:
         add(too_long)
-    else:
-        for index, event in enumerate(request.events):
-            if not event_fits(event):
-                found = event_violations(event, f"events[{index}]")
-                if found:
-                    for violation in found:
-                        add(violation)
-                    break  # the first impossible event
-    if violations or profile is None:
-        raise InvalidRequest(violations)
-    return profile
+    return profile, violations
+
+
+def _first_fault(state: Replay, events: tuple[HandEvent, ...], observe=None) -> list[FieldViolation]:
+    """Replay ``events`` into ``state`` up to the first impossible one: its faults (its own
+    fields first, then its place in the hand), or none when every event could have happened."""
+    for index, event in enumerate(events):
+        if not event_fits(event):
+            return event_violations(event, f"events[{index}]")
+        try:
+            state.apply(index, event)
+        except InvalidRequest as fault:
+            return fault.violations
+        if observe is not None:
+            observe(index, event, state)
+    return []
+
+
+def first_impossible_event(
+    request: SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY
+) -> list[FieldViolation]:
+    """The faults of the first impossible event among ``request.events``, the events of a record as
+    far as they could be read (a reader stops at the first it cannot read), without asking that
+    they end the hand; none when each could have happened. The table's faults are not listed."""
+    if not _replayable(request):
+        return []
+    profile = check_table(request, Violations().append, profiles)
+    return _first_fault(Replay(profile, request.dealer_seat), request.events)
+
+
+def _replayable(request: SettleRecordRequest) -> bool:
+    """Whether the record's events can be followed: a dealer to start from, and no more events
+    than the longest hand (else none is read)."""
+    dealer = request.dealer_seat
+    return type(dealer) is int and 0 <= dealer <= 3 and events_length_violation(len(request.events)) is None
 
 
 def replay(
@@ -592,15 +619,33 @@ def replay(
     observe: Callable[[int, HandEvent, Replay], None] | None = None,
     judge: CouldWin | None = None,
 ) -> Replay:
-    """Replay every event of a record (``observe`` is called after each), or InvalidRequest."""
-    profile = check_record(request, profiles)
+    """Replay every event of a record (``observe`` is called after each), or InvalidRequest:
+    the faults of its table with those of its first impossible event, none after it read."""
+    profile, violations = check_table_of_record(request, profiles)
     state = Replay(profile, request.dealer_seat, judge)
-    for index, event in enumerate(request.events):
-        state.apply(index, event)
-        if observe is not None:
-            observe(index, event, state)
-    state.finish()
+    if _replayable(request):
+        faults = _first_fault(state, request.events, observe)
+        if not faults:
+            try:
+                state.finish()
+            except InvalidRequest as fault:
+                faults = fault.violations
+    elif events_length_violation(len(request.events)) is None:
+        faults = _first_with_bad_fields(request.events)  # no dealer to follow: each event's fields alone
+    else:
+        faults = []  # more events than any hand: none is read
+    for violation in faults:
+        violations.append(violation)
+    if violations or profile is None:
+        raise InvalidRequest(violations)
     return state
+
+
+def _first_with_bad_fields(events: tuple[HandEvent, ...]) -> list[FieldViolation]:
+    for index, event in enumerate(events):
+        if not event_fits(event):
+            return event_violations(event, f"events[{index}]")
+    return []
 
 
 def settle_record(

@@ -192,7 +192,9 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         """Replay a hand record (RULES.md section 13) and settle what its events imply."""
         registry = self.profiles.registry
         result = await self._answer(
-            context, "SettleRecord", lambda: rc.settle_record(convert.settle_record_request(request), registry)
+            context,
+            "SettleRecord",
+            lambda: rc.settle_record(convert.settle_record_request(request, registry), registry),
         )
         metrics.record_replayed(result)
         answered_under(result.settlement.profile_digest)

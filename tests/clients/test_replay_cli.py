@@ -73,7 +73,7 @@ def test_stdin(capsys, monkeypatch):
     ("argv", "message"),
     [
         (["replay", str(RECORDS), "--local"], f"shmj: {RECORDS} holds 17 lines: choose one with --line N"),
-        (["replay", str(RECORDS), "--line", "18", "--local"], f"shmj: {RECORDS} has 17 record line(s), not 18"),
+        (["replay", str(RECORDS), "--line", "18", "--local"], f"shmj: {RECORDS} has 17 line(s), not 18"),
         (["replay", "no-such-file.json", "--local"], "shmj: cannot read no-such-file.json: No such file or directory"),
         (["replay", str(RECORDS), "--line", "0"], "argument --line: must be a whole number of at least 1, got '0'"),
     ],
@@ -108,3 +108,31 @@ def test_the_hands_line_up_after_an_event_told_in_chinese(line, capsys):
             )
     assert len(starts["kong"]) == 1
     assert starts["kong"] == starts["discard"]
+
+
+def test_line_n_is_the_nth_line_of_the_file_as_rescore_numbers_them(capsys, tmp_path):
+    """Found trying records as a careless operator: `--line` counted only the lines with text,
+    so after a blank line `--line 3` replayed the record rescore's output line 3 is not about."""
+    lines = RECORDS.read_text().splitlines()
+    path = tmp_path / "with-a-blank-line.jsonl"
+    path.write_text(f"{lines[0]}\n\n{lines[1]}\n")
+    code, out, _ = shmj(["replay", str(path), "--line", "3", "--local"], capsys)
+    assert (code, out.splitlines()[0]) == (0, "Record discard-win  profile lezi, dealer seat 0, 30 events")
+    code, _, err = shmj(["replay", str(path), "--line", "2", "--local"], capsys)
+    assert (code, err.splitlines()) == (2, [f"shmj: {path} line 2 is empty"])
+    code, _, err = shmj(["replay", str(path), "--line", "4", "--local"], capsys)
+    assert (code, err.splitlines()[-1]) == (2, f"shmj: {path} has 3 line(s), not 4")
+
+
+def test_a_record_a_server_is_sent_is_the_record_read_here(server, capsys, tmp_path):
+    """Found trying records as a hostile client: a null event is an empty one to the record
+    reader, which let it through to protobuf's JSON parser, whose own words ("Failed to parse
+    events field: null is not allowed...") reached the user, not the field's path."""
+    record = json.loads(RECORD.read_text())
+    record["events"][5] = None
+    path = tmp_path / "null-event.json"
+    path.write_text(json.dumps(record))
+    local = shmj(["replay", str(path), "--local"], capsys)
+    remote = shmj(["replay", str(path), "--target", server.address], capsys)
+    assert local == (2, "", "shmj: invalid request:\n  events[5]: expected a JSON object, got null\n")
+    assert remote == local

@@ -111,8 +111,9 @@ def test_protobufs_json_parser_reads_an_over_long_integer_as_out_of_range():
         (7, "7"),
         (10**40, "an integer of about 41 digits"),
         (1.5, "1.5"),
-        (None, "None"),
-        (True, "True"),
+        (None, "null"),  # in the words of JSON, which every value quoted was read from
+        (True, "true"),
+        (False, "false"),
         ([1, 2], "a list"),
         ({"secret": "x"}, "an object"),
         (b"bytes", "a bytes"),

@@ -164,3 +164,20 @@ def test_the_quick_check_of_an_event_agrees_with_the_full_one():
             tuple(rng.choice((Flower.SPRING, None)) for _ in range(rng.choice((0, 0, 1, 9)))),
         )
         assert event_fits(event) == (not event_violations(event, "e")), event
+
+
+def test_the_first_impossible_event_is_named_though_a_later_one_has_a_bad_field():
+    """Found trying records as a hostile client: every event's own fields were checked before
+    any was replayed, so a bad seat at events[6] was named though the hand had already gone
+    wrong at events[5] (seat 2 drawing out of turn), which the first impossible event is."""
+    later = HandEvent(EventKind.DISCARD, 7, tile=Tile.M5)
+    assert refused(record(discard(0, "9p"), draw(2, "1s"), later, win(1))) == [
+        ("events[5].seat", "after seat 0's discard seat 1 draws, not seat 2")
+    ]
+
+
+def test_a_fault_of_the_table_is_listed_with_the_first_impossible_event():
+    assert refused(record(discard(0, "9p"), draw(2, "1s"), HandEvent(None, 0), profile="Classic")) == [
+        ("profile", "unknown profile 'Classic'; known profiles: classic, lezi, sankou"),
+        ("events[5].seat", "after seat 0's discard seat 1 draws, not seat 2"),
+    ]

@@ -78,5 +78,33 @@ def test_wrong_values_are_named():
         ("events[0].colour", "unknown field"),
         ("events[0].seat", "expected a whole number, got 'x'"),
         ("events[0].tiles[0]", "unknown value 'TILE_M10'"),
-        ("events[1].kind", "unknown value 'EVENT_KIND_NAP'"),
+    ]  # and nothing after the first impossible event: events[1] is not read
+
+
+def test_an_event_that_cannot_be_read_is_named_only_when_no_earlier_event_is_impossible():
+    """Found trying records as a hostile client: the reader named an unknown tile at events[6]
+    though seat 2 had drawn out of turn at events[5], the first impossible event."""
+    events = DEALS + [
+        {"kind": "EVENT_KIND_DISCARD", "seat": 0, "tile": "TILE_M5"},
+        {"kind": "EVENT_KIND_DRAW", "seat": 2, "tile": "TILE_S1"},
+        {"kind": "EVENT_KIND_DISCARD", "seat": 2, "tile": "TILE_FOO", "colour": 1},
     ]
+    assert faults({"profile": "classic", "events": events}) == [
+        ("events[5].seat", "after seat 0's discard seat 1 draws, not seat 2")
+    ]
+    events[5]["seat"] = 1
+    assert faults({"profile": "classic", "requestId": 7, "events": events}) == [
+        ("request_id", "expected a string, got 7"),
+        ("events[6].colour", "unknown field"),
+        ("events[6].tile", "unknown value 'TILE_FOO'"),
+    ]
+
+
+def test_a_null_event_is_refused_as_protobuf_refuses_it_in_words_of_json():
+    """Found trying records as a hostile client: a null among the events was read as an empty
+    event ("events[5].kind: must be specified") where protobuf refuses it, and values were
+    quoted in Python's words (None, True) where the input was JSON (null, true)."""
+    events = DEALS + [None, {"kind": "EVENT_KIND_WIN", "seat": True}]
+    assert faults({"profile": "classic", "events": events}) == [("events[4]", "expected a JSON object, got null")]
+    events[4] = {"kind": "EVENT_KIND_DISCARD", "seat": True, "tile": None}
+    assert faults({"profile": "classic", "events": events}) == [("events[4].seat", "expected a whole number, got true")]

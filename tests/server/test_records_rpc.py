@@ -109,3 +109,18 @@ def test_a_record_past_its_deadline_ends_deadline_exceeded_and_is_logged_as_such
 
 def message_answer(record: dict) -> list[float]:
     return settle_record_json(record)["settlement"]["seatDeltas"]
+
+
+def test_the_first_impossible_event_is_named_before_a_later_event_that_cannot_be_read(stub, http):
+    """Found trying records as a hostile client: an unknown kind at events[6] (99 over gRPC, a
+    name protobuf does not know over HTTP) was named, though events[5] had drawn out of turn."""
+    events = [*EXAMPLES[1]["events"][:5], {"kind": "EVENT_KIND_DRAW", "seat": 3, "tile": "TILE_S1"}]
+    expected = [("events[5].seat", "after seat 0's discard seat 1 draws, not seat 3")]
+    unreadable = message({"profile": "classic", "events": events + [{"kind": "EVENT_KIND_WIN", "seat": 3}]})
+    unreadable.events[6].kind = 99
+    with pytest.raises(grpc.RpcError) as error:
+        stub.SettleRecord(unreadable, timeout=10)
+    assert bad_request(error.value) == expected
+    body = json.dumps({"profile": "classic", "events": events + [{"kind": "EVENT_KIND_NAP", "seat": 3}]})
+    reply = http.post("SettleRecord", body.encode())
+    assert (reply.status, bad_request_of(reply)) == (400, expected)
