@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from server.config import ServerConfig, parse_config
+from server.config import ServerConfig, env_name, parse_config
 
 FIRST_RESTART_DELAY_S = 0.25
 MAX_RESTART_DELAY_S = 10.0
@@ -120,6 +120,13 @@ def _profiles_valid(directory: str, follow_links: bool, log) -> bool:
     return loaded.ok
 
 
+def _another_port(name: str) -> str:
+    """What to change when a port is taken, flag and variable (`make run` passes no flags)."""
+    flag = "--" + name.replace("_", "-")
+    off = "" if name == "port" else "; 0 turns it off"
+    return f"choose another {flag} (env {env_name(name)}{off})"
+
+
 def _death(exitcode: int) -> dict:
     if exitcode < 0:
         return {"exitcode": exitcode, "signal": signal.Signals(-exitcode).name}
@@ -137,11 +144,15 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
         reason = "the installed package lacks them: reinstall it from a wheel that carries its package data"
         log.error("data files missing; not starting", missing=missing, reason=reason)
         return 1
-    served = ((config.host, config.port), (config.http_host, config.http_port), (config.host, config.health_port))
-    for host, port in served:
+    served = (("port", config.host), ("http_port", config.http_host), ("health_port", config.host))
+    for name, host in served:
+        port = getattr(config, name)
         if port and _answering(host, port):
             reason = "another server already answers on this port"
-            log.error("cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason)
+            hint = f"stop the server that holds it, or {_another_port(name)}"
+            log.error(
+                "cannot listen", address=f"{host}:{port}", error="Address already in use", reason=reason, hint=hint
+            )
             return 1
     if config.profiles_dir and not _profiles_valid(config.profiles_dir, config.profiles_follow_links, log):
         return 1
@@ -158,7 +169,12 @@ def _supervise(config: ServerConfig, run_worker, multiprocess) -> int:
         try:
             _start_metrics_endpoint(config, processes)
         except OSError as error:
-            log.error("cannot serve metrics", address=metrics_address, error=error.strerror)
+            log.error(
+                "cannot serve metrics",
+                address=metrics_address,
+                error=error.strerror,
+                hint=_another_port("metrics_port"),
+            )
             return 1
         log.info("metrics", address=f"http://{metrics_address}/metrics")
 

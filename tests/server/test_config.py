@@ -162,6 +162,7 @@ def test_a_metrics_port_in_use_stops_the_server_with_a_clear_error():
     assert code == 1
     failure = next(entry for entry in logs if entry["event"] == "cannot serve metrics")
     assert failure["error"] == "Address already in use"
+    assert failure["hint"] == "choose another --metrics-port (env SHMJ_METRICS_PORT; 0 turns it off)"
     assert not [entry for entry in logs if entry["event"] == "started"]  # no worker was started
     assert "Traceback" not in output
 

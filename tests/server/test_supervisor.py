@@ -78,8 +78,16 @@ def test_a_second_server_on_the_same_port_refuses_to_start(tmp_path, flag):
         assert [(e["event"], e.get("address"), e.get("reason")) for e in logged] == [
             ("cannot listen", f"127.0.0.1:{taken}", "another server already answers on this port")
         ]
+        assert logged[0]["hint"] == HINTS[flag]  # what to change, `make run` taking no flags
         assert second.stderr == ""
         assert first.stub().Settle(EXAMPLE, timeout=10).seat_deltas[0] == 36
+
+
+HINTS = {
+    "--port": "stop the server that holds it, or choose another --port (env SHMJ_PORT)",
+    "--http-port": "stop the server that holds it, or choose another --http-port (env SHMJ_HTTP_PORT; 0 turns it off)",
+    "--health-port": "stop the server that holds it, or choose another --health-port (env SHMJ_HEALTH_PORT; 0 turns it off)",
+}
 
 
 def test_a_certificate_that_is_not_pem_stops_the_server_at_start(tmp_path):
