@@ -108,3 +108,61 @@ def test_a_liability_payment_is_explained_as_the_settle_view_explains_it(page):
         "seat 1 → seat 0 80 承包 liability (seat 0 claimed 1 from seat 1 吃碰1口; seat 1 claimed 1 from seat 0 吃碰1口;"
         " pays twice: the claims run both ways 双向承包，付两份)",
     ]
+
+
+def in_other_forms(record: dict) -> dict:
+    """The same record as a server also takes it (the proto3 JSON mapping): snake_case keys,
+    enum numbers, numbers in strings, fields of other kinds given their unspecified value."""
+    from mahjong.shanghai.v1 import records_pb2, tiles_pb2
+
+    def event(e: dict) -> dict:
+        other = {"kind": records_pb2.EventKind.Value(e["kind"]), "seat": str(e.get("seat", 0))}
+        if "tile" in e:
+            other["tile"] = tiles_pb2.Tile.Value(e["tile"])
+        elif e["kind"] == "EVENT_KIND_DRAW":
+            other["tile"] = "TILE_UNSPECIFIED"
+        if "tiles" in e:
+            other["tiles"] = [tiles_pb2.Tile.Value(t) for t in e["tiles"]]
+        if "flower" in e:
+            other["flower"] = tiles_pb2.Flower.Value(e["flower"])
+        else:
+            other["flower"] = "FLOWER_UNSPECIFIED" if e["kind"] != "EVENT_KIND_DRAW" or "tile" in e else None
+        if "flowers" in e:
+            other["flowers"] = [tiles_pb2.Flower.Value(f) for f in e["flowers"]]
+        return other
+
+    return {
+        "request_id": record["requestId"],
+        "profile": record["profile"],
+        "dealer_seat": str(record["dealerSeat"]),
+        "huangfan_count": record["huangfanCount"],
+        "events": [event(e) for e in record["events"]],
+        "recorded_deltas": [str(d) for d in record["recordedDeltas"]],
+    }
+
+
+def every_step(page) -> list[tuple[str, str]]:
+    page.click("#replay-end")
+    last = int(page.get_attribute("#replay-step", "max"))
+    steps = []
+    for at in range(last + 1):
+        page.fill("#replay-step", str(at))
+        page.dispatch_event("#replay-step", "input")
+        steps.append((page.inner_text("#replay-event"), page.inner_html("#replay-picture")))
+    return steps
+
+
+def test_a_record_in_any_form_the_server_takes_is_drawn_as_the_usual_form_is(page):
+    """Found trying records as a hostile client: the page followed the record as pasted, so one
+    the server settled in enum numbers broke it (`event.flower.replace is not a function`), and
+    snake_case keys, seats in strings or a FLOWER_UNSPECIFIED drew other hands, no dealer, no
+    acting seat."""
+    usual = (EXAMPLES / "records.jsonl").read_text().splitlines()[0]
+    record = json.loads(usual)
+    assert record["dealerSeat"] == 3 and record["events"][0]["flowers"]  # a dealer that is not 0, flowers
+    replay(page, usual)
+    expected = every_step(page)
+    replay(page, json.dumps(in_other_forms(record)))
+    assert page.inner_text("#replay-error") == ""
+    assert every_step(page) == expected
+    assert expected[0][1].count("dealer 庄") == 1

@@ -20,9 +20,40 @@ const EVENT_WORDS = {
 
 const replayState = { record: null, response: null, threshold: undefined, steps: [], at: 0 };
 
-function kindOf(event) {
-  const kind = event.kind;
-  return typeof kind === "number" ? Object.keys(EVENT_WORDS)[kind - 1] : kind;
+// The record in the one form this page follows, as the server read it: the proto3 JSON mapping
+// also takes snake_case keys, enum numbers, numbers in strings, and an unset field given null or
+// its unspecified value (a record the server settled in those broke the view or drew other hands).
+const KIND_NAMES = Object.keys(EVENT_WORDS);
+const FLOWER_NAMES = FLOWERS.map((name) => `FLOWER_${name}`);
+
+function field(message, name) { // by its lowerCamelCase or its snake_case key
+  return message[name] ?? message[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
+function enumName(value, names) {
+  if (typeof value === "number") return names[value - 1];
+  return typeof value === "string" && !value.endsWith("_UNSPECIFIED") ? value : undefined;
+}
+
+function usualEvent(event) {
+  const tile = enumName(field(event, "tile"), TILE_ORDER);
+  const flower = enumName(field(event, "flower"), FLOWER_NAMES);
+  return {
+    kind: enumName(field(event, "kind"), KIND_NAMES),
+    seat: Number(field(event, "seat") || 0),
+    ...(tile && { tile }),
+    ...(flower && { flower }),
+    tiles: (field(event, "tiles") || []).map((t) => enumName(t, TILE_ORDER)),
+    flowers: (field(event, "flowers") || []).map((f) => enumName(f, FLOWER_NAMES)),
+  };
+}
+
+function usualRecord(record) {
+  return {
+    dealerSeat: Number(field(record, "dealerSeat") || 0),
+    recordedDeltas: (field(record, "recordedDeltas") || []).map(Number),
+    events: (record.events || []).map(usualEvent),
+  };
 }
 
 function sortTiles(tiles) {
@@ -41,13 +72,13 @@ function followRecord(record, response) {
   let offered = null; // the last discard or added kong: { seat, tile }
   const steps = [];
   (record.events || []).forEach((event, index) => {
-    const kind = kindOf(event);
-    const seat = event.seat || 0;
+    const kind = event.kind;
+    const seat = event.seat;
     const hand = seats[seat];
     if (ACTS.has(kind)) hand.locks = [];
     if (kind === "EVENT_KIND_DEAL") {
-      hand.concealed.push(...(event.tiles || []));
-      hand.flowers.push(...(event.flowers || []));
+      hand.concealed.push(...event.tiles);
+      hand.flowers.push(...event.flowers);
     } else if (kind === "EVENT_KIND_DRAW") {
       if (event.flower) hand.flowers.push(event.flower); else hand.concealed.push(event.tile);
     } else if (kind === "EVENT_KIND_DISCARD") {
@@ -85,12 +116,12 @@ function eventWords(step) {
   if (kind === "EVENT_KIND_EXHAUSTIVE_DRAW") return words;
   const what = event.flower ? ` ${FLOWERS.indexOf(event.flower.replace(/^FLOWER_/, "")) + 1}f`
     : event.tile ? ` ${tileParts(event.tile).notation}` : "";
-  return `seat ${event.seat || 0} ${words}${kind === "EVENT_KIND_DEAL" ? "" : what}`;
+  return `seat ${event.seat} ${words}${kind === "EVENT_KIND_DEAL" ? "" : what}`;
 }
 
 function seatPanel(seat, picture, step, record) {
-  const acting = (step.event.seat || 0) === seat && step.kind !== "EVENT_KIND_EXHAUSTIVE_DRAW";
-  const dealer = (record.dealerSeat || 0) === seat ? " · dealer 庄" : "";
+  const acting = step.event.seat === seat && step.kind !== "EVENT_KIND_EXHAUSTIVE_DRAW";
+  const dealer = record.dealerSeat === seat ? " · dealer 庄" : "";
   const panel = el("section", { class: `replay-seat${acting ? " acting" : ""}`, "data-seat": seat },
     el("h4", { text: `Seat ${seat}${dealer}` }));
   const line = handPicture({ concealed: picture.concealed, melds: picture.melds, flowers: picture.flowers });
@@ -113,7 +144,7 @@ function passLine(pass) {
 }
 
 function deltasTable(record, response) {
-  const recorded = record.recordedDeltas || record.recorded_deltas || [];
+  const recorded = record.recordedDeltas;
   if (!recorded.length) return null;
   const settled = response.settlement.seatDeltas || [];
   const mismatched = new Set(response.mismatchedSeats || []);
@@ -154,10 +185,10 @@ async function replayRecord() {
   }
   try {
     const response = await call("SettleRecord", record);
-    replayState.record = record;
+    replayState.record = usualRecord(record);
     replayState.response = response;
     replayState.threshold = await liabilityThresholdFor(response.settlement, response.derived);
-    replayState.steps = followRecord(record, response);
+    replayState.steps = followRecord(replayState.record, response);
     $("#replay-step").max = String(replayState.steps.length - 1);
     $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
     $("#replay-result").hidden = false;
