@@ -29,6 +29,10 @@ _FIELD_READERS = {
     "ListWaits": read_list_waits_request,
     "SettleRecord": read_settle_record_request,
 }
+# The rpcs whose bodies rules_core reads before protobuf does: protobuf's parser takes more than
+# the proto3 JSON mapping (an enum number in a string, in full-width digits, or as 2.0), which
+# rules_core, `shmj replay` and `shmj rescore` refuse; a hand record is read as they read it.
+_READ_FIRST = {"SettleRecord": read_settle_record_request}
 _REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
 MAX_PARSE_MESSAGE_CHARS = 200
 
@@ -65,6 +69,11 @@ def read_request(method_name: str, request_class: type, body: bytes) -> tuple[ob
     if not isinstance(data, dict):
         name = request_class.DESCRIPTOR.full_name
         raise Refused(errors.malformed_body(f"the body must be a JSON object (a {name}), got {_json_kind(data)}"))
+    if method_name in _READ_FIRST:
+        try:
+            _READ_FIRST[method_name](data)
+        except InvalidRequest as found:
+            raise Refused(errors.invalid_request(found)) from None
     request = request_class()
     entries = BatchEntryErrors()
     try:

@@ -12,7 +12,7 @@ from google.protobuf.json_format import ParseDict
 from mahjong.shanghai.v1 import records_pb2
 
 import convert
-from rules_core import settle_record_json
+from rules_core import InvalidRequest, settle_record_json
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_rpcs import bad_request
 
@@ -124,3 +124,25 @@ def test_the_first_impossible_event_is_named_before_a_later_event_that_cannot_be
     body = json.dumps({"profile": "classic", "events": events + [{"kind": "EVENT_KIND_NAP", "seat": 3}]})
     reply = http.post("SettleRecord", body.encode())
     assert (reply.status, bad_request_of(reply)) == (400, expected)
+
+
+@pytest.mark.parametrize(
+    ("value", "fault"),
+    [
+        ("2", "unknown value '2'"),
+        ("２", "unknown value '２'"),
+        (2.0, "expected a EVENT_KIND_* name, got 2.0"),
+    ],
+)
+def test_over_http_a_record_is_read_as_rules_core_reads_it(http, value, fault):
+    """Found trying records as a hostile client: protobuf's JSON parser, which the HTTP face read
+    records with, takes an enum number in a string (even in full-width digits) or as 2.0, which
+    rules_core, `shmj replay` and `shmj rescore` refuse: one record, settled over HTTP and refused
+    in a batch."""
+    record = json.loads(json.dumps(EXAMPLES[0]))
+    record["events"][5]["kind"] = value
+    with pytest.raises(InvalidRequest) as error:
+        settle_record_json(record)
+    assert [(v.field, v.description) for v in error.value.violations] == [("events[5].kind", fault)]
+    reply = http.post("SettleRecord", json.dumps(record).encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("events[5].kind", fault)])
