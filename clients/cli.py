@@ -15,6 +15,7 @@ import grpc
 from google.protobuf.json_format import ParseDict, ParseError
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
@@ -30,6 +31,7 @@ from clients.errors import ScoringError
 from rules_core import build
 from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE
+from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 
@@ -201,13 +203,37 @@ def profiles_dict(args) -> dict:
         return convert.message_dict(answer)
 
 
+def liability_threshold(args, request: dict, response: dict) -> int | None:
+    """The effective profile's liability threshold, which saying why a liable seat pays twice
+    needs; asked for only when the settlement has a liability payment (None otherwise)."""
+    if not needs_threshold(response.get("payments", [])):
+        return None
+    name, overrides = request.get("profile", ""), request.get("overrides") or None
+    if args.local:
+        from rules_core.json_read import read_overrides
+        from rules_core.overrides import resolve_profile
+
+        changes = read_overrides(overrides, "overrides", [])  # already checked by the settlement
+        profile, _ = resolve_profile(name, changes, house_profiles(args))
+        return profile.liability_threshold if profile is not None else None
+    with _client(args) as client:
+        changes = ParseDict(overrides, profile_pb2.RuleProfile()) if overrides else None
+        return client.get_profile(name, changes).liability_threshold
+
+
+def settlement_text(args, request: dict, response: dict) -> str:
+    """The settlement as a table, with why each liable seat pays."""
+    threshold = liability_threshold(args, request, response)
+    return report.settlement_table(response, request.get("liabilities") or [], threshold)
+
+
 def cmd_score(args) -> int:
     request = score_request(args)
     if args.command == "request":  # the same flags, the request printed instead of settled
         print(json.dumps(convert.message_dict(request_message(request)), ensure_ascii=False))
         return 0
     response = settle_dict(args, request)
-    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.settlement_table(response))
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else settlement_text(args, request, response))
     return 0
 
 
@@ -260,7 +286,10 @@ def cmd_replay(args) -> int:
         with _client(args) as client:  # the record read here, not protobuf's reading of the JSON
             answer = client.settle_record(settle_record_request_message(record))
             response = settle_record_response_dict(answer)
-    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else record_story(record, response))
+    if args.json:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+    else:
+        print(record_story(record, response, liability_threshold(args, data, response.get("settlement", {}))))
     return 0
 
 

@@ -103,8 +103,9 @@ def _changes_hand(kind: EventKind) -> bool:
     return kind not in (EventKind.DRAW, EventKind.WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.ABANDON)
 
 
-def record_story(record: SettleRecordRequest, response: dict) -> str:
-    """The record told event by event, then the derived request and the settlement."""
+def record_story(record: SettleRecordRequest, response: dict, threshold: int | None = None) -> str:
+    """The record told event by event, then the derived request and the settlement
+    (``threshold``: the profile's liability threshold, to say why a liable seat pays twice)."""
     events = record.events
     derived = response.get("derived", {})
     outcome = derived.get("outcome", "")
@@ -123,7 +124,12 @@ def record_story(record: SettleRecordRequest, response: dict) -> str:
         lines.append(f"  {index:>{width}}  {text}")
         for found in passes_at.get(index, []):
             lines.append(pass_line(events, found))
-    lines += ["", *derived_lines(derived), "", settlement_table(response.get("settlement", {}))]
+    lines += [
+        "",
+        *derived_lines(derived),
+        "",
+        settlement_table(response.get("settlement", {}), derived.get("liabilities", []), threshold),
+    ]
     lines += recorded_lines(record, response)
     return "\n".join(lines)
 

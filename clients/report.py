@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 
+from rules_core.liability_words import payments_why
 from rules_core.patterns import Pattern
 from rules_core.tiles import TILE_NOTATION
-from rules_core.vocabulary import ENUM_WORDS
+from rules_core.vocabulary import ENUM_WORDS, term
 
 
 def words(name: str) -> str:
@@ -27,13 +28,19 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(width - display_width(text), 0)
 
 
+def pad_left(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal columns."""
+    return " " * max(width - display_width(text), 0) + text
+
+
 def _number(value: float) -> str:
     return f"{value:g}"
 
 
 def pattern_label(name: str) -> str:
+    """``Full flush 清一色`` for ``PATTERN_FULL_FLUSH``."""
     pattern = Pattern[name.removeprefix("PATTERN_")]
-    return f"{pattern.name} {pattern.name_zh}"
+    return f"{pattern.name_en} {pattern.name_zh}"
 
 
 def tile_label(name: str | int) -> str:
@@ -50,7 +57,7 @@ def _effect(item: dict) -> str:
     if kind in ("ITEM_KIND_FLOWERS", "ITEM_KIND_BASE"):
         return f"+{_number(amount)}"
     if kind == "ITEM_KIND_FAN":
-        return f"x{2 ** int(amount)} ({_number(amount)} 番)"
+        return f"x{2 ** int(amount)} ({_number(amount)} {term('fan')})"
     if kind == "ITEM_KIND_PATTERN":
         return f"= {_number(amount)}"
     if kind == "ITEM_KIND_MULTIPLIER":
@@ -61,59 +68,80 @@ def _effect(item: dict) -> str:
 def winner_lines(winner: dict, unit: str) -> list[str]:
     seat = winner.get("seat", 0)
     legal = winner.get("legal", False)
-    patterns = ", ".join(pattern_label(p) for p in winner.get("patterns", [])) or "no pattern"
-    lines = [f"Seat {seat}  {'LEGAL' if legal else 'NOT LEGAL'}  {patterns}  ({winner.get('flowers', 0)} 花)"]
+    patterns = ", ".join(pattern_label(p) for p in winner.get("patterns", [])) or term("no_pattern")
+    verdict = term("legal" if legal else "not_legal")
+    lines = [f"Seat {seat}  {verdict}  {patterns}  ({term('flowers')} {winner.get('flowers', 0)})"]
     if not legal:
         reasons = ", ".join(words(r) for r in winner.get("illegalReasons", []))
-        lines.append(f"  why: {reasons}")
+        lines.append(f"  {term('why')}: {reasons}")
         return lines
     for item in winner.get("items", []):
         count = item.get("count", 1)
         name = item.get("nameEn", "") + (f" x{count}" if count > 1 else "")
         lines.append(f"  {pad(name, 44)} {pad(item.get('nameZh', ''), 16)} {_effect(item)}")
     lines.append(
-        f"  value per share V = {_number(winner.get('value', 0.0))} {unit}"
-        f"  (before multipliers {_number(winner.get('baseValue', 0.0))})"
+        f"  {term('value_per_share')} = {_number(winner.get('value', 0.0))} {unit}"
+        f"  ({term('before_multipliers')} {_number(winner.get('baseValue', 0.0))})"
     )
     return lines
 
 
-def settlement_table(response: dict) -> str:
-    unit = ENUM_WORDS[response["unit"]].zh if response.get("unit") in ENUM_WORDS else ""
+def payment_lines(payments: list[dict], unit: str, liabilities: list[dict], threshold: int | None) -> list[str]:
+    """Each payment, and under a liability (承包) or 三口 payment why that seat pays
+    (`rules_core.liability_words`, the explorer's words too)."""
+    lines = [term("payments")]
+    for payment, why in zip(payments, payments_why(payments, liabilities, threshold), strict=True):
+        amount = pad_left(f"{_number(payment.get('amount', 0.0))} {unit}", 8)
+        lines.append(
+            f"  seat {payment.get('fromSeat', 0)} -> seat {payment.get('toSeat', 0)}  {amount}"
+            f"  {words(payment.get('reason', ''))}"
+        )
+        lines += [f"      {phrase}" for phrase in why]
+    return lines
+
+
+def settlement_table(response: dict, liabilities: list[dict] | None = None, threshold: int | None = None) -> str:
+    """The settlement as a person reads it. ``liabilities`` are the request's claims (proto3
+    JSON) and ``threshold`` the effective profile's liability threshold, for saying why a liable
+    seat pays (twice)."""
+    unit_words = ENUM_WORDS.get(response.get("unit", ""))
+    unit = unit_words.zh if unit_words else ""
+    unit_said = f"{unit_words.zh} {unit_words.en}" if unit_words else ""
     lines = [
-        f"Profile {response.get('profile', '')} (unit {unit})"
-        + (f"  request {response['requestId']}" if response.get("requestId") else "")
+        f"{term('profile')} {response.get('profile', '')}  ({term('unit')}: {unit_said})"
+        + (f"  {term('request')} {response['requestId']}" if response.get("requestId") else "")
     ]
     for winner in response.get("winners", []):
         lines += winner_lines(winner, unit)
     payments = response.get("payments", [])
     if payments:
-        lines.append("Payments")
-        for p in payments:
-            reason = words(p.get("reason", ""))
-            lines.append(
-                f"  seat {p.get('fromSeat', 0)} -> seat {p.get('toSeat', 0)}  {_number(p.get('amount', 0.0)):>6}  {reason}"
-            )
+        lines += payment_lines(payments, unit, liabilities or [], threshold)
     for penalty in response.get("penalties", []):
-        lines.append(f"Penalty  seat {penalty.get('seat', 0)} loses {_number(penalty.get('amount', 0.0))} (逃跑)")
+        lines.append(
+            f"{term('penalty')}  seat {penalty.get('seat', 0)} {term('loses')} "
+            f"{_number(penalty.get('amount', 0.0))} {unit}  ({words(penalty.get('reason', ''))})"
+        )
     deltas = "  ".join(f"{d:+g}" for d in response.get("seatDeltas", []))
-    lines.append(f"Seat deltas  {deltas}")
-    lines.append(f"荒番 after dice  {response.get('huangfanAfterDice', 0)}")
+    lines.append(f"{term('seat_deltas')}  {deltas}")
+    lines.append(f"{term('huangfan_after_dice')}  {response.get('huangfanAfterDice', 0)}")
     if "nextHand" in response:
         next_hand = response["nextHand"]
         lines.append(
-            f"Next hand  dealer {next_hand.get('dealerSeat', 0)}, 荒番 count {next_hand.get('huangfanCount', 0)}"
+            f"{term('next_hand')}  {term('dealer')} seat {next_hand.get('dealerSeat', 0)},"
+            f" {term('huangfan_count')} {next_hand.get('huangfanCount', 0)}"
         )
     else:
-        lines.append("Next hand  none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续")
+        lines.append(f"{term('next_hand')}  {term('no_next_hand')}")
     return "\n".join(lines)
 
 
 def waits_table(response: dict) -> str:
     lines = []
-    for key, title in (("discardWaits", "On a discard"), ("selfDrawWaits", "By self-draw")):
+    for key, title in (("discardWaits", "on_a_discard"), ("selfDrawWaits", "by_self_draw")):
         waits = response.get(key, [])
-        lines.append(f"{title}: {len(waits)} winning tile(s)")
+        lines.append(
+            f"{term(title)}: {len(waits)} {term('winning_tiles')}" + (f", {term('value_per_share')}" if waits else "")
+        )
         for wait in waits:
             result = wait.get("result", {})
             patterns = ", ".join(pattern_label(p) for p in result.get("patterns", []))

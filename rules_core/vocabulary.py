@@ -119,6 +119,60 @@ PROFILE_FIELD_WORDS: dict[str, Words] = {
 }
 
 
+class Term(NamedTuple):
+    zh: str
+    en: str
+
+
+# The other words a person reads beside the numbers: the headings and labels of the CLI's
+# tables (`clients.report`, `clients.profile_report`), its error lines, and the phrases that
+# say why a liable seat pays (`rules_core.liability_words`, which the explorer asks for too).
+TERMS: dict[str, Term] = {
+    "profile": Term("规则", "Profile"),
+    "unit": Term("单位", "unit"),
+    "request": Term("请求", "request"),
+    "seat": Term("座位", "seat"),
+    "legal": Term("合法", "legal"),
+    "not_legal": Term("不合法", "not legal"),
+    "no_pattern": Term("无番型", "no pattern"),
+    "flowers": Term("花", "flowers"),
+    "why": Term("原因", "why"),
+    "fan": Term("番", "fan"),
+    "value_per_share": Term("每份牌值", "value per share V"),
+    "before_multipliers": Term("倍数前", "before multipliers"),
+    "payments": Term("付款", "Payments"),
+    "penalty": Term("罚分", "Penalty"),
+    "loses": Term("输", "loses"),
+    "seat_deltas": Term("输赢", "Seat deltas"),
+    "huangfan_after_dice": Term("掷骰后荒番数", "荒番 count after the dice"),
+    "next_hand": Term("下一手", "Next hand"),
+    "dealer": Term("庄家", "dealer"),
+    "huangfan_count": Term("荒番数", "荒番 count"),
+    "no_next_hand": Term("无人合法胡牌，本手继续", "none: no claimed win is legal, the hand goes on"),
+    "claimed": Term("吃碰", "claimed"),
+    "claims_unit": Term("口", "times"),
+    "claims_unit_one": Term("口", "time"),
+    "pays_twice": Term("双向承包，付两份", "pays twice: the claims run both ways"),
+    "winning_tiles": Term("胡张", "winning tile(s)"),
+    "on_a_discard": Term("点炮胡", "On a discard"),
+    "by_self_draw": Term("自摸胡", "By self-draw"),
+    "yes": Term("是", "yes"),
+    "no": Term("否", "no"),
+    "none": Term("无", "none"),
+    "base": Term("基于", "based on"),
+    "house": Term("自定规则", "house profile"),
+    "built_in": Term("内置规则", "built-in profile"),
+    "field": Term("项目", "field"),
+    "value": Term("值", "value"),
+}
+
+
+def term(key: str) -> str:
+    """``Payments 付款``: a term in English then Chinese, as the CLI's tables print it."""
+    found = TERMS[key]
+    return f"{found.en} {found.zh}"
+
+
 def label(name: str) -> str:
     """``自摸 self-draw`` for an enum's JSON name; the name itself for one without words."""
     words = ENUM_WORDS.get(name)

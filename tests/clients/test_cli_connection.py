@@ -51,7 +51,7 @@ def test_a_flag_wins_over_the_environment(server, monkeypatch, capsys):
     monkeypatch.setenv("SHMJ_TLS", "1")
     code, out, err = run(["score", *HAND, "--target", server.address, "--no-tls"], capsys)
     assert (code, err) == (0, "")
-    assert out.splitlines()[-1] == "Next hand  dealer 0, 荒番 count 0"
+    assert out.splitlines()[-1] == "Next hand 下一手  dealer 庄家 seat 0, 荒番 count 荒番数 0"
 
 
 @pytest.mark.parametrize(

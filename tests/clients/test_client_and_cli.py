@@ -55,18 +55,18 @@ def test_client_retries_then_reports_unavailable():
 def test_score_prints_an_itemised_table(server, capsys):
     assert main(["score", *EXAMPLE_1, "--target", server.address]) == 0
     table = capsys.readouterr().out
-    assert "Seat 0  LEGAL  ALL_PUNGS 碰碰胡, CONCEALED 门清  (3 花)" in table
-    assert "Concealed hand" in table and "x2 (1 番)" in table
-    assert "seat 1 -> seat 0      12  self-draw 自摸" in table
-    assert "Seat deltas  +36  -12  -12  -12" in table
-    assert "Next hand  dealer 0, 荒番 count 0" in table
+    assert "Seat 0  legal 合法  All pungs 碰碰胡, Concealed hand 门清  (flowers 花 3)" in table
+    assert "Concealed hand" in table and "x2 (1 fan 番)" in table
+    assert "seat 1 -> seat 0     12 花  self-draw 自摸" in table
+    assert "Seat deltas 输赢  +36  -12  -12  -12" in table
+    assert "Next hand 下一手  dealer 庄家 seat 0, 荒番 count 荒番数 0" in table
 
 
 def test_the_item_columns_line_up_on_a_terminal_whatever_the_chinese(capsys):
     """Padded by display width (花 takes two columns): every item's effect starts after 64 columns."""
     assert main(["score", *EXAMPLE_1, "--local"]) == 0
     items = capsys.readouterr().out.splitlines()[2:6]
-    effects = ["+2", "+1", "+3", "x2 (1 番)"]
+    effects = ["+2", "+1", "+3", "x2 (1 fan 番)"]
     assert [line.endswith(effect) for line, effect in zip(items, effects, strict=True)] == [True] * 4
     assert [display_width(line.removesuffix(effect)) for line, effect in zip(items, effects, strict=True)] == [64] * 4
     assert items[0] == "  Flower tile x2" + " " * 31 + "花牌" + " " * 13 + "+2"
@@ -94,7 +94,7 @@ def test_no_legal_win_and_the_hand_going_on_are_said_in_both_languages(capsys):
         == 0
     )
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1] == "Next hand  none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续"
+    assert lines[-1] == "Next hand 下一手  none: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续"
 
 
 def test_score_local_and_remote_agree(server, capsys):
@@ -172,8 +172,8 @@ def test_score_reports_bad_input(server, capsys):
 def test_waits(capsys):
     assert main(["waits", "1112345678999m", "--local"]) == 0
     out = capsys.readouterr().out
-    assert "On a discard: 9 winning tile(s)" in out
-    assert "5m  V =    20  FULL_FLUSH 清一色, CONCEALED 门清" in out
+    assert "On a discard 点炮胡: 9 winning tile(s) 胡张, value per share V 每份牌值" in out
+    assert "5m  V =    20  Full flush 清一色, Concealed hand 门清" in out
 
 
 def test_profiles(server, capsys):

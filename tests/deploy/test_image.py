@@ -269,7 +269,7 @@ def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_v
             text=True,
         )
         assert score.returncode == 0, score.stderr
-        assert "Seat deltas  +24  -8  -8  -8" in score.stdout
+        assert "Seat deltas 输赢  +24  -8  -8  -8" in score.stdout
         # the explorer's words: the .proto comments, from the descriptor set the wheel carries
         with urllib.request.urlopen(f"http://127.0.0.1:{http}/explorer/vocabulary.json", timeout=10) as answer:
             assert json.load(answer) == vocabulary()

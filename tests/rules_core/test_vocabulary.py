@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
 
-from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, label
+from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, label, term
 
 # The enums whose values a settlement, a winner or a profile shows (patterns, tiles and
 # flowers have their names in rules_core.patterns and rules_core.tiles).
@@ -41,3 +41,9 @@ def test_a_label_reads_chinese_then_english():
     assert label("PAYMENT_REASON_LIABILITY") == "承包 liability"
     assert label("ILLEGAL_REASON_NO_QUALIFYING_PATTERN") == "无可胡番型 no qualifying pattern"
     assert label("SOMETHING_NEW") == "SOMETHING_NEW"
+
+
+def test_every_term_has_both_languages_and_reads_english_then_chinese():
+    assert all(t.zh and t.en and not t.en.isupper() for t in TERMS.values())
+    assert term("payments") == "Payments 付款"
+    assert term("seat_deltas") == "Seat deltas 输赢"
