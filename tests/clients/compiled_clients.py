@@ -121,7 +121,7 @@ def clients_md_protoc_command(output_flag: str, out: Path) -> str:
 
 def run_clients_md_protoc(output_flag: str, tmp_path: Path) -> Path:
     """That command run as written from the repository root with Debian's tools, into tmp_path."""
-    for language in ("go", "cpp"):
+    for language in ("go", "java", "cpp"):
         (tmp_path / language).mkdir()
     command = clients_md_protoc_command(output_flag, tmp_path)
     result = subprocess.run(["bash", "-c", command], cwd=ROOT, env={"PATH": "/usr/bin:/bin"}, capture_output=True)

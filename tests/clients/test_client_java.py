@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from clients.client import retry_service_config
+from tests.clients.compiled_clients import run_clients_md_protoc, same_code
 from tests.server.conftest import ROOT, run_server
 
 JAR = ROOT / "build/java/shmj-client.jar"
@@ -77,6 +78,13 @@ def test_the_java_client_retries_unavailable_until_a_late_server_answers(java_cl
     assert (process.returncode, out) == (0, EXAMPLE_OUTPUT)
     lines = set(stderr.read_text().splitlines())
     assert RETRY_LINE in lines and lines <= {RETRY_LINE, SLOW_CONNECT_LINE}
+
+
+def test_the_protoc_command_of_clients_md_generates_what_the_java_build_does(java_client, tmp_path):
+    """The plain protoc line for Java, run as written with Debian's tools, gives the build's code."""
+    generated = run_clients_md_protoc("--java_out", tmp_path)
+    names = same_code(ROOT / "build/java/gen", generated / "java", "*.java")
+    assert "com/mahjong/shanghai/v1/ScoringServiceGrpc.java" in names
 
 
 def test_the_java_example_without_a_target_prints_its_usage(java_client):
