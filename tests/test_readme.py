@@ -160,3 +160,30 @@ def test_the_example_session_prints_what_the_readme_shows(tmp_path):
             result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60)
             assert result.stdout + result.stderr == expected.rstrip("\n") + "\n", command
             assert result.returncode == (2 if "INVALID_ARGUMENT" in expected else 0), command
+
+
+def test_the_field_violations_session_of_clients_md_is_a_step_of_the_example_session():
+    """docs/CLIENTS.md shows the same command; the example session's test runs it."""
+    clients_md = (ROOT / "docs/CLIENTS.md").read_text()
+    (block,) = fenced(clients_md[clients_md.index("## Reading the field violations") :], "console")[:1]
+    ((command, shown),) = re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
+    assert (command, shown.rstrip("\n")) in [(c, s.rstrip("\n")) for c, s in example_session()]
+
+
+def test_the_load_testing_command_runs_as_written_at_a_gentler_rate(user_dir, server):  # noqa: F811  (the fixture)
+    (block,) = fenced(section("Load testing"), "sh")
+    command = " ".join(block.replace("\\\n", " ").split())
+    assert "--rate 1000 --duration 15" in command
+    command = command.replace("--rate 1000 --duration 15", "--rate 100 --duration 1")
+    result = subprocess.run(
+        ["bash", "-c", command.replace("127.0.0.1:50051", server.address)],
+        cwd=user_dir,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads((user_dir / "loadtest.json").read_text())
+    assert (report["sent"], report["completed"], report["errors_by_code"]) == (100, 100, {})
+    assert set(report["latency_ms"]) >= {"p50", "p90", "p99", "max"} and len(report["by_rpc"]) == 4
+    assert (user_dir / "loadtest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
