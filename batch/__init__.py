@@ -10,6 +10,8 @@ rescore`` (clients/) drives it on this machine, Dask, Spark and Ray on many. One
 - ``local``: settling requests in this process, each failure costing its own record only;
 - ``arrow_schema`` and ``arrow``: the columnar form of the contract, and the Arrow core
   (``settle_arrow_batch``) that Dask, Spark's ``mapInArrow`` and Ray's ``map_batches`` call;
+  ``arrow_columns`` reads request columns into core values, ``arrow_results`` builds result
+  columns from core results, ``collector`` pauses the cycle collector while a batch is settled;
 - ``parts``, ``dask_job``, ``compare``: input partitions and part files, the Dask job, and
   rule-change reports;
 - ``paths``: never writing where the job reads.

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch
+from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
 from batch.records import with_rules
@@ -123,7 +124,8 @@ def settle_arrow_batch(
 ) -> pa.RecordBatch | pa.Table:
     """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``):
     Ray Data's ``map_batches`` form."""
-    results = answers_batch(settle_answers(batch, first_number, profile, overrides))
+    with collector_paused():
+        results = answers_batch(settle_answers(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
 
 

@@ -11,7 +11,7 @@ None in the list; either way those rows go the row-by-row way (``arrow.settle_re
 
 from __future__ import annotations
 
-from itertools import pairwise, repeat
+from itertools import islice, repeat
 
 import pyarrow as pa
 
@@ -22,6 +22,7 @@ from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
 
 BAD = object()  # an enum name the tables lack: the bounded reader's to explain
 _TYPES = {field.name: field.type for field in REQUEST_SCHEMA}
+new = tuple.__new__  # a named tuple from its fields' tuple, without its Python-level __new__
 
 
 class _Refused(Exception):
@@ -29,7 +30,13 @@ class _Refused(Exception):
 
 
 class Column:
-    """One column of a struct array (its slice, with the struct's nulls), read as Python lists."""
+    """One column of a struct array (its slice, with the struct's nulls), read as Python lists.
+
+    The usual batch is read with no Python code per value: an enum column is dictionary-encoded
+    by Arrow and its indices mapped to the members of the few names it holds, lists are cut
+    from their items by ``islice`` and named tuples built by ``tuple.__new__``, all through
+    ``map`` (in C). A column that holds a BAD value, or a list over its bound, is read row by
+    row instead, each reader saying which with its ``clean`` flag."""
 
     def __init__(self, array: pa.Array | None, size: int):
         self.array, self.size = array, size
@@ -40,10 +47,17 @@ class Column:
         values = self.array.to_pylist()
         return [default if v is None else v for v in values] if self.array.null_count else values
 
-    def members(self, table: dict) -> list:
+    def members(self, table: dict) -> tuple[list, bool]:
+        """(the member of each name, whether none is BAD): names the table lacks are BAD."""
         if self.array is None:
-            return [None] * self.size
-        return list(map(table.get, self.array.to_pylist(), repeat(BAD)))
+            return [None] * self.size, True
+        encoded = self.array.dictionary_encode()
+        lookup = [table.get(name, BAD) for name in encoded.dictionary.to_pylist()]
+        indices = encoded.indices
+        if indices.null_count:
+            lookup.append(table.get(None, BAD))
+            indices = indices.fill_null(len(lookup) - 1)
+        return list(map(lookup.__getitem__, indices.to_pylist())), BAD not in lookup
 
     def valid(self) -> list:
         return [False] * self.size if self.array is None else self.array.is_valid().to_pylist()
@@ -55,93 +69,98 @@ class Column:
         children = self.array.flatten()
         return {field.name: Column(child, self.size) for field, child in zip(self.array.type, children, strict=True)}
 
+    def get(self, fields: dict[str, Column], name: str) -> Column:
+        """The field ``name`` of ``fields`` (this column's), absent if the struct lacks it."""
+        return fields.get(name) or Column(None, self.size)
+
     def lists(self) -> tuple[list[int], Column]:
-        """(offsets, the column of the items) of a list column: a null list is empty."""
+        """(the length of each list, the column of the items) of a list column: a null list is empty."""
         if self.array is None:
-            return [0] * (self.size + 1), Column(None, 0)
+            return [0] * self.size, Column(None, 0)
         lengths = self.array.value_lengths()
         counts = lengths.fill_null(0).to_pylist() if lengths.null_count else lengths.to_pylist()
-        offsets = [0] * (self.size + 1)
-        total = 0
-        for index, count in enumerate(counts, start=1):
-            total += count
-            offsets[index] = total
-        return offsets, Column(self.array.flatten(), total)
+        return counts, Column(self.array.flatten(), sum(counts))
 
 
-def _slices(offsets: list[int], items: list, limit: int) -> list:
-    """The tuple of each list, or BAD for a list over ``limit`` or holding a BAD item."""
-    out = []
-    for start, stop in pairwise(offsets):
-        part = tuple(items[start:stop])
-        out.append(BAD if stop - start > limit or BAD in part else part)
-    return out
+def _slices(counts: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
+    """(the tuple of each list, whether none is BAD): BAD for a list over ``limit`` or holding
+    a BAD item."""
+    if clean and max(counts, default=0) <= limit:
+        return list(map(tuple, map(islice, repeat(iter(items)), counts))), True
+    out, start = [], 0
+    for count in counts:
+        part = tuple(items[start : start + count])
+        start += count
+        out.append(BAD if count > limit or BAD in part else part)
+    return out, BAD not in out
 
 
-def _names(column: Column, table: dict, limit: int) -> list:
+def _names(column: Column, table: dict, limit: int) -> tuple[list, bool]:
     """A list-of-names column as a tuple of members per list."""
-    offsets, items = column.lists()
-    return _slices(offsets, items.members(table), limit)
+    counts, items = column.lists()
+    members, clean = items.members(table)
+    return _slices(counts, members, limit, clean)
 
 
-def _melds(column: Column) -> list:
-    offsets, items = column.lists()
+def _build(kind: type, columns: tuple[list, ...], clean: bool) -> tuple[list, bool]:
+    """(a ``kind`` per row from the columns of its fields, whether none is BAD): BAD where any
+    field is."""
+    rows = zip(*columns, strict=True)
+    if clean:
+        return list(map(new, repeat(kind), rows)), True
+    out = [BAD if BAD in row else new(kind, row) for row in rows]
+    return out, BAD not in out
+
+
+def _melds(column: Column) -> tuple[list, bool]:
+    counts, items = column.lists()
     f = items.fields()
-    get = lambda name: f.get(name, Column(None, items.size))  # noqa: E731
-    kinds = get("kind").members(MELD_KINDS)
-    tiles = _names(get("tiles"), TILES, MAX_LENGTHS["tiles"])
-    seats = get("from_seat").values(0)
-    melds = [
-        BAD if kind is BAD or t is BAD else Meld(kind, t, seat)
-        for kind, t, seat in zip(kinds, tiles, seats, strict=True)
-    ]
-    return _slices(offsets, melds, MAX_LENGTHS["melds"])
+    kinds, kinds_clean = items.get(f, "kind").members(MELD_KINDS)
+    tiles, tiles_clean = _names(items.get(f, "tiles"), TILES, MAX_LENGTHS["tiles"])
+    melds, clean = _build(Meld, (kinds, tiles, items.get(f, "from_seat").values(0)), kinds_clean and tiles_clean)
+    return _slices(counts, melds, MAX_LENGTHS["melds"], clean)
 
 
-def _hands(column: Column) -> list:
+def _hands(column: Column) -> tuple[list, bool]:
     f = column.fields()
-    get = lambda name: f.get(name, Column(None, column.size))  # noqa: E731
-    concealed = _names(get("concealed"), TILES, MAX_LENGTHS["concealed"])
-    winning = get("winning_tile").members(TILES)
-    melds = _melds(get("melds"))
-    flowers = _names(get("flowers"), FLOWERS, MAX_LENGTHS["flowers"])
-    return [
-        BAD if BAD in (c, w, m, fl) else Hand(c, w, m, fl)
-        for c, w, m, fl in zip(concealed, winning, melds, flowers, strict=True)
-    ]
+    concealed, concealed_clean = _names(column.get(f, "concealed"), TILES, MAX_LENGTHS["concealed"])
+    winning, winning_clean = column.get(f, "winning_tile").members(TILES)
+    melds, melds_clean = _melds(column.get(f, "melds"))
+    flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWERS, MAX_LENGTHS["flowers"])
+    clean = concealed_clean and winning_clean and melds_clean and flowers_clean
+    return _build(Hand, (concealed, winning, melds, flowers), clean)
 
 
-def _winners(column: Column) -> list:
-    offsets, items = column.lists()
+def _winners(column: Column) -> tuple[list, bool]:
+    counts, items = column.lists()
     f = items.fields()
-    get = lambda name: f.get(name, Column(None, items.size))  # noqa: E731
-    seats = get("seat").values(0)
-    hands = _hands(get("hand"))
-    passed = _names(get("passed_tiles"), TILES, MAX_LENGTHS["passed_tiles"])
-    replacement = get("replacement_draw").values(False)
-    first = get("first_go_around").values(False)
-    winners = [
-        BAD if h is BAD or p is BAD else Winner(s, h, p, r, g)
-        for s, h, p, r, g in zip(seats, hands, passed, replacement, first, strict=True)
-    ]
-    return _slices(offsets, winners, MAX_LENGTHS["winners"])
-
-
-def _liabilities(column: Column) -> list:
-    offsets, items = column.lists()
-    f = items.fields()
-    get = lambda name: f.get(name, Column(None, items.size))  # noqa: E731
-    relations = list(
-        map(LiabilityRelation, get("claimer_seat").values(0), get("source_seat").values(0), get("claims").values(0))
+    hands, hands_clean = _hands(items.get(f, "hand"))
+    passed, passed_clean = _names(items.get(f, "passed_tiles"), TILES, MAX_LENGTHS["passed_tiles"])
+    fields = (
+        items.get(f, "seat").values(0),
+        hands,
+        passed,
+        items.get(f, "replacement_draw").values(False),
+        items.get(f, "first_go_around").values(False),
     )
-    return _slices(offsets, relations, MAX_LENGTHS["liabilities"])
+    winners, clean = _build(Winner, fields, hands_clean and passed_clean)
+    return _slices(counts, winners, MAX_LENGTHS["winners"], clean)
+
+
+def _liabilities(column: Column) -> tuple[list, bool]:
+    counts, items = column.lists()
+    f = items.fields()
+    fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
+    relations, _ = _build(LiabilityRelation, fields, True)
+    return _slices(counts, relations, MAX_LENGTHS["liabilities"], True)
 
 
 def _dice(column: Column) -> list:
     f = column.fields()
-    firsts = f.get("first", Column(None, column.size)).values(0)
-    seconds = f.get("second", Column(None, column.size)).values(0)
-    return [Dice(a, b) if ok else None for ok, a, b in zip(column.valid(), firsts, seconds, strict=True)]
+    dice, _ = _build(Dice, (column.get(f, "first").values(0), column.get(f, "second").values(0)), True)
+    if column.array is not None and column.array.null_count == 0:
+        return dice
+    return [throw if ok else None for ok, throw in zip(column.valid(), dice, strict=True)]
 
 
 def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
@@ -151,30 +170,34 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     if any(_TYPES.get(field.name) != field.type for field in schema):
         return None  # an unknown column, or a known one of another type: the row reader names it
     size = batch.num_rows
+    top = Column(None, size)
     columns = {name: Column(array, size) for name, array in zip(schema.names, batch.columns, strict=True)}
-    get = lambda name: columns.get(name, Column(None, size))  # noqa: E731
-    if get("overrides").array is not None and get("overrides").array.null_count < size:
+    overrides = top.get(columns, "overrides").array
+    if overrides is not None and overrides.null_count < size:
         return None  # requests with overrides: the bounded reader's
-    ids = get("request_id").values("")
-    rows = zip(
+    ids = top.get(columns, "request_id").values("")
+    outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOMES)
+    winners, winners_clean = _winners(top.get(columns, "winners"))
+    liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
+    fields = (
+        top.get(columns, "profile").values(""),
+        outcomes,
+        winners,
+        top.get(columns, "dealer_seat").values(0),
+        _dice(top.get(columns, "dice")),
+        top.get(columns, "huangfan_count").values(0),
+        top.get(columns, "discarder_seat").values(0),
+        liabilities,
+        top.get(columns, "abandoning_seat").values(0),
+        repeat(None, size),  # no overrides
         ids,
-        get("profile").values(""),
-        get("outcome").members(OUTCOMES),
-        _winners(get("winners")),
-        get("dealer_seat").values(0),
-        _dice(get("dice")),
-        get("huangfan_count").values(0),
-        get("discarder_seat").values(0),
-        _liabilities(get("liabilities")),
-        get("abandoning_seat").values(0),
-        get("profile_digest").values(""),
-        strict=True,
+        top.get(columns, "profile_digest").values(""),
     )
-    return [
-        None
-        if BAD in (outcome, winners, liabilities) or len(request_id) * 4 > MAX_REQUEST_ID_BYTES
-        else SettleRequest(
-            profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning, None, request_id, pin
-        )
-        for request_id, profile, outcome, winners, dealer, dice, huangfan, discarder, liabilities, abandoning, pin in rows
-    ]
+    long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
+    clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
+    requests, clean = _build(SettleRequest, fields, clean)
+    if clean:
+        return requests
+    if long_ids:  # an id that may be over its bound in UTF-8: the bounded reader measures it
+        requests = [BAD if len(i) * 4 > MAX_REQUEST_ID_BYTES else r for i, r in zip(ids, requests, strict=True)]
+    return [None if request is BAD else request for request in requests]

@@ -23,6 +23,7 @@ from fsspec.core import url_to_fs
 from batch.arrow import is_json_column, settle_answers
 from batch.arrow_results import answers_batch
 from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record
+from batch.collector import collector_paused
 from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
@@ -132,15 +133,17 @@ def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> 
             changes = stack.enter_context(writer(fs, changes_path, fmt, CHANGES_SCHEMA))
         items = []  # what the report needs of each record, a few numbers each
         for batch, number in read_partition(partition):
-            answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
-            for answer in answers:
-                if isinstance(answer, SettleResult):
-                    count_answer(counts, answer)
-                else:
-                    count_record(counts, answer)
-            # Parquet parts are built from the core results column by column: no answer dict
-            records = None if fmt == "parquet" and changes is None else list(map(answer_record, answers))
-            part.write(records, answers_batch(answers) if fmt == "parquet" else None)
+            with collector_paused():
+                answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+                for answer in answers:
+                    if isinstance(answer, SettleResult):
+                        count_answer(counts, answer)
+                    else:
+                        count_record(counts, answer)
+                # Parquet parts are built from the core results column by column: no answer dict
+                records = None if fmt == "parquet" and changes is None else list(map(answer_record, answers))
+                results = answers_batch(answers) if fmt == "parquet" else None
+            part.write(records, results)
             if changes is not None:
                 items += comparables(_request_records(batch), records)
             progress.add(len(answers))

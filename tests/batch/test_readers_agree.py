@@ -147,3 +147,33 @@ def test_the_columnar_reader_reads_every_row_of_a_batch_and_of_its_slices():
     assert read_requests(batch.slice(37, 50)) == expected[37:87]
     odd = [dict(BASES[0], outcome="OUTCOME_NONE"), BASES[1], dict(BASES[2], requestId="x" * 300)]
     assert read_requests(record_batch(REQUEST, odd)) == [None, expected[1], None]  # left to the bounded reader
+
+
+def test_a_row_left_to_the_bounded_reader_leaves_the_rest_of_its_batch_read_as_before():
+    """Each kind of row the columnar reader leaves alone (an unknown name at every depth, a list
+    over its bound), among usual rows: those are None, every other row its bounded reading."""
+    meld_row = next(i for i, b in enumerate(BASES) if b.get("winners") and b["winners"][0]["hand"].get("melds"))
+
+    def changed(index, change):
+        data = copy.deepcopy(BASES[index])
+        change(data)
+        return data
+
+    def first_hand(data):
+        return data["winners"][0]["hand"]
+
+    odd = [
+        changed(meld_row, lambda d: first_hand(d)["melds"][0].update(kind="MELD_KIND_TRIPLE")),
+        changed(meld_row, lambda d: first_hand(d)["melds"][0]["tiles"].__setitem__(0, "TILE_Z9")),
+        changed(meld_row, lambda d: first_hand(d).update(concealed=["TILE_M1"] * 15)),
+        changed(meld_row, lambda d: first_hand(d).update(winningTile="TILE_M0")),
+        changed(meld_row, lambda d: first_hand(d).update(flowers=["FLOWER_ROSE"])),
+        changed(meld_row, lambda d: d["winners"][0].update(passedTiles=["TILE_P0"])),
+        changed(meld_row, lambda d: first_hand(d).update(melds=first_hand(d)["melds"] * 5)),
+        changed(0, lambda d: d.update(liabilities=[{"claimerSeat": 1, "sourceSeat": 2, "claims": 3}] * 49)),
+    ]
+    rows = [row for pair in zip(BASES[: len(odd)], odd, strict=True) for row in pair]
+    read = read_requests(record_batch(REQUEST, rows))
+    assert read[1::2] == [None] * len(odd)
+    assert read[0::2] == [bounded(data) for data in BASES[: len(odd)]]
+    assert read_requests(record_batch(REQUEST, rows[0::2])) == read[0::2]
