@@ -1,18 +1,9 @@
 """OpenTelemetry tracing of the service's calls: off unless OpenTelemetry's own environment
 variables turn it on, and then one server span per ScoringService call, over gRPC and HTTP.
 
-Configured only by OpenTelemetry's standard variables, read in each worker as it starts:
-
-- ``OTEL_TRACES_EXPORTER``: ``otlp`` turns tracing on (``console`` prints spans, for a look);
-  unset or ``none`` leaves it off. (OpenTelemetry's own default is ``otlp``; here nothing
-  is sent anywhere unless asked for.)
-- ``OTEL_EXPORTER_OTLP_PROTOCOL`` (or ``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL``): ``grpc`` or
-  ``http/protobuf`` (the default, as OpenTelemetry's); ``OTEL_EXPORTER_OTLP_ENDPOINT`` (or
-  ``..._TRACES_ENDPOINT``), headers, timeouts and certificates as the OTLP exporters read them.
-- ``OTEL_SERVICE_NAME`` and ``OTEL_RESOURCE_ATTRIBUTES`` (``service.name`` is
-  ``shmj-scoring`` when neither names it); ``OTEL_TRACES_SAMPLER`` and
-  ``OTEL_TRACES_SAMPLER_ARG`` (``parentbased_always_on`` by default);
-  ``OTEL_PROPAGATORS`` (W3C ``tracecontext,baggage`` by default).
+Configured only by OpenTelemetry's standard variables, read in each worker as it starts, by
+`tracing_setup` (shared with the clients): ``service.name`` is ``shmj-scoring`` when neither
+``OTEL_SERVICE_NAME`` nor ``OTEL_RESOURCE_ATTRIBUTES`` names it.
 
 Spans are named and attributed by OpenTelemetry's RPC conventions in the version the pinned
 SDK's ``opentelemetry-semantic-conventions`` follows (``rpc.system``, ``rpc.service``,
@@ -26,67 +17,24 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+import tracing_setup
+from tracing_setup import TracingConfigError, check  # noqa: F401 (server/__main__.py checks before workers start)
+
 TRACER = None  # an OpenTelemetry Tracer in a worker whose environment turns tracing on
 _PROVIDER = None
 DEFAULT_SERVICE_NAME = "shmj-scoring"
 
 
-class TracingConfigError(ValueError):
-    """An OTEL_* variable that names nothing this service can do."""
-
-
-def _exporter(environ: Mapping[str, str]):
-    kind = environ.get("OTEL_TRACES_EXPORTER", "none").strip().lower()
-    if kind in ("", "none"):
-        return None
-    if kind == "console":
-        from opentelemetry.sdk.trace.export import ConsoleSpanExporter
-
-        return ConsoleSpanExporter()
-    if kind != "otlp":
-        raise TracingConfigError(f"OTEL_TRACES_EXPORTER={kind!r}: this service exports otlp, console or none")
-    protocol = environ.get("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") or environ.get(
-        "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"
-    )
-    if protocol == "grpc":
-        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-    elif protocol == "http/protobuf":
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-    else:
-        raise TracingConfigError(f"OTEL_EXPORTER_OTLP_PROTOCOL={protocol!r}: grpc or http/protobuf")
-    return OTLPSpanExporter()
-
-
-def check(environ: Mapping[str, str] = os.environ) -> None:
-    """`TracingConfigError` for an exporter or protocol this service cannot use, before any
-    worker starts (nothing is connected here)."""
-    kind = environ.get("OTEL_TRACES_EXPORTER", "none").strip().lower()
-    if kind not in ("", "none", "console", "otlp"):
-        raise TracingConfigError(f"OTEL_TRACES_EXPORTER={kind!r}: this service exports otlp, console or none")
-    protocol = environ.get("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") or environ.get("OTEL_EXPORTER_OTLP_PROTOCOL")
-    if kind == "otlp" and protocol not in (None, "grpc", "http/protobuf"):
-        raise TracingConfigError(f"OTEL_EXPORTER_OTLP_PROTOCOL={protocol!r}: grpc or http/protobuf")
-
-
 def configure(environ: Mapping[str, str] = os.environ) -> bool:
     """Set `TRACER` up from the environment (in a worker, after it has forked); True when on."""
     global TRACER, _PROVIDER
-    exporter = _exporter(environ)
-    if exporter is None:
+    _PROVIDER, _ = tracing_setup.tracer_provider(DEFAULT_SERVICE_NAME, environ)
+    if _PROVIDER is None:
         TRACER = None
         return False
-    from opentelemetry import trace
-    from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import BatchSpanProcessor
-
-    named = "OTEL_SERVICE_NAME" in environ or "service.name=" in environ.get("OTEL_RESOURCE_ATTRIBUTES", "")
-    resource = Resource.create({} if named else {"service.name": DEFAULT_SERVICE_NAME})
-    _PROVIDER = TracerProvider(resource=resource)  # the sampler from OTEL_TRACES_SAMPLER(_ARG)
-    _PROVIDER.add_span_processor(BatchSpanProcessor(exporter))
     from server import __version__
 
-    TRACER = trace.get_tracer("shmj.server", __version__, tracer_provider=_PROVIDER)
+    TRACER = _PROVIDER.get_tracer("shmj.server", __version__)
     return True
 
 
