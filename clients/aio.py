@@ -19,7 +19,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-from clients.client import ChannelSettings, ClientBase
+from clients import trace_context
+from clients.client import SERVICE, ChannelSettings, ClientBase
 from clients.errors import ScoringError
 from clients.trace_context import outgoing_metadata
 
@@ -52,21 +53,26 @@ class AsyncScoringClient(ClientBase):
     async def close(self) -> None:
         await self.channel.close()
 
-    async def _call(self, method: Callable[..., Awaitable[Response]], request: Any, timeout: float | None) -> Response:
+    async def _call(
+        self, method: Callable[..., Awaitable[Response]], name: str, request: Any, timeout: float | None
+    ) -> Response:
         try:
-            return await method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
+            if trace_context.TRACER is None:
+                return await method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
+            with trace_context.client_span(SERVICE, name, self.target) as metadata:
+                return await method(request, timeout=timeout or self.timeout, metadata=metadata)
         except grpc.RpcError as error:
             raise ScoringError.from_rpc_error(error) from error
 
     async def settle(self, request: pb.SettleRequest, timeout: float | None = None) -> pb.SettleResponse:
-        return await self._call(self.stub.Settle, request, timeout)
+        return await self._call(self.stub.Settle, "Settle", request, timeout)
 
     async def settle_batch(
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
     ) -> list[svc.SettleBatchResult]:
         """One result per request, in order: a ``response``, or an ``error`` for a malformed request."""
         batch = svc.SettleBatchRequest(requests=list(requests))
-        return list((await self._call(self.stub.SettleBatch, batch, timeout)).results)
+        return list((await self._call(self.stub.SettleBatch, "SettleBatch", batch, timeout)).results)
 
     async def settle_stream(
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
@@ -80,32 +86,36 @@ class AsyncScoringClient(ClientBase):
             raise ScoringError.from_rpc_error(error) from error
 
     async def check_win(self, request: svc.CheckWinRequest, timeout: float | None = None) -> svc.CheckWinResponse:
-        return await self._call(self.stub.CheckWin, request, timeout)
+        return await self._call(self.stub.CheckWin, "CheckWin", request, timeout)
 
     async def list_waits(self, request: svc.ListWaitsRequest, timeout: float | None = None) -> svc.ListWaitsResponse:
-        return await self._call(self.stub.ListWaits, request, timeout)
+        return await self._call(self.stub.ListWaits, "ListWaits", request, timeout)
 
     async def settle_record(
         self, request: records_pb2.SettleRecordRequest, timeout: float | None = None
     ) -> records_pb2.SettleRecordResponse:
         """Replay a hand record (牌谱) and settle what its events imply."""
-        return await self._call(self.stub.SettleRecord, request, timeout)
+        return await self._call(self.stub.SettleRecord, "SettleRecord", request, timeout)
 
     async def get_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
     ) -> profile_pb2.RuleProfile:
         request = svc.GetProfileRequest(name=name, overrides=overrides)
-        return (await self._call(self.stub.GetProfile, request, timeout)).profile
+        return (await self._call(self.stub.GetProfile, "GetProfile", request, timeout)).profile
 
     async def list_profiles(self, timeout: float | None = None) -> list[profile_pb2.RuleProfile]:
-        return list((await self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)).profiles)
+        return list(
+            (await self._call(self.stub.ListProfiles, "ListProfiles", svc.ListProfilesRequest(), timeout)).profiles
+        )
 
     async def describe_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
     ) -> svc.GetProfileResponse:
         """GetProfile's whole answer: the effective profile, with its base and description."""
-        return await self._call(self.stub.GetProfile, svc.GetProfileRequest(name=name, overrides=overrides), timeout)
+        return await self._call(
+            self.stub.GetProfile, "GetProfile", svc.GetProfileRequest(name=name, overrides=overrides), timeout
+        )
 
     async def describe_profiles(self, timeout: float | None = None) -> svc.ListProfilesResponse:
         """ListProfiles' whole answer: every profile, and the name, base and description of each."""
-        return await self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)
+        return await self._call(self.stub.ListProfiles, "ListProfiles", svc.ListProfilesRequest(), timeout)

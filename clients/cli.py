@@ -22,7 +22,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import convert
 import rules_core as rc
 from clients import cli_args as check
-from clients import report
+from clients import command_tracing, report
 from clients.cli_args import UsageError
 from clients.cli_environment import DEFAULT_TARGET, apply_environment
 from clients.cli_failures import exit_status, explain
@@ -34,6 +34,7 @@ from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from tracing_setup import TracingConfigError
 
 # --- building requests ----------------------------------------------------------------------
 
@@ -477,6 +478,20 @@ def print_violations(violations) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        tracing = command_tracing.start(os.environ)  # off unless OTEL_TRACES_EXPORTER turns it on
+    except TracingConfigError as error:
+        print(f"shmj: {error}", file=sys.stderr)
+        return 2
+    try:
+        return run_command(args)
+    finally:
+        if tracing is not None:
+            tracing.finish()  # the command's spans exported, or one line saying they were not
+
+
+def run_command(args) -> int:
+    """Run the parsed command; a user's mistake or a failed call is one message and an exit status."""
     try:
         apply_environment(args, os.environ)
         check_tls_flags(args)

@@ -20,6 +20,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
+from clients import trace_context
 from clients.errors import ScoringError
 from clients.trace_context import outgoing_metadata
 
@@ -117,6 +118,7 @@ class ClientBase:
         load_balancing: str | None = None,
     ):
         self.timeout = timeout
+        self.target = target
         self._connect(
             ChannelSettings(
                 target,
@@ -158,21 +160,24 @@ class ScoringClient(ClientBase):
     def close(self) -> None:
         self.channel.close()
 
-    def _call(self, method: Callable[..., Response], request: Any, timeout: float | None) -> Response:
+    def _call(self, method: Callable[..., Response], name: str, request: Any, timeout: float | None) -> Response:
         try:
-            return method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
+            if trace_context.TRACER is None:
+                return method(request, timeout=timeout or self.timeout, metadata=outgoing_metadata())
+            with trace_context.client_span(SERVICE, name, self.target) as metadata:
+                return method(request, timeout=timeout or self.timeout, metadata=metadata)
         except grpc.RpcError as error:
             raise ScoringError.from_rpc_error(error) from error
 
     def settle(self, request: pb.SettleRequest, timeout: float | None = None) -> pb.SettleResponse:
-        return self._call(self.stub.Settle, request, timeout)
+        return self._call(self.stub.Settle, "Settle", request, timeout)
 
     def settle_batch(
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
     ) -> list[svc.SettleBatchResult]:
         """One result per request, in order: a ``response``, or an ``error`` for a malformed request."""
         batch = svc.SettleBatchRequest(requests=list(requests))
-        return list(self._call(self.stub.SettleBatch, batch, timeout).results)
+        return list(self._call(self.stub.SettleBatch, "SettleBatch", batch, timeout).results)
 
     def settle_stream(
         self, requests: Iterable[pb.SettleRequest], timeout: float | None = None
@@ -183,35 +188,37 @@ class ScoringClient(ClientBase):
         return _explained(self.stub.SettleStream(iter(requests), timeout=timeout, metadata=outgoing_metadata()))
 
     def check_win(self, request: svc.CheckWinRequest, timeout: float | None = None) -> svc.CheckWinResponse:
-        return self._call(self.stub.CheckWin, request, timeout)
+        return self._call(self.stub.CheckWin, "CheckWin", request, timeout)
 
     def list_waits(self, request: svc.ListWaitsRequest, timeout: float | None = None) -> svc.ListWaitsResponse:
-        return self._call(self.stub.ListWaits, request, timeout)
+        return self._call(self.stub.ListWaits, "ListWaits", request, timeout)
 
     def settle_record(
         self, request: records_pb2.SettleRecordRequest, timeout: float | None = None
     ) -> records_pb2.SettleRecordResponse:
         """Replay a hand record (牌谱) and settle what its events imply."""
-        return self._call(self.stub.SettleRecord, request, timeout)
+        return self._call(self.stub.SettleRecord, "SettleRecord", request, timeout)
 
     def get_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
     ) -> profile_pb2.RuleProfile:
         request = svc.GetProfileRequest(name=name, overrides=overrides)
-        return self._call(self.stub.GetProfile, request, timeout).profile
+        return self._call(self.stub.GetProfile, "GetProfile", request, timeout).profile
 
     def list_profiles(self, timeout: float | None = None) -> list[profile_pb2.RuleProfile]:
-        return list(self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout).profiles)
+        return list(self._call(self.stub.ListProfiles, "ListProfiles", svc.ListProfilesRequest(), timeout).profiles)
 
     def describe_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None
     ) -> svc.GetProfileResponse:
         """GetProfile's whole answer: the effective profile, with its base and description."""
-        return self._call(self.stub.GetProfile, svc.GetProfileRequest(name=name, overrides=overrides), timeout)
+        return self._call(
+            self.stub.GetProfile, "GetProfile", svc.GetProfileRequest(name=name, overrides=overrides), timeout
+        )
 
     def describe_profiles(self, timeout: float | None = None) -> svc.ListProfilesResponse:
         """ListProfiles' whole answer: every profile, and the name, base and description of each."""
-        return self._call(self.stub.ListProfiles, svc.ListProfilesRequest(), timeout)
+        return self._call(self.stub.ListProfiles, "ListProfiles", svc.ListProfilesRequest(), timeout)
 
 
 def _explained(responses: Iterator[pb.SettleResponse]) -> Iterator[pb.SettleResponse]:

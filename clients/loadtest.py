@@ -30,6 +30,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
+from clients import trace_context
+from clients.client import SERVICE
 from rules_core.random_hands import HandGenerator
 
 DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"
@@ -169,9 +171,17 @@ class Run:
     stopped_by: str = ""  # the signal that ended the schedule early (SIGINT for Ctrl-C), or ""
 
 
-async def _call(method, request, scheduled_at: float, offset: float, rpc: str, run: Run, loop) -> None:
+# The rpc of each --mix name, as the service names it (a traced call's span).
+METHOD_NAMES = {"settle": "Settle", "check_win": "CheckWin", "list_waits": "ListWaits", "settle_batch": "SettleBatch"}
+
+
+async def _call(method, request, scheduled_at: float, offset: float, rpc: str, run: Run, loop, target: str) -> None:
     try:
-        await method(request, timeout=30)
+        if trace_context.TRACER is None:
+            await method(request, timeout=30)
+        else:  # a client span per call (sampled as OTEL_TRACES_SAMPLER says), its context sent
+            with trace_context.client_span(SERVICE, METHOD_NAMES[rpc], target) as metadata:
+                await method(request, timeout=30, metadata=metadata)
         code = "OK"
     except grpc.aio.AioRpcError as error:
         code = error.code().name
@@ -202,16 +212,14 @@ async def generate_load(
     seed: int,
     drain_timeout: float,
     stop_signals: tuple[signal.Signals, ...] = (),
+    target: str = "",
 ) -> Run:
     """The load, and what came of it. One of ``stop_signals`` (Ctrl-C) ends the schedule early:
-    the calls in flight are cancelled (counted unfinished) and ``run.stopped_by`` names it."""
+    the calls in flight are cancelled (counted unfinished) and ``run.stopped_by`` names it.
+    ``target`` is the server's address, for the calls' spans when they are traced."""
     stub = svc_grpc.ScoringServiceStub(channel)
-    methods = {
-        "settle": stub.Settle,
-        "check_win": stub.CheckWin,
-        "list_waits": stub.ListWaits,
-        "settle_batch": stub.SettleBatch,
-    }
+    methods = {rpc: getattr(stub, name) for rpc, name in METHOD_NAMES.items()}
+
     names = [name for name, weight in mix.items() if weight > 0]
     weights = [mix[name] for name in names]
     rng = random.Random(seed)
@@ -227,7 +235,7 @@ async def generate_load(
             rpc = rng.choices(names, weights)[0]
             pool = workload.requests[rpc]
             task = asyncio.create_task(
-                _call(methods[rpc], pool[index % len(pool)], scheduled_at, scheduled_at - start, rpc, run, loop)
+                _call(methods[rpc], pool[index % len(pool)], scheduled_at, scheduled_at - start, rpc, run, loop, target)
             )
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -388,7 +396,7 @@ async def run_loadtest(
         channel = grpc.aio.secure_channel(target, credentials, options=options)
     async with channel:
         await asyncio.wait_for(channel.channel_ready(), timeout=10)
-        run = await generate_load(channel, workload, rate, duration, weights, seed, drain_timeout, stop_signals)
+        run = await generate_load(channel, workload, rate, duration, weights, seed, drain_timeout, stop_signals, target)
     return build_report(run, target, rate, duration, weights), run
 
 
