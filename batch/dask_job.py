@@ -34,6 +34,7 @@ from batch.compare import (
     merge_shard,
     split_previous,
 )
+from batch.job_tracing import job_span, partition_span
 from batch.local import answer_record
 from batch.parts import (
     Partition,
@@ -52,6 +53,7 @@ from batch.records import VERSIONED, add_versions, count_answer, count_record, n
 from rules_core.results import SettleResult
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
+JOB_SPAN = "shmj rescore"
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
 
 
@@ -166,6 +168,19 @@ def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> 
     return stats
 
 
+def settle_part_task(partition: Partition, job: dict, previous: list[str] | None, trace: dict | None) -> dict:
+    """`settle_part` as a task: within its span, a child of the job's span whose context
+    ``trace`` carries (None: untraced; `batch.job_tracing`)."""
+    attributes = {"shmj.partition": partition.name(job["format"]), "shmj.input": partition.url}
+    with partition_span(trace, attributes) as span:
+        stats = settle_part(partition, job, previous)
+        if span is not None:
+            span.set_attributes(
+                {"shmj.records": stats["records"], "shmj.errors": stats["rejected"], "shmj.settled": stats["settled"]}
+            )
+    return stats
+
+
 # --- the client -----------------------------------------------------------------------------
 
 
@@ -270,9 +285,12 @@ def run_job(
     retries: int = 2,
     progress: bool = True,
     client=None,
+    tracer=None,
 ) -> dict:
     """Run the job; returns the summary (also written to OUTDIR/summary.json). Its seconds
-    count from when the cluster is reached: starting a local one is not the job's time."""
+    count from when the cluster is reached: starting a local one is not the job's time. With
+    an OpenTelemetry ``tracer``, the job is a span and each partition task a child span on its
+    worker (`batch.job_tracing`)."""
     check_output(output, inputs, [previous] if previous else [])
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
@@ -293,7 +311,15 @@ def run_job(
     _write_manifest(fs, outdir, job_record)
     _stale_temporaries(fs, outdir)
     try:
-        return _run(client, partitions, dict(job_record, output=output), previous, retries, progress, start)
+        attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
+        with job_span(tracer, JOB_SPAN, attributes) as trace:
+            carrier = None if trace is None else trace.carrier
+            job = dict(job_record, output=output)
+            summary = _run(client, partitions, job, previous, retries, progress, start, carrier)
+            if trace is not None:
+                failed = summary["failed_parts"]
+                trace.ended_with(job_attributes(summary), f"{len(failed)} part(s) failed" if failed else None)
+        return summary
     finally:
         if own_client:
             cluster = client.cluster
@@ -302,7 +328,20 @@ def run_job(
                 cluster.close()
 
 
-def _run(client, partitions, job, previous, retries, progress, start) -> dict:
+def job_attributes(summary: dict) -> dict:
+    """What the job's span says of its outcome."""
+    return {
+        "shmj.parts": summary["parts"],
+        "shmj.parts_complete": summary["parts_complete"],
+        "shmj.failed_parts": len(summary["failed_parts"]),
+        "shmj.records": summary["records_this_run"],
+        "shmj.errors": summary["rejected"],
+        "shmj.skipped_by_resume": summary["skipped_by_resume"],
+    }
+
+
+def _run(client, partitions, job, previous, retries, progress, start, trace: dict | None = None) -> dict:
+    """The job on the cluster; ``trace``: the job span's context, sent with each task."""
     fs, outdir = url_to_fs(job["output"])
     fmt = job["format"]
     link = dashboard_address(client)
@@ -338,7 +377,14 @@ def _run(client, partitions, job, previous, retries, progress, start) -> dict:
 
     futures = {
         client.submit(
-            settle_part, p, job, index, retries=retries, pure=False, key=f"shmj-{p.name(fmt)}-{uuid.uuid4().hex}"
+            settle_part_task,
+            p,
+            job,
+            index,
+            trace,
+            retries=retries,
+            pure=False,
+            key=f"shmj-{p.name(fmt)}-{uuid.uuid4().hex}",
         ): p
         for p in todo
     }

@@ -283,6 +283,19 @@ def _settle_into(
             bar.close()
 
 
+JOB_SPAN = "shmj rescore"  # as --dask's (batch.dask_job)
+
+
+def job_attributes(summary: Summary) -> dict:
+    """What the job's span says of its outcome (the counts cover the whole output)."""
+    return {
+        "shmj.records": summary.lines_this_run,
+        "shmj.settled": summary.settled,
+        "shmj.errors": summary.rejected,
+        "shmj.skipped_by_resume": summary.skipped_by_resume,
+    }
+
+
 def rescore_command(args, overrides: dict, house: list) -> int:
     """``overrides``: the ``--override`` pairs as a partial RuleProfile; ``house``: the house
     profiles of ``--profiles-dir`` as data (both read and checked by the CLI)."""
@@ -318,16 +331,24 @@ def rescore_command(args, overrides: dict, house: list) -> int:
         "overrides": overrides,
         "house": house,
     }
-    summary = run_rescore(
-        input_path,
-        output_path,
-        settings,
-        args.workers,
-        args.chunk,
-        args.resume,
-        not args.no_progress,
-        summary_path,
-    )
+    from batch.job_tracing import job_span
+    from clients import trace_context
+
+    attributes = {"shmj.inputs": 1, "shmj.output": str(output_path), "shmj.format": "jsonl"}
+    with job_span(trace_context.TRACER, JOB_SPAN, attributes) as trace:
+        settings["trace"] = None if trace is None else trace.carrier  # the workers' calls carry it
+        summary = run_rescore(
+            input_path,
+            output_path,
+            settings,
+            args.workers,
+            args.chunk,
+            args.resume,
+            not args.no_progress,
+            summary_path,
+        )
+        if trace is not None:
+            trace.ended_with(job_attributes(summary), summary.stopped)
     report = dict(
         asdict(summary),
         complete=summary.complete,
@@ -372,6 +393,7 @@ def dask_command(args, overrides: dict, house: list) -> int:
     """``shmj rescore --dask``: the job run on a cluster, its summary said in a few lines."""
     from batch.dask_job import run_job
     from batch.paths import InputError
+    from clients import trace_context
 
     try:
         summary = run_job(
@@ -388,6 +410,7 @@ def dask_command(args, overrides: dict, house: list) -> int:
             block_bytes=max(1, int(args.block_size * (1 << 20))),
             retries=args.retries,
             progress=not args.no_progress,
+            tracer=trace_context.TRACER,  # the command's, when OTEL_* variables turn tracing on
         )
     except InputError as error:
         raise UsageError(str(error)) from None

@@ -29,6 +29,10 @@ def init_worker(job: dict, parent: int) -> None:
         settings["profiles"] = registry_of(job["house"])
     threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
     if not job["local"]:
+        if job.get("trace"):  # the job's span, current here: each call carries its context
+            from opentelemetry import context, propagate
+
+            context.attach(propagate.extract(job["trace"]))
         from clients.client import ScoringClient
 
         settings["client"] = ScoringClient(
