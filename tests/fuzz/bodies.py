@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mahjong.shanghai.v1 import profile_pb2
+from mahjong.shanghai.v1 import profile_pb2, records_pb2
 
 from tests.fuzz import wire
 from tests.fuzz.fields import INT32_EXTREMES, mutate_field
@@ -168,6 +168,20 @@ class BodyMaker:
         count = self.max_batch_size + rng.choice((1, 1000))
         return wire.len_field(1, b"") * count
 
+    def event_mutation(self, rng, rpc):
+        """A simulated hand record whose events are changed as a hostile game server might change
+        them: events dropped, repeated, swapped or cut short, given another seat, kind or tile, a
+        WIN or a draw put anywhere. Well-formed protobuf, so the replay itself is tried: each must
+        be settled or refused naming its event, never an INTERNAL."""
+        message = self.seed_message(rng, rpc)
+        events = [_copy(event) for event in message.events]
+        for _ in range(rng.choice((1, 1, 1, 2, 3))):
+            at = rng.randrange(len(events)) if events else 0
+            _EVENT_CHANGES[rng.randrange(len(_EVENT_CHANGES))](rng, events, at)
+        del message.events[:]
+        message.events.extend(events)
+        return message.SerializeToString()
+
     def stream(self, rng) -> tuple[str, tuple[bytes, ...]]:
         roll = rng.random()
         if roll < 0.05:
@@ -185,6 +199,71 @@ class BodyMaker:
             kinds.append(kind)
             messages.append(self.unary(rng, "SettleStream", kind))
         return "stream:" + "+".join(sorted(set(kinds))), tuple(messages)
+
+
+def _drop(rng, events, at):
+    del events[at : at + 1]
+
+
+def _repeat(rng, events, at):
+    if events:
+        events.insert(at, _copy(rng.choice(events)))
+
+
+def _swap(rng, events, at):
+    if events:
+        other = rng.randrange(len(events))
+        events[at], events[other] = events[other], events[at]
+
+
+def _cut(rng, events, at):
+    del events[at:]
+
+
+def _other_seat(rng, events, at):
+    if events:
+        events[at].seat = rng.choice((0, 1, 2, 3, 3, 4, -1))
+
+
+def _other_kind(rng, events, at):
+    if events:
+        events[at].kind = rng.randint(1, len(records_pb2.EventKind.values()) - 1)
+
+
+def _other_tile(rng, events, at):
+    if events:
+        event = events[at]
+        if event.tiles and rng.random() < 0.5:
+            event.tiles[rng.randrange(len(event.tiles))] = rng.randint(1, 34)
+        else:
+            event.tile = rng.randint(1, 34)
+
+
+def _win_anywhere(rng, events, at):
+    events.insert(at, records_pb2.HandEvent(kind=records_pb2.EVENT_KIND_WIN, seat=rng.randrange(4)))
+
+
+def _draw_anywhere(rng, events, at):
+    draw = records_pb2.HandEvent(kind=records_pb2.EVENT_KIND_DRAW, seat=rng.randrange(4))
+    if rng.random() < 0.2:
+        draw.flower = rng.randint(1, 8)
+    else:
+        draw.tile = rng.randint(1, 34)
+    events.insert(at, draw)
+
+
+_EVENT_CHANGES = (
+    _drop,
+    _repeat,
+    _swap,
+    _cut,
+    _other_seat,
+    _other_kind,
+    _other_tile,
+    _other_tile,
+    _win_anywhere,
+    _draw_anywhere,
+)
 
 
 def _repeated_target(rng: random.Random, message):
@@ -215,6 +294,7 @@ _UNARY_KINDS = {
     **{kind: weight for kind, (_, weight) in RAW.items()},
 }
 _BATCH_KINDS = {**_UNARY_KINDS, "batch_of_mutants": 20, "batch_over_size": 2}
+_RECORD_KINDS = {**_UNARY_KINDS, "event_mutation": 30}
 
 
 def _pick(rng: random.Random, weights: dict[str, float]) -> str:
@@ -231,6 +311,10 @@ def body_at(maker: BodyMaker, seed: int, index: int) -> Body:
         kind = _pick(rng, _BATCH_KINDS)
         if kind in ("batch_of_mutants", "batch_over_size"):
             return Body(index, rpc, kind, (getattr(maker, kind)(rng, rpc),))
+    elif rpc == "SettleRecord":
+        kind = _pick(rng, _RECORD_KINDS)
+        if kind == "event_mutation":
+            return Body(index, rpc, kind, (maker.event_mutation(rng, rpc),))
     else:
         kind = _pick(rng, _UNARY_KINDS)
     return Body(index, rpc, kind, (maker.unary(rng, rpc, kind),))

@@ -31,8 +31,26 @@ def test_two_thousand_bodies_reach_every_rpc_and_kind():
     kinds = Counter(body.kind.split(":")[0] for body in bodies)
     assert set(rpcs) == set(RPC_WEIGHTS)
     expected = set(RAW) | {"valid", "field_mutation", "nan_overrides", "huge_repeated", "oversized_id", "spliced"}
-    expected |= {"stream", "stream_long", "stream_error_flood", "batch_of_mutants", "batch_over_size"}
+    expected |= {"stream", "stream_long", "stream_error_flood", "batch_of_mutants", "batch_over_size", "event_mutation"}
     assert set(kinds) == expected
+
+
+def test_a_record_whose_events_are_changed_is_still_a_record_message_mostly_impossible():
+    from mahjong.shanghai.v1 import records_pb2
+
+    import convert
+    from rules_core import InvalidRequest, settle_record
+
+    bodies = [b for b in generate(3, 3000, LIMIT) if b.kind == "event_mutation"]
+    assert len(bodies) > 50
+    refused = 0
+    for body in bodies:
+        message = records_pb2.SettleRecordRequest.FromString(body.messages[0])
+        try:
+            settle_record(convert.settle_record_request(message))
+        except InvalidRequest:
+            refused += 1
+    assert 0.5 * len(bodies) < refused < len(bodies)  # most are impossible, some still settle
 
 
 def test_the_large_kinds_size_themselves_around_the_limit():
