@@ -8,7 +8,7 @@ come from the answer, which a server may have judged under a house profile of it
 
 from __future__ import annotations
 
-from clients.report import pad, settlement_table, tile_label, words
+from clients.report import pad, printable, settlement_table, tile_label, words
 from rules_core.json_read import read_winner
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern
@@ -112,7 +112,7 @@ def record_story(record: SettleRecordRequest, response: dict, threshold: int | N
     passes_at: dict[int, list[dict]] = {}
     for found in response.get("passes", []):
         passes_at.setdefault(found.get("eventIndex", 0), []).append(found)
-    title = f"Record {record.request_id}  " if record.request_id else "Record  "
+    title = f"Record {printable(record.request_id)}  " if record.request_id else "Record  "
     lines = [f"{title}profile {record.profile}, dealer seat {record.dealer_seat}, {len(events)} events"]
     width = len(str(len(events) - 1))
     replay = Replay(None, record.dealer_seat)

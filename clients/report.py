@@ -17,6 +17,13 @@ def words(name: str) -> str:
     return f"{found.en} {found.zh}" if found else name
 
 
+def printable(text: str) -> str:
+    """Text from the input (a request id) as a terminal may be given it: as it is when every
+    character prints, else quoted with escapes, so that no escape sequence or direction override
+    in a file reaches the terminal."""
+    return text if text.isprintable() else repr(text)
+
+
 def display_width(text: str) -> int:
     """Columns a terminal gives the text: two for a wide (East Asian) character such as 花."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
@@ -109,7 +116,7 @@ def settlement_table(response: dict, liabilities: list[dict] | None = None, thre
     unit_said = f"{unit_words.zh} {unit_words.en}" if unit_words else ""
     lines = [
         f"{term('profile')} {response.get('profile', '')}  ({term('unit')}: {unit_said})"
-        + (f"  {term('request')} {response['requestId']}" if response.get("requestId") else "")
+        + (f"  {term('request')} {printable(response['requestId'])}" if response.get("requestId") else "")
     ]
     for winner in response.get("winners", []):
         lines += winner_lines(winner, unit)

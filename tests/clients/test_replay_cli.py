@@ -136,3 +136,21 @@ def test_a_record_a_server_is_sent_is_the_record_read_here(server, capsys, tmp_p
     remote = shmj(["replay", str(path), "--target", server.address], capsys)
     assert local == (2, "", "shmj: invalid request:\n  events[5]: expected a JSON object, got null\n")
     assert remote == local
+
+
+def test_a_request_id_is_printed_escaped_never_as_terminal_control(capsys, tmp_path):
+    """Found trying records as a hostile client: the record's request id went to the terminal as
+    it was, so a record file could clear the screen or retitle the window (ESC [2J, ESC ]0;...BEL)."""
+    record = json.loads(RECORD.read_text())
+    record["requestId"] = "t7\x1b[2J\x1b]0;owned\x07\u202eh12"
+    path = tmp_path / "escapes.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = shmj(["replay", str(path), "--local"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "Record 't7\\x1b[2J\\x1b]0;owned\\x07\\u202eh12'  profile classic, dealer seat 0, 14 events"
+    )
+    assert "Profile 规则 classic  (unit 单位: 花 flowers)  request 请求 't7\\x1b[2J\\x1b]0;owned\\x07\\u202eh12'" in (
+        out.splitlines()
+    )
+    assert not any(c in out for c in "\x1b\x07\u202e")
