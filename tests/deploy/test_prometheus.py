@@ -3,6 +3,7 @@ and silent and links to its runbook, and both scrape configs find the service.""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import yaml
@@ -85,3 +86,14 @@ def test_the_cluster_config_discovers_pods_by_their_metrics_port_and_nothing_sta
     targets = {r.get("target_label") for r in job["relabel_configs"]}
     assert {"namespace", "pod"} <= targets
     assert config["rule_files"] == list(RULE_FILES)
+
+
+def test_operations_md_lists_every_alert_with_its_severity_and_a_runbook_that_says_what_to_do():
+    text = OPERATIONS.read_text()
+    listed = dict(re.findall(r"^\| `(Shmj\w+)` \| (\w+) \|", text, flags=re.M))
+    assert listed == {rule["alert"]: rule["labels"]["severity"] for rule in _rules("alerts.yml")}
+    for alert in listed:
+        start = text.index(f"\n### {alert}\n") + 1
+        following = re.search(r"^#{2,3} ", text[start + 4 :], flags=re.M)
+        runbook = text[start : start + 4 + following.start()] if following else text[start:]
+        assert [part for part in ("**Means:**", "**Look at:**", "**Do:**") if part not in runbook] == [], alert
