@@ -14,8 +14,15 @@ import grpc
 
 USER_MISTAKES = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE})
 
-# What a TLS failure's OpenSSL reason means here: (reason, with --tls or without, what to say).
+# What a failed connection's reason means here: (reason, with --tls or without or either (None),
+# what to say). OpenSSL's reasons for TLS; the system's for a port nothing listens on.
 _CONNECTION_FAILURES = (
+    (
+        "Connection refused",
+        None,
+        "{target} refuses the connection (Connection refused): start the server (make run), "
+        "or name it with --target or SHMJ_TARGET",
+    ),
     ("WRONG_VERSION_NUMBER", True, "{target} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS"),
     (
         "CERTIFICATE_VERIFY_FAILED",
@@ -35,7 +42,7 @@ def explain(code: grpc.StatusCode, message: str, target: str, tls: bool) -> str:
     server is named in it (its address, or "the server" where the line names it already)."""
     if code == grpc.StatusCode.UNAVAILABLE:
         for reason, with_tls, said in _CONNECTION_FAILURES:
-            if reason in message and with_tls == tls:
+            if reason in message and with_tls in (None, tls):
                 why = re.search(rf"{reason}: ([^:]+)", message)
                 return said.format(target=target, why=f": {why.group(1)}" if why else "")
     # gRPC's core ends a connection error with the status of its last attempt, ": OK"

@@ -150,6 +150,23 @@ def test_tls_against_a_plaintext_server_is_one_clear_line(server):
     )
 
 
+def test_no_server_at_the_target_says_how_to_start_one_or_name_another():
+    """A new user's first `shmj score` before `make run` got gRPC's `failed to connect to all addresses`."""
+    port = free_port()
+    refused = "refuses the connection (Connection refused): start the server (make run), or name it with --target or SHMJ_TARGET"
+    for command, said in [
+        (["score", *HAND], f"shmj: UNAVAILABLE: 127.0.0.1:{port} {refused}\n"),
+        (["health"], f"shmj: 127.0.0.1:{port}: UNAVAILABLE: the server {refused}\n"),
+    ]:
+        ended = subprocess.run(
+            [str(ROOT / ".venv/bin/shmj"), *command, "--target", f"127.0.0.1:{port}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert (ended.returncode, ended.stdout, ended.stderr) == (1, "", said), command
+
+
 def test_the_package_loads_grpc_only_when_a_client_is_used():
     """`import clients` alone leaves gRPC unloaded, so `clients.shmj` can set its logging first;
     every name of the package is still there."""
