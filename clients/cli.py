@@ -247,7 +247,13 @@ def cmd_waits(args) -> int:
 def cmd_profiles(args) -> int:
     if args.profiles_command == "check":
         return cmd_profiles_check(args)
-    print(json.dumps(profiles_dict(args), ensure_ascii=False, indent=2))
+    answer = profiles_dict(args)
+    if args.json:
+        print(json.dumps(answer, ensure_ascii=False, indent=2))
+    else:
+        from clients.profile_report import profile_table, profiles_table
+
+        print(profile_table(answer) if args.name else profiles_table(answer))
     return 0
 
 
@@ -426,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the profiles (built-in and house), or one by --name; `profiles check DIR` validates house profiles",
     )
     profiles.add_argument("--name", type=check.profile_name, help="one profile")
+    profiles.add_argument("--json", action="store_true", help="print the ListProfiles or GetProfile answer as JSON")
     _connection(profiles)
     profiles.set_defaults(run=cmd_profiles)
     checks = profiles.add_subparsers(dest="profiles_command", metavar="check")

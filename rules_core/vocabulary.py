@@ -162,8 +162,13 @@ TERMS: dict[str, Term] = {
     "base": Term("基于", "based on"),
     "house": Term("自定规则", "house profile"),
     "built_in": Term("内置规则", "built-in profile"),
-    "field": Term("项目", "field"),
-    "value": Term("值", "value"),
+    "rules_digest": Term("规则摘要", "Rules digest"),
+    "not_used": Term("不用", "not used"),
+    "no_abandon_rule": Term("没有逃跑规则", "no abandon rule"),
+    "times_v": Term("份", "× V"),
+    "related_seats": Term("有关系的家数", "related seats"),
+    "claims_from_one_seat": Term("口", "claims from one seat"),
+    "more_huangfan": Term("荒番", "荒番 count"),
 }
 
 

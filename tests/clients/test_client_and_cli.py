@@ -177,7 +177,7 @@ def test_waits(capsys):
 
 
 def test_profiles(server, capsys):
-    assert main(["profiles", "--name", "lezi", "--target", server.address]) == 0
+    assert main(["profiles", "--name", "lezi", "--target", server.address, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["profile"]["abandonPenalty"] == 15
 
 
@@ -211,7 +211,7 @@ def test_score_json_prints_defaults_and_matches_local(server, capsys):
 
 
 def test_waits_and_profiles_json_match_local(server, capsys):
-    for command in (["waits", "111m 555m 999p EEE 7s", "--json"], ["profiles", "--name", "sankou"]):
+    for command in (["waits", "111m 555m 999p EEE 7s", "--json"], ["profiles", "--name", "sankou", "--json"]):
         assert main([*command, "--target", server.address]) == 0
         remote = json.loads(capsys.readouterr().out)
         assert main([*command, "--local"]) == 0

@@ -78,14 +78,14 @@ def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
     assert main([*hand[:-1], "--profile", "shanghai-club-a", "--profiles-dir", str(profiles)]) == 2
     assert capsys.readouterr().err == "shmj: --profiles-dir goes with --local (a server reads its own --profiles-dir)\n"
 
-    assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 0
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["profiles"]
     assert [p["name"] for p in listed] == ["classic", "sankou", "lezi", "shanghai-club-a", "tournament"]
     assert (listed[3]["ordinaryBase"], listed[3]["liabilityMode"]) == (3, "LIABILITY_MODE_REPLACE")
 
 
 def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_server(profiles, tmp_path, capsys):
-    assert main(["profiles", "--local", "--profiles-dir", str(profiles)]) == 0
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--json"]) == 0
     local = json.loads(capsys.readouterr().out)
     digests = [summary.pop("digest") for summary in local["summaries"]]
     assert digests[:3] == [BUILTIN_REGISTRY.entry(name).profile.digest for name in ("classic", "sankou", "lezi")]
@@ -98,7 +98,7 @@ def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_ser
         {"name": "shanghai-club-a", "base": "lezi", "description": "勒子 room, base 3, liability replaces payments"},
         {"name": "tournament", "base": "classic", "description": ""},
     ]
-    assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--name", "shanghai-club-a"]) == 0
+    assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--name", "shanghai-club-a", "--json"]) == 0
     one = json.loads(capsys.readouterr().out)
     assert (one["base"], one["description"], one["profile"]) == (
         "lezi",
@@ -109,9 +109,9 @@ def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_ser
     for summary, digest in zip(local["summaries"], digests, strict=True):
         summary["digest"] = digest
     with run_server(tmp_path, "--profiles-dir", str(profiles)) as server:
-        assert main(["profiles", "--target", server.address]) == 0
+        assert main(["profiles", "--target", server.address, "--json"]) == 0
         assert json.loads(capsys.readouterr().out) == local
-        assert main(["profiles", "--target", server.address, "--name", "shanghai-club-a"]) == 0
+        assert main(["profiles", "--target", server.address, "--name", "shanghai-club-a", "--json"]) == 0
         assert json.loads(capsys.readouterr().out) == one
 
 

@@ -1,0 +1,107 @@
+"""Issue 20: `shmj profiles` printed raw JSON with enum names (``UNIT_FLOWER``,
+``LIABILITY_MODE_NONE``); it prints each profile's fields under their labels in English and
+Chinese, every value with its unit, and ``--json`` keeps the answer as it came."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from clients.cli import main
+from tests.server.conftest import ROOT
+
+ENUM_NAME = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)+\b")
+LEZI = [
+    "Profile 规则 lezi  (built-in profile 内置规则)  勒子 family: points, 1 勒 = 10 分, 底分 2, 开宝, 承包",
+    "  Rules digest 规则摘要                          sha256:33e4bd19998a17c18f44f816573a4eca52f7ea20b6a4a6b08659329e7e7cfa34",
+    "  unit 单位                                      points 分",
+    "  value of 1 喇 喇子值                           10 分",
+    "  base 底注                                      2 分",
+    "  喇 threshold 起喇门槛                          0 (not used 不用)",
+    "  fixed values 定值番型                          Full flush 清一色 = 10 分",
+    "                                                 Half flush all pungs 混碰 = 10 分",
+    "                                                 Full flush all pungs 清碰 = 20 分",
+    "                                                 All honours 乱风向 / 风一色 = 20 分",
+    "                                                 All honour pungs 字一色 / 风碰 = 40 分",
+    "                                                 Eight flowers 八花 = 20 分",
+    "  fan 番数                                       none 无",
+    "  floor patterns 保底番型                        Big hanging (single wait after four melds) 大吊车",
+    "                                                 Win on a replacement tile 杠开",
+]
+LEZI_LIABILITY = [
+    "  liability mode 承包方式                        liability in addition 承包另付",
+    "  liability threshold 承包门槛                   3 claims from one seat 口",
+    "  liability discard share 承包点炮份数           1 × V 份",
+    "  liability self-draw share 承包自摸份数         3 × V 份",
+    "  liability robbing-kong share 承包抢杠份数      3 × V 份",
+    "  sankou self-draw shares 三口自摸份数           related seats 有关系的家数 0: 1 × V 份",
+    "                                                 related seats 有关系的家数 1: 5 × V 份",
+    "                                                 related seats 有关系的家数 2: 3.5 × V 份",
+    "                                                 related seats 有关系的家数 3: 3 × V 份",
+    "  sankou related discarder 三口放炮份数          2 × V 份",
+    "  sankou related seat 三口连带份数               1 × V 份",
+    "  abandon penalty 逃跑罚分                       15 分",
+]
+
+
+def run(capsys, *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_one_profile_is_a_table_of_its_fields_with_their_units(capsys):
+    lines = run(capsys, "profiles", "--name", "lezi", "--local").splitlines()
+    assert lines[: len(LEZI)] == LEZI
+    assert lines[-len(LEZI_LIABILITY) :] == LEZI_LIABILITY
+    assert "  开宝 throws 开宝点数                           1,1  1,4  2,2  3,3  4,4  5,5  6,6" in lines
+    assert ENUM_NAME.findall("\n".join(lines)) == []
+
+
+def test_classic_says_its_dice_荒番_and_that_it_has_no_abandon_rule(capsys):
+    lines = run(capsys, "profiles", "--name", "classic", "--local").splitlines()
+    assert "  dice 荒番 骰子荒番                             +2 荒番 count 荒番: 1,1  4,4" in lines
+    assert "  liability mode 承包方式                        no liability 不承包" in lines
+    assert lines[-1] == "  abandon penalty 逃跑罚分                       0 (no abandon rule 没有逃跑规则)"
+
+
+def test_every_field_has_its_line_and_the_values_start_in_one_column(capsys):
+    """Padded by display width: every value starts at terminal column 49, whatever the Chinese."""
+    from clients.report import display_width
+    from rules_core.vocabulary import PROFILE_FIELD_WORDS
+
+    lines = run(capsys, "profiles", "--name", "sankou", "--local").splitlines()
+    labelled = [line for line in lines[2:] if not line.startswith("   ")]
+    labels = [f"  {w.en} {w.zh}" for n, w in PROFILE_FIELD_WORDS.items() if n != "name"]
+    assert [line[: len(label)] for line, label in zip(labelled, labels, strict=True)] == labels
+    starts = {
+        display_width(line) - display_width(line[len(label) :].lstrip())
+        for line, label in zip(labelled, labels, strict=True)
+    }
+    assert starts == {49}
+
+
+def test_all_profiles_the_house_ones_said_as_such(capsys):
+    out = run(capsys, "profiles", "--local", "--profiles-dir", str(ROOT / "examples" / "profiles"))
+    headings = [line for line in out.splitlines() if line.startswith("Profile ")]
+    assert [h.split()[2] for h in headings] == ["classic", "sankou", "lezi", "shanghai-club-a"]
+    assert headings[3] == (
+        "Profile 规则 shanghai-club-a  (house profile 自定规则, based on 基于 lezi)"
+        "  勒子 room, base 3, liability replaces payments"
+    )
+    assert ENUM_NAME.findall(out) == []
+
+
+def test_a_server_answers_the_same_table(server, capsys):
+    assert run(capsys, "profiles", "--name", "lezi", "--target", server.address) == run(
+        capsys, "profiles", "--name", "lezi", "--local"
+    )
+
+
+def test_json_keeps_the_machine_form(capsys):
+    answer = json.loads(run(capsys, "profiles", "--name", "classic", "--local", "--json"))
+    assert (answer["profile"]["unit"], answer["profile"]["liabilityMode"]) == ("UNIT_FLOWER", "LIABILITY_MODE_NONE")
+    assert [p["name"] for p in json.loads(run(capsys, "profiles", "--local", "--json"))["profiles"]] == [
+        "classic",
+        "sankou",
+        "lezi",
+    ]
