@@ -2,6 +2,7 @@
 
     python -m bench.incomplete_bodies --connections 60 --streams 1 --body-mb 30     # gRPC
     python -m bench.incomplete_bodies --http --connections 40 --body-mb 15          # the HTTP face
+    python -m bench.incomplete_bodies --connections 4 --streams 18 --body-mb 0.001 --reopen --probe
 
 gRPC: each raw HTTP/2 connection (h2, answering the server's pings) opens streams that each
 send a ``Settle`` body of ``--body-mb`` MB, one byte short of complete, and then hold it.
@@ -10,11 +11,17 @@ holds it. The server is a real one (``--workers 2``, the default flags but those
 ``--``); every half second the workers' RSS is read from /proc: idle, the peak while the
 clients hold, and ``--linger-s`` after they close. Exit 1 when a worker passes ``--max-rss-mb``
 or does not come back within ``--return-mb`` of idle.
+
+``--reopen``: each gRPC connection opens a new stream for every one the server ends (a
+holder that outlasts `--grpc-body-timeout-s`). ``--probe``: meanwhile a well-behaved client
+sends a ``Settle`` every 0.1 s (deadline 2 s, retries off) and the report counts its answers
+by status code.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import socket
 import sys
 import tempfile
@@ -22,10 +29,17 @@ import threading
 import time
 from pathlib import Path
 
+import grpc
+from mahjong.shanghai.v1.scoring_service_pb2_grpc import ScoringServiceStub
+
+import convert
 from bench.verdict import verdict
 from tests.fuzz import procs
 from tests.server.conftest import run_server
 from tests.server.raw_h2 import RawGrpcConnection
+from tests.worked_examples import WORKED_EXAMPLES
+
+PROBE_EVERY_S = 0.1
 
 
 class RawHttpBody:
@@ -61,6 +75,20 @@ class RawHttpBody:
         self.sock.close()
 
 
+def probe(address: str, stop: threading.Event, codes: collections.Counter) -> None:
+    """A well-behaved client: a Settle every `PROBE_EVERY_S` on its own channel, counted by code."""
+    message = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+    with grpc.insecure_channel(address, options=[("grpc.enable_retries", 0)]) as channel:
+        settle = ScoringServiceStub(channel).Settle
+        while not stop.is_set():
+            try:
+                settle(message, timeout=2)
+                codes["OK"] += 1
+            except grpc.RpcError as error:
+                codes[error.code().name] += 1
+            stop.wait(PROBE_EVERY_S)
+
+
 def _rss_mb(pids: list[int]) -> dict[int, float]:
     return {pid: procs.rss_bytes(pid) / 1e6 for pid in pids}
 
@@ -80,7 +108,7 @@ def run(args: argparse.Namespace) -> dict:
                 if args.http:
                     clients.append(RawHttpBody((host, http_port), body))
                 else:
-                    clients.append(RawGrpcConnection((host, int(grpc_port)), args.streams, body))
+                    clients.append(RawGrpcConnection((host, int(grpc_port)), args.streams, body, args.reopen))
             except OSError:
                 pass
         peak = dict(idle)
@@ -93,6 +121,11 @@ def run(args: argparse.Namespace) -> dict:
 
         pumper = threading.Thread(target=pump_all)
         pumper.start()
+        probe_codes: collections.Counter = collections.Counter()
+        prober = threading.Thread(target=probe, args=(server.address, stop, probe_codes))
+        if args.probe:
+            time.sleep(1.0)  # the holders in place first
+            prober.start()
         held_until = time.monotonic() + args.hold_s
         timeline = []
         while time.monotonic() < held_until:
@@ -102,6 +135,8 @@ def run(args: argparse.Namespace) -> dict:
             time.sleep(0.5)
         stop.set()
         pumper.join()
+        if args.probe:
+            prober.join()
         still_open = sum(1 for client in clients if not client.closed)
         refused = sum(getattr(client, "refused", 0) for client in clients)
         for client in clients:
@@ -121,6 +156,7 @@ def run(args: argparse.Namespace) -> dict:
         "open_at_the_end_of_the_hold": still_open,
         "streams_reset_or_answered": refused,
         "same_workers": alive,
+        "probe_answers": dict(probe_codes),
         "timeline": timeline,
     }
     report["passed"] = alive and all(
@@ -135,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=60)
     parser.add_argument("--streams", type=int, default=1, help="streams per gRPC connection")
     parser.add_argument("--body-mb", type=float, default=30.0)
+    parser.add_argument("--reopen", action="store_true", help="open a new gRPC stream for each one ended")
+    parser.add_argument("--probe", action="store_true", help="a well-behaved client's Settle every 0.1 s meanwhile")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hold-s", type=float, default=20.0)
     parser.add_argument("--linger-s", type=float, default=5.0, help="how long after closing to read RSS again")

@@ -21,11 +21,17 @@ import time
 from typing import Any
 
 import grpc
+import structlog
+from grpc.aio import EOF
 
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
 from server import errors, logs, metrics, tracing
+from server.body_deadline import WAITING as _WAITING
+from server.body_deadline import expired
 from server.drain import DRAIN, refuse_if_draining
+
+log = structlog.get_logger("shmj.server")
 
 MAX_LOGGED_ID_CHARS = 128
 MAX_MESSAGE_BYTES = 2**31 - 1  # the most gRPC can carry
@@ -234,17 +240,53 @@ def _same(body: Any) -> Any:
     return body
 
 
-def unary(behaviour: Any, method: str, decode: Decoder) -> Any:
-    """The handler of a unary rpc: its body decoded, within the call's book-keeping."""
+async def _end_unreceived(context: Any, record: MethodRecord, what: str, timeout_s: float) -> None:
+    """End a call whose request (or next stream message) has not arrived in time: CANCELLED,
+    BODY_TIMEOUT, with an info line saying so (the call's own line follows)."""
+    method = f"{record.service}/{record.method}"
+    log.info("request not received", method=method, what=what, timeout_s=timeout_s, peer=context.peer())
+    await errors.abort(context, errors.body_timeout(what, timeout_s))
+
+
+async def received(context: Any, record: MethodRecord, timeout_s: float, what: str = "the request") -> Any:
+    """The call's next message as bytes, or `EOF` at the client's half-close, read within
+    ``timeout_s`` (`server.body_deadline`; the call ends `_end_unreceived` otherwise). The
+    handlers are registered without a request deserializer, so gRPC's ``read`` gives bytes."""
+    task = asyncio.current_task()
+    _WAITING[task] = time.perf_counter() + timeout_s
+    try:
+        body = await context.read()
+    except asyncio.CancelledError:
+        _WAITING.pop(task, None)
+        if expired(task):
+            await _end_unreceived(context, record, what, timeout_s)
+        raise
+    _WAITING.pop(task, None)
+    return body
+
+
+def unary(behaviour: Any, method: str, decode: Decoder, body_timeout_s: float) -> Any:
+    """The handler of a unary rpc: its body read within ``body_timeout_s`` and decoded, within
+    the call's book-keeping.
+
+    It is registered as a stream-unary handler, identical on the wire: gRPC calls it at the
+    call's headers (a unary handler is called once the whole body is in, so a body that never
+    comes would hold one of the worker's calls at once for as long as its client liked), and
+    it reads the one message as gRPC's unary path does. A second message is never read, as
+    there; a half-close before a whole message is MALFORMED_BODY (gRPC's unary path never
+    answered such a call)."""
     deserialize = decode.deserialize or _same
     inspected_from = decode.inspected_from
     record = method_record("unary", method)
 
-    async def handle(body: Any, context: Any) -> Any:
+    async def handle(_bodies: Any, context: Any) -> Any:
         call = Call(record, context)
-        request = None
+        body = request = None
         error: BaseException | None = None
         try:
+            body = await received(context, record, body_timeout_s)
+            if body is EOF:
+                await errors.abort(context, errors.no_request_message())
             if DRAIN.refusing:
                 await refuse_if_draining(context, record.service)
             if len(body) > inspected_from:

@@ -36,6 +36,7 @@ class ServerConfig:
     max_request_bytes: int = 2 * 1024 * 1024  # largest gRPC request (a full batch of 10,000 hands is ~0.7 MB)
     max_concurrent_rpcs: int = 0  # 0: as many as the receive budget allows (`receive_calls`)
     receive_budget_bytes: int = 288 * 1024 * 1024  # what gRPC's core may hold of bodies being received, per worker
+    grpc_body_timeout_s: float = 10.0  # a gRPC request must be whole this soon after its headers (docs/RELIABILITY.md)
     keepalive_time_ms: int = 60_000
     keepalive_timeout_ms: int = 20_000
     grace_period_s: float = 10.0  # in-flight calls finish within this after SIGTERM
@@ -85,6 +86,8 @@ _HELP = {
     "max_concurrent_rpcs": "calls served at once per worker before RESOURCE_EXHAUSTED; 0: as the receive budget allows",
     "receive_budget_bytes": "memory per worker for gRPC request bodies being received; with --max-concurrent-rpcs 0 it "
     "sets the gRPC calls at once, budget / (2 x --max-request-bytes)",
+    "grpc_body_timeout_s": "seconds a gRPC call's request may take to arrive after its headers, and a stream's next "
+    "message after the answer before; the call then ends CANCELLED (BODY_TIMEOUT)",
     "keepalive_time_ms": "interval of keepalive pings to idle clients",
     "keepalive_timeout_ms": "how long a keepalive ping may go unanswered",
     "grace_period_s": "how long in-flight calls may run after SIGTERM",
@@ -132,7 +135,7 @@ def _seconds(text: str) -> float:
 def _positive_seconds(text: str) -> float:
     value = _seconds(text)
     if value == 0:
-        raise argparse.ArgumentTypeError("0 seconds would close every connection at once; give more")
+        raise argparse.ArgumentTypeError("0 seconds would end every call or connection at once; give more")
     return value
 
 
@@ -189,6 +192,7 @@ _CHECKS = {
     "max_request_bytes": _whole(1),
     "max_concurrent_rpcs": _whole(0),
     "receive_budget_bytes": _whole(1),
+    "grpc_body_timeout_s": _positive_seconds,
     "keepalive_time_ms": _whole(1),
     "keepalive_timeout_ms": _whole(1),
     "grace_period_s": _seconds,

@@ -48,6 +48,7 @@ class Reason(enum.StrEnum):
     TOO_MANY_BODIES = "TOO_MANY_BODIES"  # RESOURCE_EXHAUSTED: over --http-body-budget-bytes held
     DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"  # DEADLINE_EXCEEDED: the call's deadline passed
     CLIENT_CLOSED = "CLIENT_CLOSED"  # CANCELLED: the client went before its request was whole
+    BODY_TIMEOUT = "BODY_TIMEOUT"  # CANCELLED: a gRPC request not whole within --grpc-body-timeout-s
     SHUTTING_DOWN = "SHUTTING_DOWN"  # UNAVAILABLE: the worker is draining; retry elsewhere
     UNKNOWN_METHOD = "UNKNOWN_METHOD"  # UNIMPLEMENTED: no such rpc, or not with this HTTP method
     STREAM_OVER_HTTP = "STREAM_OVER_HTTP"  # UNIMPLEMENTED: SettleStream over HTTP/1.1
@@ -198,6 +199,22 @@ def deadline_exceeded(message: str = "deadline exceeded") -> Failure:
 
 def client_closed() -> Failure:
     return Failure(grpc.StatusCode.CANCELLED, Reason.CLIENT_CLOSED, "the client closed the connection")
+
+
+def body_timeout(what: str, timeout_s: float) -> Failure:
+    """A gRPC request (or a stream's next message) that did not arrive within ``timeout_s``:
+    CANCELLED, as the client's doing (a call that never sent its body), not the server's."""
+    return Failure(
+        grpc.StatusCode.CANCELLED,
+        Reason.BODY_TIMEOUT,
+        f"{what} did not arrive within {timeout_s:g} s (--grpc-body-timeout-s)",
+        metadata={"timeout_s": f"{timeout_s:g}"},
+    )
+
+
+def no_request_message() -> Failure:
+    """A unary call half-closed before one whole request message."""
+    return malformed_body("the call was half-closed without a whole request message")
 
 
 def shutting_down() -> Failure:

@@ -21,7 +21,18 @@ import grpc
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
 from server import errors, metrics
-from server.call_book import MAX_MESSAGE_BYTES, Call, Decoder, forget_frames, method_record, unary
+from server.call_book import (
+    EOF,
+    MAX_MESSAGE_BYTES,
+    Call,
+    Decoder,
+    MethodRecord,
+    forget_frames,
+    method_record,
+    received,
+    unary,
+)
+from server.config import ServerConfig
 from server.drain import refuse_if_draining
 
 __all__ = ["MAX_MESSAGE_BYTES", "CallObserver", "ObservedRegistration", "observed"]
@@ -34,9 +45,15 @@ class CallObserver:
     log line); `ObservedRegistration` registers the wrappers. The methods named in
     ``preserialized`` are registered without a response serializer (see `server.preserialized`)."""
 
-    def __init__(self, preserialized: frozenset[str] = frozenset(), max_message_bytes: int | None = None):
+    def __init__(
+        self,
+        preserialized: frozenset[str] = frozenset(),
+        max_message_bytes: int | None = None,
+        body_timeout_s: float = ServerConfig.grpc_body_timeout_s,
+    ):
         self.preserialized = preserialized
         self.max_message_bytes = max_message_bytes  # checked here, so that a body over it is logged and counted
+        self.body_timeout_s = body_timeout_s  # a request (a stream's next message) must arrive within it
         self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
 
     def observed(self, handler, method: str):
@@ -54,17 +71,17 @@ class CallObserver:
         decode = Decoder(handler.request_deserializer, self.max_message_bytes)
         if handler.unary_unary:
             serializer = None if method in self.preserialized else handler.response_serializer
-            return grpc.unary_unary_rpc_method_handler(
-                unary(handler.unary_unary, method, decode), response_serializer=serializer
+            return grpc.stream_unary_rpc_method_handler(  # the same on the wire; see `server.call_book.unary`
+                unary(handler.unary_unary, method, decode, self.body_timeout_s), response_serializer=serializer
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
-                _streaming(handler.unary_stream, method, "server_stream", decode),
+                _streaming(handler.unary_stream, method, "server_stream", decode, self.body_timeout_s),
                 response_serializer=handler.response_serializer,
             )
         if handler.stream_stream:
             return grpc.stream_stream_rpc_method_handler(
-                _streaming(handler.stream_stream, method, "bidi_stream", decode),
+                _streaming(handler.stream_stream, method, "bidi_stream", decode, self.body_timeout_s),
                 response_serializer=handler.response_serializer,
             )
         return handler  # client streaming: the service has none
@@ -116,17 +133,21 @@ def observed(call: Call):
         call.finish(error)
 
 
-def _streaming(behaviour, method: str, kind: str, decode: Decoder):
-    """A server-streaming or bidi rpc: its one body or its stream of bodies, decoded."""
+def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_s: float):
+    """A server-streaming or bidi rpc: its one body or its stream of bodies, decoded; each of
+    a bidi stream's messages must arrive within ``body_timeout_s`` of the server asking for it
+    (`_decoded`). A server stream's one body is read by gRPC before this runs, unbounded: the
+    only one is health's ``Watch``, a call its clients hold open anyway (docs/RELIABILITY.md)."""
+    record = method_record(kind, method)
 
     async def handle(body_or_bodies, context):
-        call = Call(method_record(kind, method), context)
+        call = Call(record, context)
         sent = metrics.MSG_SENT.labels(*call.labels)
         with observed(call):
             try:
                 await refuse_if_draining(context, call.service)
                 if kind == "bidi_stream":
-                    requests = _decoded(body_or_bodies, decode, context, call.labels)
+                    requests = _decoded(record, decode, context, body_timeout_s)
                 else:
                     requests = await decode(body_or_bodies, context)
                 body_or_bodies = None  # (see `server.call_book.unary`)
@@ -140,13 +161,16 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder):
     return handle
 
 
-async def _decoded(bodies, decode: Decoder, context, labels):
-    """The stream's messages, counted and decoded one by one."""
-    received = metrics.MSG_RECEIVED.labels(*labels)
+async def _decoded(record: MethodRecord, decode: Decoder, context, body_timeout_s: float):
+    """The stream's messages, counted and decoded one by one. Each is read when the service
+    asks for it (after answering the one before) and must be whole within ``body_timeout_s``
+    of that, or the stream ends BODY_TIMEOUT: Python sees no part of a message before all of
+    it, so the bound is on the wait between messages, idle or not (docs/RELIABILITY.md)."""
+    counted = metrics.MSG_RECEIVED.labels(*record.labels)
     index = 0
-    async for body in bodies:
+    while (body := await received(context, record, body_timeout_s, f"message {index + 1} of the stream")) is not EOF:
         index += 1
-        received.inc()
+        counted.inc()
         what = f"message {index} of the stream"
         if len(body) > decode.inspected_from:
             await decode.within_limit(body, context, what)  # over the message limit: the stream ends

@@ -23,7 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
-from server import garbage, memory_return, tracing
+from server import body_deadline, garbage, memory_return, tracing
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
@@ -103,7 +103,9 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
         maximum_concurrent_rpcs=grpc_calls_at_once(config),  # bounds the bodies the core holds (docs/RELIABILITY.md)
     )
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
-    observed = ObservedRegistration(server, CallObserver(PRESERIALIZED_METHODS, config.request_limit))
+    observed = ObservedRegistration(
+        server, CallObserver(PRESERIALIZED_METHODS, config.request_limit, config.grpc_body_timeout_s)
+    )
     try:
         profiles = HouseProfiles(config.profiles_dir, follow_links=config.profiles_follow_links)
     except ProfilesError as error:  # the supervisor checked them; a file changed since
@@ -162,6 +164,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     garbage.configure()  # short collector pauses, counted (see `server.garbage`)
     gc_publisher = asyncio.create_task(garbage.publish_forever())
     trimmer = asyncio.create_task(memory_return.return_forever())  # freed bodies back to the system
+    sweeper = asyncio.create_task(body_deadline.sweep_forever(config.grpc_body_timeout_s))  # requests that never come
     await stopping.wait()
 
     log.info("draining", shutdown_delay_s=config.shutdown_delay_s, grace_period_s=config.grace_period_s)
@@ -176,6 +179,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     profile_watch.cancel()
     gc_publisher.cancel()
     trimmer.cancel()
+    sweeper.cancel()
     log.info("stopped")
     # Never gRPC's stop, which cancels the calls its core holds (see `server.drain`): the exit
     # closes the connections, and every call left on them ends UNAVAILABLE on its client.
