@@ -47,7 +47,9 @@ from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
 class _Reader:
     """Reads one JSON object against the field names of its message, collecting violations."""
 
-    def __init__(self, data, path: str, fields: tuple[str, ...], violations: list):
+    def __init__(self, data, path: str, fields: tuple[str, ...], violations: list, once: bool = False):
+        """``once``: a field given by both its names (``dealer_seat`` and ``dealerSeat``) is a
+        fault, not the later key's value (as protobuf's Python parser takes it; Go's refuses)."""
         self.path = path
         self.violations = violations
         self.values: dict[str, Any] = {}
@@ -61,7 +63,11 @@ class _Reader:
             name = names.get(key)
             if name is None:
                 violations.append(FieldViolation(self.sub(key_path(key)), "unknown field"))
-            elif value is not None:
+                continue
+            if once and key != name and name in data:
+                first, second = (name, key) if list(data).index(name) < list(data).index(key) else (key, name)
+                violations.append(FieldViolation(self.sub(name), f"given twice, as {first} and as {second}"))
+            if value is not None:
                 self.values[name] = value
 
     def sub(self, name: str) -> str:
@@ -419,7 +425,7 @@ def read_settle_record_request(data: dict, profiles: ProfileRegistry = BUILTIN_R
     """A hand record from its proto3 JSON form, or InvalidRequest. ``profiles`` (the built-in
     ones by default) tell, when an event cannot be read, whether an earlier one was impossible."""
     violations = Violations()
-    r = _Reader(data, "", _RECORD_FIELDS, violations)
+    r = _Reader(data, "", _RECORD_FIELDS, violations, once=True)  # an audit record means one thing
     values = _bounded_list(r, "events", MAX_EVENTS, "events (the longest legal hand)")
     deltas = _bounded_list(r, "recorded_deltas", 4, "entries (none, or the four seat deltas)")
     events, unread = read_events(values, _event)

@@ -108,3 +108,21 @@ def test_a_null_event_is_refused_as_protobuf_refuses_it_in_words_of_json():
     assert faults({"profile": "classic", "events": events}) == [("events[4]", "expected a JSON object, got null")]
     events[4] = {"kind": "EVENT_KIND_DISCARD", "seat": True, "tile": None}
     assert faults({"profile": "classic", "events": events}) == [("events[4].seat", "expected a whole number, got true")]
+
+
+def test_a_field_given_by_both_its_names_is_refused():
+    """Found trying records as a hostile client: {"dealer_seat": 0, "dealerSeat": 3} was settled
+    with the dealer of whichever key came last, as protobuf's Python parser does (Go's refuses
+    it): two readers of one audit record could see two different hands."""
+    events = DEALS + [
+        {"kind": "EVENT_KIND_DISCARD", "seat": 0, "tile": "TILE_M5"},
+        {"kind": "EVENT_KIND_WIN", "seat": 1},
+    ]
+    assert faults({"profile": "classic", "dealer_seat": 0, "dealerSeat": 0, "events": events}) == [
+        ("dealer_seat", "given twice, as dealer_seat and as dealerSeat")
+    ]
+    events[4] = {"kind": "EVENT_KIND_DISCARD", "seat": 0, "tile": "TILE_M5", "recorded_deltas": 1}
+    assert faults({"profile": "classic", "events": events, "recordedDeltas": [0] * 4, "recorded_deltas": []}) == [
+        ("recorded_deltas", "given twice, as recordedDeltas and as recorded_deltas"),
+        ("events[4].recorded_deltas", "unknown field"),
+    ]

@@ -158,3 +158,12 @@ def test_a_record_and_its_derived_request_settle_identically_over_grpc(stub):
     for record in records:
         answer = stub.SettleRecord(record, timeout=10)
         assert stub.Settle(answer.derived, timeout=10) == answer.settlement, record.request_id
+
+
+def test_over_http_a_record_field_given_by_both_its_names_is_refused(http):
+    record = {"dealer_seat": 1, **EXAMPLES[0]}  # and dealerSeat 3 after it
+    reply = http.post("SettleRecord", json.dumps(record).encode())
+    assert (reply.status, bad_request_of(reply)) == (
+        400,
+        [("dealer_seat", "given twice, as dealer_seat and as dealerSeat")],
+    )
