@@ -326,7 +326,9 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
             help="house profiles for --local (and --dask): every *.yaml, *.yml or *.json file in DIR",
         )
         _follow_links_flag(group)
-    group.add_argument("--target", help=f"server host:port (default $SHMJ_TARGET, else {DEFAULT_TARGET})")
+    group.add_argument(
+        "--target", type=check.target, help=f"server host:port (default $SHMJ_TARGET, else {DEFAULT_TARGET})"
+    )
     group.add_argument(
         "--tls", action=argparse.BooleanOptionalAction, help="connect with TLS, or not (default $SHMJ_TLS, else not)"
     )

@@ -91,6 +91,17 @@ def profile_name(text: str) -> str:
     return text
 
 
+def target(text: str) -> str:
+    """HOST:PORT with a port 1-65535, or a gRPC target with a scheme (dns:///HOST:PORT, unix:PATH):
+    gRPC would take a bare host as port 443. The Go, Java and C++ clients draw the same line."""
+    if "://" in text or text.startswith("unix:"):
+        return text
+    host, _, port = text.rpartition(":")
+    if host.strip("[]") and port.isdigit() and 1 <= int(port) <= 65535:
+        return text
+    raise Invalid(f"{text!r} is neither HOST:PORT (a port 1-65535) nor a gRPC target such as dns:///HOST:PORT")
+
+
 def directory(text: str) -> str:
     if not Path(text).is_dir():
         raise Invalid(f"no such directory: {text}")

@@ -33,7 +33,10 @@ def apply_environment(args: argparse.Namespace, environ: Mapping[str, str]) -> N
     if not hasattr(args, "target"):
         return
     if args.target is None:
-        args.target = environ.get(TARGET) or DEFAULT_TARGET
+        try:
+            args.target = check.target(environ.get(TARGET) or DEFAULT_TARGET)
+        except check.Invalid as error:
+            raise UsageError(f"{TARGET}: {error}") from None
     if args.tls is None:
         args.tls = tls_value(environ.get(TLS, ""))
     for attribute, variable in _PEM_FILES:

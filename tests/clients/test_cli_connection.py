@@ -20,6 +20,7 @@ from tests.server.conftest import ROOT, free_port
 
 HAND = ["111m 555m 999p EEE 77s", "--win", "7s"]
 KNOWN = "known profiles: classic, lezi, sankou"
+NOT_A_TARGET = "is neither HOST:PORT (a port 1-65535) nor a gRPC target such as dns:///HOST:PORT"
 _COMMANDS = ("score", "request", "waits", "replay", "profiles", "rescore", "loadtest", "health")
 
 
@@ -54,12 +55,31 @@ def test_a_flag_wins_over_the_environment(server, monkeypatch, capsys):
     assert out.splitlines()[-1] == "Next hand 下一手  dealer 庄家 seat 0, 荒番 count 荒番数 0"
 
 
+@pytest.mark.parametrize("target", ["127.0.0.1", "localhost", "127.0.0.1:0", "127.0.0.1:99999", ":50051", "[::1]"])
+def test_a_target_without_a_port_is_refused_rather_than_sent_to_443(target, capsys):
+    """gRPC takes a bare host as port 443: `--target localhost` was refused by nothing there, named
+    as if the user's own address were wrong. The Go, Java and C++ clients refuse it the same way."""
+    assert run(["score", *HAND, "--target", target], capsys) == (
+        2,
+        "",
+        f"shmj score: argument --target: {target!r} {NOT_A_TARGET}\n",
+    )
+
+
+@pytest.mark.parametrize("target", ["127.0.0.1:50051", "[::1]:50051", "dns:///scoring:50051", "unix:/run/shmj.sock"])
+def test_a_target_with_a_port_or_a_scheme_is_taken(target):
+    from clients.cli_args import target as checked
+
+    assert checked(target) == target
+
+
 @pytest.mark.parametrize(
     "variable, value, said",
     [
         ("SHMJ_TLS", "maybe", "shmj: SHMJ_TLS must be 1 or 0 (true or false), got 'maybe'\n"),
         ("SHMJ_CA", "/nope.pem", "shmj: SHMJ_CA: cannot read /nope.pem: No such file or directory\n"),
         ("SHMJ_CERT", "/etc/hostname", "shmj: SHMJ_CERT: /etc/hostname is not a PEM file (no -----BEGIN line)\n"),
+        ("SHMJ_TARGET", "localhost", f"shmj: SHMJ_TARGET: 'localhost' {NOT_A_TARGET}\n"),
     ],
 )
 def test_a_bad_variable_is_named_and_exit_2(variable, value, said, monkeypatch, capsys):
