@@ -105,6 +105,8 @@ def score_request(args) -> dict:
         "replacementDraw": args.replacement_draw,
         "firstGoAround": args.first_go_around,
     }
+    if not args.win:  # after the hand, whose notation is read first
+        raise UsageError("give the winning tile with --win, such as --win 7s")
     request["winners"] = [winner]
     request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
     return request

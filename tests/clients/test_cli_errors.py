@@ -151,6 +151,15 @@ def test_flags_that_do_not_go_together(flags, message, in_tmp, capsys):
     assert run(["score", *HAND, *flags, "--local"], capsys) == (2, f"shmj: {message}\n")
 
 
+@pytest.mark.parametrize("command", ["score", "request"])
+def test_a_winning_hand_without_its_winning_tile_asks_for_win(command, capsys):
+    """Not the request's field path (winners[0].hand.winning_tile), which the user never wrote."""
+    assert run([command, "111m 555m 999p EEE 77s", "--local"][: 2 if command == "request" else 3], capsys) == (
+        2,
+        "shmj: give the winning tile with --win, such as --win 7s\n",
+    )
+
+
 def test_an_abandon_names_its_seat(capsys):
     assert main(["score", "--outcome", "abandon", "--abandoning", "2", "--profile", "lezi", "--local", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seatDeltas"] == [0.0, 0.0, -15.0, 0.0]  # 逃跑: seat 2, not seat 0
