@@ -386,11 +386,11 @@ def _event(data, path, violations) -> HandEvent:
 
 
 def read_events(
-    values, read: Callable, collect: Callable[[], list] = list
+    values, read: Callable, collect: Callable[[], list] = Violations
 ) -> tuple[tuple[HandEvent, ...], list[FieldViolation]]:
     """The events of a record, read in order up to the first that cannot be read (``read(value,
-    path, violations)``, one reader's, into a list ``collect`` makes): those before it, and its
-    faults (none when all were read). Nothing after it is read."""
+    path, violations)``, one reader's, into a bounded list ``collect`` makes): those before it,
+    and its faults (none when all were read). Nothing after it is read."""
     events = []
     for index, value in enumerate(values):
         found = collect()
@@ -416,6 +416,8 @@ def record_or_faults(
         earlier = first_impossible_event(request, profiles) if not violations else []
         for violation in earlier or unread:
             violations.append(violation)
+        if not earlier:
+            violations.unlisted += getattr(unread, "unlisted", 0)  # the event's faults beyond those kept
     if violations:
         raise InvalidRequest(violations)
     return request

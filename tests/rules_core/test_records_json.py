@@ -126,3 +126,22 @@ def test_a_field_given_by_both_its_names_is_refused():
         ("recorded_deltas", "given twice, as recordedDeltas and as recorded_deltas"),
         ("events[4].recorded_deltas", "unknown field"),
     ]
+
+
+def test_an_event_with_two_hundred_thousand_unknown_keys_costs_what_one_with_twenty_does():
+    """The events are read one at a time until one cannot be: that event's faults are kept as
+    every request's are, twenty and a count, not one entry a key (27 MB for this one)."""
+    import tracemalloc
+
+    event = {"kind": "EVENT_KIND_WIN", "seat": 1, **{f"k{i}": 0 for i in range(200_000)}}
+    request = {"profile": "classic", "events": [*DEALS, event]}
+    tracemalloc.start()
+    try:
+        found = faults(request)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == [(f"events[4].k{i}", "unknown field") for i in range(20)] + [
+        ("request", "199980 more violation(s) not listed")
+    ]
+    assert peak < 1_000_000
