@@ -25,7 +25,7 @@ from clients import cli_args as check
 from clients import command_tracing, report
 from clients.cli_args import UsageError
 from clients.cli_environment import DEFAULT_TARGET, apply_environment
-from clients.cli_failures import exit_status, explain
+from clients.cli_failures import exit_status, explain, status_said
 from clients.client import ScoringClient
 from clients.errors import ScoringError
 from rules_core import build
@@ -521,25 +521,25 @@ def run_command(args) -> int:
     except rc.NotationError as error:
         print(f"shmj: bad notation: {error}", file=sys.stderr)
         return 2
-    except rc.InvalidRequest as error:
-        print("shmj: invalid request:", file=sys.stderr)
+    except rc.InvalidRequest as error:  # found before any call, named as a server would
+        print(f"shmj: {status_said(grpc.StatusCode.INVALID_ARGUMENT)}", file=sys.stderr)
         print_violations(error.violations)
         return 2
     except ParseError as error:
-        print(f"shmj: invalid request: {error}", file=sys.stderr)
+        print(f"shmj: {status_said(grpc.StatusCode.INVALID_ARGUMENT)}: {error}", file=sys.stderr)
         return 2
     except ScoringError as error:
-        summary = "invalid request" if error.violations else explain(error.code, error.message, args.target, args.tls)
-        print(f"shmj: {error.code.name}: {summary}", file=sys.stderr)
+        summary = "" if error.violations else ": " + explain(error.code, error.message, args.target, args.tls)
+        print(f"shmj: {status_said(error.code)}{summary}", file=sys.stderr)
         print_violations(error.violations)
         return exit_status(error.code)
     except grpc.RpcError as error:
         status = rpc_status.from_call(error)
         if status is not None and any(d.Is(error_details_pb2.BadRequest.DESCRIPTOR) for d in status.details):
-            summary = "invalid request"
+            summary = ""
         else:
-            summary = explain(error.code(), error.details() or "", args.target, args.tls)
-        print(f"shmj: {error.code().name}: {summary}", file=sys.stderr)
+            summary = ": " + explain(error.code(), error.details() or "", args.target, args.tls)
+        print(f"shmj: {status_said(error.code())}{summary}", file=sys.stderr)
         if status is not None:
             for detail in status.details:
                 bad_request = error_details_pb2.BadRequest()

@@ -12,6 +12,8 @@ import re
 
 import grpc
 
+from rules_core.vocabulary import STATUS_WORDS
+
 USER_MISTAKES = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE})
 
 # What a failed connection's reason means here: (reason, with --tls or without or either (None),
@@ -33,12 +35,19 @@ _CONNECTION_FAILURES = (
 )
 
 
+def status_said(code: grpc.StatusCode) -> str:
+    """``invalid request 请求有误 (INVALID_ARGUMENT)``: what the status means in English and
+    Chinese (`rules_core.vocabulary.STATUS_WORDS`), its code in parentheses for support."""
+    words = STATUS_WORDS.get(code.name)
+    return f"{words.en} {words.zh} ({code.name})" if words else code.name
+
+
 def exit_status(code: grpc.StatusCode) -> int:
     return 2 if code in USER_MISTAKES else 1
 
 
 def explain(code: grpc.StatusCode, message: str, target: str, tls: bool) -> str:
-    """The text after ``shmj: CODE: `` for a failed call's status message; ``target`` is how the
+    """The text after ``shmj: <status_said>: `` for a failed call's status message; ``target`` is how the
     server is named in it (its address, or "the server" where the line names it already)."""
     if code == grpc.StatusCode.UNAVAILABLE:
         for reason, with_tls, said in _CONNECTION_FAILURES:

@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import grpc
 
-from clients.cli_failures import exit_status, explain
+from clients.cli_failures import exit_status, explain, status_said
 from clients.client import SERVICE, ScoringClient
+from rules_core.vocabulary import SERVING_WORDS, term
 
 
 def add_health_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,8 +46,10 @@ def health_command(args, connect: Callable[[argparse.Namespace], ScoringClient])
                 said = f"the server reports on no service {args.service!r}; ask about {SERVICE}, or leave --service out"
             else:
                 said = explain(code, error.details() or "", "the server", args.tls)
-            print(f"shmj: {args.target}: {code.name}: {said}", file=sys.stderr)
+            print(f"shmj: {args.target}: {status_said(code)}: {said}", file=sys.stderr)
             return exit_status(code)
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
-    print(f"{args.target} {args.service or '(server)'}: {status}")
+    words = SERVING_WORDS.get(status)
+    said = f"{words.en} {words.zh} ({status})" if words else status
+    print(f"{args.target} {args.service or '(' + term('the_server') + ')'}: {said}")
     return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1

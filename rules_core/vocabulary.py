@@ -159,6 +159,7 @@ TERMS: dict[str, Term] = {
     "yes": Term("是", "yes"),
     "no": Term("否", "no"),
     "none": Term("无", "none"),
+    "the_server": Term("服务器", "the server"),
     "base": Term("基于", "based on"),
     "house": Term("自定规则", "house profile"),
     "built_in": Term("内置规则", "built-in profile"),
@@ -169,6 +170,37 @@ TERMS: dict[str, Term] = {
     "related_seats": Term("有关系的家数", "related seats"),
     "claims_from_one_seat": Term("口", "claims from one seat"),
     "more_huangfan": Term("荒番", "荒番 count"),
+}
+
+
+# What a failed call's status means, for the CLI's error lines (``shmj: invalid request 请求有误
+# (INVALID_ARGUMENT)``: the words first, the code kept in parentheses for support).
+STATUS_WORDS: dict[str, Term] = {
+    "CANCELLED": Term("已取消", "cancelled"),
+    "UNKNOWN": Term("未知错误", "unknown error"),
+    "INVALID_ARGUMENT": Term("请求有误", "invalid request"),
+    "DEADLINE_EXCEEDED": Term("超时", "no answer in time"),
+    "NOT_FOUND": Term("未找到", "not found"),
+    "ALREADY_EXISTS": Term("已存在", "already exists"),
+    "PERMISSION_DENIED": Term("无权限", "permission denied"),
+    "RESOURCE_EXHAUSTED": Term("服务器繁忙或请求过大", "server busy or request too large"),
+    "FAILED_PRECONDITION": Term("前提条件不符", "precondition failed"),
+    "ABORTED": Term("已中止", "aborted"),
+    "OUT_OF_RANGE": Term("超出范围", "out of range"),
+    "UNIMPLEMENTED": Term("服务器不支持", "not supported by the server"),
+    "INTERNAL": Term("服务器内部错误", "server error"),
+    "UNAVAILABLE": Term("无法连接服务器", "server unavailable"),
+    "DATA_LOSS": Term("数据丢失", "data lost"),
+    "UNAUTHENTICATED": Term("未认证", "not authenticated"),
+}
+
+
+# What `shmj health` reads back (grpc.health.v1's ServingStatus), said for a person.
+SERVING_WORDS: dict[str, Term] = {
+    "UNKNOWN": Term("状态未知", "status unknown"),
+    "SERVING": Term("服务中", "serving"),
+    "NOT_SERVING": Term("暂停服务", "not serving"),
+    "SERVICE_UNKNOWN": Term("无此服务", "no such service"),
 }
 
 

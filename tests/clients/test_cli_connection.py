@@ -130,12 +130,12 @@ def test_an_unknown_profile_is_exit_2_whether_the_cli_or_the_server_finds_it(ser
     assert run(["profiles", "--name", "riichi", "--target", server.address], capsys) == (
         2,
         "",
-        f"shmj: NOT_FOUND: unknown profile 'riichi'; {KNOWN}\n",
+        f"shmj: not found 未找到 (NOT_FOUND): unknown profile 'riichi'; {KNOWN}\n",
     )
     assert run(["waits", "111m 555m 999p EEE 7s", "--profile", "riichi", "--target", server.address], capsys) == (
         2,
         "",
-        f"shmj: INVALID_ARGUMENT: invalid request\n  profile: unknown profile 'riichi'; {KNOWN}\n",
+        f"shmj: invalid request 请求有误 (INVALID_ARGUMENT)\n  profile: unknown profile 'riichi'; {KNOWN}\n",
     )
 
 
@@ -145,7 +145,7 @@ def test_a_server_answer_of_another_kind_is_exit_1(capsys):
     mistakes = {code.name for code in grpc.StatusCode if exit_status(code) == 2}
     assert mistakes == {"INVALID_ARGUMENT", "NOT_FOUND", "OUT_OF_RANGE"}
     code, out, err = run(["profiles", "--target", f"127.0.0.1:{free_port()}", "--timeout", "2"], capsys)
-    assert (code, out) == (1, "") and err.startswith("shmj: UNAVAILABLE: ")
+    assert (code, out) == (1, "") and err.startswith("shmj: server unavailable 无法连接服务器 (UNAVAILABLE): ")
 
 
 # --- TLS spoken to a plaintext server, as the installed command says it ---------------------
@@ -166,7 +166,7 @@ def test_tls_against_a_plaintext_server_is_one_clear_line(server):
     )
     assert (ended.returncode, ended.stdout) == (1, "")
     assert ended.stderr == (
-        f"shmj: UNAVAILABLE: {server.address} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS\n"
+        f"shmj: server unavailable 无法连接服务器 (UNAVAILABLE): {server.address} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS\n"
     )
 
 
@@ -175,8 +175,11 @@ def test_no_server_at_the_target_says_how_to_start_one_or_name_another():
     port = free_port()
     refused = "refuses the connection (Connection refused): start the server (make run), or name it with --target or SHMJ_TARGET"
     for command, said in [
-        (["score", *HAND], f"shmj: UNAVAILABLE: 127.0.0.1:{port} {refused}\n"),
-        (["health"], f"shmj: 127.0.0.1:{port}: UNAVAILABLE: the server {refused}\n"),
+        (["score", *HAND], f"shmj: server unavailable 无法连接服务器 (UNAVAILABLE): 127.0.0.1:{port} {refused}\n"),
+        (
+            ["health"],
+            f"shmj: 127.0.0.1:{port}: server unavailable 无法连接服务器 (UNAVAILABLE): the server {refused}\n",
+        ),
     ]:
         ended = subprocess.run(
             [str(ROOT / ".venv/bin/shmj"), *command, "--target", f"127.0.0.1:{port}"],

@@ -197,7 +197,9 @@ def test_output_into_a_closed_pipe_exits_quietly():
 
 def test_no_server_is_one_line_and_exit_1(capsys):
     code, err = run(["score", *HAND, "--target", "127.0.0.1:1", "--timeout", "2"], capsys)
-    assert code == 1 and err.startswith("shmj: UNAVAILABLE: ") and err.count("\n") == 1
+    assert (
+        code == 1 and err.startswith("shmj: server unavailable 无法连接服务器 (UNAVAILABLE): ") and err.count("\n") == 1
+    )
 
 
 def test_the_readme_mistakes_are_what_a_user_gets(tmp_path):
@@ -224,7 +226,10 @@ def test_a_request_file_is_read_alike_locally_against_a_server_and_by_request(se
     request.write_text(
         json.dumps({"profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW", "colour": 1, "huangfanCount": "x"})
     )
-    said = (2, "shmj: invalid request:\n  colour: unknown field\n  huangfan_count: expected a whole number, got 'x'\n")
+    said = (
+        2,
+        "shmj: invalid request 请求有误 (INVALID_ARGUMENT)\n  colour: unknown field\n  huangfan_count: expected a whole number, got 'x'\n",
+    )
     assert run(["score", "--request", str(request), "--local"], capsys) == said
     assert run(["score", "--request", str(request), "--target", server.address], capsys) == said
     assert run(["request", "--request", str(request)], capsys) == said

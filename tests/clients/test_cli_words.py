@@ -150,3 +150,29 @@ def test_no_enum_name_reaches_a_person_but_json_keeps_them(capsys):
         assert ENUM_NAME.findall(run(capsys, *argv, "--local")) == []
         answer = json.loads(run(capsys, *argv, "--local", "--json"))
         assert answer["unit"] in ("UNIT_FLOWER", "UNIT_POINT")
+
+
+def test_every_status_a_call_can_end_with_is_said_in_both_languages_with_its_code():
+    """Issue 20: error lines led with a bare status code name (`shmj: INVALID_ARGUMENT: ...`)."""
+    import grpc
+
+    from clients.cli_failures import status_said
+    from rules_core.vocabulary import SERVING_WORDS, STATUS_WORDS
+
+    assert sorted(STATUS_WORDS) == sorted(code.name for code in grpc.StatusCode if code != grpc.StatusCode.OK)
+    assert status_said(grpc.StatusCode.INVALID_ARGUMENT) == "invalid request 请求有误 (INVALID_ARGUMENT)"
+    assert status_said(grpc.StatusCode.DEADLINE_EXCEEDED) == "no answer in time 超时 (DEADLINE_EXCEEDED)"
+    from grpc_health.v1 import health_pb2
+
+    assert sorted(SERVING_WORDS) == sorted(health_pb2.HealthCheckResponse.ServingStatus.keys())
+
+
+def test_a_mistake_found_locally_reads_as_the_server_finding_it(server, capsys):
+    hand = ["score", "111m 555m 999p EEE 7s", "--win", "7s"]
+    said = (
+        "shmj: invalid request 请求有误 (INVALID_ARGUMENT)\n"
+        "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"
+    )
+    for where in (["--local"], ["--target", server.address]):
+        assert main([*hand, *where]) == 2
+        assert capsys.readouterr().err == said

@@ -45,8 +45,12 @@ def mtls_server(tmp_path_factory, pki):  # noqa: F811
 
 def test_the_health_port_answers_in_plaintext_for_the_server_and_the_service(capsys, mtls_server):
     _, health, _ = mtls_server
-    assert _health(capsys, "--target", health) == (0, f"{health} (server): SERVING\n", "")
-    assert _health(capsys, "--target", health, "--service", SERVICE) == (0, f"{health} {SERVICE}: SERVING\n", "")
+    assert _health(capsys, "--target", health) == (0, f"{health} (the server 服务器): serving 服务中 (SERVING)\n", "")
+    assert _health(capsys, "--target", health, "--service", SERVICE) == (
+        0,
+        f"{health} {SERVICE}: serving 服务中 (SERVING)\n",
+        "",
+    )
 
 
 def test_the_health_port_serves_nothing_but_health(mtls_server):
@@ -70,7 +74,11 @@ def test_health_over_mutual_tls(capsys, mtls_server):
     ]
     # the certificate names localhost, so ask by name
     target = server.address.replace("127.0.0.1", "localhost")
-    assert _health(capsys, "--target", target, *tls) == (0, f"{target} (server): SERVING\n", "")
+    assert _health(capsys, "--target", target, *tls) == (
+        0,
+        f"{target} (the server 服务器): serving 服务中 (SERVING)\n",
+        "",
+    )
 
 
 def test_an_unknown_service_is_a_mistake_said_in_words_exit_2(capsys, mtls_server):
@@ -78,7 +86,7 @@ def test_an_unknown_service_is_a_mistake_said_in_words_exit_2(capsys, mtls_serve
     assert _health(capsys, "--target", health, "--service", "no.Such") == (
         2,
         "",
-        f"shmj: {health}: NOT_FOUND: the server reports on no service 'no.Such'; ask about {SERVICE}, "
+        f"shmj: {health}: not found 未找到 (NOT_FOUND): the server reports on no service 'no.Such'; ask about {SERVICE}, "
         "or leave --service out\n",
     )
 
@@ -91,7 +99,7 @@ def test_mutual_tls_from_the_environment(capsys, mtls_server, monkeypatch):
     monkeypatch.setenv("SHMJ_CA", str(folder / "ca"))
     monkeypatch.setenv("SHMJ_CERT", str(folder / "client.pem"))
     monkeypatch.setenv("SHMJ_KEY", str(folder / "client.key"))
-    assert _health(capsys) == (0, f"{target} (server): SERVING\n", "")
+    assert _health(capsys) == (0, f"{target} (the server 服务器): serving 服务中 (SERVING)\n", "")
 
 
 def test_plaintext_against_a_tls_server_suggests_tls(capsys, mtls_server):
@@ -99,7 +107,7 @@ def test_plaintext_against_a_tls_server_suggests_tls(capsys, mtls_server):
     assert _health(capsys, "--target", server.address) == (
         1,
         "",
-        f"shmj: {server.address}: UNAVAILABLE: the server closed the connection at once: "
+        f"shmj: {server.address}: server unavailable 无法连接服务器 (UNAVAILABLE): the server closed the connection at once: "
         "if it serves TLS, add --tls or SHMJ_TLS=1\n",
     )
 
@@ -109,7 +117,7 @@ def test_an_untrusted_server_certificate_names_the_ca_flag(capsys, mtls_server):
     code, out, err = _health(capsys, "--target", server.address.replace("127.0.0.1", "localhost"), "--tls")
     assert (code, out) == (1, "")
     assert err.endswith(
-        ": UNAVAILABLE: the certificate of the server is not trusted (CERTIFICATE_VERIFY_FAILED: "
+        ": server unavailable 无法连接服务器 (UNAVAILABLE): the certificate of the server is not trusted (CERTIFICATE_VERIFY_FAILED: "
         "unable to get local issuer certificate): name its CA with --ca or SHMJ_CA\n"
     )
 
@@ -118,7 +126,7 @@ def test_no_server_is_unavailable_exit_1(capsys):
     target = f"127.0.0.1:{free_port()}"
     code, out, err = _health(capsys, "--target", target)
     assert (code, out) == (1, "")
-    assert err.startswith(f"shmj: {target}: UNAVAILABLE")
+    assert err.startswith(f"shmj: {target}: server unavailable 无法连接服务器 (UNAVAILABLE): ")
     assert "Traceback" not in err
 
 
@@ -138,7 +146,7 @@ def test_a_draining_server_is_not_serving_exit_1(capsys, mtls_server):
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline:
         code, out, _ = _health(capsys, "--target", health)
-        if out == f"{health} (server): NOT_SERVING\n":
+        if out == f"{health} (the server 服务器): not serving 暂停服务 (NOT_SERVING)\n":
             break
         time.sleep(0.1)
-    assert (code, out) == (1, f"{health} (server): NOT_SERVING\n")
+    assert (code, out) == (1, f"{health} (the server 服务器): not serving 暂停服务 (NOT_SERVING)\n")

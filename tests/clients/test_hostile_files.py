@@ -50,7 +50,7 @@ def test_a_request_file_with_an_over_long_integer_names_the_field(tmp_path, caps
     request.write_text('{"profile": "classic", "dealerSeat": N}'.replace("N", DIGITS))
     assert run(["score", "--request", str(request), "--local"], capsys) == (
         2,
-        f"shmj: invalid request:\n  dealer_seat: {OUT_OF_RANGE}\n",
+        f"shmj: invalid request 请求有误 (INVALID_ARGUMENT)\n  dealer_seat: {OUT_OF_RANGE}\n",
     )
     request.write_text("[" * 100_000)
     assert run(["score", "--request", str(request), "--local"], capsys) == (

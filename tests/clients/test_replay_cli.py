@@ -90,7 +90,10 @@ def test_an_impossible_record_is_named_at_its_event(capsys, tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
     code, _, err = shmj(["replay", str(path), "--local"], capsys)
-    assert (code, err.splitlines()) == (2, ["shmj: invalid request:", "  events[12].tile: seat 0 holds no 9m"])
+    assert (code, err.splitlines()) == (
+        2,
+        ["shmj: invalid request 请求有误 (INVALID_ARGUMENT)", "  events[12].tile: seat 0 holds no 9m"],
+    )
 
 
 @pytest.mark.parametrize("line", [3, 11])
@@ -134,7 +137,11 @@ def test_a_record_a_server_is_sent_is_the_record_read_here(server, capsys, tmp_p
     path.write_text(json.dumps(record))
     local = shmj(["replay", str(path), "--local"], capsys)
     remote = shmj(["replay", str(path), "--target", server.address], capsys)
-    assert local == (2, "", "shmj: invalid request:\n  events[5]: expected a JSON object, got null\n")
+    assert local == (
+        2,
+        "",
+        "shmj: invalid request 请求有误 (INVALID_ARGUMENT)\n  events[5]: expected a JSON object, got null\n",
+    )
     assert remote == local
 
 

@@ -252,7 +252,10 @@ def test_the_installed_server_serves_two_workers_and_answers_shmj_health(image_v
             capture_output=True,
             text=True,
         )
-        assert (health.returncode, health.stdout) == (0, f"127.0.0.1:{port} (server): SERVING\n")
+        assert (health.returncode, health.stdout) == (
+            0,
+            f"127.0.0.1:{port} (the server 服务器): serving 服务中 (SERVING)\n",
+        )
         score = subprocess.run(
             [
                 str(image_venv / "bin/shmj"),

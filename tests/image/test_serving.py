@@ -38,7 +38,7 @@ def test_health_is_serving_and_the_images_own_healthcheck_says_so(served):
     kind, *command = image_config()["Healthcheck"]["Test"]
     assert kind == "CMD"
     code, out = served.container.output(*command)
-    assert (code, out) == (0, f"127.0.0.1:{served.env['SHMJ_PORT']} (server): SERVING\n")
+    assert (code, out) == (0, f"127.0.0.1:{served.env['SHMJ_PORT']} (the server 服务器): serving 服务中 (SERVING)\n")
 
 
 @pytest.mark.parametrize("name", SHOWN)
