@@ -10,9 +10,10 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-# rules_core's hot path compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
-# the pure-Python package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation
+# The hot path (rules_core.compiled.HOT_PATH: rules_core's modules and batch/fast_requests.py)
+# compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
+# package otherwise. rules_core imports the source of any module edited since.
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 
 .PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
@@ -43,11 +44,11 @@ $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH:%=rules_core/%.py) rules_core/compiled.py compile_core.py $(STAMP)
-	rm -f rules_core/*.so rules_core__mypyc*.so
+$(CORE_STAMP): $(HOT_PATH) rules_core/compiled.py compile_core.py $(STAMP)
+	rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
-		|| { rm -f rules_core/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
+		|| { rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
 	else echo "no C compiler: rules_core runs as pure Python"; fi
 	touch $@
 
@@ -221,4 +222,4 @@ dashboard: install
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
-	rm -f rules_core/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so

@@ -1,8 +1,8 @@
 """The wheel's build (`pip wheel .`, as the image's deploy/image/steps.sh app-wheel runs it).
 
 With SHMJ_COMPILE_CORE=1 the wheel carries rules_core's hot path compiled with mypyc from the
-same source files (compile_core.extensions: an extension module per hot-path module in
-rules_core/, and their group library rules_core__mypyc at the top level), and a stamp of the
+same source files (compile_core.extensions: an extension module per hot-path module, in
+rules_core/ and batch/, and their group library rules_core__mypyc at the top level), and a stamp of the
 digests of the sources it compiled, by which rules_core.compiled judges the installed build
 current: pip gives every installed file the time of the install, so times cannot tell.
 Otherwise, as for `make install`'s editable install, the wheel is pure Python.
@@ -31,9 +31,8 @@ class BuildWithStamp(build_py):
         super().run()
         from rules_core.compiled import STAMP, source_digests
 
-        target = os.path.join(self.build_lib, "rules_core")
-        with open(os.path.join(target, STAMP), "w", encoding="utf-8") as stamp:
-            json.dump(source_digests(target), stamp, indent=1, sort_keys=True)
+        with open(os.path.join(self.build_lib, "rules_core", STAMP), "w", encoding="utf-8") as stamp:
+            json.dump(source_digests(self.build_lib), stamp, indent=1, sort_keys=True)
 
 
 if os.environ.get(COMPILE_ENV) == "1":

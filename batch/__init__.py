@@ -15,4 +15,9 @@ rescore`` (clients/) drives it on this machine, Dask, Spark and Ray on many. One
 - ``parts``, ``dask_job``, ``compare``: input partitions and part files, the Dask job, and
   rule-change reports;
 - ``paths``: never writing where the job reads.
+
+``fast_requests`` is on the compiled hot path: ``rules_core.compiled``, imported first, says
+whether its compiled module or its source is imported.
 """
+
+import rules_core.compiled  # noqa: F401  # first: it decides where the hot-path modules come from

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_core.compiled import HOT_PATH, STAMP
+from rules_core.compiled import HOT_PATH, STAMP, compiled_file, source_file
 from server.data_files import DATA_FILES
 from server.explorer.vocabulary import vocabulary
 from tests.deploy.tools import DEPLOY, ROOT, tool
@@ -168,14 +168,12 @@ def wheel_files(venv: Path) -> list[str]:
 def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_where_not(image_venvs):
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     compiled = [path for path in wheel_files(image_venvs["compiled"]) if path.endswith(".so")]
-    assert sorted(compiled) == sorted(
-        [f"rules_core__mypyc{suffix}"] + [f"rules_core/{name}{suffix}" for name in HOT_PATH]
-    )
+    assert sorted(compiled) == sorted([f"rules_core__mypyc{suffix}"] + [compiled_file(module) for module in HOT_PATH])
     assert f"rules_core/{STAMP}" in wheel_files(image_venvs["compiled"])
     pure = wheel_files(image_venvs["pure"])
     assert [path for path in pure if path.endswith(".so") or path.endswith(STAMP)] == []
     for built, venv in image_venvs.items():
-        assert {f"rules_core/{name}.py" for name in HOT_PATH} <= set(wheel_files(venv))  # the one source
+        assert {source_file(module) for module in HOT_PATH} <= set(wheel_files(venv))  # the one source
         result = subprocess.run(
             ["/bin/sh", str(ROOT / STEPS), "expect-build", str(venv), built],
             capture_output=True,
