@@ -7,7 +7,9 @@ with `settle_record` (every event checked, the 漏胡 passes judged, the derived
 and their derived requests settled alone with `settle`, on one core, in the compiled and the
 pure-Python builds (each in a child process, ``SHMJ_PURE_PYTHON=1`` for the second). CPU time
 (`time.process_time`), the best of several rounds: the machine is shared. The figure that
-matters is the ratio: a record's CPU against its derived settle's (target: at most 20x).
+matters is the ratio: a record's CPU against its derived settle's (target: at most 20x). The
+costliest record known (`bench.costliest_record`, a hostile one) is measured too, against the
+mean simulated record.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import os
 import subprocess
 import sys
 import time
+
+from bench.costliest_record import costliest_record
 
 ROUNDS = 5
 
@@ -48,6 +52,7 @@ def measure(count: int, seed: int) -> dict:
                 settle(request)
         settle_times.append((time.process_time() - start) / 5)
     replay, alone = min(replay_times), min(settle_times)
+    costliest = _costliest_us()
     return {
         "build": BUILD,
         "records": len(records),
@@ -56,7 +61,24 @@ def measure(count: int, seed: int) -> dict:
         "record_us": round(replay / len(records) * 1e6, 1),
         "derived_settle_us": round(alone / len(records) * 1e6, 2),
         "ratio": round(replay / alone, 1),
+        "costliest_events": len(costliest_record().events),
+        "costliest_record_us": round(costliest, 1),
+        "costliest_over_mean_record": round(costliest / (replay / len(records) * 1e6), 1),
     }
+
+
+def _costliest_us() -> float:
+    """CPU of the costliest record known (`bench.costliest_record`), best of the rounds."""
+    from rules_core import settle_record
+
+    record = costliest_record()
+    times = []
+    for _ in range(ROUNDS):
+        start = time.process_time()
+        for _ in range(20):
+            settle_record(record)
+        times.append((time.process_time() - start) / 20)
+    return min(times) * 1e6
 
 
 def main() -> int:
@@ -80,7 +102,9 @@ def main() -> int:
         print(
             f"{result['build']:>8}: {result['records_per_second']:>6} records/s"
             f"  {result['record_us']:>7} us a record of {result['mean_events']} events"
-            f"  {result['derived_settle_us']:>6} us its derived settle  ratio {result['ratio']}x"
+            f"  {result['derived_settle_us']:>6} us its derived settle  ratio {result['ratio']}x;"
+            f"  the costliest record ({result['costliest_events']} events) {result['costliest_record_us']} us,"
+            f" {result['costliest_over_mean_record']}x"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
