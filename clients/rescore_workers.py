@@ -21,6 +21,15 @@ class ServerFailure(Exception):
     """The server could not settle a chunk at all; the job stops and can be resumed."""
 
 
+def server_failure(error) -> ServerFailure:
+    """A failed call that stops the job, said as every shmj command says it (cli_failures)."""
+    from clients.cli_failures import explain
+
+    return ServerFailure(
+        f"{error.code.name}: {explain(error.code, error.message, settings['target'], settings['tls'])}"
+    )
+
+
 def init_worker(job: dict, parent: int) -> None:
     settings.update(job)
     if job.get("house"):
@@ -81,7 +90,7 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
         try:
             results = settings["client"].settle_batch(messages)
         except ScoringError as error:
-            raise ServerFailure(f"{error.code.name}: {error.message}") from None
+            raise server_failure(error) from None
         for position, result in zip(positions, results, strict=True):
             if result.HasField("response"):
                 out[position] = response_dict(result.response)
@@ -113,7 +122,7 @@ def settle_record_remote(record: dict) -> dict:
     except ScoringError as error:
         if error.violations or error.code.name in ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION"):
             return error_line(request_id_of(record), error.message, error.violations, error.code.name)
-        raise ServerFailure(f"{error.code.name}: {error.message}") from None
+        raise server_failure(error) from None
 
 
 def response_dict(message) -> dict:

@@ -198,7 +198,10 @@ def test_a_server_that_goes_away_stops_the_job_for_a_resume(tmp_path, capsys):
         address = server.address
     # The server is gone: nothing can be settled, nothing is written, the job says how to go on.
     assert main(["rescore", str(source), "-o", str(out), "--target", address, "--timeout", "2", "--no-progress"]) == 1
-    assert "run again with --resume" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"shmj rescore: stopped after line 0: UNAVAILABLE: {address} refuses the connection (Connection refused): "
+        "start the server (make run), or name it with --target or SHMJ_TARGET; run again with --resume to continue\n"
+    )  # the words of every shmj command, not gRPC's failed to connect to all addresses
     assert out.read_text() == ""
     with run_server(tmp_path, port=int(address.rsplit(":", 1)[1])) as server:
         assert (
