@@ -251,7 +251,12 @@ def test_every_shmj_command_a_document_shows_takes_the_flags_shown(document):
             flags = re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest)
             if command not in parsers:
                 wrong.append(f"{document.name}:{line}: shmj {command}")
+                continue
             wrong += [f"{document.name}:{line}: shmj {command} {f}" for f in flags if f not in parsers[command]]
+    # a table of commands: every flag of a row that begins with `shmj COMMAND ...` is that command's
+    for command, row in re.findall(r"^\| `shmj ([a-z]+(?: check)?)\b[^`]*` \|(.*)$", text, flags=re.M):
+        flags = re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", row)
+        wrong += [f"{document.name}: the row of shmj {command}: {f}" for f in flags if f not in parsers[command]]
     assert wrong == []
 
 

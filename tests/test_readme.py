@@ -43,6 +43,18 @@ def test_every_server_flag_is_documented():
         assert f"`{flag}`" in README, flag
 
 
+def test_the_flag_tables_defaults_are_the_servers():
+    table = README[README.index("| flag | default | meaning |") :]
+    shown = {}
+    for flags, default in re.findall(r"^\| ((?:`--[a-z-]+`(?:, )?)+) \|([^|]*)\|", table, flags=re.M):
+        shown.update({flag: default.strip() for flag in re.findall(r"`(--[a-z-]+)`", flags)})
+    defaults = ServerConfig()
+    for f in fields(ServerConfig):
+        value = getattr(defaults, f.name)
+        expected = f"`{str(value).lower() if isinstance(value, bool) else value}`" if value != "" else ""
+        assert shown["--" + f.name.replace("_", "-")] == expected, f.name
+
+
 # --- the README's commands and client examples, run as written -------------------------------
 
 EXAMPLES = ROOT / "examples"
