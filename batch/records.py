@@ -63,6 +63,8 @@ def read_line(
     bounded reader reads when it is settled."""
     if line is None:
         return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
+    if number == 1:
+        line = _without_byte_order_mark(line)
     if not overrides:
         request = read_json_request(line)
         if request is not None:
@@ -78,6 +80,14 @@ def read_line(
     if not isinstance(data, dict):
         return None, error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
     return with_rules(data, profile, overrides), None
+
+
+def _without_byte_order_mark(line: bytes | str) -> bytes | str:
+    """A file's first line without the UTF-8 byte order mark an editor may have saved it with
+    (RFC 8259 lets a reader ignore it), as `shmj replay` and the HTTP face read it."""
+    if isinstance(line, bytes):
+        return line.removeprefix(b"\xef\xbb\xbf")
+    return line.removeprefix("\ufeff")
 
 
 def _brackets(line: bytes | str) -> int:

@@ -52,3 +52,19 @@ def test_record_lines_are_answered_by_their_records_locally_and_by_a_server(tmp_
     summary = json.loads((tmp_path / "local.jsonl.summary.json").read_text())
     assert (summary["settled"], summary["rejected"], summary["mismatched_records"]) == (36, 1, 3)
     assert "1 rejected, 3 hand record(s) whose recorded deltas differ;" in local_err
+
+
+def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_shmj_replay_reads_it(tmp_path, capsys):
+    """Found trying record files as a careless operator: a JSON Lines file saved with a UTF-8
+    byte order mark (as Windows editors save it) lost its first record to "line 1: not valid
+    JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)", Python's advice, while `shmj replay
+    --line 1` read it. RFC 8259 lets a reader ignore the mark; only the file's first line has it."""
+    records = (EXAMPLES / "records.jsonl").read_text().splitlines()[:2]
+    source = tmp_path / "with-bom.jsonl"
+    source.write_bytes(b"\xef\xbb\xbf" + "\n".join(records).encode() + b"\n")
+    output = tmp_path / "out.jsonl"
+    assert main(["rescore", str(source), "-o", str(output), "--local", "--no-progress"]) == 0
+    answers = [json.loads(line) for line in output.read_text().splitlines()]
+    assert answers == [settle_record_json(json.loads(line)) for line in records]
+    assert main(["replay", str(source), "--line", "1", "--local", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == answers[0]
