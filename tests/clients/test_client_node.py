@@ -7,7 +7,6 @@ few hundred generated requests, and the worked examples' deltas with RULES.md it
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -28,6 +27,7 @@ from tests.server.conftest import ROOT
 from tests.worked_examples import WORKED_EXAMPLES
 
 NODE_DIR = ROOT / "clients/node"
+CLIENTS_MD = (ROOT / "docs/CLIENTS.md").read_text()
 GOOGLEAPIS_DIR = Path(google.rpc.__path__[0]).parent.parent  # holds google/rpc/status.proto
 
 WORKED = [convert.settle_request_message(request) for _, request, _, _ in WORKED_EXAMPLES]
@@ -233,12 +233,12 @@ def test_a_refused_call_carries_its_bad_request_detail_to_node(server):
 
 
 def test_the_node_example_of_clients_md_runs_as_written(server, tmp_path):
-    (example,) = re.findall(r"```js\n(.*?)```", (ROOT / "docs/CLIENTS.md").read_text(), flags=re.S)
+    (example,) = re.findall(r"```js\n(.*?)```", CLIENTS_MD, flags=re.S)
     script = tmp_path / "example.js"
     script.write_text(example.replace("127.0.0.1:50051", server.address))
-    env = dict(os.environ, NODE_PATH=str(NODE_DIR / "node_modules"))
-    result = subprocess.run(
-        [debian_tool("node"), str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
+    (command, shown) = re.findall(r"```console\n\$ (NODE_PATH=[^\n]*)\n(.*?)```", CLIENTS_MD, flags=re.S)[0]
+    assert command == "NODE_PATH=clients/node/node_modules node example.js"
+    command = command.replace("example.js", str(script)).replace(" node ", f" {debian_tool('node')} ")
+    result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stderr) == (0, "")
-    assert result.stdout == "[ 36, -12, -12, -12 ]\n"
+    assert result.stdout == shown == "[ 36, -12, -12, -12 ]\n"
