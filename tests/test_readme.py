@@ -159,11 +159,7 @@ def test_the_example_session_prints_what_the_readme_shows(tmp_path):
     assert [command for command, _ in steps][0] == "make run &"
     assert steps[-1][0].startswith("kill %1")
     with run_server(tmp_path, workers=2, health_check=False) as running:
-        logged = [json.loads(line) for line in running.log().splitlines() if line.startswith("{")]
-        for shown in steps[0][1].strip().splitlines():
-            fields_shown = set(re.findall(r'"(\w+)": ', shown))
-            (event,) = re.findall(r'"event": "([^"]+)"', shown)
-            assert any(line["event"] == event and fields_shown <= set(line) for line in logged), shown
+        _assert_logged_as_shown(running.log(), steps[0][1])
         (metrics_port,) = re.findall(r":(\d+)/metrics", running.metrics_url)
         for command, expected in steps[1:-1]:
             command = command.replace("127.0.0.1:9464", f"127.0.0.1:{metrics_port}")
@@ -172,6 +168,26 @@ def test_the_example_session_prints_what_the_readme_shows(tmp_path):
             result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60)
             assert result.stdout + result.stderr == expected.rstrip("\n") + "\n", command
             assert result.returncode == (2 if "INVALID_ARGUMENT" in expected else 0), command
+    # `kill %1`: run_server's SIGTERM, waited for; the supervisor's last line says how the workers ended
+    assert running.process.returncode == 0
+    _assert_logged_as_shown(running.log(), steps[-1][1])
+    assert json.loads(running.log().splitlines()[-1]) | {"pid": 0, "timestamp": ""} == {
+        "exitcodes": [0, 0],
+        "event": "stopped",
+        "level": "info",
+        "pid": 0,
+        "timestamp": "",
+    }
+
+
+def _assert_logged_as_shown(log: str, shown_lines: str) -> None:
+    """Each line shown (`{"field": value, ..., ...}`) is a logged line of its event, with those fields."""
+    logged = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    assert shown_lines.strip()
+    for shown in shown_lines.strip().splitlines():
+        fields_shown = set(re.findall(r'"(\w+)": ', shown))
+        (event,) = re.findall(r'"event": "([^"]+)"', shown)
+        assert any(line["event"] == event and fields_shown <= set(line) for line in logged), shown
 
 
 def test_the_field_violations_session_of_clients_md_is_a_step_of_the_example_session():
