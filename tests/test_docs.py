@@ -306,3 +306,12 @@ def test_every_python_command_a_document_shows_runs_the_venv_and_takes_the_flags
         )
         assert helped.returncode == 0, (module, helped.stderr[-2000:])
         assert sorted(flag for flag in flags if flag not in helped.stdout) == [], module
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_test_a_document_names_is_one_the_suite_has(document):
+    """`tests/...py::test_name`, `::test_name` and `test_name` alike: a renamed test leaves no
+    promise pointing at nothing (RELIABILITY.md's table of what holds each promise, above all)."""
+    sources = "".join(path.read_text() for path in (ROOT / "tests").rglob("*.py"))
+    named = set(re.findall(r"(?:::|`)(test_\w+)\b(?!\.py)", document.read_text()))
+    assert sorted(name for name in named if not re.search(rf"def {name}\(", sources)) == []
