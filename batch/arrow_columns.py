@@ -11,6 +11,7 @@ None in the list; either way those rows go the row-by-row way (``arrow.settle_re
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import islice, repeat
 
 import pyarrow as pa
@@ -102,7 +103,7 @@ def _names(column: Column, table: dict, limit: int) -> tuple[list, bool]:
     return _slices(counts, members, limit, clean)
 
 
-def _build(kind: type, columns: tuple[list, ...], clean: bool) -> tuple[list, bool]:
+def _build(kind: type, columns: tuple[Iterable, ...], clean: bool) -> tuple[list, bool]:
     """(a ``kind`` per row from the columns of its fields, whether none is BAD): BAD where any
     field is."""
     rows = zip(*columns, strict=True)

@@ -9,12 +9,14 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 from google.protobuf.json_format import MessageToDict
+from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from batch.arrow import settle_answers, settle_arrow_batch, settle_records
 from batch.arrow_results import answers_batch
 from batch.arrow_schema import REQUEST, RESULT_SCHEMA, record_batch, result_batch
 from batch.local import answer_record
+from rules_core import results
 from rules_core.json_write import error_record
 from rules_core.random_hands import generate_requests
 from rules_core.results import SettleResult
@@ -48,6 +50,15 @@ def assert_same_batch(answers: list) -> pa.RecordBatch:
     assert new.equals(old)
     assert new.to_pylist() == old.to_pylist()
     return new
+
+
+def test_the_core_results_nest_as_their_messages():
+    """Arrow converts the named tuples positionally: each has its message's fields in order
+    (SettleResult those of SettleResponse less ``error`` and ``engine_version``)."""
+    for name in ("WinnerResult", "ValueItem", "Payment", "Penalty", "NextHand"):
+        assert getattr(results, name)._fields == tuple(f.name for f in getattr(pb, name).DESCRIPTOR.fields)
+    response = [f.name for f in pb.SettleResponse.DESCRIPTOR.fields]
+    assert SettleResult._fields == tuple(n for n in response if n not in ("error", "engine_version"))
 
 
 def test_the_examples_give_the_batch_the_answer_dicts_gave():
