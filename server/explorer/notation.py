@@ -12,33 +12,22 @@ read by `rules_core.table_notation`, as the CLI reads them.
 
 from __future__ import annotations
 
-from rules_core.errors import NotationError, excerpt, key_path
+from rules_core.errors import NotationError, excerpt
 from rules_core.json_names import FLOWER, MELD_KIND, TILE
-from rules_core.json_text import JsonTextError, read_json
 from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.table_notation import parse_claims, parse_dice
+from server.explorer.bodies import BadExplorerBody, read_object
 
 FIELDS = ("hand", "win", "flowers", "passed", "dice", "claims")
 MAX_TEXT = 400  # a hand with every meld and flower is under 100 characters
 
 
-class BadNotationRequest(ValueError):
+class BadNotationRequest(BadExplorerBody):
     """A body that is not a JSON object of strings under ``FIELDS``."""
 
 
 def read_body(body: bytes) -> dict[str, str]:
-    try:
-        data = read_json(body or b"{}")
-    except JsonTextError as error:
-        raise BadNotationRequest(f"the body is not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise BadNotationRequest('the body is a JSON object such as {"hand": "123m ...", "win": "7s"}')
-    unknown = sorted(set(data) - set(FIELDS))
-    if unknown:
-        shown = ", ".join(key_path(key) for key in unknown[:5]) + (
-            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-        )
-        raise BadNotationRequest(f"unknown key(s) {shown}; known: {', '.join(FIELDS)}")
+    data = read_object(body, FIELDS, '{"hand": "123m ...", "win": "7s"}')
     for key, value in data.items():
         if not isinstance(value, str):
             raise BadNotationRequest(f"{key}: expected a string, got {excerpt(value)}")

@@ -18,7 +18,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 
 from rules_core.json_names import PATTERN
 from rules_core.patterns import PATTERN_NAMES
-from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, Words
+from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, STATUS_WORDS, Words
 
 DESCRIPTORS = Path(tiles_pb2.__file__).with_name("shmj_descriptors.binpb")
 # Source-info paths: FileDescriptorProto field 4 is message_type, 5 enum_type; within a
@@ -55,7 +55,8 @@ def _entry(words: Words | None, meaning: str) -> dict:
 
 def vocabulary() -> dict:
     """``enums`` and ``profileFields``: each name's ``zh`` and ``en`` label, ``zhMeaning`` and
-    ``meaning`` (English); ``patterns``: each pattern's ``zh`` and ``en`` name."""
+    ``meaning`` (English); ``patterns``: each pattern's ``zh`` and ``en`` name; ``statuses``: each
+    failed call's status code's ``zh`` and ``en`` words."""
     comments = proto_comments()
     return {
         "enums": {name: _entry(ENUM_WORDS.get(name), meaning) for name, meaning in comments["enums"].items()},
@@ -64,6 +65,7 @@ def vocabulary() -> dict:
             for name, meaning in comments["messages"]["RuleProfile"].items()
         },
         "patterns": {PATTERN.name_of[p]: {"zh": zh, "en": en} for p, (zh, en) in PATTERN_NAMES.items()},
+        "statuses": {code: {"zh": words.zh, "en": words.en} for code, words in STATUS_WORDS.items()},
     }
 
 

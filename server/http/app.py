@@ -12,11 +12,13 @@ import asyncio
 import json
 import time
 import zlib
+from collections.abc import Callable
 
 import structlog
 
 from server import errors
-from server.explorer import notation, static_files
+from server.explorer import notation, static_files, why
+from server.explorer.bodies import BadExplorerBody
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
 from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
@@ -88,23 +90,24 @@ class ConnectApp:
             content_type, body = self.files[path]
             answer = Answer(200, content_type, body, list(static_files.HEADERS))
         elif path == "/explorer/notation" and scope["method"] == "POST":
-            answer = await self._notation(receive, share)
+            answer = await self._explorer(receive, share, lambda body: notation.read_notation(notation.read_body(body)))
+        elif path == "/explorer/why" and scope["method"] == "POST":
+            answer = await self._explorer(receive, share, why.read_why)
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
         return answer
 
-    async def _notation(self, receive, share: BodyShare) -> Answer:
-        """The explorer's notation reader: a hand's text to its JSON, or where it fails."""
+    async def _explorer(self, receive, share: BodyShare, answer_of: Callable[[bytes], dict]) -> Answer:
+        """One of the explorer's own endpoints: its body read as every body is, its answer in JSON."""
         try:
-            fields = notation.read_body(await self._read_body({}, receive, share))
+            said = answer_of(await self._read_body({}, receive, share))
         except TooLarge:
             return Answer(413, "text/plain; charset=utf-8", b"too large\n")
         except ClientGone:  # nobody reads this answer (uvicorn drops it)
             return Answer(499, "text/plain; charset=utf-8", b"client closed the connection\n")
-        except notation.BadNotationRequest as error:
+        except BadExplorerBody as error:
             return Answer(400, "text/plain; charset=utf-8", f"{error}\n".encode())
-        body = json.dumps(notation.read_notation(fields), ensure_ascii=False).encode()
-        return Answer(200, "application/json", body)
+        return Answer(200, "application/json", json.dumps(said, ensure_ascii=False).encode())
 
     def _health(self, path: str) -> Answer:
         if path == "/readyz" and not self.readiness.serving:

@@ -129,3 +129,51 @@ def test_dice_and_claims_are_read_as_the_cli_reads_them(http):
     body = json.dumps({"dice": "7,7"}).encode()
     reply = http.request("POST", "/explorer/notation", body, {"Content-Type": "application/json"})
     assert reply.json()["errors"] == [{"field": "dice", "position": 0, "message": "two dice 1-6 such as 3,3"}]
+
+
+def test_why_a_liable_seat_pays_is_worded_by_the_server_as_the_cli_words_it(http):
+    """Issue 20: the page wrote its own liability phrases; it asks the server for the CLI's."""
+    body = {
+        "payments": [
+            {"fromSeat": 0, "toSeat": 1, "amount": 10.0, "reason": "PAYMENT_REASON_DISCARD"},
+            {"fromSeat": 2, "toSeat": 1, "amount": 20.0, "reason": "PAYMENT_REASON_LIABILITY"},
+        ],
+        "liabilities": [
+            {"claimerSeat": 1, "sourceSeat": 2, "claims": 3},
+            {"claimerSeat": 2, "sourceSeat": 1, "claims": 3},
+        ],
+        "threshold": 3,
+    }
+    reply = http.request("POST", "/explorer/why", json.dumps(body).encode(), {"Content-Type": "application/json"})
+    assert reply.status == 200
+    assert reply.json() == {
+        "why": [
+            [],
+            [
+                "seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口",
+                "seat 2 claimed 3 times from seat 1 座位2吃碰座位1 3口",
+                "pays twice: the claims run both ways 双向承包，付两份",
+            ],
+        ]
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"[]", 'the body is a JSON object such as {"payments": [...], "liabilities": [...], "threshold": 3}\n'),
+        (b'{"payment": []}', "unknown key(s) payment; known: payments, liabilities, threshold\n"),
+        (b'{"threshold": "3"}', "threshold: expected a whole number or null, got '3'\n"),
+        (b'{"payments": {}}', "payments: expected a list of at most 64 objects, got an object\n"),
+        (b'{"payments": [' + b"{}," * 64 + b"{}]}", "payments: expected a list of at most 64 objects, got a list\n"),
+        (b'{"payments": [1]}', "payments[0]: expected an object, got 1\n"),
+        (b'{"liabilities": [{"claims": true}]}', "liabilities[0].claims: expected a number, got true\n"),
+        (
+            b'{"liabilities": [{"seat": 1}]}',
+            "liabilities[0]: unknown key seat; known: claimerSeat, sourceSeat, claims\n",
+        ),
+    ],
+)
+def test_a_bad_why_request_is_refused_in_words(http, body, message):
+    reply = http.request("POST", "/explorer/why", body, {"Content-Type": "application/json"})
+    assert (reply.status, reply.body.decode()) == (400, message)

@@ -41,7 +41,7 @@ def test_a_violation_not_tied_to_a_winner_is_printed_once(page):
     settle(page)
     text = page.inner_text("#settle-error")
     assert text.count("overrides.lazi_value") == 1, text
-    assert text.startswith("invalid_argument: invalid request 请求有误")
+    assert text.startswith("请求有误 invalid request (INVALID_ARGUMENT)\n")  # issue 20: the code said in words
     assert page.locator("#settle-error .violation").count() == 1
 
 

@@ -129,13 +129,13 @@ def test_a_liability_payment_shows_the_claims_and_why_it_is_paid_twice(page):
     rows = page.locator("#result .payment-list li").all_inner_texts()
     assert rows == [
         "seat 0 → seat 1 10 点炮 discard",
-        "seat 2 → seat 1 20 承包 liability (seat 1 claimed 3 from seat 2 吃碰3口; seat 2 claimed 3 from seat 1 吃碰3口;"
+        "seat 2 → seat 1 20 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口; seat 2 claimed 3 times from seat 1 座位2吃碰座位1 3口;"
         " pays twice: the claims run both ways 双向承包，付两份)",
     ]
     enter(page, _example("13"))  # one way only: once
     settle(page)
     assert page.locator("#result .payment-list li").nth(1).inner_text() == (
-        "seat 2 → seat 1 10 承包 liability (seat 1 claimed 3 from seat 2 吃碰3口)"
+        "seat 2 → seat 1 10 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口)"
     )
 
 

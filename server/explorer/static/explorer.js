@@ -10,7 +10,7 @@ const SUITS = { M: ["m", "萬"], P: ["p", "筒"], S: ["s", "条"] };
 const FLOWERS = ["SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "BAMBOO", "CHRYSANTHEMUM"];
 const FLOWER_ZH = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
 
-let vocabulary = { enums: {}, patterns: {}, profileFields: {} };
+let vocabulary = { enums: {}, patterns: {}, profileFields: {}, statuses: {} };
 
 // ---- small helpers -------------------------------------------------------------------------
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -373,21 +373,6 @@ function paymentsPicture(response) {
   return svg;
 }
 
-// Why a liable (承包) or related (三口) seat pays: the claims between it and the winner, each
-// way, and whether it pays twice (the claims run both ways, each at the threshold).
-function liabilityWhy(payment, request, threshold) {
-  const from = payment.fromSeat || 0, to = payment.toSeat || 0;
-  const count = (claimer, source) => ((request && request.liabilities) || [])
-    .filter((l) => (l.claimerSeat || 0) === claimer && (l.sourceSeat || 0) === source)
-    .reduce((sum, l) => sum + Number(l.claims || 0), 0);
-  const ways = [[to, from], [from, to]].map(([claimer, source]) => [claimer, source, count(claimer, source)])
-    .filter(([, , n]) => n > 0);
-  const said = ways.map(([claimer, source, n]) => `seat ${claimer} claimed ${n} from seat ${source} 吃碰${n}口`);
-  const both = threshold !== undefined && ways.length === 2 && ways.every(([, , n]) => n >= threshold);
-  if (both) said.push("pays twice: the claims run both ways 双向承包，付两份");
-  return said.join("; ");
-}
-
 // Which rules and engine made the answer (API.md, versioned answers): the digest to quote in a dispute.
 function versionsLine(response) {
   return el("p", { class: "versions" }, "Rules 规则 ",
@@ -395,17 +380,19 @@ function versionsLine(response) {
     " · engine 引擎 ", el("code", { class: "engine-version", text: response.engineVersion || "" }));
 }
 
-function settlementView(response, request, threshold) {
+// whys: for each payment, the phrases saying why a liable (承包) or related (三口) seat pays
+// (paymentsWhy, the server's words, as `shmj score` prints them).
+function settlementView(response, request, whys) {
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
   view.append(el("p", { class: "profile-line" }, `Profile ${response.profile} (unit ${unit})`));
   (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit)));
   const payments = response.payments || [];
-  const list = el("ul", { class: "payment-list" }, payments.map((p) => {
-    const liable = p.reason === "PAYMENT_REASON_LIABILITY" || p.reason === "PAYMENT_REASON_SANKOU";
+  const list = el("ul", { class: "payment-list" }, payments.map((p, i) => {
+    const why = (whys && whys[i]) || [];
     return el("li", {}, `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)}  `,
       el("span", { class: "reason", text: enumWords(p.reason), title: enumMeaning(p.reason) }),
-      liable ? el("span", { class: "why", text: ` (${liabilityWhy(p, request, threshold)})` }) : null);
+      why.length ? el("span", { class: "why", text: ` (${why.join("; ")})` }) : null);
   }));
   const penalties = (response.penalties || []).map((p) => el("li", {}, `Penalty 逃跑: seat ${p.seat || 0} loses ${number(p.amount)}`));
   const deltas = el("p", { class: "deltas" }, "Seat deltas 输赢: ",
@@ -449,12 +436,19 @@ function comparisonView(left, right) {
 }
 
 // Settle's field violations name fields such as winners[0].hand.melds[1]: show each under its winner.
-const INVALID_REQUEST = "invalid request 请求有误";
+// A failed call as a person reads it: its status in words, the code kept for support, then
+// the message unless the violations below say it all: "请求有误 invalid request (INVALID_ARGUMENT)".
+function failureLine(error, violations = []) {
+  const code = String(error.code || "unknown").toUpperCase();
+  const words = vocabulary.statuses[code];
+  const said = words ? `${words.zh} ${words.en} (${code})` : code;
+  return violations.length ? said : `${said}: ${error.message}`;
+}
 
 function showViolations(error) {
   const box = $("#settle-error");
   const violations = error.violations || [];  // each shown once, below: the message lists them all again
-  box.replaceChildren(el("p", { text: `${error.code || "error"}: ${violations.length ? INVALID_REQUEST : error.message}` }));
+  box.replaceChildren(el("p", { text: failureLine(error, violations) }));
   for (const v of error.violations || []) {
     const m = v.field.match(/^winners\[(\d+)\]/);
     const node = m && $$("#winners .winner")[Number(m[1])];
@@ -477,8 +471,7 @@ async function settle() {
   }
   try {
     const response = await call("Settle", request);
-    const threshold = await liabilityThresholdFor(response, request);
-    const view = settlementView(response, request, threshold);
+    const view = settlementView(response, request, await paymentsWhy(response, request));
     if (state.compare) {
       const other = await call("Settle", { ...request, profile: state.compare });
       view.prepend(comparisonView(response, other));
@@ -489,13 +482,26 @@ async function settle() {
   }
 }
 
-// The liability threshold of the request's effective profile (its overrides applied), which
-// settlementView needs to say why a seat pays twice; asked for only when a settlement has a
-// liability payment to explain. The Settle and the Replay views both use it.
-async function liabilityThresholdFor(response, request) {
-  if (!(response.payments || []).some((p) => p.reason === "PAYMENT_REASON_LIABILITY")) return undefined;
-  const answer = await call("GetProfile", { name: request.profile, overrides: request.overrides });
-  return answer.profile.liabilityThreshold;
+// Why each liable (承包) or related (三口) seat pays, in the server's words (POST /explorer/why,
+// rules_core.liability_words, which `shmj score` prints): the claims between it and the
+// winner, and whether it pays twice, which needs the threshold of the request's effective
+// profile (its overrides applied). Asked for only when a settlement has such a payment; the
+// Settle and the Replay views both use it.
+async function paymentsWhy(response, request) {
+  const payments = response.payments || [];
+  const explained = ["PAYMENT_REASON_LIABILITY", "PAYMENT_REASON_SANKOU"];
+  if (!payments.some((p) => explained.includes(p.reason))) return [];
+  let threshold = null;
+  if (payments.some((p) => p.reason === "PAYMENT_REASON_LIABILITY")) {
+    const answer = await call("GetProfile", { name: request.profile, overrides: request.overrides });
+    threshold = answer.profile.liabilityThreshold || 0;
+  }
+  const reply = await fetch("/explorer/why", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ payments, liabilities: request.liabilities || [], threshold }),
+  });
+  if (!reply.ok) throw new Error(await reply.text());
+  return (await reply.json()).why;
 }
 
 // ---- pasted requests: a SettleRequest, or one line of a rescore file ------------------------
@@ -583,7 +589,7 @@ async function listWaits() {
   } catch (error) {
     $("#waits-result").replaceChildren(); // the last hand's waits are not this hand's
     const violations = error.violations || [];
-    $("#waits-error").replaceChildren(el("p", { text: `${error.code}: ${violations.length ? INVALID_REQUEST : error.message}` }),
+    $("#waits-error").replaceChildren(el("p", { text: failureLine(error, violations) }),
       ...violations.map((v) => el("div", { class: "violation" }, el("code", { text: v.field }), `: ${v.description}`)));
   }
 }
@@ -623,7 +629,7 @@ async function showProfiles() {
       el("thead", {}, el("tr", {}, el("th", { text: "Field 字段 · meaning 含义" }),
         profiles.map((p) => el("th", { text: p.name })))), el("tbody", {}, rows)));
   } catch (error) {
-    $("#profiles-error").textContent = `${error.code}: ${error.message}`;
+    $("#profiles-error").textContent = failureLine(error);
   }
 }
 

@@ -18,7 +18,7 @@ const EVENT_WORDS = {
   EVENT_KIND_ABANDON: "leaves the table 逃跑",
 };
 
-const replayState = { record: null, response: null, threshold: undefined, steps: [], at: 0 };
+const replayState = { record: null, response: null, whys: [], steps: [], at: 0 };
 
 // The record in the one form this page follows, as the server read it: the proto3 JSON mapping
 // also takes snake_case keys, enum numbers, numbers in strings, and an unset field given null or
@@ -158,7 +158,7 @@ function deltasTable(record, response) {
 }
 
 function showStep(at) {
-  const { steps, record, response, threshold } = replayState;
+  const { steps, record, response, whys } = replayState;
   replayState.at = Math.max(0, Math.min(at, steps.length - 1));
   const step = steps[replayState.at];
   $("#replay-step").value = String(replayState.at);
@@ -166,7 +166,7 @@ function showStep(at) {
   const table = el("div", { class: "replay-table" }, SEATS.map((seat) => seatPanel(seat, step.seats[seat], step, record)));
   const parts = [table, ...step.passes.map(passLine)];
   if (replayState.at === steps.length - 1) {
-    parts.push(settlementView(response.settlement, response.derived, threshold));
+    parts.push(settlementView(response.settlement, response.derived, whys));
     const deltas = deltasTable(record, response);
     if (deltas) parts.push(deltas);
   }
@@ -187,7 +187,7 @@ async function replayRecord() {
     const response = await call("SettleRecord", record);
     replayState.record = usualRecord(record);
     replayState.response = response;
-    replayState.threshold = await liabilityThresholdFor(response.settlement, response.derived);
+    replayState.whys = await paymentsWhy(response.settlement, response.derived);
     replayState.steps = followRecord(replayState.record, response);
     $("#replay-step").max = String(replayState.steps.length - 1);
     $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
@@ -195,7 +195,7 @@ async function replayRecord() {
     showStep(0);
   } catch (error) {
     const box = $("#replay-error");
-    box.replaceChildren(el("p", { text: `${error.code || "error"}: ${error.message}` }));
+    box.replaceChildren(el("p", { text: failureLine(error, error.violations || []) }));
     for (const v of error.violations || []) {
       box.append(el("div", { class: "violation", "data-field": v.field }, el("code", { text: v.field }), `: ${v.description}`));
     }
