@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from clients.report import pad, printable, settlement_table, tile_label, words
 from rules_core.json_read import read_winner
+from rules_core.liability_words import claimed_phrase
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
 from rules_core.replay import Replay
+from rules_core.vocabulary import TERMS, term
 
 # The events after which a seat's locks lift: it draws, chows, pungs or lays down a kong.
 _ACTIONS = frozenset(
@@ -26,13 +28,13 @@ _ACTIONS = frozenset(
         EventKind.CONCEALED_KONG,
     }
 )
-_ACTION_WORDS = {
-    EventKind.DRAW: "draw",
-    EventKind.CHOW: "chow",
-    EventKind.PUNG: "pung",
-    EventKind.EXPOSED_KONG: "kong",
-    EventKind.ADDED_KONG: "kong",
-    EventKind.CONCEALED_KONG: "kong",
+_ACTION_WORDS = {  # the seat's act that lifts its locks, in words (rules_core.vocabulary)
+    EventKind.DRAW: "draws",
+    EventKind.CHOW: "chows",
+    EventKind.PUNG: "pungs",
+    EventKind.EXPOSED_KONG: "any_kong",
+    EventKind.ADDED_KONG: "any_kong",
+    EventKind.CONCEALED_KONG: "any_kong",
 }
 
 
@@ -41,8 +43,8 @@ def _pattern_names(names: list[str]) -> str:
     for name in names:
         pattern = Pattern[name.removeprefix("PATTERN_")]
         if pattern not in (Pattern.CONCEALED,):
-            shown.append(f"{pattern.name_zh} {pattern.name_en}")
-    return ", ".join(shown) or "a legal win"
+            shown.append(f"{pattern.name_en} {pattern.name_zh}")
+    return ", ".join(shown) or term("a_legal_win")
 
 
 def _lifted_at(events: tuple[HandEvent, ...], seat: int, after: int) -> tuple[int, str] | None:
@@ -57,37 +59,47 @@ def pass_line(events: tuple[HandEvent, ...], found: dict) -> str:
     seat, index = found.get("seat", 0), found.get("eventIndex", 0)
     tile = tile_label(found.get("tile", ""))
     lifted = _lifted_at(events, seat, index)
-    until = f"locked until its {lifted[1]} at event {lifted[0]}" if lifted else "locked to the end of the hand"
+    if lifted:
+        act, until_words = TERMS[lifted[1]], TERMS["locked_until"]
+        until = f"{until_words.en} {act.en} at event {lifted[0]} {until_words.zh}第{lifted[0]}步{act.zh}"
+    else:
+        until = term("locked_to_the_end")
     patterns = _pattern_names(found.get("patterns", []))
-    return f"      seat {seat} could have won on {tile} here — {patterns} — and passed; {until}"
+    could, passed = TERMS["could_have_won"], TERMS["and_passed"]
+    return f"      seat {seat} {could.en} {tile} here — {patterns} — {passed.en} {could.zh}; {until}"
+
+
+def _said(seat: int, key: str, what: str = "") -> str:
+    """``seat 0 discards 打出 9p``: the seat, the act in English then Chinese, what it acted on."""
+    return f"seat {seat} {term(key)}" + (f" {what}" if what else "")
 
 
 def _event_text(event: HandEvent, replay: Replay, outcome: str) -> str:
     seat, kind = event.seat, event.kind
     if kind == EventKind.DEAL:
-        flowers = f" (flowers {format_flowers(event.flowers)})" if event.flowers else ""
-        return f"seat {seat} is dealt {format_tiles(event.tiles)}{flowers}"
+        flowers = f" ({term('flowers')} {format_flowers(event.flowers)})" if event.flowers else ""
+        return _said(seat, "is_dealt", format_tiles(event.tiles) + flowers)
     if kind == EventKind.DRAW:
         return (
-            f"seat {seat} draws flower {int(event.flower)}f"
+            _said(seat, "draws_flower", f"{int(event.flower)}f")
             if event.flower
-            else f"seat {seat} draws {_tile(event.tile)}"
+            else _said(seat, "draws", _tile(event.tile))
         )
     if kind == EventKind.DISCARD:
-        return f"seat {seat} discards {_tile(event.tile)}"
+        return _said(seat, "discards", _tile(event.tile))
     if kind in (EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG):
         meld = replay.seats[seat].melds[-1]
-        word = {EventKind.CHOW: "chows", EventKind.PUNG: "pungs", EventKind.EXPOSED_KONG: "kongs"}[kind]
-        return f"seat {seat} {word} seat {meld.from_seat}'s discard: {format_meld(meld)}"
+        key = {EventKind.CHOW: "chows", EventKind.PUNG: "pungs", EventKind.EXPOSED_KONG: "kongs"}[kind]
+        return _said(seat, key, f"seat {meld.from_seat}'s discard: {format_meld(meld)}")
     if kind == EventKind.ADDED_KONG:
-        return f"seat {seat} adds {_tile(event.tile)} to its pung (上杠)"
+        return _said(seat, "adds_to_its_pung", _tile(event.tile))
     if kind == EventKind.CONCEALED_KONG:
-        return f"seat {seat} lays down a concealed kong of {_tile(event.tile)} (暗杠)"
+        return _said(seat, "concealed_kong", _tile(event.tile))
     if kind == EventKind.WIN:
-        return f"seat {seat} claims a win: {words(outcome)}"
+        return _said(seat, "claims_a_win", f": {words(outcome)}").replace(" : ", ": ")
     if kind == EventKind.EXHAUSTIVE_DRAW:
-        return "the wall is exhausted (流局)"
-    return f"seat {seat} leaves the table (逃跑)"
+        return term("wall_exhausted")
+    return _said(seat, "leaves")
 
 
 def _tile(tile) -> str:
@@ -112,15 +124,18 @@ def record_story(record: SettleRecordRequest, response: dict, threshold: int | N
     passes_at: dict[int, list[dict]] = {}
     for found in response.get("passes", []):
         passes_at.setdefault(found.get("eventIndex", 0), []).append(found)
-    title = f"Record {printable(record.request_id)}  " if record.request_id else "Record  "
-    lines = [f"{title}profile {record.profile}, dealer seat {record.dealer_seat}, {len(events)} events"]
+    title = f"{term('record')} {printable(record.request_id)}  " if record.request_id else f"{term('record')}  "
+    lines = [
+        f"{title}{term('profile').lower()} {record.profile}, {term('dealer')} seat {record.dealer_seat},"
+        f" {len(events)} {term('events')}"
+    ]
     width = len(str(len(events) - 1))
     replay = Replay(None, record.dealer_seat)
     for index, event in enumerate(events):
         replay.apply(index, event)
         text = _event_text(event, replay, outcome)
         if _changes_hand(event.kind) and event.kind != EventKind.DEAL:
-            text = f"{pad(text, 46)}  {_hand(replay, event.seat)}"
+            text = f"{pad(text, 52)}  {_hand(replay, event.seat)}"
         lines.append(f"  {index:>{width}}  {text}")
         for found in passes_at.get(index, []):
             lines.append(pass_line(events, found))
@@ -136,31 +151,29 @@ def record_story(record: SettleRecordRequest, response: dict, threshold: int | N
 
 def derived_lines(derived: dict) -> list[str]:
     outcome = derived.get("outcome", "")
-    head = f"Derived request  {words(outcome)}"
+    head = f"{term('derived_request')}  {words(outcome)}"
     if outcome in ("OUTCOME_DISCARD", "OUTCOME_ROBBING_KONG"):
         head += f", from seat {derived.get('discarderSeat', 0)}"
     if outcome == "OUTCOME_ABANDON":
-        head += f", seat {derived.get('abandoningSeat', 0)} leaves"
+        head += f", {_said(derived.get('abandoningSeat', 0), 'leaves')}"
     lines = [head]
     for index, data in enumerate(derived.get("winners", [])):
         winner = read_winner(data, f"winners[{index}]", [])
         hand = winner.hand
         text = f"  seat {winner.seat}  {format_hand(hand.concealed, hand.melds, hand.flowers)}"
         if hand.winning_tile is not None:
-            text += f"  on {_tile(hand.winning_tile)}"
+            text += f"  {TERMS['on_tile'].en} {_tile(hand.winning_tile)} {TERMS['on_tile'].zh}"
         flags = []
         if winner.passed_tiles:
-            flags.append("locked " + format_tiles(winner.passed_tiles))
+            flags.append(f"{term('locked')} {format_tiles(winner.passed_tiles)}")
         if winner.replacement_draw:
-            flags.append("replacement draw")
+            flags.append(term("replacement_draw"))
         if winner.first_go_around:
-            flags.append("first go-around")
+            flags.append(term("first_go_around"))
         lines.append(text + (f"  ({', '.join(flags)})" if flags else ""))
     for relation in derived.get("liabilities", []):
-        lines.append(
-            f"  seat {relation.get('claimerSeat', 0)} claimed {relation.get('claims', 0)}"
-            f" from seat {relation.get('sourceSeat', 0)}'s discards"
-        )
+        seats = (relation.get("claimerSeat", 0), relation.get("sourceSeat", 0), relation.get("claims", 0))
+        lines.append(f"  {claimed_phrase(*seats)}")
     return lines
 
 
@@ -170,5 +183,5 @@ def recorded_lines(record: SettleRecordRequest, response: dict) -> list[str]:
     recorded = "  ".join(f"{d:+g}" for d in record.recorded_deltas)
     seats = response.get("mismatchedSeats", [])
     if response.get("recordedMatch"):
-        return [f"Recorded deltas  {recorded}  match the settlement"]
-    return [f"Recorded deltas  {recorded}  differ at seat(s) {', '.join(str(s) for s in seats)}"]
+        return [f"{term('recorded_deltas')}  {recorded}  {term('match_the_settlement')}"]
+    return [f"{term('recorded_deltas')}  {recorded}  {term('differ_at_seats')} {', '.join(str(s) for s in seats)}"]

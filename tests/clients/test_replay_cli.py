@@ -30,20 +30,22 @@ def test_each_event_and_the_pass_with_its_win_and_its_lock(capsys):
     code, out, _ = shmj(["replay", str(RECORD), "--local"], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "Record table-7-hand-12  profile classic, dealer seat 0, 14 events"
-    assert lines[11] == "  10  seat 3 discards 2m                              11133p 3557799s N"
+    assert lines[0] == "Record 牌谱 table-7-hand-12  profile 规则 classic, dealer 庄家 seat 0, 14 events 步"
+    assert lines[11] == "  10  seat 3 discards 打出 2m                               11133p 3557799s N"
     assert lines[12] == (
-        "      seat 1 could have won on 2m here — 清一色 Full flush — and passed; locked to the end of the hand"
+        "      seat 1 could have won on 2m here — Full flush 清一色 — and passed 漏胡;"
+        " locked to the end of the hand 锁定至本手结束"
     )
-    assert "  seat 1  11123455678999m  on 5m  (locked 2m)" in lines
-    assert lines[-1] == "Recorded deltas  -10  +20  -10  +0  differ at seat(s) 0, 2"
+    assert "  seat 1  11123455678999m  on 5m 胡张  (locked 漏胡锁定 2m)" in lines
+    assert lines[-1] == "Recorded deltas 记录的输赢  -10  +20  -10  +0  differ at seat(s) 不符的座位 0, 2"
 
 
 def test_a_lock_is_shown_until_the_seat_acts(capsys):
     code, out, _ = shmj(["replay", str(RECORDS), "--line", "12", "--local"], capsys)
     assert code == 0
     assert (
-        "      seat 0 could have won on S here — 乱风向 / 风一色 All honours — and passed; locked until its draw at event 25"
+        "      seat 0 could have won on S here — All honours 乱风向 / 风一色 — and passed 漏胡;"
+        " locked until it draws at event 25 锁定至第25步摸牌"
     ) in out.splitlines()
 
 
@@ -66,7 +68,10 @@ def test_stdin(capsys, monkeypatch):
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(RECORD.read_bytes())))
     code, out, _ = shmj(["replay", "-", "--local"], capsys)
-    assert (code, out.splitlines()[0]) == (0, "Record table-7-hand-12  profile classic, dealer seat 0, 14 events")
+    assert (code, out.splitlines()[0]) == (
+        0,
+        "Record 牌谱 table-7-hand-12  profile 规则 classic, dealer 庄家 seat 0, 14 events 步",
+    )
 
 
 @pytest.mark.parametrize(
@@ -120,7 +125,10 @@ def test_line_n_is_the_nth_line_of_the_file_as_rescore_numbers_them(capsys, tmp_
     path = tmp_path / "with-a-blank-line.jsonl"
     path.write_text(f"{lines[0]}\n\n{lines[1]}\n")
     code, out, _ = shmj(["replay", str(path), "--line", "3", "--local"], capsys)
-    assert (code, out.splitlines()[0]) == (0, "Record discard-win  profile lezi, dealer seat 0, 30 events")
+    assert (code, out.splitlines()[0]) == (
+        0,
+        "Record 牌谱 discard-win  profile 规则 lezi, dealer 庄家 seat 0, 30 events 步",
+    )
     code, _, err = shmj(["replay", str(path), "--line", "2", "--local"], capsys)
     assert (code, err.splitlines()) == (2, [f"shmj: {path} line 2 is empty"])
     code, _, err = shmj(["replay", str(path), "--line", "4", "--local"], capsys)
@@ -155,7 +163,7 @@ def test_a_request_id_is_printed_escaped_never_as_terminal_control(capsys, tmp_p
     code, out, _ = shmj(["replay", str(path), "--local"], capsys)
     assert code == 0
     assert out.splitlines()[0] == (
-        "Record 't7\\x1b[2J\\x1b]0;owned\\x07\\u202eh12'  profile classic, dealer seat 0, 14 events"
+        "Record 牌谱 't7\\x1b[2J\\x1b]0;owned\\x07\\u202eh12'  profile 规则 classic, dealer 庄家 seat 0, 14 events 步"
     )
     assert "Profile 规则 classic  (unit 单位: 花 flowers)  request 请求 't7\\x1b[2J\\x1b]0;owned\\x07\\u202eh12'" in (
         out.splitlines()
