@@ -315,3 +315,14 @@ def test_every_test_a_document_names_is_one_the_suite_has(document):
     sources = "".join(path.read_text() for path in (ROOT / "tests").rglob("*.py"))
     named = set(re.findall(r"(?:::|`)(test_\w+)\b(?!\.py)", document.read_text()))
     assert sorted(name for name in named if not re.search(rf"def {name}\(", sources)) == []
+
+
+def test_http_md_lists_every_rpc_the_http_face_serves():
+    """Its path table: every ScoringService method but the bidirectional stream."""
+    http = (ROOT / "docs/HTTP.md").read_text()
+    (row,) = re.findall(
+        r"^\| `/mahjong\.shanghai\.v1\.ScoringService/<Method>` \| `POST` \| (.*) \|$", http, flags=re.M
+    )
+    service = descriptor_pool.Default().FindServiceByName("mahjong.shanghai.v1.ScoringService")
+    unary = [m.name for m in service.methods if not (m.client_streaming or m.server_streaming)]
+    assert re.findall(r"`(\w+)`", row) == unary
