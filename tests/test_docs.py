@@ -326,3 +326,13 @@ def test_http_md_lists_every_rpc_the_http_face_serves():
     service = descriptor_pool.Default().FindServiceByName("mahjong.shanghai.v1.ScoringService")
     unary = [m.name for m in service.methods if not (m.client_streaming or m.server_streaming)]
     assert re.findall(r"`(\w+)`", row) == unary
+
+
+def test_the_readme_and_clients_md_name_every_proto_file_of_the_contract():
+    stems = sorted(Path(name).stem for name in PROTO_FILES)
+    readme = (ROOT / "README.md").read_text()
+    (row,) = re.findall(r"^\| `proto/mahjong/shanghai/v1/` \| (.*) \|$", readme, flags=re.M)
+    assert sorted(re.findall(r"`(\w+)`", row.split(" `.proto` files")[0])) == stems
+    numbers = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+    clients_md = (ROOT / "docs/CLIENTS.md").read_text()
+    assert f"defined by the {numbers[len(stems)]} files in `proto/mahjong/shanghai/v1/`" in clients_md
