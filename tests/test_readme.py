@@ -215,3 +215,11 @@ def test_the_load_testing_command_runs_as_written_at_a_gentler_rate(user_dir, se
     assert (report["sent"], report["completed"], report["errors_by_code"]) == (100, 100, {})
     assert set(report["latency_ms"]) >= {"p50", "p90", "p99", "max"} and len(report["by_rpc"]) == 4
     assert (user_dir / "loadtest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_layout_names_every_folder_of_the_repository():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    folders = {name.split("/")[0] for name in tracked if "/" in name}
+    layout = README[README.index("## Layout\n") : README.index("## The rules library")]
+    named = {cell.split("/")[0] for cell in re.findall(r"^\| `([^`]+)` \|", layout, flags=re.M)}
+    assert sorted(folders - named) == []
