@@ -145,3 +145,42 @@ def test_an_event_with_two_hundred_thousand_unknown_keys_costs_what_one_with_twe
         ("request", "199980 more violation(s) not listed")
     ]
     assert peak < 1_000_000
+
+
+def test_the_usual_event_reader_agrees_with_the_general_one_wherever_it_answers():
+    """`usual_event` reads the form this product writes at once and leaves every other form to
+    the general reader: where it answers, its event is the general reader's, with no fault."""
+    import random
+
+    from rules_core.json_read import read_event, usual_event
+
+    rng = random.Random(24)
+    kinds = [
+        "EVENT_KIND_DEAL",
+        "EVENT_KIND_DRAW",
+        "EVENT_KIND_WIN",
+        "EVENT_KIND_NAP",
+        "EVENT_KIND_UNSPECIFIED",
+        3,
+        None,
+    ]
+    tiles = ["TILE_M1", "TILE_WHITE", "TILE_UNSPECIFIED", "TILE_M10", 5, 0, None, [], 1.5]
+    flowers = ["FLOWER_PLUM", "FLOWER_UNSPECIFIED", 2, None, "x"]
+    seats = [0, 3, 4, -1, "1", 1.0, True, None, 10**40]
+    answered = 0
+    for _ in range(30_000):
+        event = {}
+        for key, values in (("kind", kinds), ("seat", seats), ("tile", tiles), ("flower", flowers)):
+            if rng.random() < 0.6:
+                event[key] = rng.choice(values)
+        for key, values, longest in (("tiles", tiles, 16), ("flowers", flowers, 10)):
+            if rng.random() < 0.4:
+                event[key] = rng.choice((None, [rng.choice(values[:2]) for _ in range(rng.randint(0, longest))]))
+        if rng.random() < 0.05:
+            event[rng.choice(("colour", "Seat", "tile_s"))] = 1
+        usual = usual_event(event)
+        if usual is not None:
+            answered += 1
+            found: list = []
+            assert (usual, found) == (read_event(event, "e", found), []), event
+    assert answered > 1_000, answered
