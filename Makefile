@@ -207,12 +207,14 @@ api-doc: install
 	$(PY) docs/api_reference.py
 
 # Hostile clients at full size against two workers (docs/RELIABILITY.md): 600 gRPC streams each
-# holding a body just under the core's limit, the issue's 60 x 30 MB, 40 HTTP bodies of 15 MB,
+# holding a body just under the core's limit, the issue's 60 x 30 MB, 72 streams holding 1 KB of a
+# body (their calls end after --grpc-body-timeout-s while a client calls Settle), 40 HTTP bodies of 15 MB,
 # then 43,500 silent HTTP connections from three addresses while gRPC health is checked.
 .PHONY: soak-hostile
 soak-hostile: install
 	$(PY) -m bench.incomplete_bodies --connections 60 --streams 10 --body-mb 4.1 --hold-s 30 --report soak-incomplete-grpc.json
 	$(PY) -m bench.incomplete_bodies --connections 60 --streams 1 --body-mb 30 --hold-s 30 --report soak-incomplete-grpc-30mb.json
+	$(PY) -m bench.incomplete_bodies --workers 1 --connections 4 --streams 18 --body-mb 0.001 --hold-s 30 --probe --report soak-incomplete-grpc-held.json
 	$(PY) -m bench.incomplete_bodies --http --connections 40 --body-mb 15 --hold-s 20 --report soak-incomplete-http.json
 	$(PY) -m bench.http_flood --connections 43500 --sources 3 --hold-s 30 --report soak-http-flood.json
 
