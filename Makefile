@@ -16,11 +16,17 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requirements-spark.txt pyproject.toml
+# Python 3.11, which every pin and the compiled hot path are for: any other stops the set-up at
+# once, in one line, rather than in the middle of pip or mypyc.
+python-version:
+	@test -n "$(PYTHON)" || { echo "make: Python 3.11 is needed and none was found: install python3.11"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "make: Python 3.11 is needed, $(PYTHON) is %d.%d: install python3.11, or name it with make PYTHON=/path/to/python3.11" % sys.version_info[:2])'
+
+$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requirements-spark.txt pyproject.toml | python-version
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt

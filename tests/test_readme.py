@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -25,6 +26,26 @@ def test_readme_opens_with_the_two_commands():
     first_block = re.search(r"```sh\n(.*?)```", README, flags=re.S).group(1)
     assert [line.split()[:2] for line in first_block.strip().splitlines()] == [["make", "run"], ["make", "test"]]
     assert "make test" in (Path(__file__).resolve().parents[1] / ".ci/run").read_text()
+
+
+def test_the_set_up_on_another_python_stops_at_once_saying_which_is_needed(tmp_path):
+    """`make run` and `make test` install for Python 3.11 (the README's first requirement); a
+    machine whose python3 is another stops before pip, in one line saying what to do."""
+    fake = tmp_path / "python3.12"
+    fake.write_text(
+        f'#!/bin/sh\nexec {sys.executable} -c "import sys; sys.version_info = (3, 12, 1); exec(sys.argv[1])" "$2"\n'
+    )
+    fake.chmod(0o755)
+    ended = subprocess.run(
+        ["make", "-s", "python-version", f"PYTHON={fake}"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert ended.returncode == 2
+    assert ended.stderr.splitlines()[0] == (
+        f"make: Python 3.11 is needed, {fake} is 3.12: install python3.11, or name it with make PYTHON=/path/to/python3.11"
+    )
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^\$\(STAMP\): .*\| python-version$", makefile, flags=re.M)  # before the venv is made
+    assert subprocess.run(["make", "-s", "python-version"], cwd=ROOT, capture_output=True).returncode == 0
 
 
 def test_library_example_runs_and_its_comments_are_true():
