@@ -35,13 +35,15 @@ MAX_EXCERPT_CHARS = 32  # of a value shown in a message: enough to recognise it,
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _KINDS = {dict: "an object", list: "a list", tuple: "a list"}
 _JSON_WORDS = {None: "null", True: "true", False: "false"}
+_INFINITIES = (float("inf"), float("-inf"))
+_JSON_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}  # as JSON readers spell them
 
 
 def excerpt(value) -> str:
     """A value as an error message or a log line may show it: bounded and printable whatever it
     is. A string is quoted (control characters escaped) and cut to `MAX_EXCERPT_CHARS`; a list or
     an object is named by its kind only; an integer too long to read is named by its size; null,
-    true and false as JSON spells them."""
+    true, false, NaN and Infinity as JSON spells them."""
     kind = type(value)
     if kind is str:
         if len(value) <= MAX_EXCERPT_CHARS:
@@ -52,7 +54,7 @@ def excerpt(value) -> str:
             return repr(value)
         return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
     if kind is float:
-        return repr(value)
+        return repr(value) if value == value and value not in _INFINITIES else _JSON_FLOATS[str(value)]
     if kind is bool or value is None:
         return _JSON_WORDS[value]  # what the input said: every value quoted was read from JSON (or YAML)
     shown = _KINDS.get(kind)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from rules_core.errors import FieldViolation
+from rules_core.errors import FieldViolation, excerpt
 from rules_core.records import EventKind, HandEvent
 
 MAX_DRAWS = 144 - (13 * 3 + 14)
@@ -142,7 +142,7 @@ def recorded_deltas_violations(deltas: tuple[float, ...]) -> list[FieldViolation
     if len(deltas) not in (0, 4):
         return [FieldViolation("recorded_deltas", f"none, or the four seat deltas: got {len(deltas)}")]
     return [
-        FieldViolation(f"recorded_deltas[{seat}]", f"expected a finite number, got {delta!r}")
+        FieldViolation(f"recorded_deltas[{seat}]", f"expected a finite number, got {excerpt(delta)}")
         for seat, delta in enumerate(deltas)
         if not math.isfinite(delta)
     ]

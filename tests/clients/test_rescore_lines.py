@@ -158,5 +158,5 @@ def test_lines_the_fast_decoder_refuses_are_read_again_and_explained(tmp_path):
     assert rows[2]["requestId"] == "\ud800" and rows[2]["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
     assert rows[3]["requestId"] == "n"
     assert rows[3]["error"]["fieldViolations"] == [
-        {"field": "huangfan_count", "description": "expected a whole number, got nan"}
+        {"field": "huangfan_count", "description": "expected a whole number, got NaN"}
     ]

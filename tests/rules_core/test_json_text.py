@@ -114,6 +114,8 @@ def test_protobufs_json_parser_reads_an_over_long_integer_as_out_of_range():
         (None, "null"),  # in the words of JSON, which every value quoted was read from
         (True, "true"),
         (False, "false"),
+        (float("nan"), "NaN"),
+        (float("-inf"), "-Infinity"),
         ([1, 2], "a list"),
         ({"secret": "x"}, "an object"),
         (b"bytes", "a bytes"),

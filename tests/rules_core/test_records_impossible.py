@@ -1,6 +1,7 @@
 """RULES.md section 13, "what is not possible": each impossible record is refused, never settled,
 naming the deepest path of the first impossible event."""
 
+import math
 import random
 
 import pytest
@@ -180,4 +181,13 @@ def test_a_fault_of_the_table_is_listed_with_the_first_impossible_event():
     assert refused(record(discard(0, "9p"), draw(2, "1s"), HandEvent(None, 0), profile="Classic")) == [
         ("profile", "unknown profile 'Classic'; known profiles: classic, lezi, sankou"),
         ("events[5].seat", "after seat 0's discard seat 1 draws, not seat 2"),
+    ]
+
+
+def test_recorded_deltas_that_are_no_numbers_are_named_as_json_spells_them():
+    """Found trying records as a hostile client: a NaN delta was quoted as Python prints it, nan."""
+    assert refused(record(discard(0, "5m"), win(1), recorded_deltas=(math.nan, math.inf, -math.inf, 0.0))) == [
+        ("recorded_deltas[0]", "expected a finite number, got NaN"),
+        ("recorded_deltas[1]", "expected a finite number, got Infinity"),
+        ("recorded_deltas[2]", "expected a finite number, got -Infinity"),
     ]
