@@ -144,6 +144,14 @@ class Target:
                 self.process.kill()
 
 
+def core_build(checkout: Path) -> str:
+    """Which build of rules_core's hot path a server of ``checkout`` runs: ``compiled``, or
+    ``pure`` when a hot-path source is newer than its compiled module (a rebase, an edit since
+    `make install`), which would measure the pure-Python rules against compiled ones."""
+    command = [sys.executable, "-c", "import rules_core.compiled as c; print(c.BUILD)"]
+    return subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
+
+
 def start_service(workdir: Path, extra_flags: list[str], checkout: Path = ROOT, name: str = "service") -> Target:
     port, metrics_port = free_port(), free_port()
     log_path = workdir / f"{name}.log"
@@ -333,7 +341,10 @@ def measure(args) -> dict:
     targets: tuple[Target, ...] = (service, bare)
     if args.baseline:  # another checkout of the project (its server/), started the same way
         targets += (start_service(workdir, args.server_flag, Path(args.baseline), "baseline"),)
+    checkouts = {"service": ROOT, **({"baseline": Path(args.baseline)} if args.baseline else {})}
+    builds = {name: core_build(path) for name, path in checkouts.items()}
     results: dict = {
+        "rules_core_build": builds,
         "request_bytes": len(request),
         "response_bytes": len(response),
         "load_average_before": load_average(),
@@ -353,6 +364,10 @@ def measure(args) -> dict:
                 figures["baseline_ratio"] = round(
                     figures["baseline"]["cpu_ms_per_call"] / figures["bare"]["cpu_ms_per_call"], 3
                 )
+                # this checkout against the baseline in the same round: the A/B figure
+                figures["over_baseline"] = round(
+                    figures["service"]["cpu_ms_per_call"] / figures["baseline"]["cpu_ms_per_call"], 3
+                )
             results["rounds"].append(figures)
             print(
                 f"  round {index + 1}: service {figures['service']['cpu_ms_per_call']:.3f} ms CPU/call"
@@ -361,6 +376,7 @@ def measure(args) -> dict:
                 f" {figures['ratio']:.2f}x"
                 + (
                     f"; baseline {figures['baseline']['cpu_ms_per_call']:.3f} ms: {figures['baseline_ratio']:.2f}x"
+                    f"; service / baseline {figures['over_baseline']:.3f}"
                     if args.baseline
                     else ""
                 ),
@@ -393,6 +409,8 @@ def measure(args) -> dict:
     results["median_ratio"] = _median(r["ratio"] for r in results["rounds"])
     if args.baseline:
         results["median_baseline_ratio"] = _median(r["baseline_ratio"] for r in results["rounds"])
+        over = [r["over_baseline"] for r in results["rounds"]]
+        results["over_baseline"] = {"median": _median(over), "min": min(over), "max": max(over)}
     results["best_service_cpu_ms"], results["best_bare_cpu_ms"] = service_cpu[0], bare_cpu[0]
     shutil.rmtree(workdir, ignore_errors=True)
     return results
@@ -433,13 +451,21 @@ def report(results: dict) -> None:
         f" {results['response_bytes']}-byte response); load average {results['load_average_before']}"
         f" before, {results['load_average_after']} after"
     )
+    builds = results["rules_core_build"]
+    print("  rules_core hot path: " + ", ".join(f"{name} {build}" for name, build in builds.items()))
+    if len(set(builds.values())) > 1:
+        print("  (the builds differ: `make install` in each checkout compiles its hot path again)")
     print(
         f"  CPU per call: service {results['best_service_cpu_ms']:.3f} ms, bare grpc.aio"
         f" {results['best_bare_cpu_ms']:.3f} ms (best rounds); median ratio of rounds"
         f" {results['median_ratio']:.2f}x (target <= 1.5x)"
     )
     if "median_baseline_ratio" in results:
-        print(f"  baseline checkout: median ratio of rounds {results['median_baseline_ratio']:.2f}x")
+        over = results["over_baseline"]
+        print(
+            f"  baseline checkout: median ratio of rounds {results['median_baseline_ratio']:.2f}x; this checkout's"
+            f" CPU per call over the baseline's, median of rounds {over['median']:.3f} ({over['min']:.3f}-{over['max']:.3f})"
+        )
     for name in ("service", "bare"):
         shares = results["rounds"][-1][name]["cpu_share_by_thread"]
         print(f"  {name} CPU by thread (last round): " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
