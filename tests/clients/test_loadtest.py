@@ -84,7 +84,10 @@ def test_loadtest_without_a_server_says_so(tmp_path, capsys):
         main(["loadtest", "--target", "127.0.0.1:1", "--duration", "1", "--report", str(report_path), "--plot", ""])
         == 1
     )
-    assert "no server answers" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "shmj loadtest: no server answers at 127.0.0.1:1: start the server (make run), "
+        "or name it with --target or SHMJ_TARGET\n"
+    )
 
 
 def test_mix_is_validated():
