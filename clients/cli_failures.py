@@ -16,14 +16,16 @@ from rules_core.vocabulary import STATUS_WORDS
 
 USER_MISTAKES = frozenset({grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE})
 
+# What to do when no server answers at the target, in every command's words.
+START_OR_NAME_THE_SERVER = "start the server (make run), or name it with --target or SHMJ_TARGET"
+
 # What a failed connection's reason means here: (reason, with --tls or without or either (None),
 # what to say). OpenSSL's reasons for TLS; the system's for a port nothing listens on.
 _CONNECTION_FAILURES = (
     (
         "Connection refused",
         None,
-        "{target} refuses the connection (Connection refused): start the server (make run), "
-        "or name it with --target or SHMJ_TARGET",
+        "{target} refuses the connection (Connection refused): " + START_OR_NAME_THE_SERVER,
     ),
     ("WRONG_VERSION_NUMBER", True, "{target} does not speak TLS (WRONG_VERSION_NUMBER): leave out --tls and SHMJ_TLS"),
     (

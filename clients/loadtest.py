@@ -425,11 +425,9 @@ def loadtest_command(args) -> int:
             )
         )
     except TimeoutError:
-        print(
-            f"shmj loadtest: no server answers at {args.target}: start the server (make run), "
-            "or name it with --target or SHMJ_TARGET",
-            file=sys.stderr,
-        )
+        from clients.cli_failures import START_OR_NAME_THE_SERVER
+
+        print(f"shmj loadtest: no server answers at {args.target}: {START_OR_NAME_THE_SERVER}", file=sys.stderr)
         return 1
     report["started_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
     Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
