@@ -336,3 +336,13 @@ def test_the_readme_and_clients_md_name_every_proto_file_of_the_contract():
     numbers = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
     clients_md = (ROOT / "docs/CLIENTS.md").read_text()
     assert f"defined by the {numbers[len(stems)]} files in `proto/mahjong/shanghai/v1/`" in clients_md
+
+
+def test_clients_md_shows_the_service_config_the_python_client_uses():
+    import json
+
+    from clients.client import retry_service_config
+
+    clients_md = (ROOT / "docs/CLIENTS.md").read_text()
+    (shown,) = re.findall(r"```json\n(.*?)```", clients_md[clients_md.index("## Retries and deadlines") :], re.S)[:1]
+    assert json.loads(shown) == json.loads(retry_service_config())
