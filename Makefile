@@ -62,7 +62,7 @@ $(CORE_STAMP): $(HOT_PATH) rules_core/compiled.py compile_core.py $(STAMP)
 $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 	if command -v npm >/dev/null; then \
 		cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
-	else echo "npm not found: the Node.js client tests will be skipped"; fi
+	else echo "npm not found: install Debian's npm and run make install again (the Node.js client's tests fail without its packages)"; fi
 
 # The Java client (clients/java), built offline from Debian's packages: protoc, the grpc-java
 # plugin and javac against the jars in /usr/share/java (clients/java/build.sh names them).

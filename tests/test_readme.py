@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import fields
@@ -46,6 +47,25 @@ def test_the_set_up_on_another_python_stops_at_once_saying_which_is_needed(tmp_p
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^\$\(STAMP\): .*\| python-version$", makefile, flags=re.M)  # before the venv is made
     assert subprocess.run(["make", "-s", "python-version"], cwd=ROOT, capture_output=True).returncode == 0
+
+
+def test_the_set_up_without_npm_says_what_to_install_and_that_the_node_tests_fail(tmp_path):
+    """They fail, naming make install (tests/clients/test_client_node.py): the set-up said they would
+    be skipped. Run with -B and no npm on the PATH, the recipe touches nothing."""
+    stamp = "clients/node/node_modules/.installed"
+    ended = subprocess.run(
+        [shutil.which("make"), "-s", "-B", stamp],
+        cwd=ROOT,
+        env={"PATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (ended.returncode, ended.stderr) == (0, "")
+    assert ended.stdout == (
+        "npm not found: install Debian's npm and run make install again (the Node.js client's tests fail without"
+        " its packages)\n"
+    )
 
 
 def test_library_example_runs_and_its_comments_are_true():
