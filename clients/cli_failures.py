@@ -40,8 +40,14 @@ _CONNECTION_FAILURES = (
 def status_said(code: grpc.StatusCode) -> str:
     """``invalid request 请求有误 (INVALID_ARGUMENT)``: what the status means in English and
     Chinese (`rules_core.vocabulary.STATUS_WORDS`), its code in parentheses for support."""
-    words = STATUS_WORDS.get(code.name)
-    return f"{words.en} {words.zh} ({code.name})" if words else code.name
+    return status_name_said(code.name)
+
+
+def status_name_said(name: str) -> str:
+    """`status_said` for a code given by its name (``UNAVAILABLE``); a name that is no status
+    (the load generator's ``UNFINISHED``) as it is."""
+    words = STATUS_WORDS.get(name)
+    return f"{words.en} {words.zh} ({name})" if words else name
 
 
 def exit_status(code: grpc.StatusCode) -> int:

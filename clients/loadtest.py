@@ -31,8 +31,10 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 import convert
 import rules_core as rc
 from clients import trace_context
+from clients.cli_failures import status_name_said
 from clients.client import SERVICE
 from rules_core.random_hands import HandGenerator
+from rules_core.vocabulary import term
 
 DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"
 RPCS = ("settle", "check_win", "list_waits", "settle_batch")
@@ -322,11 +324,25 @@ def fell_behind(run: Run) -> bool:
     return run.late_calls > LATE_SHARE * run.sent
 
 
+def summary_line(report: dict, report_path: str, plot_path: str) -> str:
+    """The run in one line, each figure said in English and Chinese, each error code in words."""
+    latency, errors = report["latency_ms"], report["errors_by_code"]
+    errors_said = ", ".join(f"{status_name_said(code)} {count:,}" for code, count in errors.items()) or term("none")
+    return (
+        f"{term('sent')} {report['sent']:,} at {report['achieved_rate']:g}/s, {term('completed')} {report['completed']:,};"
+        f" {term('errors')} {errors_said}; {term('latency_ms')} p50 {latency['p50']} p90 {latency['p90']}"
+        f" p99 {latency['p99']} max {latency['max']}; {term('report')} {report_path}"
+        + (f", {term('plot')} {plot_path}" if plot_path else "")
+    )
+
+
 def behind_warning(run: Run) -> str:
     return (
         f"the generator fell behind its schedule: {run.late_calls:,} of {run.sent:,} calls started more than "
         f"{LATE_AFTER_S * 1000:g} ms late, up to {run.max_send_lag * 1000:,.0f} ms; the latencies measure this "
-        "client, not the server (lower --rate, or send the load from more processes)"
+        "client, not the server (lower --rate, or send the load from more processes). "
+        f"负载生成器跟不上计划：{run.sent:,} 次调用中 {run.late_calls:,} 次晚于 {LATE_AFTER_S * 1000:g} ms 才开始，"
+        f"最多晚 {run.max_send_lag * 1000:,.0f} ms；这些延迟反映的是本客户端，而不是服务器（降低 --rate，或用更多进程发送负载）"
     )
 
 
@@ -433,14 +449,7 @@ def loadtest_command(args) -> int:
     Path(args.report).write_text(json.dumps(report, indent=2) + "\n")
     if args.plot:
         plot_latency(run, args.plot, f"{args.target}: {args.rate:g}/s for {args.duration:g} s")
-    latency = report["latency_ms"]
-    print(
-        f"sent {report['sent']} at {report['achieved_rate']:g}/s, completed {report['completed']}; "
-        f"errors {report['errors_by_code'] or 'none'}; latency ms p50 {latency['p50']} p90 {latency['p90']} "
-        f"p99 {latency['p99']} max {latency['max']}; report {args.report}"
-        + (f", plot {args.plot}" if args.plot else ""),
-        file=sys.stderr,
-    )
+    print(summary_line(report, args.report, args.plot), file=sys.stderr)
     if fell_behind(run):
         print(f"shmj loadtest: {behind_warning(run)}", file=sys.stderr)
     if run.stopped_by:

@@ -33,6 +33,7 @@ from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbe
 from batch.paths import same_file
 from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts
 from clients.cli_args import UsageError, refuse_same_file
+from clients.rescore_report import changes_lines, dask_summary_line, local_summary_line
 from clients.rescore_workers import ServerFailure, init_worker, settle_chunk
 
 
@@ -374,19 +375,11 @@ def rescore_command(args, overrides: dict, house: list) -> int:
             file=sys.stderr,
         )
         return 1
-    print(
-        f"{summary.lines_this_run} lines this run in {summary.seconds:.1f} s ({summary.lines_per_second:,.0f}/s); "
-        f"the output holds all {summary.lines} lines: {summary.settled} settled ({summary.legal_wins} legal wins, "
-        f"{summary.illegal_wins} not legal), {summary.rejected} rejected{_mismatched(summary.mismatched_records)};"
-        f" summary in {summary_path}",
-        file=sys.stderr,
-    )
+    print(local_summary_line(report, str(summary_path)), file=sys.stderr)
+    if "changes" in report:
+        for line in changes_lines(report["changes"], f"{output_path}.changes.jsonl"):
+            print(line, file=sys.stderr)
     return 0
-
-
-def _mismatched(count: int) -> str:
-    """The summary's words for hand records paid otherwise than settled (none: nothing said)."""
-    return f", {count} hand record(s) whose recorded deltas differ" if count else ""
 
 
 def dask_command(args, overrides: dict, house: list) -> int:
@@ -417,21 +410,10 @@ def dask_command(args, overrides: dict, house: list) -> int:
     except KeyboardInterrupt:
         print("shmj rescore: interrupted before any part was written", file=sys.stderr)
         return 130
-    print(
-        f"{summary['records_this_run']} records in {summary['seconds']:.1f} s "
-        f"({summary['records_per_second']:,.0f}/s), {summary['skipped_by_resume']} skipped by --resume: "
-        f"{summary['settled']} settled ({summary['legal_wins']} legal wins, {summary['illegal_wins']} not legal), "
-        f"{summary['rejected']} rejected{_mismatched(summary.get('mismatched_records', 0))};"
-        f" {summary['parts_complete']} of {summary['parts']} parts in {args.output}",
-        file=sys.stderr,
-    )
+    print(dask_summary_line(summary, args.output), file=sys.stderr)
     if "changes" in summary:
-        c = summary["changes"]
-        print(
-            f"{c['changed']} of {c['matched']} matched records changed ({c['seat_deltas_changed']} in their seat deltas,"
-            f" {c['rules_changed']} settled under other rules); report in {args.output}/changes",
-            file=sys.stderr,
-        )
+        for line in changes_lines(summary["changes"], f"{args.output}/changes"):
+            print(line, file=sys.stderr)
     if summary["interrupted"]:
         print("shmj rescore: interrupted; run again with --resume to finish the job", file=sys.stderr)
         return 130

@@ -313,7 +313,7 @@ def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
     assert rescore(EXAMPLES / "hands.jsonl", "-o", tmp_path / "out", "--dask", "local:1") == 0
     err = capsys.readouterr().err
     assert re.search(r"^Dask dashboard: http://127\.0\.0\.1:\d+/status$", err, re.MULTILINE), err
-    assert "27 records in" in err
+    assert "27 records 本次条数 in " in err
 
 
 def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, scheduler):
@@ -356,7 +356,10 @@ def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, sched
     assert rescore(source, "-o", local, "--local", "--no-progress") == 0
     capsys.readouterr()
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
-    assert "1 rejected, 3 hand record(s) whose recorded deltas differ;" in capsys.readouterr().err
+    assert (
+        "1 rejected 被拒, 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;"
+        in capsys.readouterr().err
+    )
     assert parts(cluster) == local.read_text()
     summary = json.loads((cluster / "summary.json").read_text())
     assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (

@@ -44,7 +44,7 @@ def test_loadtest_reports_rate_errors_and_latency(server, tmp_path, capsys):
     assert set(report["by_rpc"]) == {"settle", "check_win", "list_waits", "settle_batch"}
     assert sum(r["count"] for r in report["by_rpc"].values()) == 300
     assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "errors none" in capsys.readouterr().err
+    assert "; errors 错误 none 无; latency ms 延迟（毫秒） p50 " in capsys.readouterr().err
 
 
 def test_loadtest_counts_errors_by_code(tmp_path):
@@ -134,7 +134,9 @@ def test_a_generator_that_falls_behind_says_so_and_marks_its_report(server, tmp_
     warning = (
         f"the generator fell behind its schedule: {report['late_calls']:,} of 10,000 calls started more than 10 ms "
         f"late, up to {report['max_send_lag_ms']:,.0f} ms; the latencies measure this client, not the server "
-        "(lower --rate, or send the load from more processes)"
+        "(lower --rate, or send the load from more processes). 负载生成器跟不上计划：10,000 次调用中"
+        f" {report['late_calls']:,} 次晚于 10 ms 才开始，最多晚 {report['max_send_lag_ms']:,.0f} ms；"
+        "这些延迟反映的是本客户端，而不是服务器（降低 --rate，或用更多进程发送负载）"
     )
     assert report["warning"] == warning
     assert f"shmj loadtest: {warning}\n" in capsys.readouterr().err
@@ -180,3 +182,21 @@ def test_the_plot_labels_its_log_axis_without_overlaps_and_its_legend_hides_no_p
     legend = axis.get_legend().get_window_extent(renderer)
     assert not legend.overlaps(axis.get_window_extent(renderer)), "the legend covers the plot"
     assert figure.bbox.contains(legend.x1, legend.y1), "the legend is cut off"
+
+
+def test_the_closing_line_says_each_figure_and_error_code_in_words():
+    """Issue 20: the line printed the errors as a dict of code names ({'UNAVAILABLE': 3})."""
+    from clients.loadtest import summary_line
+
+    report = {
+        "sent": 1000,
+        "achieved_rate": 100.0,
+        "completed": 990,
+        "errors_by_code": {"UNAVAILABLE": 3, "UNFINISHED": 7},
+        "latency_ms": {"p50": 1.2, "p90": 2.5, "p99": 9.1, "max": 20.0},
+    }
+    assert summary_line(report, "loadtest.json", "loadtest.png") == (
+        "sent 已发送 1,000 at 100/s, completed 已完成 990; errors 错误 server unavailable 无法连接服务器 (UNAVAILABLE) 3,"
+        " UNFINISHED 7; latency ms 延迟（毫秒） p50 1.2 p90 2.5 p99 9.1 max 20.0; report 报告 loadtest.json,"
+        " plot 图 loadtest.png"
+    )

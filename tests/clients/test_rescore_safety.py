@@ -111,8 +111,11 @@ def test_the_summary_counts_every_segment_of_a_resumed_job(source, tmp_path, cap
     assert {key: again[key] for key in WHOLE_FILE} == WHOLE_FILE
     assert (again["lines_this_run"], again["skipped_by_resume"]) == (0, 8)
     last = capsys.readouterr().err.splitlines()[-1]
-    assert last.startswith("0 lines this run in ")
-    assert "; the output holds all 8 lines: 3 settled (2 legal wins, 1 not legal), 5 rejected; summary in " in last
+    assert last.startswith("0 lines this run 本次行数 in ")
+    assert (
+        "; the output holds all 8 lines 行 输出共有: 3 settled 已结算 (2 legal wins 合法胡牌, 1 not legal 不合法),"
+        " 5 rejected 被拒; summary 摘要 in "
+    ) in last
 
 
 def test_without_a_summary_the_earlier_lines_are_counted_from_the_output(source, tmp_path):

@@ -1,0 +1,62 @@
+"""What `shmj rescore` tells a person when a job ends: the counts of its summary and, with
+``--compare``, of its rule-change report, each number said in English and Chinese
+(`rules_core.vocabulary`); the summary and the report themselves stay JSON for machines."""
+
+from __future__ import annotations
+
+from clients.report import pattern_label, words
+from rules_core.vocabulary import TERMS, term
+
+
+def _count(number: int, key: str) -> str:
+    """``26 settled 已结算``: a count, then what it counts in both languages."""
+    words_of = TERMS[key]
+    return f"{number:,} {words_of.en} {words_of.zh}"
+
+
+def settled_counts(summary: dict) -> str:
+    """``26 settled 已结算 (22 legal wins 合法胡牌, 3 not legal 不合法), 1 rejected 被拒``."""
+    said = (
+        f"{_count(summary['settled'], 'settled')} ({_count(summary['legal_wins'], 'legal_wins')},"
+        f" {_count(summary['illegal_wins'], 'not_legal')}), {_count(summary['rejected'], 'rejected')}"
+    )
+    mismatched = summary.get("mismatched_records", 0)
+    return said + (f", {_count(mismatched, 'mismatched_records')}" if mismatched else "")
+
+
+def local_summary_line(summary: dict, summary_path: str) -> str:
+    """The line of a job in this process or against a server (one output file)."""
+    output_holds = TERMS["output_holds"]
+    return (
+        f"{_count(summary['lines_this_run'], 'lines_this_run')} in {summary['seconds']:.1f} s"
+        f" ({summary['lines_per_second']:,.0f}/s); {output_holds.en} {summary['lines']:,} {term('lines')}"
+        f" {output_holds.zh}: {settled_counts(summary)}; {term('summary')} in {summary_path}"
+    )
+
+
+def dask_summary_line(summary: dict, output: str) -> str:
+    """The line of a Dask job (a directory of part files)."""
+    return (
+        f"{_count(summary['records_this_run'], 'records_this_run')} in {summary['seconds']:.1f} s"
+        f" ({summary['records_per_second']:,.0f}/s), {_count(summary['skipped_by_resume'], 'skipped_by_resume')}:"
+        f" {settled_counts(summary)}; {summary['parts_complete']} of {summary['parts']} {term('parts')} in {output}"
+    )
+
+
+def changes_lines(changes: dict, report: str) -> list[str]:
+    """The rule-change report of ``--compare`` (``batch.compare``) in a few lines."""
+    kinds = ", ".join(
+        _count(changes.get(key, 0), key)
+        for key in ("legality_changed", "value_changed", "seat_deltas_changed", "rules_changed")
+    )
+    lines = [
+        f"{changes['changed']:,} of {changes['matched']:,} {term('matched_changed')} ({kinds});"
+        f" {term('report')} in {report}"
+    ]
+    outcomes = changes.get("by_outcome") or {}
+    if outcomes:
+        lines.append(f"  {term('by_outcome')}: " + ", ".join(f"{words(o)} {n:,}" for o, n in outcomes.items()))
+    patterns = changes.get("by_pattern") or {}
+    if patterns:
+        lines.append(f"  {term('by_pattern')}: " + ", ".join(f"{pattern_label(p)} {n:,}" for p, n in patterns.items()))
+    return lines
