@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 import grpc
 from google.protobuf.json_format import ParseDict, ParseError
@@ -268,11 +269,9 @@ def cmd_profiles_check(args) -> int:
     if not loaded.ok:
         for problem in loaded.problems:
             print(problem)
-        files = len({p.source for p in loaded.problems})
-        print(
-            f"shmj profiles check: {len(loaded.problems)} problem(s) in {files} file(s); a server refuses the directory",
-            file=sys.stderr,
-        )
+        files = {p.source for p in loaded.problems} - {str(Path(args.directory))}
+        said = f"{len(loaded.problems)} problem(s) in {len(files)} file(s)" if files else "the directory cannot be read"
+        print(f"shmj profiles check: {said}; a server refuses {'the directory' if files else 'it'}", file=sys.stderr)
         return 1
     house = loaded.registry.house
     print(f"{args.directory}: {len(house)} house profile(s), all valid")

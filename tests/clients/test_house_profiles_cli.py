@@ -57,8 +57,12 @@ def test_check_names_each_file_and_field_and_exits_1(profiles, capsys):
         f"{profiles}/bad.yml: overrides.fan[0].value: must be 0 to 8, got 9",
     ]
     assert err == "shmj profiles check: 2 problem(s) in 2 file(s); a server refuses the directory\n"
-    assert main(["profiles", "check", str(profiles / "none")]) == 1
-    assert capsys.readouterr().out == f"{profiles}/none: no such directory\n"
+    for spelt in (str(profiles / "none"), f"{profiles}/none/"):
+        assert main(["profiles", "check", spelt]) == 1
+        assert capsys.readouterr() == (
+            f"{profiles}/none: no such directory\n",
+            "shmj profiles check: the directory cannot be read; a server refuses it\n",  # not 1 problem in 1 file
+        )
 
 
 def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
