@@ -220,15 +220,16 @@ def record_request(path: str, line: int | None) -> dict:
     """The hand record in ``path`` (``-``: stdin): a file of one JSON object, or JSON Lines of
     them, one chosen by ``line`` (the only one otherwise). Every fault is a UsageError."""
     data = _read_bounded(path, UsageError, "record")
-    lines = [text for text in data.split(b"\n") if text.strip()]
+    every = data.removesuffix(b"\n").split(b"\n")  # lines as shmj rescore numbers them: at LF only
+    lines = [text for text in every if text.strip()]
     if line is None and len(lines) > 1:
         try:
             lines = [data]  # one object over several lines, perhaps
             read_json(data)
         except JsonTextError:
-            raise UsageError(f"{path} holds {len(data.splitlines())} lines: choose one with --line N") from None
+            raise UsageError(f"{path} holds {len(every)} lines: choose one with --line N") from None
     elif line is not None:
-        lines = data.removesuffix(b"\n").split(b"\n")  # line N as shmj rescore numbers it: blank ones too
+        lines = every  # blank ones too
         if line > len(lines):
             raise UsageError(f"{path} has {len(lines)} line(s), not {line}")
         lines = lines[line - 1 : line]

@@ -169,3 +169,18 @@ def test_a_request_id_is_printed_escaped_never_as_terminal_control(capsys, tmp_p
         out.splitlines()
     )
     assert not any(c in out for c in "\x1b\x07\u202e")
+
+
+def test_a_carriage_return_inside_a_line_is_no_line_break(capsys, tmp_path):
+    """Found trying record files as a careless operator: the count of lines in "choose one with
+    --line N" split at a lone CR (JSON whitespace inside a record), as rescore no longer does."""
+    lines = RECORDS.read_text().splitlines()
+    path = tmp_path / "with-a-cr.jsonl"
+    path.write_text(lines[0].replace('"events"', '\r"events"', 1) + "\n" + lines[1] + "\n", newline="")
+    code, _, err = shmj(["replay", str(path), "--local"], capsys)
+    assert (code, err.splitlines()[-1]) == (2, f"shmj: {path} holds 2 lines: choose one with --line N")
+    code, out, _ = shmj(["replay", str(path), "--line", "1", "--local"], capsys)
+    assert (code, out.splitlines()[0]) == (
+        0,
+        "Record 牌谱 self-draw  profile 规则 classic, dealer 庄家 seat 3, 30 events 步",
+    )
