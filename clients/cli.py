@@ -338,7 +338,9 @@ def _connection(parser: argparse.ArgumentParser, local: bool = True) -> None:
     )
     group.add_argument("--cert", type=check.pem_file, help="PEM client certificate, mutual TLS (default $SHMJ_CERT)")
     group.add_argument("--key", type=check.pem_file, help="PEM client key, mutual TLS (default $SHMJ_KEY)")
-    group.add_argument("--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds")
+    group.add_argument(
+        "--timeout", type=check.seconds, default=10.0, help="deadline of each call in seconds (default 10)"
+    )
 
 
 def _follow_links_flag(parser) -> None:

@@ -55,22 +55,27 @@ def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
         "--rate", type=check.number(0, above=True), default=200.0, help="calls started per second (default 200)"
     )
     parser.add_argument("--duration", type=check.seconds, default=10.0, help="seconds of load (default 10)")
-    parser.add_argument("--seed", type=check.integer, default=1, help="seed of the hand generator and the rpc mix")
+    parser.add_argument(
+        "--seed", type=check.integer, default=1, help="seed of the hand generator and the rpc mix (default 1)"
+    )
     parser.add_argument("--mix", type=_mix_flag, default=DEFAULT_MIX, help=f"rpc weights (default {DEFAULT_MIX})")
     parser.add_argument(
         "--batch-size",
         type=check.whole_number(1, MAX_BATCH_SIZE),
         default=10,
-        help=f"requests per SettleBatch call (1 to {MAX_BATCH_SIZE})",
+        help=f"requests per SettleBatch call (1 to {MAX_BATCH_SIZE}, default 10)",
     )
     parser.add_argument(
-        "--drain-timeout", type=check.number(0), default=10.0, help="seconds to wait for in-flight calls"
+        "--drain-timeout", type=check.number(0), default=10.0, help="seconds to wait for in-flight calls (default 10)"
     )
     parser.add_argument(
         "--report", type=check.writable_path, default="loadtest.json", help="JSON report path (default loadtest.json)"
     )
     parser.add_argument(
-        "--plot", type=check.plot_path, default="loadtest.png", help="latency plot (.png, .svg or .pdf); empty for none"
+        "--plot",
+        type=check.plot_path,
+        default="loadtest.png",
+        help="latency plot (.png, .svg or .pdf; default loadtest.png); empty for none",
     )
 
 

@@ -23,10 +23,13 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=check.positive_int,
         default=os.cpu_count() or 1,
-        help="worker processes (streams to the server, or local rule engines)",
+        help="worker processes (streams to the server, or local rule engines; default one per core)",
     )
     parser.add_argument(
-        "--chunk", type=check.positive_int, default=500, help="lines per work unit and per SettleBatch call"
+        "--chunk",
+        type=check.positive_int,
+        default=500,
+        help="lines per work unit and per SettleBatch call (default 500)",
     )
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output")
@@ -37,7 +40,9 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("on a Dask cluster (INPUT... and -o OUTDIR, a directory of part files)")
     group.add_argument("--dask", metavar="ADDRESS|local[:N]", help="a scheduler (tcp://host:8786) or local:N workers")
-    group.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl", help="part files' format")
+    group.add_argument(
+        "--format", choices=("jsonl", "parquet"), default="jsonl", help="part files' format (default jsonl)"
+    )
     group.add_argument(
         "--block-size", type=check.number(0, above=True), default=64.0, help="MB of input per partition (default 64)"
     )

@@ -118,6 +118,27 @@ def test_help_is_plain_text_without_the_docstrings_markup(command, capsys):
     assert re.findall(r"``|:(?:class|func|mod):", out) == []
 
 
+def test_every_option_with_a_default_says_it_in_its_help():
+    """A newcomer reads `shmj rescore --help`, not the source, for how many workers and lines a chunk."""
+    import argparse
+
+    from clients.cli import build_parser
+
+    silent = []
+
+    def walk(parser, name):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for command, subparser in action.choices.items():
+                    walk(subparser, f"{name} {command}")
+            elif action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS):
+                if not isinstance(action, argparse._HelpAction) and "default" not in (action.help or ""):
+                    silent.append(f"{name} {action.option_strings[-1]}")
+
+    walk(build_parser(), "shmj")
+    assert silent == []
+
+
 # --- one mistake, one exit status, whoever finds it ----------------------------------------
 
 
