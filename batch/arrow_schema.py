@@ -90,10 +90,9 @@ def _is_map(field: FieldDescriptor) -> bool:
     return field.type == F.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
 
 
-def _reader(field: FieldDescriptor) -> Callable | None:
-    """How a value of the field is read from JSON, when it is not taken as it is."""
-    if _is_map(field):
-        return None
+def _item_reader(field: FieldDescriptor) -> Callable | None:
+    """How one item of the field (its value, if not repeated) is read from JSON, when it is not
+    taken as it is: an enum number as its name, a message as its row."""
     if field.type == F.TYPE_ENUM:
         names = {value.number: value.name for value in field.enum_type.values}
 
@@ -104,6 +103,21 @@ def _reader(field: FieldDescriptor) -> Callable | None:
     if field.type == F.TYPE_MESSAGE:
         return row(field.message_type)
     return None
+
+
+def _reader(field: FieldDescriptor) -> Callable | None:
+    """How the field's whole value is read from JSON, when it is not taken as it is: a map
+    (an object) as its entries, a list item by item, anything else as its item."""
+    if _is_map(field):
+        return _map_entries
+    read = _item_reader(field)
+    if read is None or not _repeated(field):
+        return read
+
+    def items(value):
+        return [read(item) for item in value] if isinstance(value, list) else value
+
+    return items
 
 
 @cache
@@ -117,24 +131,18 @@ def row(descriptor: Descriptor) -> Callable[[dict], dict]:
             default = field.enum_type.values_by_number[0].name
         else:
             default = _DEFAULTS.get(field.type, 0)
-        plan.append((field.name, field.json_name, _repeated(field), default, _reader(field), _is_map(field)))
+        plan.append((field.name, field.json_name, _repeated(field), default, _reader(field)))
 
     def convert(data: dict) -> dict:
         out = {}
-        for name, json_name, repeated, default, read, is_map in plan:
+        for name, json_name, repeated, default, read in plan:
             value = data.get(json_name)
             if value is None:
                 value = data.get(name)
             if value is None:
                 out[name] = [] if repeated else default
-            elif is_map:
-                out[name] = _map_entries(value)
-            elif read is None:
-                out[name] = value
-            elif repeated:
-                out[name] = [read(item) for item in value] if isinstance(value, list) else value
             else:
-                out[name] = read(value)
+                out[name] = value if read is None else read(value)
         return out
 
     return convert
