@@ -4,7 +4,7 @@ is not whole within ``--grpc-body-timeout-s`` of the server asking for it is end
 A call takes one of the worker's calls at once from its headers on (gRPC's
 ``maximum_concurrent_rpcs``), so clients that send headers and part of a body, and never the
 rest, would hold them all for as long as they liked. The call wrapper (`server.call_book`)
-enters each wait for a message in `WAITING`, its task and the time it ends, and takes it out
+enters each wait for a message in `REQUESTS` or `NEXT_MESSAGES`, its task and the time it ends, and takes it out
 when the message is in; one sweeper per worker (`sweep_forever`) cancels the tasks whose time
 has passed, and the wrapper, seeing its task in `EXPIRED`, answers the call CANCELLED,
 BODY_TIMEOUT. A dict entry costs a call about 0.1 us, where a timer of its own
@@ -18,7 +18,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-WAITING: dict[asyncio.Task, float] = {}  # calls waiting for a message: their task, its deadline (perf_counter)
+# The waits, each a task and its deadline (perf_counter): unary calls' for their request, and
+# streams' for their next message. A drain does not wait for the first (`server.drain`).
+REQUESTS: dict[asyncio.Task, float] = {}
+NEXT_MESSAGES: dict[asyncio.Task, float] = {}
 EXPIRED: set[asyncio.Task] = set()  # tasks cancelled by the sweeper, until their call has answered
 MAX_SWEEP_PERIOD_S = 1.0
 
@@ -29,12 +32,14 @@ def sweep_period(timeout_s: float) -> float:
 
 def sweep(now: float) -> int:
     """Cancel every waiting task whose deadline is before ``now``; how many."""
-    late = [task for task, deadline in WAITING.items() if deadline <= now]
-    for task in late:
-        del WAITING[task]
-        if task.cancel():
-            EXPIRED.add(task)
-    return len(late)
+    late = 0
+    for waits in (REQUESTS, NEXT_MESSAGES):
+        for task in [task for task, deadline in waits.items() if deadline <= now]:
+            del waits[task]
+            late += 1
+            if task.cancel():
+                EXPIRED.add(task)
+    return late
 
 
 def expired(task: asyncio.Task | None) -> bool:

@@ -27,8 +27,7 @@ from grpc.aio import EOF
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
 from server import errors, logs, metrics, tracing
-from server.body_deadline import WAITING as _WAITING
-from server.body_deadline import expired
+from server.body_deadline import REQUESTS, expired
 from server.drain import DRAIN, refuse_if_draining
 
 log = structlog.get_logger("shmj.server")
@@ -248,20 +247,23 @@ async def _end_unreceived(context: Any, record: MethodRecord, what: str, timeout
     await errors.abort(context, errors.body_timeout(what, timeout_s))
 
 
-async def received(context: Any, record: MethodRecord, timeout_s: float, what: str = "the request") -> Any:
+async def received(
+    context: Any, record: MethodRecord, timeout_s: float, what: str = "the request", waits: dict = REQUESTS
+) -> Any:
     """The call's next message as bytes, or `EOF` at the client's half-close, read within
-    ``timeout_s`` (`server.body_deadline`; the call ends `_end_unreceived` otherwise). The
-    handlers are registered without a request deserializer, so gRPC's ``read`` gives bytes."""
+    ``timeout_s`` (the wait entered in ``waits``, `server.body_deadline`; the call ends
+    `_end_unreceived` otherwise). The handlers are registered without a request
+    deserializer, so gRPC's ``read`` gives bytes."""
     task = asyncio.current_task()
-    _WAITING[task] = time.perf_counter() + timeout_s
+    waits[task] = time.perf_counter() + timeout_s
     try:
         body = await context.read()
     except asyncio.CancelledError:
-        _WAITING.pop(task, None)
+        waits.pop(task, None)
         if expired(task):
             await _end_unreceived(context, record, what, timeout_s)
         raise
-    _WAITING.pop(task, None)
+    waits.pop(task, None)
     return body
 
 

@@ -28,6 +28,7 @@ import time
 import grpc
 
 from server import errors
+from server.body_deadline import REQUESTS
 from server.errors import SHUTTING_DOWN
 
 FLUSH_S = 0.05  # from the last answer sent to the exit: gRPC's core writes it out
@@ -52,8 +53,10 @@ class _Drain:
             self.answering.add(task)
 
     def working(self) -> int:
-        """Calls in flight that are not held."""
-        return len(self.calls) - len(self.held)
+        """Calls in flight that are not held, nor waiting for their request: a unary call
+        whose request comes while draining is held then, so the drain need not wait for it
+        (a client holding bodies that never come would keep it waiting its grace period)."""
+        return len(self.calls) - len(self.held) - len(REQUESTS)
 
 
 DRAIN = _Drain()

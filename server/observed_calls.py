@@ -21,6 +21,7 @@ import grpc
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
 from server import errors, metrics
+from server.body_deadline import NEXT_MESSAGES
 from server.call_book import (
     EOF,
     MAX_MESSAGE_BYTES,
@@ -168,10 +169,12 @@ async def _decoded(record: MethodRecord, decode: Decoder, context, body_timeout_
     it, so the bound is on the wait between messages, idle or not (docs/RELIABILITY.md)."""
     counted = metrics.MSG_RECEIVED.labels(*record.labels)
     index = 0
-    while (body := await received(context, record, body_timeout_s, f"message {index + 1} of the stream")) is not EOF:
+    next_message = f"message {index + 1} of the stream"
+    while (body := await received(context, record, body_timeout_s, next_message, NEXT_MESSAGES)) is not EOF:
         index += 1
         counted.inc()
-        what = f"message {index} of the stream"
+        what = next_message
+        next_message = f"message {index + 1} of the stream"
         if len(body) > decode.inspected_from:
             await decode.within_limit(body, context, what)  # over the message limit: the stream ends
             oversized = body_violation(decode.message_name, body)

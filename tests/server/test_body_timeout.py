@@ -8,7 +8,9 @@ answer before; the call then ends CANCELLED, reason BODY_TIMEOUT, logged at info
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 import time
 
 import grpc
@@ -17,6 +19,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1.scoring_service_pb2_grpc import ScoringServiceStub
 
 import convert
+from server import body_deadline
 from server.config import ServerConfig, parse_config
 from tests.server.conftest import run_server
 from tests.server.error_details import error_info
@@ -203,3 +206,60 @@ def test_a_stream_that_keeps_sending_within_the_limit_is_served_in_full(tmp_path
         answers = [tuple(a.seat_deltas) for a in ScoringServiceStub(channel).SettleStream(paced(), timeout=20)]
         assert answers == [DELTAS] * 5
         assert handled(server, "OK", "SettleStream") == 1.0
+
+
+def test_the_sweeper_cancels_only_the_waits_past_their_deadline():
+    """`server.body_deadline`: a sweep cancels the tasks whose deadline has passed, and only
+    those; a cancelled task is `expired` once (its cancel then withdrawn, so that it can
+    answer), a task cancelled otherwise (the client went) is not."""
+
+    async def scenario():
+        never = asyncio.Event()
+        late, early, other = (asyncio.create_task(never.wait()) for _ in range(3))
+        body_deadline.REQUESTS[late] = 10.0
+        body_deadline.NEXT_MESSAGES[early] = 20.0
+        try:
+            assert body_deadline.sweep(15.0) == 1
+            assert (body_deadline.REQUESTS, body_deadline.NEXT_MESSAGES) == ({}, {early: 20.0})
+            other.cancel()
+            await asyncio.gather(late, other, return_exceptions=True)
+            assert (late.cancelled(), early.done()) == (True, False)
+            assert (body_deadline.expired(late), body_deadline.expired(late), body_deadline.expired(other)) == (
+                True,
+                False,
+                False,
+            )
+            assert body_deadline.EXPIRED == set()
+        finally:
+            body_deadline.NEXT_MESSAGES.clear()
+            early.cancel()
+
+    asyncio.run(scenario())
+    assert [body_deadline.sweep_period(s) for s in (1.0, 10.0, 60.0)] == [0.1, 1.0, 1.0]
+
+
+def test_a_drain_does_not_wait_for_requests_that_have_not_arrived(tmp_path):
+    """A unary call whose request comes while draining is held, never answered, so the drain
+    does not wait for calls still waiting for theirs: with 72 held bodies and a grace period
+    of 20 s (the body timeout 30 s) the worker exits at once after its NOT_SERVING delay,
+    without cutting calls at the end of its grace, and the holders' connections close."""
+    args = ("--grpc-body-timeout-s", "30", "--grace-period-s", "20", "--shutdown-delay-s", "0.2")
+    with run_server(tmp_path, *args) as server:
+        holders = [RawGrpcConnection(address(server), streams=18, body_bytes=1024) for _ in range(4)]
+        try:
+            for _ in range(10):
+                for holder in holders:
+                    holder.pump()
+            server.process.send_signal(signal.SIGTERM)
+            signalled = time.monotonic()
+            assert server.process.wait(timeout=30) == 0
+            took = time.monotonic() - signalled
+            for _ in range(20):
+                for holder in holders:
+                    holder.pump()
+            assert [holder.closed for holder in holders] == [True] * 4
+        finally:
+            for holder in holders:
+                holder.close()
+        assert took < 10, took  # the grace period is 20 s
+        assert "grace period ending" not in server.log()
