@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from tests.server.conftest import ROOT
 from tests.server.error_details import http_error
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_profiles_reload import metric
@@ -56,3 +57,26 @@ def test_a_body_nested_100000_deep_is_invalid_argument(server, http):
         reply = http.post(method, json.dumps({"profile": "classic", "overrides": {"name": [[[[[]]]]] * 3}}).encode())
         assert reply.status == 400  # shallow nesting of the wrong kind: read as ever
         assert handled(server, "Internal", method) == 0
+
+
+def test_a_settle_body_over_http_is_read_as_rules_core_and_shmj_rescore_read_it(http):
+    """Found trying hand records as a hostile client, then Settle alike: protobuf's JSON parser,
+    which the HTTP face read Settle bodies with, takes an enum number in a string (even in
+    full-width digits) or as 5.0, which `rules_core.settle_json` and `shmj rescore` refuse:
+    one request, settled over HTTP and refused in a batch file."""
+    from rules_core import InvalidRequest, settle_json
+
+    request = json.loads((ROOT / "examples" / "requests.jsonl").read_text().splitlines()[0])
+    for value, fault in (
+        ("1", "unknown value '1'"),
+        ("１", "unknown value '１'"),
+        (1.0, "expected a OUTCOME_* name, got 1.0"),
+    ):
+        request["outcome"] = value
+        try:
+            settle_json(request)
+        except InvalidRequest as error:
+            refused = [(v.field, v.description) for v in error.violations]
+        assert refused == [("outcome", fault)]
+        reply = http.post("Settle", json.dumps(request).encode())
+        assert (reply.status, bad_request_of(reply)) == (400, refused)
