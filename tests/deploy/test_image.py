@@ -25,6 +25,7 @@ from server.data_files import DATA_FILES
 from server.explorer.vocabulary import vocabulary
 from tests.deploy.tools import DEPLOY, ROOT, tool
 from tests.server.conftest import free_port, wait_serving
+from tests.server.conftest import server as grpc_server  # noqa: F401  (the session server, as grpc_server)
 
 DOCKERFILE = DEPLOY / "Dockerfile"
 STEPS = "deploy/image/steps.sh"
@@ -84,7 +85,7 @@ def test_the_base_is_pinned_by_digest_and_the_image_runs_as_no_one_in_particular
     assert re.search(r"^ARG PYTHON_IMAGE=python:3\.11-slim-bookworm@sha256:[0-9a-f]{64}$", text, flags=re.M)
     assert re.findall(r"^FROM (\S+)", text, flags=re.M) == ["${PYTHON_IMAGE}", "${PYTHON_IMAGE}"]
     assert re.search(r"^USER 10001:10001$", text, flags=re.M)
-    assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["sh", "-c", "shmj health ', text, flags=re.M)
+    assert _healthcheck_command()[:2] == ["sh", "-c"] and "exec shmj health " in _healthcheck_command()[2]
     build, runtime = text.split(" AS runtime")
     assert not re.search(r"^COPY (?!--from=build)", runtime, flags=re.M)  # nothing from the context
     # the compiler in the build stage alone, pinned; the runtime refuses a build not compiled
@@ -93,6 +94,25 @@ def test_the_base_is_pinned_by_digest_and_the_image_runs_as_no_one_in_particular
     ]
     assert "apt-get" not in runtime
     assert re.search(r"steps\.sh expect-build /opt/shmj/venv compiled", runtime)
+
+
+def _healthcheck_command() -> list[str]:
+    (command,) = re.findall(r"^HEALTHCHECK .*\n\s+CMD (\[.*\])$", DOCKERFILE.read_text(), flags=re.M)
+    return json.loads(command)
+
+
+@pytest.mark.parametrize("asked", ["SHMJ_PORT", "SHMJ_HEALTH_PORT", "SHMJ_PORT, SHMJ_HEALTH_PORT=0"])
+def test_the_healthcheck_asks_the_health_port_when_there_is_one_and_the_grpc_port_otherwise(grpc_server, asked):  # noqa: F811
+    """Its command run as the image runs it; SHMJ_HEALTH_PORT=0 is no health port (README), so the
+    gRPC port is asked then too, where the command asked 127.0.0.1:0."""
+    port = grpc_server.address.rsplit(":", 1)[1]
+    settings = {"SHMJ_PORT": {"SHMJ_PORT": port}, "SHMJ_HEALTH_PORT": {"SHMJ_HEALTH_PORT": port, "SHMJ_PORT": "1"}}
+    env = settings.get(asked, {"SHMJ_PORT": port, "SHMJ_HEALTH_PORT": "0"})
+    path = f"{ROOT / '.venv/bin'}:/usr/bin:/bin"
+    ended = subprocess.run(
+        _healthcheck_command(), env={"PATH": path, **env}, capture_output=True, text=True, timeout=60
+    )
+    assert (ended.returncode, ended.stdout) == (0, f"127.0.0.1:{port} (the server 服务器): serving 服务中 (SERVING)\n")
 
 
 def test_the_build_context_is_the_sources_and_pins_only():
