@@ -10,6 +10,7 @@ import os
 import threading
 import time
 
+from batch.collector import collector_paused
 from batch.local import answer_output, settle_answer
 from batch.records import error_line, is_record, new_counts, read_line, request_id_of
 from rules_core.requests import SettleRequest
@@ -140,18 +141,21 @@ def response_dict(message) -> dict:
 
 def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
     """Settle one chunk (its first line's number, its lines); returns the output lines as one
-    block of bytes, their number, and the counts: one object each way, not one per line."""
+    block of bytes, their number, and the counts: one object each way, not one per line. The
+    cycle collector is paused meanwhile: the chunk's requests and answers, none in a cycle, are
+    held until its block is made, and the collector would walk them again and again."""
     first, lines = chunk
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
-    prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
-    requests = [request for request, _ in prepared if request is not None]
-    if settings["local"]:
-        profiles = settings.get("profiles")
-        settled = [settle_answer(r, profiles) for r in requests]
-    else:
-        settled = settle_remote(requests)
-    results = iter(settled)
-    out, counts = [], new_counts()
-    for request, error in prepared:
-        out.append(answer_output(error if request is None else next(results), counts))
-    return b"".join(out), len(out), counts
+    with collector_paused():
+        prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
+        requests = [request for request, _ in prepared if request is not None]
+        if settings["local"]:
+            profiles = settings.get("profiles")
+            settled = [settle_answer(r, profiles) for r in requests]
+        else:
+            settled = settle_remote(requests)
+        results = iter(settled)
+        out, counts = [], new_counts()
+        for request, error in prepared:
+            out.append(answer_output(error if request is None else next(results), counts))
+        return b"".join(out), len(out), counts

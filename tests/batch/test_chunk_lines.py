@@ -85,3 +85,18 @@ def test_a_rescore_chunk_of_generated_lines_is_what_the_dict_writer_gives(monkey
     assert written == len(lines) == 505
     assert block == dict_writer_block(lines)
     assert counts["settled"] + counts["rejected"] == 505 and counts["rejected"] >= 5
+
+
+def test_the_cycle_collector_is_paused_while_a_chunk_is_settled_and_resumed_after(monkeypatch):
+    """A chunk holds its lines' requests and answers until its block is written, none of them
+    in a cycle: the collector would walk them again and again (docs/PERFORMANCE.md)."""
+    import gc
+
+    monkeypatch.setattr(rescore_workers, "settings", {"local": True, "profile": None, "overrides": {}})
+    seen = []
+    real = rescore_workers.settle_answer
+    monkeypatch.setattr(rescore_workers, "settle_answer", lambda r, p: seen.append(gc.isenabled()) or real(r, p))
+    lines = [json.dumps(MessageToDict(convert.settle_request_message(r))).encode() for r, _ in SETTLED[:3]]
+    assert gc.isenabled()
+    block, written, _ = rescore_workers.settle_chunk((1, lines))
+    assert (seen, written, gc.isenabled()) == ([False, False, False], 3, True)
