@@ -9,7 +9,8 @@ holds an error, so a reader tells answers and errors apart by one key, ``error``
 
 from __future__ import annotations
 
-from typing import Any
+from enum import IntEnum
+from typing import Any, Final
 
 from rules_core.errors import ProfileDigestMismatch
 from rules_core.json_names import (
@@ -29,24 +30,43 @@ from rules_core.json_names import (
     UNIT,
     camel,
 )
+from rules_core.patterns import IllegalReason
 from rules_core.profile import RuleProfile
 from rules_core.records import RecordResult, SettleRecordRequest
 from rules_core.requests import SettleRequest
-from rules_core.results import SettleResult, WinnerResult
+from rules_core.results import ItemKind, PaymentReason, PenaltyReason, SettleResult, WinnerResult
 from rules_core.version import ENGINE_VERSION
 from rules_core.waits import Waits
+
+
+def names_by_value(core: type[IntEnum], prefix: str) -> list[str]:
+    """The proto name of each member of ``core`` at the index of its value. An answer's enums
+    are named by list index: an IntEnum member's ``name`` and ``__hash__`` (a dict look-up) are
+    Python functions, called for every pattern, item and payment of every answer."""
+    names = [""] * (max(core) + 1)
+    for member in core:
+        names[member] = f"{prefix}{member.name}"
+    return names
+
+
+ILLEGAL_REASONS: Final = names_by_value(IllegalReason, "ILLEGAL_REASON_")
+PATTERNS: Final = names_by_value(PATTERN.core, PATTERN.prefix)
+ITEM_KINDS: Final = names_by_value(ItemKind, "ITEM_KIND_")
+PAYMENT_REASONS: Final = names_by_value(PaymentReason, "PAYMENT_REASON_")
+PENALTY_REASONS: Final = names_by_value(PenaltyReason, "PENALTY_REASON_")
+UNITS: Final = names_by_value(UNIT.core, UNIT.prefix)
 
 
 def winner_result_dict(w: WinnerResult) -> dict:
     return {
         "seat": w.seat,
         "legal": w.legal,
-        "illegalReasons": [f"ILLEGAL_REASON_{r.name}" for r in w.illegal_reasons],
-        "patterns": [PATTERN.name_of[p] for p in w.patterns],
+        "illegalReasons": [ILLEGAL_REASONS[r] for r in w.illegal_reasons],
+        "patterns": [PATTERNS[p] for p in w.patterns],
         "flowers": w.flowers,
         "items": [
             {
-                "kind": f"ITEM_KIND_{item.kind.name}",
+                "kind": ITEM_KINDS[item.kind],
                 "code": item.code,
                 "nameZh": item.name_zh,
                 "nameEn": item.name_en,
@@ -64,14 +84,14 @@ def settle_response_dict(result: SettleResult) -> dict:
     out: dict[str, Any] = {
         "requestId": result.request_id,
         "profile": result.profile,
-        "unit": UNIT.name_of[result.unit],
+        "unit": UNITS[result.unit],
         "winners": [winner_result_dict(w) for w in result.winners],
         "payments": [
             {
                 "fromSeat": p.from_seat,
                 "toSeat": p.to_seat,
                 "amount": float(p.amount),
-                "reason": f"PAYMENT_REASON_{p.reason.name}",
+                "reason": PAYMENT_REASONS[p.reason],
             }
             for p in result.payments
         ],
@@ -83,8 +103,7 @@ def settle_response_dict(result: SettleResult) -> dict:
             "huangfanCount": result.next_hand.huangfan_count,
         }
     out["penalties"] = [
-        {"seat": p.seat, "amount": float(p.amount), "reason": f"PENALTY_REASON_{p.reason.name}"}
-        for p in result.penalties
+        {"seat": p.seat, "amount": float(p.amount), "reason": PENALTY_REASONS[p.reason]} for p in result.penalties
     ]
     out["huangfanAfterDice"] = result.huangfan_after_dice
     out["engineVersion"] = ENGINE_VERSION
