@@ -3,11 +3,13 @@ prints what the README shows."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 
 import rules_core as rc
 from tests.debian_tools import debian_tool
+from tests.server.conftest import ROOT
 from tests.test_readme import README
 
 
@@ -51,3 +53,21 @@ def test_the_readme_http_session_prints_what_it_shows(server, tmp_path):
         # the README shows the compiled build `make run` gives; the suite may run either
         shown = shown.replace('"engineVersion":"0.1.0+compiled"', f'"engineVersion":"{rc.ENGINE_VERSION}"')
         assert ran.stdout == shown, command
+
+
+def test_the_example_request_files_are_answered_over_http_as_the_readme_shows(server):
+    """The README's curl line, as written, for each of the three files and its rpc."""
+    (command,) = re.findall(r"`(curl -s -H 'Content-Type: application/json' -d @examples/check-win[^`]*)`", README)
+    port = server.http_url.rsplit(":", 1)[1]
+    for name, method in [("check-win", "CheckWin"), ("settle", "Settle"), ("list-waits", "ListWaits")]:
+        line = command.replace("check-win", name).replace("/CheckWin", f"/{method}").replace(":8080", f":{port}")
+        ended = subprocess.run(
+            ["bash", "-c", line.replace("curl ", f"{debian_tool('curl')} ", 1)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        answer = json.loads(ended.stdout)
+        request = json.loads((ROOT / f"examples/{name}-request.json").read_text())
+        assert (ended.returncode, answer["requestId"], "code" in answer) == (0, request["requestId"], False), name
