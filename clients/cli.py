@@ -276,7 +276,7 @@ def cmd_profiles_check(args) -> int:
     house = loaded.registry.house
     print(f"{args.directory}: {len(house)} house profile(s), all valid")
     for entry in house:
-        print(f"  {entry.name}  (base {entry.base})  {entry.description}".rstrip())
+        print(f"  {entry.name}  (base {entry.base})  {report.printable(entry.description)}".rstrip())
     return 0
 
 

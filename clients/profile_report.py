@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from clients.report import pad, pattern_label, words
+from clients.report import pad, pattern_label, printable, words
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, term
 
 LABEL_WIDTH = 46  # terminal columns of the label column (display width: 单位 takes four)
@@ -131,7 +131,7 @@ def profile_heading(summary: dict) -> list[str]:
     name, description = summary.get("name", ""), summary.get("description", "")
     origin = f"{term('house')}, {term('base')} {summary['base']}" if summary.get("base") else term("built_in")
     return [
-        f"{term('profile')} {name}  ({origin})" + (f"  {description}" if description else ""),
+        f"{term('profile')} {name}  ({origin})" + (f"  {printable(description)}" if description else ""),
         f"  {pad(term('rules_digest'), LABEL_WIDTH)} {summary.get('digest', '')}",
     ]
 

@@ -161,3 +161,19 @@ def test_the_readme_house_profiles_commands_run_as_written(tmp_path):
     run_console(block, tmp_path)
     (example,) = fenced(text, "yaml")
     assert example == (ROOT / "examples/profiles/shanghai-club-a.yaml").read_text().split("\n", 1)[1]
+
+
+def test_a_description_is_printed_escaped_never_as_terminal_control(tmp_path, capsys):
+    """Found with the hand records' request ids: a house profile's description went to the
+    terminal as it was, so a profile file could clear the screen or retitle the window."""
+    directory = tmp_path / "profiles"
+    directory.mkdir()
+    (directory / "club-x.yaml").write_text('name: club-x\nbase: classic\ndescription: "x \\e[2J\\e]0;owned\\a y"\n')
+    shown = "'x \\x1b[2J\\x1b]0;owned\\x07 y'"
+    assert main(["profiles", "check", str(directory)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == f"  club-x  (base classic)  {shown}"
+    assert main(["profiles", "--local", "--profiles-dir", str(directory), "--name", "club-x"]) == 0
+    out += capsys.readouterr().out
+    assert shown in out
+    assert "\x1b" not in out and "\x07" not in out
