@@ -217,6 +217,15 @@ def test_every_make_target_a_document_names_is_in_the_makefile(document):
         for target in re.findall(r"(?:^|[\s;&(])make (?:-j\d+ )?([a-z][\w-]*)", text)
     }
     assert sorted((line, t) for line, t in named if t not in targets) == []
+    # and every VARIABLE=value given to make is one the Makefile reads
+    variables = set(re.findall(r"^([A-Z_]+) \?=", makefile, flags=re.M))
+    given = {
+        (line, variable)
+        for line, text in _code_spans(document.read_text())
+        for command in re.findall(r"(?:^|[\s;&(])make [^#;&|`]*", text)
+        for variable in re.findall(r"\b([A-Z_]+)=", command)
+    }
+    assert sorted((line, v) for line, v in given if v not in variables) == []
 
 
 def _shmj_parsers() -> dict[str, set[str]]:
