@@ -106,7 +106,10 @@ class CommandTracing:
         trace_context.trace_calls(None)
         context.detach(self.token)
         otel_log = logging.getLogger("opentelemetry")
-        ended = tracing_setup.within(FLUSH_SECONDS, self.provider.shutdown)
+        try:
+            ended = tracing_setup.within(FLUSH_SECONDS, self.provider.shutdown)
+        except KeyboardInterrupt:  # Ctrl-C while waiting: the spans left are given up (the line says so)
+            ended = False
         otel_log.removeHandler(self.outcome)
         otel_log.propagate = True
         if self.exporter.failed or not ended:

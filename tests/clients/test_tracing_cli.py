@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -87,10 +88,30 @@ def test_a_receiver_that_is_down_costs_one_line_and_no_hang(server):
     ended = shmj(*HAND, "--target", server.address, environment=environment)
     took = time.monotonic() - started
     assert ended.returncode == 0
-    assert "LEGAL  ALL_PUNGS" in ended.stdout
+    assert "All pungs 碰碰胡" in ended.stdout
     (line,) = ended.stderr.splitlines()
     assert line.startswith("shmj: traces not exported within 3 s: Transient error StatusCode.UNAVAILABLE")
     assert took < 30  # the flush waits 3 s at most; the SDK's own wait would be 30 s and more
+
+
+def test_ctrl_c_while_the_spans_are_flushed_gives_them_up_without_a_traceback(server):
+    environment = {
+        "OTEL_TRACES_EXPORTER": "otlp",
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+        "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{free_port()}",  # nothing listens there
+    }
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    command = [sys.executable, "-m", "clients.shmj", *HAND, "--target", server.address]
+    with subprocess.Popen(
+        command, cwd=ROOT, env={**environ, **environment}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout.readline().startswith("Profile ")  # answered: now it flushes
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 0
+    (line,) = err.splitlines()
+    assert line.startswith("shmj: traces not exported within 3 s")
 
 
 def test_an_exporter_shmj_cannot_use_is_a_usage_error(server):
