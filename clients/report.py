@@ -5,16 +5,12 @@ from __future__ import annotations
 import unicodedata
 
 from rules_core.liability_words import payments_why
-from rules_core.patterns import Pattern
+from rules_core.profile_words import enum_words, pattern_words
 from rules_core.tiles import TILE_NOTATION
 from rules_core.vocabulary import ENUM_WORDS, term
 
-
-def words(name: str) -> str:
-    """An enum value as a person reads it, English then Chinese (`rules_core.vocabulary`):
-    ``self-draw 自摸``; the name itself for one the vocabulary lacks."""
-    found = ENUM_WORDS.get(name)
-    return f"{found.en} {found.zh}" if found else name
+words = enum_words  # an enum value as a person reads it: ``self-draw 自摸``
+pattern_label = pattern_words  # ``Full flush 清一色`` for ``PATTERN_FULL_FLUSH``
 
 
 def printable(text: str) -> str:
@@ -42,12 +38,6 @@ def pad_left(text: str, width: int) -> str:
 
 def _number(value: float) -> str:
     return f"{value:g}"
-
-
-def pattern_label(name: str) -> str:
-    """``Full flush 清一色`` for ``PATTERN_FULL_FLUSH``."""
-    pattern = Pattern[name.removeprefix("PATTERN_")]
-    return f"{pattern.name_en} {pattern.name_zh}"
 
 
 def tile_label(name: str | int) -> str:

@@ -226,7 +226,7 @@ TERMS: dict[str, Term] = {
     "times_v": Term("份", "× V"),
     "related_seats": Term("有关系的家数", "related seats"),
     "claims_from_one_seat": Term("口", "claims from one seat"),
-    "more_huangfan": Term("荒番", "荒番 count"),
+    "more_huangfan": Term("荒番数", "荒番 count"),
 }
 
 

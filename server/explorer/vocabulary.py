@@ -18,7 +18,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 
 from rules_core.json_names import PATTERN
 from rules_core.patterns import PATTERN_NAMES
-from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, STATUS_WORDS, Words
+from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, STATUS_WORDS, TERMS, Words
 
 DESCRIPTORS = Path(tiles_pb2.__file__).with_name("shmj_descriptors.binpb")
 # Source-info paths: FileDescriptorProto field 4 is message_type, 5 enum_type; within a
@@ -56,7 +56,8 @@ def _entry(words: Words | None, meaning: str) -> dict:
 def vocabulary() -> dict:
     """``enums`` and ``profileFields``: each name's ``zh`` and ``en`` label, ``zhMeaning`` and
     ``meaning`` (English); ``patterns``: each pattern's ``zh`` and ``en`` name; ``statuses``: each
-    failed call's status code's ``zh`` and ``en`` words."""
+    failed call's status code's ``zh`` and ``en`` words; ``terms``: the labels the CLI's tables
+    print beside the numbers (``value_per_share``: 每份牌值 value per share V), the page's too."""
     comments = proto_comments()
     return {
         "enums": {name: _entry(ENUM_WORDS.get(name), meaning) for name, meaning in comments["enums"].items()},
@@ -66,6 +67,7 @@ def vocabulary() -> dict:
         },
         "patterns": {PATTERN.name_of[p]: {"zh": zh, "en": en} for p, (zh, en) in PATTERN_NAMES.items()},
         "statuses": {code: {"zh": words.zh, "en": words.en} for code, words in STATUS_WORDS.items()},
+        "terms": {key: {"zh": words.zh, "en": words.en} for key, words in TERMS.items()},
     }
 
 

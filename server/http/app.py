@@ -17,7 +17,7 @@ from collections.abc import Callable
 import structlog
 
 from server import errors
-from server.explorer import notation, static_files, why
+from server.explorer import notation, profile_view, static_files, why
 from server.explorer.bodies import BadExplorerBody
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
@@ -93,6 +93,8 @@ class ConnectApp:
             answer = await self._explorer(receive, share, lambda body: notation.read_notation(notation.read_body(body)))
         elif path == "/explorer/why" and scope["method"] == "POST":
             answer = await self._explorer(receive, share, why.read_why)
+        elif path == "/explorer/profile-words" and scope["method"] == "POST":
+            answer = await self._explorer(receive, share, profile_view.read_profile_words)
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
         return answer

@@ -59,7 +59,7 @@ def test_one_profile_is_a_table_of_its_fields_with_their_units(capsys):
 
 def test_classic_says_its_dice_荒番_and_that_it_has_no_abandon_rule(capsys):
     lines = run(capsys, "profiles", "--name", "classic", "--local").splitlines()
-    assert "  dice 荒番 骰子荒番                             +2 荒番 count 荒番: 1,1  4,4" in lines
+    assert "  dice 荒番 骰子荒番                             +2 荒番 count 荒番数: 1,1  4,4" in lines
     assert "  liability mode 承包方式                        no liability 不承包" in lines
     assert lines[-1] == "  abandon penalty 逃跑罚分                       0 (no abandon rule 没有逃跑规则)"
 

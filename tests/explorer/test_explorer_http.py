@@ -177,3 +177,44 @@ def test_why_a_liable_seat_pays_is_worded_by_the_server_as_the_cli_words_it(http
 def test_a_bad_why_request_is_refused_in_words(http, body, message):
     reply = http.request("POST", "/explorer/why", body, {"Content-Type": "application/json"})
     assert (reply.status, reply.body.decode()) == (400, message)
+
+
+def test_profile_values_are_worded_by_the_server_as_shmj_profiles_words_them(http):
+    """Issue 20: the Profiles view showed bare numbers (10, 3) where the CLI says 10 分, 3 × V 份."""
+    import convert
+    from rules_core.registry import BUILTIN_REGISTRY
+
+    profiles = convert.message_dict(convert.list_profiles_response(BUILTIN_REGISTRY.entries))["profiles"]
+    body = json.dumps({"profiles": profiles}).encode()
+    reply = http.request("POST", "/explorer/profile-words", body, {"Content-Type": "application/json"})
+    assert reply.status == 200
+    said = reply.json()["profiles"]
+    assert [p["lazi_value"] for p in said] == [["20 花"], ["20 花"], ["10 分"]]
+    assert [p["liability_mode"] for p in said] == [
+        ["no liability 不承包"],
+        ["sankou table 吃三口包五家"],
+        ["liability in addition 承包另付"],
+    ]
+    assert said[0]["dice_huangfan"][0] == "+2 荒番 count 荒番数: 1,1  4,4"
+    assert "name" not in said[0] and len(said[0]) == len(profiles[0]) - 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b'{"profiles": {}}', "profiles: expected a list of at most 256 profiles, got an object\n"),
+        (b'{"profiles": [1]}', "profiles[0]: expected a RuleProfile object, got 1\n"),
+        (b'{"rules": []}', "unknown key(s) rules; known: profiles\n"),
+    ],
+)
+def test_a_bad_profile_words_request_is_refused_in_words(http, body, message):
+    reply = http.request("POST", "/explorer/profile-words", body, {"Content-Type": "application/json"})
+    assert (reply.status, reply.body.decode()) == (400, message)
+
+
+def test_a_value_that_is_no_known_enum_is_shown_as_it_is_never_a_crash():
+    from server.explorer.profile_view import read_profile_words
+
+    body = b'{"profiles": [{"fixedValues": [{"pattern": 999, "value": 1}], "qualifyingPatterns": [55]}]}'
+    (said,) = read_profile_words(body)["profiles"]
+    assert (said["fixed_values"], said["qualifying_patterns"]) == (["999 = 1 "], ["55"])

@@ -99,3 +99,22 @@ def test_the_table_fields_line_up(page):
         " return [label.top, label.height]; })"
     )
     assert len({tuple(box) for box in boxes}) == 1, boxes
+
+
+def test_every_number_of_a_settlement_says_what_it_is_in_both_languages(page):
+    """Issue 20: the profile line, V, its base, the amounts, 荒番 after the dice were English or bare."""
+    page.fill("#winners .winner .w-hand", "111m 555m 999p EEE 77s")
+    page.fill("#winners .winner .w-win", "7s")
+    page.fill("#winners .winner .w-flowers", "1f 5f")
+    settle(page)
+    result = page.locator("#result")
+    assert result.locator(".profile-line").inner_text() == "规则 Profile classic (单位 unit: 花 flowers)"
+    assert result.locator(".winner-result h3").inner_text() == "Seat 0 合法 legal (花 flowers 3)"
+    assert result.locator(".winner-result .value").inner_text() == (
+        "每份牌值 value per share V = 12 花 (倍数前 before multipliers 12)"
+    )
+    assert result.locator(".payment-list li").all_inner_texts() == [
+        f"seat {seat} → seat 0 12 花 自摸 self-draw" for seat in (1, 2, 3)
+    ]
+    assert result.locator(".huangfan-after").inner_text() == "掷骰后荒番数 荒番 count after the dice 0"
+    assert result.locator(".next-hand").inner_text() == "Next hand 下一手: dealer 庄家 seat 0, 荒番数 荒番 count 0"

@@ -104,8 +104,8 @@ def test_a_liability_payment_is_explained_as_the_settle_view_explains_it(page):
     replay(page, json.dumps(record))
     page.click("#replay-end")
     assert page.locator("#replay-picture .payment-list li").all_inner_texts() == [
-        "seat 1 → seat 0 40 点炮 discard",
-        "seat 1 → seat 0 80 承包 liability (seat 0 claimed 1 time from seat 1 座位0吃碰座位1 1口; seat 1 claimed 1 time from seat 0 座位1吃碰座位0 1口;"
+        "seat 1 → seat 0 40 分 点炮 discard",
+        "seat 1 → seat 0 80 分 承包 liability (seat 0 claimed 1 time from seat 1 座位0吃碰座位1 1口; seat 1 claimed 1 time from seat 0 座位1吃碰座位0 1口;"
         " pays twice: the claims run both ways 双向承包，付两份)",
     ]
 

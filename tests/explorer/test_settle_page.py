@@ -26,7 +26,7 @@ def test_every_worked_example_shows_its_settlement(page):
         for index, winner in enumerate(expected.winners):
             card = cards.nth(index)
             assert card.get_attribute("data-seat") == str(winner.seat), name
-            assert card.locator(".verdict").inner_text() == ("LEGAL 合法" if winner.legal else "NOT LEGAL 不合法"), name
+            assert card.locator(".verdict").inner_text() == ("合法 legal" if winner.legal else "不合法 not legal"), name
             shown = card.locator(".pattern").evaluate_all("nodes => nodes.map(n => n.dataset.pattern)")
             assert shown == [p.name for p in winner.patterns], name
             if winner.legal:
@@ -43,7 +43,7 @@ def test_every_worked_example_shows_its_settlement(page):
             ), name
         else:
             assert text == (
-                f"Next hand 下一手: dealer 庄家 seat {next_hand.dealer_seat}, 荒番 count {next_hand.huangfan_count}"
+                f"Next hand 下一手: dealer 庄家 seat {next_hand.dealer_seat}, 荒番数 荒番 count {next_hand.huangfan_count}"
             ), name
 
 
@@ -118,7 +118,7 @@ def test_the_keyboard_alone_settles_a_hand(page):
     page.keyboard.type("E")
     page.keyboard.press("Enter")  # submits the form
     page.wait_for_selector("#result .settlement")
-    assert page.locator("#result .verdict").inner_text() == "NOT LEGAL 不合法"
+    assert page.locator("#result .verdict").inner_text() == "不合法 not legal"
     assert page.locator("#result .reasons li").get_attribute("data-reason") == "NO_QUALIFYING_PATTERN"
 
 
@@ -128,14 +128,14 @@ def test_a_liability_payment_shows_the_claims_and_why_it_is_paid_twice(page):
     settle(page)
     rows = page.locator("#result .payment-list li").all_inner_texts()
     assert rows == [
-        "seat 0 → seat 1 10 点炮 discard",
-        "seat 2 → seat 1 20 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口; seat 2 claimed 3 times from seat 1 座位2吃碰座位1 3口;"
+        "seat 0 → seat 1 10 分 点炮 discard",
+        "seat 2 → seat 1 20 分 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口; seat 2 claimed 3 times from seat 1 座位2吃碰座位1 3口;"
         " pays twice: the claims run both ways 双向承包，付两份)",
     ]
     enter(page, _example("13"))  # one way only: once
     settle(page)
     assert page.locator("#result .payment-list li").nth(1).inner_text() == (
-        "seat 2 → seat 1 10 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口)"
+        "seat 2 → seat 1 10 分 承包 liability (seat 1 claimed 3 times from seat 2 座位1吃碰座位2 3口)"
     )
 
 

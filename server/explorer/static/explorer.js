@@ -10,7 +10,7 @@ const SUITS = { M: ["m", "萬"], P: ["p", "筒"], S: ["s", "条"] };
 const FLOWERS = ["SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "BAMBOO", "CHRYSANTHEMUM"];
 const FLOWER_ZH = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
 
-let vocabulary = { enums: {}, patterns: {}, profileFields: {}, statuses: {} };
+let vocabulary = { enums: {}, patterns: {}, profileFields: {}, statuses: {}, terms: {} };
 
 // ---- small helpers -------------------------------------------------------------------------
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -112,6 +112,12 @@ function patternWords(name) {
 function enumWords(name) {
   const words = vocabulary.enums[name];
   return words && words.zh ? `${words.zh} ${words.en}` : String(name || "").replace(/^[A-Z]+(_[A-Z]+)*?_(?=[A-Z]+$)/, "");
+}
+
+// A label the CLI prints too (rules_core.vocabulary.TERMS): "每份牌值 value per share V".
+function term(key) {
+  const words = vocabulary.terms[key];
+  return words ? `${words.zh} ${words.en}` : key;
 }
 
 function enumMeaning(name) {
@@ -286,13 +292,13 @@ function winnerCard(winner, requestWinner, unit) {
   const legal = Boolean(winner.legal);
   const card = el("article", { class: `winner-result ${legal ? "legal" : "illegal"}`, "data-seat": winner.seat || 0 },
     el("h3", {}, `Seat ${winner.seat || 0} `,
-      el("span", { class: "verdict", text: legal ? "LEGAL 合法" : "NOT LEGAL 不合法" }),
-      ` (${winner.flowers || 0} 花)`));
+      el("span", { class: "verdict", text: term(legal ? "legal" : "not_legal") }),
+      ` (${term("flowers")} ${winner.flowers || 0})`));
   if (requestWinner && requestWinner.hand) card.append(handPicture(requestWinner.hand));
   const patterns = winner.patterns || [];
   card.append(el("p", { class: "patterns" }, "Patterns 牌型: ",
     patterns.length ? patterns.map((p) => el("span", { class: "pattern", "data-pattern": p.replace(/^PATTERN_/, ""),
-      title: enumMeaning(p) }, patternWords(p))) : el("span", { text: "no pattern 无" })));
+      title: enumMeaning(p) }, patternWords(p))) : el("span", { text: term("no_pattern") })));
   if (!legal) {
     card.append(el("ul", { class: "reasons" }, (winner.illegalReasons || []).map((r) =>
       el("li", { "data-reason": r.replace(/^ILLEGAL_REASON_/, "") }, el("strong", { text: enumWords(r) }),
@@ -306,9 +312,9 @@ function winnerCard(winner, requestWinner, unit) {
   card.append(el("table", { class: "items" },
     el("thead", {}, el("tr", {}, el("th", { text: "Item" }), el("th", { text: "项目" }), el("th", { text: "Effect 效果" }))),
     el("tbody", {}, rows)));
-  card.append(el("p", { class: "value" }, "Value per share V = ",
+  card.append(el("p", { class: "value" }, `${term("value_per_share")} = `,
     el("strong", { class: "value-number", text: number(winner.value) }), ` ${unit}`,
-    `  (before multipliers ${number(winner.baseValue)})`));
+    `  (${term("before_multipliers")} ${number(winner.baseValue)})`));
   return card;
 }
 
@@ -385,12 +391,14 @@ function versionsLine(response) {
 function settlementView(response, request, whys) {
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
-  view.append(el("p", { class: "profile-line" }, `Profile ${response.profile} (unit ${unit})`));
+  const unitWords = vocabulary.enums[response.unit] || {};
+  view.append(el("p", { class: "profile-line" },
+    `${term("profile")} ${response.profile} (${term("unit")}: ${[unitWords.zh, unitWords.en].filter(Boolean).join(" ")})`));
   (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit)));
   const payments = response.payments || [];
   const list = el("ul", { class: "payment-list" }, payments.map((p, i) => {
     const why = (whys && whys[i]) || [];
-    return el("li", {}, `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)}  `,
+    return el("li", {}, `seat ${p.fromSeat || 0} → seat ${p.toSeat || 0}  ${number(p.amount)} ${unit}  `,
       el("span", { class: "reason", text: enumWords(p.reason), title: enumMeaning(p.reason) }),
       why.length ? el("span", { class: "why", text: ` (${why.join("; ")})` }) : null);
   }));
@@ -398,13 +406,13 @@ function settlementView(response, request, whys) {
   const deltas = el("p", { class: "deltas" }, "Seat deltas 输赢: ",
     (response.seatDeltas || []).map((d, seat) => el("span", { class: "delta", "data-seat": seat, text: signed(d) })));
   const next = response.nextHand
-    ? el("p", { class: "next-hand" }, `Next hand 下一手: dealer 庄家 seat ${response.nextHand.dealerSeat || 0}, 荒番 count ${response.nextHand.huangfanCount || 0}`)
+    ? el("p", { class: "next-hand" }, `Next hand 下一手: dealer 庄家 seat ${response.nextHand.dealerSeat || 0}, ${term("huangfan_count")} ${response.nextHand.huangfanCount || 0}`)
     : el("p", { class: "next-hand" }, "Next hand 下一手: none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续");
   view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response),
     el("div", {}, list, el("ul", {}, penalties), deltas,
-      el("p", { class: "huangfan-after" }, `荒番 after dice ${response.huangfanAfterDice || 0}`), next)));
+      el("p", { class: "huangfan-after" }, `${term("huangfan_after_dice")} ${response.huangfanAfterDice || 0}`), next)));
   view.append(versionsLine(response));
-  view.append(el("details", {}, el("summary", { text: "The answer in JSON" }),
+  view.append(el("details", {}, el("summary", { text: "The answer in JSON 答复原文" }),
     el("pre", { class: "json", text: JSON.stringify(response, null, 2) })));
   return view;
 }
@@ -595,20 +603,14 @@ async function listWaits() {
 }
 
 // ---- profiles ---------------------------------------------------------------------------
-function profileValue(value) {
-  if (value === undefined || value === null) return "";
-  if (Array.isArray(value)) {
-    return value.map((v) => {
-      if (typeof v !== "object") return String(v).startsWith("PATTERN_") ? patternWords(v) : String(v);
-      if (v.pattern) return `${patternWords(v.pattern)} ${v.value}`;
-      if (v.source) return `${enumWords(v.source)} ${v.value}`;
-      if (v.dice) return `${v.dice.first}+${v.dice.second}: ${v.value}`;
-      if ("first" in v) return `${v.first}+${v.second}`;
-      return JSON.stringify(v);
-    }).join(", ");
-  }
-  if (typeof value === "boolean") return value ? "yes 是" : "no 否";
-  return vocabulary.enums[value] ? enumWords(value) : String(value);
+// Each profile's values in the words `shmj profiles` prints, units included (10 分, 3 × V 份):
+// the server's rules_core.profile_words, POST /explorer/profile-words.
+async function profileWords(profiles) {
+  const reply = await fetch("/explorer/profile-words", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ profiles }),
+  });
+  if (!reply.ok) throw new Error(await reply.text());
+  return (await reply.json()).profiles;
 }
 
 async function showProfiles() {
@@ -616,9 +618,9 @@ async function showProfiles() {
   try {
     const response = await call("ListProfiles", {});
     const profiles = response.profiles || [];
-    const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-    const rows = Object.entries(vocabulary.profileFields).map(([field, words]) => {
-      const values = profiles.map((p) => profileValue(p[camel(field)]));
+    const said = await profileWords(profiles);
+    const rows = Object.entries(vocabulary.profileFields).filter(([field]) => field !== "name").map(([field, words]) => {
+      const values = said.map((fields) => (fields[field] || []).join(", "));
       return el("tr", { class: new Set(values).size > 1 ? "diff" : "", "data-field": field },
         el("th", { scope: "row" }, el("span", { class: "field-words", text: `${words.zh} ${words.en}` }), " ",
           el("code", { text: field }), el("div", { class: "meaning", lang: "zh", text: words.zhMeaning }),

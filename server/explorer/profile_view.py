@@ -1,0 +1,37 @@
+"""``POST /explorer/profile-words``: each profile's field values in the words `shmj profiles`
+prints (`rules_core.profile_words`: ``10 分``, ``3 × V 份``, ``no liability 不承包``), for the
+explorer's Profiles view.
+
+Body: ``{"profiles": [RuleProfile in proto3 JSON, ...]}`` as ``ListProfiles`` answers them.
+Answer: ``{"profiles": [{"lazi_value": ["20 花"], "fixed_values": ["Full flush 清一色 = 20 花",
+...], ...}, ...]}``, every field but ``name`` by its snake_case name, its value's lines.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.json_format import ParseDict, ParseError
+from mahjong.shanghai.v1 import profile_pb2
+
+from convert.json_form import message_dict
+from rules_core.errors import excerpt
+from rules_core.profile_words import field_values
+from server.explorer.bodies import BadExplorerBody, read_object
+
+MAX_PROFILES = 256  # a ListProfiles answer of the built-in and every house profile
+
+
+def read_profile_words(body: bytes) -> dict:
+    data = read_object(body, ("profiles",), '{"profiles": [{"name": "classic", ...}]}')
+    profiles = data.get("profiles", [])
+    if not isinstance(profiles, list) or len(profiles) > MAX_PROFILES:
+        raise BadExplorerBody(f"profiles: expected a list of at most {MAX_PROFILES} profiles, got {excerpt(profiles)}")
+    said = []
+    for index, profile in enumerate(profiles):
+        if not isinstance(profile, dict):
+            raise BadExplorerBody(f"profiles[{index}]: expected a RuleProfile object, got {excerpt(profile)}")
+        try:  # read as the service reads a RuleProfile, so every value has its type and range
+            canonical = message_dict(ParseDict(profile, profile_pb2.RuleProfile()))
+        except ParseError as error:
+            raise BadExplorerBody(f"profiles[{index}]: not a RuleProfile: {str(error)[:200]}") from None
+        said.append(field_values(canonical))
+    return {"profiles": said}
