@@ -19,7 +19,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
-from clients import trace_context
+import clients.trace_context as trace_context
 from clients.client import SERVICE, ChannelSettings, ClientBase
 from clients.errors import ScoringError
 from clients.trace_context import outgoing_metadata
