@@ -31,6 +31,16 @@ def test_waits_of_a_hand_one_tile_short(page):
     assert page.locator("#waits-result .waits.discard tbody tr").first.locator("td").nth(2).inner_text() == (
         "清一色 Full flush, 门清 Concealed hand"
     )
+    # Issue 20: the count and the V column said what they are in English only, or not at all
+    assert page.locator("#waits-result .waits h3").all_inner_texts() == [
+        "On a discard 点炮: 9 胡张 winning tile(s)",
+        "By self-draw 自摸: 9 胡张 winning tile(s)",
+    ]
+    assert page.locator("#waits-result .waits.discard thead th").all_inner_texts() == [
+        "Tile 牌",
+        "每份牌值 value per share V",
+        "Patterns 牌型",
+    ]
 
 
 def test_profiles_side_by_side_with_each_fields_meaning(page):

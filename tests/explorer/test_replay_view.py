@@ -28,11 +28,11 @@ def seat_tiles(page, seat: int, group: str) -> list[str]:
 
 def test_a_record_is_stepped_through_with_its_pass_and_lock(page):
     replay(page, RECORD)
-    assert page.inner_text("#replay-event") == "event 0 of 13: seat 0 is dealt 配牌"
+    assert page.inner_text("#replay-event") == "event 0 of 13 第0步: seat 0 is dealt 配牌"
     assert page.get_attribute("#replay-step", "max") == "13"
     assert page.inner_text("#replay-passes") == "1 pass(es) 漏胡"
     page.click("#replay-next-pass")
-    assert page.inner_text("#replay-event") == "event 10 of 13: seat 3 discards 打牌 2m"
+    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打牌 2m"
     passed = page.locator(".pass")
     assert (passed.get_attribute("data-seat"), passed.locator(".tile").get_attribute("data-tile")) == ("1", "2m")
     assert (
@@ -57,7 +57,7 @@ def test_a_record_is_stepped_through_with_its_pass_and_lock(page):
         "9m",
     ]
     page.click("#replay-next")
-    assert page.inner_text("#replay-event") == "event 11 of 13: seat 0 draws 摸牌 3p"
+    assert page.inner_text("#replay-event") == "event 11 of 13 第11步: seat 0 draws 摸牌 3p"
     assert seat_tiles(page, 1, "locks") == ["2m"]  # the dealer's draw lifts no lock of seat 1
 
 
@@ -166,3 +166,18 @@ def test_a_record_in_any_form_the_server_takes_is_drawn_as_the_usual_form_is(pag
     assert page.inner_text("#replay-error") == ""
     assert every_step(page) == expected
     assert expected[0][1].count("dealer 庄") == 1
+
+
+def test_the_labels_of_a_short_discard_row_and_its_locks_do_not_overlap(page):
+    """Seen in docs/explorer-replay.png: under one discard and one locked tile, "discards 弃牌"
+    ran into "locked 漏胡" (each label was as wide as its one tile)."""
+    replay(page, RECORD)
+    page.click("#replay-next-pass")
+    boxes = page.locator(".replay-seat[data-seat='1'] :is(.group.discards, .group.locks) small").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.right, n.scrollWidth <= n.clientWidth + 1]; })"
+    )
+    assert len(boxes) == 2
+    (left_start, left_end, left_fits), (right_start, _, right_fits) = boxes
+    assert left_end <= right_start and left_fits and right_fits, boxes
+    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打牌 2m"

@@ -586,8 +586,8 @@ async function listWaits() {
     const response = await call("ListWaits", { profile: $("#waits-profile").value, seat: integer("#waits-seat"),
       hand: answer.hand, passedTiles: answer.passedTiles });
     const unit = "";
-    const table = (title, waits, kind) => el("section", { class: `waits ${kind}` }, el("h3", { text: `${title}: ${waits.length} tile(s)` }),
-      el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Tile 牌" }), el("th", { text: "V" }), el("th", { text: "Patterns 牌型" }))),
+    const table = (title, waits, kind) => el("section", { class: `waits ${kind}` }, el("h3", { text: `${title}: ${waits.length} ${term("winning_tiles")}` }),
+      el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Tile 牌" }), el("th", { text: term("value_per_share") }), el("th", { text: "Patterns 牌型" }))),
         el("tbody", {}, waits.map((w) => el("tr", { "data-tile": tileParts(w.tile).notation },
           el("td", {}, tile(w.tile)), el("td", { class: "num", text: number((w.result || {}).value) + unit }),
           el("td", { text: ((w.result || {}).patterns || []).map(patternWords).join(", ") }))))));

@@ -162,7 +162,7 @@ function showStep(at) {
   replayState.at = Math.max(0, Math.min(at, steps.length - 1));
   const step = steps[replayState.at];
   $("#replay-step").value = String(replayState.at);
-  $("#replay-event").textContent = `event ${replayState.at} of ${steps.length - 1}: ${eventWords(step)}`;
+  $("#replay-event").textContent = `event ${replayState.at} of ${steps.length - 1} 第${replayState.at}步: ${eventWords(step)}`;
   const table = el("div", { class: "replay-table" }, SEATS.map((seat) => seatPanel(seat, step.seats[seat], step, record)));
   const parts = [table, ...step.passes.map(passLine)];
   if (replayState.at === steps.length - 1) {
