@@ -13,7 +13,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # The hot path (rules_core.compiled.HOT_PATH: rules_core's modules and batch/fast_requests.py)
 # compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
 # package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 
 .PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,29 +32,30 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 import rules_core as rc
 from bench import unary_cost
-from bench.unary_cost import free_port
+from bench.engine_rate import settle_rate
+from bench.unary_cost import cpu_seconds, free_port
 from rules_core.random_hands import generate_requests
+from server import garbage
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/mahjong.shanghai.v1.ScoringService/"
 
 
 def ceiling(requests) -> float:
-    """rules_core settlements per second in this process (one core), best of three passes."""
-    best = 0.0
-    for _ in range(3):
-        start = time.perf_counter()
-        for request in requests:
-            try:
-                rc.settle(request)
-            except rc.InvalidRequest:
-                pass
-        best = max(best, len(requests) / (time.perf_counter() - start))
-    return best
+    """rules_core settlements per CPU-second in this process (one core), best of three passes,
+    what the bench built frozen (`bench.engine_rate`) and the cyclic collector's thresholds a
+    server worker has (`server.garbage`), so that the engine runs as in a worker."""
+    previous = gc.get_threshold()
+    gc.set_threshold(garbage.GEN0_THRESHOLD, garbage.GEN1_THRESHOLD, garbage.GEN2_THRESHOLD)
+    try:
+        return settle_rate(requests, passes=3)
+    finally:
+        gc.set_threshold(*previous)
 
 
 class Server:
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, checkout: Path = ROOT):
+        """The server of ``checkout`` (another checkout of the project: a before/after figure)."""
         self.port = free_port()
         self.workers = workers
         self.log = tempfile.NamedTemporaryFile(prefix="shmj-bench-", suffix=".log", delete=False)
@@ -76,7 +79,7 @@ class Server:
                 "--shutdown-delay-s",
                 "0",
             ],
-            cwd=ROOT,
+            cwd=checkout,
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
@@ -92,9 +95,19 @@ class Server:
                 pass
         raise RuntimeError("server did not start")
 
+    def worker_cpu(self) -> float:
+        """CPU seconds of the worker processes so far."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        workers = [int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+        return sum(cpu_seconds(pid) for pid in workers if b"resource_tracker" not in _command(pid))
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=30)
+
+
+def _command(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()
 
 
 def channels(address: str, count: int) -> list[grpc.aio.Channel]:
@@ -106,8 +119,11 @@ def channels(address: str, count: int) -> list[grpc.aio.Channel]:
     return [grpc.aio.insecure_channel(address, options=options) for _ in range(count)]
 
 
-async def batch_throughput(address: str, payloads: list[bytes], size: int, connections: int, seconds: float) -> float:
-    """Batches cycle through distinct hands, so no cache of the server's is flattered by repeats."""
+async def batch_throughput(
+    address: str, payloads: list[bytes], size: int, connections: int, seconds: float, worker_cpu=None
+) -> dict:
+    """Batches cycle through distinct hands, so no cache of the server's is flattered by repeats.
+    Hands per second, and per CPU-second of the server's workers when ``worker_cpu`` reads it."""
     chans = channels(address, connections)
     calls = [c.unary_unary(SERVICE + "SettleBatch") for c in chans]
     done = 0
@@ -123,12 +139,16 @@ async def batch_throughput(address: str, payloads: list[bytes], size: int, conne
             done += size
 
     await asyncio.gather(*(call(payloads[-1], timeout=120) for call in calls))  # warm every connection
+    cpu = worker_cpu() if worker_cpu else 0.0
     start = time.perf_counter()
     await asyncio.gather(*(loop(call) for call in calls))
     elapsed = time.perf_counter() - start
+    figures = {"hands_per_second": done / elapsed}
+    if worker_cpu:
+        figures["hands_per_worker_cpu_second"] = done / (worker_cpu() - cpu)
     for c in chans:
         await c.close()
-    return done / elapsed
+    return figures
 
 
 async def stream_throughput(address: str, messages: list[bytes], connections: int, rounds: int) -> float:
@@ -227,10 +247,12 @@ def measure(
     server = Server(workers)
     connections = 4 * workers
     try:
+        batch = asyncio.run(
+            batch_throughput(server.address, batch_payloads, batch_size, connections, seconds, server.worker_cpu)
+        )
         figures = {
-            "settle_batch_hands_per_second": asyncio.run(
-                batch_throughput(server.address, batch_payloads, batch_size, connections, seconds)
-            ),
+            "settle_batch_hands_per_second": batch["hands_per_second"],
+            "settle_batch_hands_per_worker_cpu_second": batch["hands_per_worker_cpu_second"],
             "settle_stream_hands_per_second": asyncio.run(
                 stream_throughput(server.address, stream_messages, connections, rounds=1)
             ),
@@ -259,9 +281,21 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--unary-only", action="store_true", help="only the unary comparison with a bare grpc.aio servicer (h2load)"
     )
+    parser.add_argument(
+        "--batch-only",
+        action="store_true",
+        help="only SettleBatch with one worker against the ceiling, --batch-rounds times (--baseline's server too)",
+    )
+    parser.add_argument("--batch-rounds", type=int, default=3, help="rounds of --batch-only")
     unary_cost.add_arguments(parser.add_argument_group("unary Settle against a bare grpc.aio servicer"))
     args = parser.parse_args(argv)
     results: dict = {"cpus": os.cpu_count()}
+    if args.batch_only:
+        results.update(batch_rounds(args))
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
+        print(f"figures written to {args.output}")
+        return 0
     if not args.unary_only:
         results.update(_throughput(args))
     print("unary Settle against a bare grpc.aio servicer (h2load):", flush=True)
@@ -273,20 +307,74 @@ def main(argv=None) -> int:
     return 0
 
 
-def _throughput(args) -> dict:
-    """Batch, stream and unary throughput with 1 and 2 workers against the in-process ceiling."""
-
+def _batches(args) -> tuple[list, list, list[bytes]]:
+    """The generated requests, their messages and the serialised batches of ``--distinct-hands``."""
     requests = generate_requests(max(args.distinct_hands, args.stream_hands, 20_000), args.seed)
     messages = [convert.settle_request_message(r) for r in requests]
-    valid = [m for m, r in zip(messages, requests, strict=True) if _settles(r)]
     batch_payloads = [
         svc.SettleBatchRequest(requests=messages[i : i + args.batch_size]).SerializeToString()
         for i in range(0, args.distinct_hands - args.batch_size + 1, args.batch_size)
     ]
+    return requests, messages, batch_payloads
+
+
+def batch_rounds(args) -> dict:
+    """SettleBatch with one worker against the ceiling, round after round; with ``--baseline``,
+    that checkout's server too, the two alternating first and second (A/B in one run)."""
+    requests, _, payloads = _batches(args)
+    checkouts = {"this": ROOT, **({"baseline": Path(args.baseline)} if args.baseline else {})}
+    rounds = []
+    for number in range(args.batch_rounds):
+        top = ceiling(requests[:20_000])
+        figures: dict = {"ceiling_per_cpu_second": top, "load": os.getloadavg()[0]}
+        order = list(checkouts.items())
+        for name, checkout in order[::-1] if number % 2 else order:
+            server = Server(1, checkout)
+            try:
+                batch = asyncio.run(
+                    batch_throughput(
+                        server.address, payloads, args.batch_size, 4, args.throughput_seconds, server.worker_cpu
+                    )
+                )
+            finally:
+                server.stop()
+            figures[name] = {
+                **batch,
+                "of_ceiling": batch["hands_per_second"] / top,
+                "per_cpu_of_ceiling": batch["hands_per_worker_cpu_second"] / top,
+            }
+        rounds.append(figures)
+        print(
+            f"round {number + 1}: ceiling {top:,.0f}/CPU-s, load {figures['load']:.1f}; "
+            + "; ".join(
+                f"{name} {f['hands_per_second']:,.0f} hands/s = {f['of_ceiling']:.0%}, "
+                f"{f['hands_per_worker_cpu_second']:,.0f} per worker CPU-s = {f['per_cpu_of_ceiling']:.0%}"
+                for name, f in figures.items()
+                if name in checkouts
+            ),
+            flush=True,
+        )
+    summary = {
+        name: {key: statistics.median(r[name][key] for r in rounds) for key in ("of_ceiling", "per_cpu_of_ceiling")}
+        for name in checkouts
+    }
+    for name, medians in summary.items():
+        print(
+            f"{name}: median of rounds {medians['of_ceiling']:.0%} of the ceiling by the clock, "
+            f"{medians['per_cpu_of_ceiling']:.0%} per worker CPU-second"
+        )
+    return {"batch_rounds": rounds, "medians": summary}
+
+
+def _throughput(args) -> dict:
+    """Batch, stream and unary throughput with 1 and 2 workers against the in-process ceiling."""
+
+    requests, messages, batch_payloads = _batches(args)
+    valid = [m for m, r in zip(messages, requests, strict=True) if _settles(r)]
     stream_messages = [m.SerializeToString() for m in messages[: args.stream_hands]]
     unary_messages = [m.SerializeToString() for m in valid[:5000]]
     top = ceiling(requests[:20_000])
-    print(f"in-process ceiling (rules_core, one core): {top:,.0f} settlements/s")
+    print(f"in-process ceiling (rules_core, one core): {top:,.0f} settlements per CPU-second")
 
     results: dict = {"ceiling_per_second": top, "workers": {}}
     for workers in (int(w) for w in args.workers.split(",")):
@@ -295,13 +383,14 @@ def _throughput(args) -> dict:
         )
         results["workers"][str(workers)] = figures
         batch = figures["settle_batch_hands_per_second"]
+        per_cpu = figures["settle_batch_hands_per_worker_cpu_second"]
         stream = figures["settle_stream_hands_per_second"]
         unary = figures["unary_settle"]
         open_loop = figures["unary_settle_open_loop"]
         print(f"{workers} worker(s):")
         print(
             f"  SettleBatch   {batch:>10,.0f} hands/s  {batch / top:5.0%} of the ceiling"
-            f"  ({batch / top / workers:.0%} per worker)"
+            f"  ({batch / top / workers:.0%} per worker); {per_cpu:,.0f} per worker CPU-second = {per_cpu / top:.0%}"
         )
         print(f"  SettleStream  {stream:>10,.0f} hands/s  {stream / top:5.0%} of the ceiling")
         print(

@@ -36,6 +36,7 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.next_hand",
     "rules_core.overrides",
     "rules_core.payments",
+    "rules_core.proto_read",
     "rules_core.record_checks",
     "rules_core.record_waits",
     "rules_core.replay",

@@ -29,6 +29,7 @@ from rules_core.errors import InvalidRequest, bounded
 from server import errors, logs, metrics, tracing
 from server.body_deadline import REQUESTS, expired
 from server.drain import DRAIN, refuse_if_draining
+from server.parsed_body import keeping_body
 
 log = structlog.get_logger("shmj.server")
 
@@ -183,8 +184,9 @@ class Decoder:
 
     __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "inspected_from")
 
-    def __init__(self, deserialize: Any, max_message_bytes: int | None = None) -> None:
-        self.deserialize = deserialize
+    def __init__(self, deserialize: Any, max_message_bytes: int | None = None, keep_body: bool = False) -> None:
+        """``keep_body``: the request is a `ParsedBody`, the message with the bytes it was read from."""
+        self.deserialize = keeping_body(deserialize) if keep_body and deserialize is not None else deserialize
         descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
         self.message_name: str = descriptor.full_name if descriptor is not None else ""
         self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"

@@ -227,12 +227,19 @@ def record_settlement(outcome, result) -> None:
         record_winner(profile, w)
         if w.legal:
             value_per_share(profile).observe(w.value)
-    paid = 0.0  # the sum of the positive deltas, without a generator's frame
-    for delta in result.seat_deltas:
-        if delta > 0:
-            paid += delta
+    paid = paid_in(result.seat_deltas)
     if paid:
         paid_per_hand(profile).observe(paid)
+
+
+def paid_in(seat_deltas) -> float:
+    """The amount paid in a hand: the sum of its positive seat deltas (without a generator's
+    frame, which cost a batch's tally more than the rest of a hand's count)."""
+    paid = 0.0
+    for delta in seat_deltas:
+        if delta > 0:
+            paid += delta
+    return paid
 
 
 def record_replayed(result) -> None:
@@ -295,7 +302,7 @@ class SettlementTally:
             winners[profile, w.legal, w.illegal_reasons, w.patterns] += 1
             if w.legal:
                 self.values[profile, w.value] += 1
-        paid = sum(d for d in result.seat_deltas if d > 0)
+        paid = paid_in(result.seat_deltas)
         if paid:
             self.paid[profile, paid] += 1
 

@@ -44,15 +44,18 @@ MAX_WRAPPED_HANDLERS = 1024
 class CallObserver:
     """Wraps each method's handler once in the call's book-keeping (decoding, metrics, the
     log line); `ObservedRegistration` registers the wrappers. The methods named in
-    ``preserialized`` are registered without a response serializer (see `server.preserialized`)."""
+    ``preserialized`` are registered without a response serializer, and those in ``keep_body``
+    get their request as a `server.parsed_body.ParsedBody` (see `server.preserialized`)."""
 
     def __init__(
         self,
         preserialized: frozenset[str] = frozenset(),
         max_message_bytes: int | None = None,
         body_timeout_s: float = ServerConfig.grpc_body_timeout_s,
+        keep_body: frozenset[str] = frozenset(),
     ):
         self.preserialized = preserialized
+        self.keep_body = keep_body
         self.max_message_bytes = max_message_bytes  # checked here, so that a body over it is logged and counted
         self.body_timeout_s = body_timeout_s  # a request (a stream's next message) must arrive within it
         self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
@@ -69,7 +72,7 @@ class CallObserver:
         return wrapped
 
     def _wrap(self, handler, method: str):
-        decode = Decoder(handler.request_deserializer, self.max_message_bytes)
+        decode = Decoder(handler.request_deserializer, self.max_message_bytes, method in self.keep_body)
         if handler.unary_unary:
             serializer = None if method in self.preserialized else handler.response_serializer
             return grpc.stream_unary_rpc_method_handler(  # the same on the wire; see `server.call_book.unary`

@@ -30,7 +30,7 @@ from server.http.endpoint import HttpEndpoint
 from server.logs import configure_logging, flush_stdout
 from server.metrics import record_build_info
 from server.observed_calls import MAX_MESSAGE_BYTES, CallObserver, ObservedRegistration
-from server.preserialized import PRESERIALIZED_METHODS
+from server.preserialized import BODY_READ_AGAIN, PRESERIALIZED_METHODS
 from server.profiles import HouseProfiles, ProfilesError
 from server.service import SERVICE_NAME, ScoringService
 
@@ -104,7 +104,7 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     )
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
     observed = ObservedRegistration(
-        server, CallObserver(PRESERIALIZED_METHODS, config.request_limit, config.grpc_body_timeout_s)
+        server, CallObserver(PRESERIALIZED_METHODS, config.request_limit, config.grpc_body_timeout_s, BODY_READ_AGAIN)
     )
     try:
         profiles = HouseProfiles(config.profiles_dir, follow_links=config.profiles_follow_links)

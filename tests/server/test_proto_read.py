@@ -1,0 +1,119 @@
+"""SettleBatch's entries read from the body's bytes (``rules_core.proto_read``) are what reading
+them from the parsed message gives (``convert.settle_request``), or left to that reading: for
+generated requests, valid and malformed, and for entries in unusual wire forms (unknown
+fields, a field twice, repeated fields unpacked, overrides, negative numbers)."""
+
+from __future__ import annotations
+
+from google.protobuf.json_format import ParseDict, ParseError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
+from mahjong.shanghai.v1 import settlement_pb2 as pb
+
+import convert
+import rules_core as rc
+from rules_core.proto_read import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
+from rules_core.random_hands import generate_requests
+from tests.batch.test_readers_agree import requests as json_requests
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def message_reading(entry: bytes):
+    """What SettleBatch made of an entry before: its message read by `convert`, or the violations."""
+    try:
+        return convert.settle_request(pb.SettleRequest.FromString(entry))
+    except rc.InvalidRequest as error:
+        return error.violations
+
+
+def body(entries: list[bytes]) -> bytes:
+    """A SettleBatchRequest's bytes: each entry as field 1, length-delimited."""
+    return b"".join(b"\x0a" + _length(len(entry)) + entry for entry in entries)
+
+
+def _length(size: int) -> bytes:
+    """A length's varint; the entries here are under 16 KiB, so two bytes at most."""
+    return bytes([size]) if size < 0x80 else bytes([size & 0x7F | 0x80, size >> 7])
+
+
+def test_the_enum_tables_are_the_converters():
+    """Numbered as the wire contract numbers them, as `convert.enums` reads them."""
+    from convert.enums import FLOWER_IN, MELD_KIND_IN, OUTCOME_IN, TILE_IN
+
+    for table, converter in (
+        (TILES, TILE_IN),
+        (FLOWERS, FLOWER_IN),
+        (MELD_KINDS, MELD_KIND_IN),
+        (OUTCOMES, OUTCOME_IN),
+    ):
+        assert dict(enumerate(table)) == converter
+
+
+def test_every_generated_request_is_read_from_the_bytes_as_from_its_message():
+    messages = [convert.settle_request_message(r) for r in generate_requests(2000, seed=5)]
+    entries = read_batch(svc.SettleBatchRequest(requests=messages).SerializeToString())
+    assert entries is not None and len(entries) == len(messages)
+    for message, entry in zip(messages, entries, strict=True):
+        assert entry is not None  # the usual form: none is left to the message
+        assert entry == convert.settle_request(message)
+
+
+# Bytes that make an entry unusual, added after it: protobuf reads them (an unknown field, a
+# field twice, whose singular values the last one wins and whose messages merge), this reader
+# leaves the entry to the message.
+ODD_TAILS = [
+    b"\xa8\x01\x07",  # field 21, a varint: unknown
+    b"\x68\x05",  # field 13, a varint: unknown
+    b"\x20\x02\x20\x03",  # dealer_seat twice
+    b"\x20\x01\x20\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",  # dealer_seat twice, the last -1
+    b"\x38\x01\x38\x63",  # outcome twice, the last 99: undefined
+    b"\x2a\x02\x08\x03\x2a\x02\x10\x04",  # dice twice: merged
+    b"\x1a\x00",  # overrides, empty
+    b"\x4a\x06\x12\x04\x08\x01\x08\x01",  # a winner whose concealed tiles are unpacked
+    b"\x4a\x05\x12\x03\x22\x01\x09",  # a winner whose hand has flower 9, undefined
+    b"\x4a\x08\x12\x06\x1a\x04\x08\x02\x10\x01",  # a meld whose tiles are unpacked
+    b"\x4a\x04\x12\x02\x10\x23",  # a winner whose winning tile is 35, undefined
+]
+# Bytes in the usual form, added after an entry: read here as protobuf reads them.
+USUAL_TAILS = [
+    b"\x4a\x04\x12\x02\x10\x1f",  # a winner whose hand's winning tile is NORTH
+    b"\x4a\x03\x08\x80\x01",  # a winner at seat 128
+    b"\x52\x0b\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",  # a liability of claimer -1
+]
+REFUSED_TAIL = b"\x0a\x02\xc3\x28"  # request_id again, not UTF-8: protobuf refuses the body
+
+
+@SETTINGS
+@given(json_requests(), st.lists(st.sampled_from([*ODD_TAILS, *USUAL_TAILS, REFUSED_TAIL]), max_size=2))
+def test_an_entry_is_read_as_its_message_reads_it_or_left_to_it(data, tails):
+    try:
+        message = ParseDict(data, pb.SettleRequest())
+    except (ParseError, ValueError, TypeError):
+        return  # not a message protobuf can hold: no batch carries it
+    entry = message.SerializeToString() + b"".join(tails)
+    try:
+        svc.SettleBatchRequest.FromString(body([entry]))
+    except Exception:  # noqa: BLE001 - protobuf refuses the body: SettleBatch never reads it
+        return
+    (read,) = read_batch(body([entry]))
+    if read is not None:
+        assert read == message_reading(entry)
+
+
+def test_an_entry_in_an_unusual_form_is_left_to_the_message_and_one_in_the_usual_form_is_not():
+    request = generate_requests(1, seed=5)[0]._replace(winners=())
+    base = convert.settle_request_message(request).SerializeToString()
+    for tail in ODD_TAILS:
+        assert read_batch(body([base + tail])) == [None], tail
+    for tail in USUAL_TAILS:
+        (read,) = read_batch(body([base + tail]))
+        assert read is not None and read == message_reading(base + tail), tail
+
+
+def test_a_body_holding_anything_but_entries_is_left_to_the_message():
+    entry = convert.settle_request_message(generate_requests(1, seed=5)[0]).SerializeToString()
+    assert read_batch(body([entry]) + b"\x10\x01") is None  # field 2 of the batch: unknown
+    assert read_batch(body([entry, entry])) == [message_reading(entry)] * 2
+    assert read_batch(b"") == []
