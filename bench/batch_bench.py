@@ -190,18 +190,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best of each figure is kept")
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "batch-bench.json")
     parser.add_argument("--engine-only", action="store_true", help="only the costs over the engine's settle")
+    parser.add_argument("--dask-only", action="store_true", help="only the Dask jobs: local:2 against local:1")
     args = parser.parse_args()
     logging.getLogger("distributed").setLevel(logging.ERROR)
     work = Path(tempfile.mkdtemp(prefix="shmj-batch-bench-"))
     try:
         jsonl, parquet = write_inputs(work, args.count)
-        over_engine = engine_ratios(jsonl, parquet, work, args.rounds)
-        print(
-            f"a batch record over the engine's settle of it: rescore --local --workers 1 on JSON Lines "
-            f"{over_engine['cost_over_engine']['local_jsonl']:.2f}x, the Arrow core on nested Parquet "
-            f"{over_engine['cost_over_engine']['arrow_core_parquet']:.2f}x (target <= 2x)",
-            flush=True,
-        )
+        over_engine = {}
+        if not args.dask_only:
+            over_engine = engine_ratios(jsonl, parquet, work, args.rounds)
+            print(
+                f"a batch record over the engine's settle of it: rescore --local --workers 1 on JSON Lines "
+                f"{over_engine['cost_over_engine']['local_jsonl']:.2f}x, the Arrow core on nested Parquet "
+                f"{over_engine['cost_over_engine']['arrow_core_parquet']:.2f}x (target <= 2x)",
+                flush=True,
+            )
         if args.engine_only:
             print(json.dumps(over_engine, indent=2))
             return
@@ -223,6 +226,8 @@ def main() -> None:
             "dask_local1_parquet": lambda out: dask_job(clients[1], parquet, out, "parquet"),
             "dask_local2_parquet": lambda out: dask_job(clients[2], parquet, out, "parquet"),
         }
+        if args.dask_only:
+            runs = {name: run for name, run in runs.items() if name.startswith("dask_")}
         for round_ in range(args.rounds):
             names = list(runs) if round_ % 2 == 0 else list(reversed(runs))
             for name in names:
@@ -244,6 +249,9 @@ def main() -> None:
             cluster.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if args.dask_only:
+        _report_scaling(args, best, per_cpu, load)
+        return
     ratios = {
         "local2_over_local1_jsonl": best["dask_local2_jsonl"] / best["dask_local1_jsonl"],
         "local2_over_local1_parquet": best["dask_local2_parquet"] / best["dask_local1_parquet"],
@@ -282,6 +290,22 @@ def main() -> None:
         f"settle = {over_engine['cost_over_engine']['local_jsonl']:.2f}x rescore --local, "
         f"{over_engine['cost_over_engine']['arrow_core_parquet']:.2f}x the Arrow core (<= 2x)"
     )
+
+
+def _report_scaling(args, best: dict, per_cpu: dict, load: list) -> None:
+    """``--dask-only``'s figures: the jobs' best rates and local:2 over local:1 in each format."""
+    scaling = {fmt: best[f"dask_local2_{fmt}"] / best[f"dask_local1_{fmt}"] for fmt in ("jsonl", "parquet")}
+    report = {
+        "count": args.count,
+        "rounds": args.rounds,
+        "load_average_1min": {"min": round(min(load), 1), "max": round(max(load), 1)},
+        "records_per_second": {k: round(v) for k, v in best.items()},
+        "records_per_cpu_second": {k: round(v) for k, v in per_cpu.items()},
+        "local2_over_local1": {k: round(v, 3) for k, v in scaling.items()},
+    }
+    print(json.dumps(report, indent=2))
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"local:2 / local:1 = {scaling['jsonl']:.2f}x JSON Lines, {scaling['parquet']:.2f}x Parquet (>= 1.8x)")
 
 
 if __name__ == "__main__":
