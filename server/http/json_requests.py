@@ -24,12 +24,6 @@ from rules_core.validation import request_id_violation
 from server import errors
 from server.http.json_steps import read_in_steps
 
-# JSON readers that name the exact field (with list indexes) when protobuf's parser refuses a body.
-_FIELD_READERS = {
-    "Settle": read_settle_request,
-    "ListWaits": read_list_waits_request,
-    "SettleRecord": read_settle_record_request,
-}
 # The rpcs whose bodies rules_core reads, not protobuf: protobuf's parser takes more than the
 # proto3 JSON mapping (an enum number in a string, in full-width digits, or as 2.0), which
 # rules_core, `shmj replay` and `shmj rescore` refuse; a request or a hand record is read as
@@ -39,6 +33,9 @@ _READ_BY_RULES_CORE = {
     "Settle": lambda data: convert.settle_request_message(read_settle_request(data)),
     "SettleRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),
 }
+# The rpcs whose bodies rules_core checks before protobuf reads them (no message is made
+# from rules_core's reading of them yet): what rules_core refuses is refused here too.
+_CHECKED_BY_RULES_CORE = {"ListWaits": read_list_waits_request}
 _REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
 MAX_PARSE_MESSAGE_CHARS = 200
 
@@ -75,30 +72,29 @@ def read_request(method_name: str, request_class: type, body: bytes) -> tuple[ob
     if not isinstance(data, dict):
         name = request_class.DESCRIPTOR.full_name
         raise Refused(errors.malformed_body(f"the body must be a JSON object (a {name}), got {_json_kind(data)}"))
+    if method_name == "SettleBatch":
+        return _read_batch(data, request_class)
     read = _READ_BY_RULES_CORE.get(method_name)
     if read is not None:
         try:
             return read(data), BatchEntryErrors()
         except InvalidRequest as found:
             raise Refused(errors.invalid_request(found)) from None
+    checked_by = _CHECKED_BY_RULES_CORE.get(method_name)
+    if checked_by is not None:
+        try:
+            checked_by(data)
+        except InvalidRequest as found:
+            raise Refused(errors.invalid_request(found)) from None
     request = request_class()
-    entries = BatchEntryErrors()
     try:
         json_format.ParseDict(data, request)
     except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
-        if method_name == "SettleBatch" and isinstance(data.get(_REQUESTS), list):
-            return _read_batch(data, request_class)
-        raise Refused(errors.invalid_request(_violations(method_name, request_class, data, error))) from None
-    return request, entries
+        raise Refused(errors.invalid_request(_violations(request_class, data, error))) from None
+    return request, BatchEntryErrors()
 
 
-def _violations(method_name: str, request_class: type, data: dict, error: Exception) -> InvalidRequest:
-    reader = _FIELD_READERS.get(method_name)
-    if reader is not None:
-        try:
-            reader(data)
-        except InvalidRequest as found:
-            return found
+def _violations(request_class: type, data: dict, error: Exception) -> InvalidRequest:
     found = json_violations(request_class.DESCRIPTOR, data) if isinstance(data, dict) else []
     if not found:  # protobuf refuses what no field alone shows: its own words, bounded
         found = [FieldViolation("request", bounded(str(error), MAX_PARSE_MESSAGE_CHARS))]
@@ -106,21 +102,30 @@ def _violations(method_name: str, request_class: type, data: dict, error: Except
 
 
 def _read_batch(data: dict, request_class: type) -> tuple[svc.SettleBatchRequest, BatchEntryErrors]:
-    """A SettleBatchRequest whose unreadable entries are empty (their request ids kept) with
-    their errors, or Refused when what is wrong is outside the entries."""
+    """A SettleBatchRequest whose entries are read as Settle bodies are, each unreadable one
+    empty (its request id kept) with its error, or Refused when what is wrong is outside the
+    entries."""
+    entries = data.get(_REQUESTS, [])
     others = {key: value for key, value in data.items() if key != _REQUESTS}
     outside = json_violations(request_class.DESCRIPTOR, others)
+    if not isinstance(entries, list):
+        outside.append(
+            FieldViolation(_REQUESTS, f"expected a list of SettleRequest objects, got {_json_kind(entries)}")
+        )
     if outside:
         raise Refused(errors.invalid_request(InvalidRequest(outside)))
     request, found = request_class(), BatchEntryErrors()
-    for index, entry in enumerate(data[_REQUESTS]):
-        message = request.requests.add()
+    read_entry = _READ_BY_RULES_CORE["Settle"]
+    for index, entry in enumerate(entries):
         try:
-            json_format.ParseDict(entry, message)
-        except Exception as error:  # that entry's error, named as a Settle body's faults are
-            message.Clear()
-            message.request_id = _request_id(entry)
-            found.by_index[index] = errors.invalid_request(_violations("Settle", type(message), entry, error))
+            if not isinstance(entry, dict):
+                raise InvalidRequest(
+                    [FieldViolation("request", f"expected a SettleRequest object, got {_json_kind(entry)}")]
+                )
+            request.requests.append(read_entry(entry))
+        except InvalidRequest as fault:  # that entry's error, named as a Settle body's faults are
+            request.requests.add().request_id = _request_id(entry)
+            found.by_index[index] = errors.invalid_request(fault)
     return request, found
 
 

@@ -80,3 +80,24 @@ def test_a_settle_body_over_http_is_read_as_rules_core_and_shmj_rescore_read_it(
         assert refused == [("outcome", fault)]
         reply = http.post("Settle", json.dumps(request).encode())
         assert (reply.status, bad_request_of(reply)) == (400, refused)
+
+
+def test_a_batch_entry_over_http_is_read_as_a_settle_body_is_and_costs_that_entry_only(http):
+    """The same leniency in a JSON SettleBatch's entries, which protobuf's parser read: an
+    enum number in a string was settled in a batch over HTTP and refused as a Settle body."""
+    lines = (ROOT / "examples" / "requests.jsonl").read_text().splitlines()
+    good, lenient = json.loads(lines[0]), json.loads(lines[1])
+    lenient["outcome"] = "1"
+    reply = http.post("SettleBatch", json.dumps({"requests": [good, lenient, good]}).encode())
+    assert reply.status == 200
+    first, second, third = reply.json()["results"]
+    assert "error" not in first and first == third
+    assert second["requestId"] == lenient["requestId"]
+    assert second["error"]["fieldViolations"] == [{"field": "outcome", "description": "unknown value '1'"}]
+
+
+def test_a_list_waits_body_over_http_is_read_as_rules_core_reads_it(http):
+    request = json.loads((ROOT / "examples" / "list-waits-request.json").read_text())
+    request["hand"]["concealed"][0] = "1"  # an enum number in a string, which protobuf's parser takes
+    reply = http.post("ListWaits", json.dumps(request).encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("hand.concealed[0]", "unknown value '1'")])
