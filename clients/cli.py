@@ -35,6 +35,7 @@ from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.vocabulary import term
 from tracing_setup import TracingConfigError
 
 # --- building requests ----------------------------------------------------------------------
@@ -274,9 +275,9 @@ def cmd_profiles_check(args) -> int:
         print(f"shmj profiles check: {said}; a server refuses {'the directory' if files else 'it'}", file=sys.stderr)
         return 1
     house = loaded.registry.house
-    print(f"{args.directory}: {len(house)} house profile(s), all valid")
+    print(f"{args.directory}: {len(house)} {term('house_profiles')}, {term('all_valid')}")
     for entry in house:
-        print(f"  {entry.name}  (base {entry.base})  {report.printable(entry.description)}".rstrip())
+        print(f"  {entry.name}  ({term('base')} {entry.base})  {report.printable(entry.description)}".rstrip())
     return 0
 
 

@@ -220,6 +220,8 @@ TERMS: dict[str, Term] = {
     "base": Term("基于", "based on"),
     "house": Term("自定规则", "house profile"),
     "built_in": Term("内置规则", "built-in profile"),
+    "house_profiles": Term("自定规则", "house profile(s)"),
+    "all_valid": Term("全部有效", "all valid"),
     "rules_digest": Term("规则摘要", "Rules digest"),
     "not_used": Term("不用", "not used"),
     "no_abandon_rule": Term("没有逃跑规则", "no abandon rule"),

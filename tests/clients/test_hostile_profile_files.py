@@ -197,6 +197,6 @@ def test_profiles_check_takes_the_flag_and_prints_no_traceback(tmp_path, capsys)
     (profiles / "bomb.yaml").unlink()
     assert main(["profiles", "check", str(profiles), "--profiles-follow-links"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{profiles}: 1 house profile(s), all valid",
-        "  club-out  (base classic)",
+        f"{profiles}: 1 house profile(s) 自定规则, all valid 全部有效",
+        "  club-out  (based on 基于 classic)",
     ]

@@ -38,9 +38,9 @@ def as_base(record: dict) -> dict:
 def test_check_prints_a_summary_and_exits_0_when_every_file_is_valid(profiles, capsys):
     assert main(["profiles", "check", str(profiles)]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{profiles}: 2 house profile(s), all valid",
-        "  shanghai-club-a  (base lezi)  勒子 room, base 3, liability replaces payments",
-        "  tournament  (base classic)",
+        f"{profiles}: 2 house profile(s) 自定规则, all valid 全部有效",
+        "  shanghai-club-a  (based on 基于 lezi)  勒子 room, base 3, liability replaces payments",
+        "  tournament  (based on 基于 classic)",
     ]
 
 
@@ -172,7 +172,7 @@ def test_a_description_is_printed_escaped_never_as_terminal_control(tmp_path, ca
     shown = "'x \\x1b[2J\\x1b]0;owned\\x07 y'"
     assert main(["profiles", "check", str(directory)]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-1] == f"  club-x  (base classic)  {shown}"
+    assert out.splitlines()[-1] == f"  club-x  (based on 基于 classic)  {shown}"
     assert main(["profiles", "--local", "--profiles-dir", str(directory), "--name", "club-x"]) == 0
     out += capsys.readouterr().out
     assert shown in out
