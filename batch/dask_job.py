@@ -362,7 +362,7 @@ def _run(client, partitions, job, previous, retries, progress, start, trace: dic
     index = [shard.key for shard in shards] if shards else None
 
     bar, lock = None, threading.Lock()
-    if progress:
+    if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
         from tqdm import tqdm
 
         bar = tqdm(total=total, initial=skipped, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)

@@ -219,7 +219,7 @@ def _settle_into(
     input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
 ) -> None:
     bar = None
-    if progress:
+    if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
         from tqdm import tqdm
 
         bar = tqdm(

@@ -34,7 +34,11 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run into the same output")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output")
     parser.add_argument("--summary", type=check.writable_path, help="summary JSON file (default: OUTPUT.summary.json)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (one shows only when stderr is a terminal) and no Dask dashboard line",
+    )
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import fields
@@ -14,7 +16,7 @@ import pytest
 
 import rules_core as rc
 from server.config import ServerConfig
-from tests.server.conftest import ROOT, server  # noqa: F401  (the real server)
+from tests.server.conftest import ROOT, free_port, server  # noqa: F401  (the real server)
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
@@ -264,3 +266,54 @@ def test_the_layout_names_every_folder_of_the_repository():
     layout = README[README.index("## Layout\n") : README.index("## The rules library")]
     named = {cell.split("/")[0] for cell in re.findall(r"^\| `([^`]+)` \|", layout, flags=re.M)}
     assert sorted(folders - named) == []
+
+
+def test_the_dask_session_prints_what_the_readme_shows(user_dir):
+    """The Dask session as written: a scheduler, `dask worker ... --nworkers 2`, the two
+    rescore jobs and the `ls`, each command's output (stderr and stdout, as a terminal shows
+    them) equal to the README's. Only the ports (free ones, for a shared machine) and the
+    time a job took differ; nothing else may."""
+    (block,) = fenced(section("On a Dask cluster, with Parquet and rule-change reports"), "console")
+    scheduler, dashboard = free_port(), free_port()
+    block = block.replace("--port 8786", f"--port {scheduler} --dashboard-address 127.0.0.1:{dashboard}")
+    block = block.replace(":8786", f":{scheduler}").replace(":8787/", f":{dashboard}/")
+    steps = re.findall(r"^\$ ((?:.*\\\n)*.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
+    assert [command.split()[0] for command, _ in steps] == [".venv/bin/dask"] * 2 + [".venv/bin/shmj"] * 2 + ["ls"]
+    took = re.compile(r" in \d+(\.\d+)? s \(\d[\d,]*/s\)")
+    background = []
+    try:
+        for command, expected in steps:
+            if command.endswith("&"):
+                log = open(user_dir / f"background-{len(background)}.log", "wb")  # noqa: SIM115  (closed below)
+                background.append(
+                    (
+                        subprocess.Popen(
+                            ["bash", "-c", command[:-1]],
+                            cwd=user_dir,
+                            stdout=log,
+                            stderr=subprocess.STDOUT,
+                            start_new_session=True,
+                        ),
+                        log,
+                    )
+                )
+                if len(background) == 2:
+                    from tests.clients.test_batch_dask import wait_for_workers
+
+                    wait_for_workers(f"tcp://127.0.0.1:{scheduler}", 2)
+                continue
+            result = subprocess.run(["bash", "-c", command], cwd=user_dir, capture_output=True, text=True, timeout=300)
+            assert result.returncode == 0, (command, result.stderr)
+            shown, wanted = took.sub(" in T", result.stderr + result.stdout), took.sub(" in T", expected)
+            if command.startswith("ls "):  # a terminal's ls prints in columns, a pipe's a name a line
+                shown, wanted = shown.split(), wanted.split()
+            assert shown == wanted, command
+    finally:
+        for process, log in reversed(background):
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            log.close()

@@ -81,7 +81,7 @@ def as_message(record: dict) -> pb.SettleResponse:
     return ParseDict(json_record(record, RESULT), pb.SettleResponse())
 
 
-def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, capsys):
+def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, capsys, monkeypatch):
     source = tmp_path / "in.jsonl"
     lines = mixed_file(source)
     source.write_text("\n".join(lines) + "\n" + (EXAMPLES / "hands.jsonl").read_text())
@@ -89,6 +89,7 @@ def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, ca
     assert rescore(source, "-o", local, "--local", "--no-progress") == 0
     assert rescore(source, "-o", remote, "--target", server.address, "--no-progress") == 0
     capsys.readouterr()
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the bar shows on a terminal only
     # Ranges of 2 kB: several parts, lines cut across range ends, error lines numbered in the file.
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.002) == 0
     err = capsys.readouterr().err
