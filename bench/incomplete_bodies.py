@@ -12,6 +12,9 @@ holds it. The server is a real one (``--workers 2``, the default flags but those
 clients hold, and ``--linger-s`` after they close. Exit 1 when a worker passes ``--max-rss-mb``
 or does not come back within ``--return-mb`` of idle.
 
+The gRPC holders connect from ``--holders-from`` (127.0.0.2), the probe from 127.0.0.1: the
+server gives each client address a share of the calls waiting for their request
+(`server.peer_share`), and loopback is the whole of 127.0.0.0/8.
 ``--reopen``: each gRPC connection opens a new stream for every one the server ends (a
 holder that outlasts `--grpc-body-timeout-s`). ``--probe``: meanwhile a well-behaved client
 sends a ``Settle`` every 0.1 s (deadline 2 s, retries off) and the report counts its answers
@@ -109,7 +112,9 @@ def run(args: argparse.Namespace) -> dict:
                 if args.http:
                     clients.append(RawHttpBody((host, http_port), body))
                 else:
-                    clients.append(RawGrpcConnection((host, int(grpc_port)), args.streams, body, args.reopen))
+                    clients.append(
+                        RawGrpcConnection((host, int(grpc_port)), args.streams, body, args.reopen, args.holders_from)
+                    )
             except OSError:
                 pass
         peak = dict(idle)
@@ -151,6 +156,7 @@ def run(args: argparse.Namespace) -> dict:
         "streams_per_connection": 1 if args.http else args.streams,
         "body_mb": args.body_mb,
         "server_args": args.server_args,
+        "holders_from": "" if args.http else args.holders_from,
         "idle_rss_mb": idle,
         "peak_rss_mb": peak,
         "after_rss_mb": after,
@@ -176,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--body-mb", type=float, default=30.0)
     parser.add_argument("--reopen", action="store_true", help="open a new gRPC stream for each one ended")
     parser.add_argument("--probe", action="store_true", help="a well-behaved client's Settle every 0.1 s meanwhile")
+    parser.add_argument(
+        "--holders-from",
+        default="127.0.0.2",
+        help="the loopback address the gRPC holders connect from (the probe comes from 127.0.0.1)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hold-s", type=float, default=20.0)
     parser.add_argument("--linger-s", type=float, default=5.0, help="how long after closing to read RSS again")

@@ -26,10 +26,11 @@ from grpc.aio import EOF
 
 from convert.limits import body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
-from server import errors, logs, metrics, tracing
+from server import errors, logs, metrics, peer_share, tracing
 from server.body_deadline import REQUESTS, expired
 from server.drain import DRAIN, refuse_if_draining
 from server.parsed_body import keeping_body
+from server.peer_share import has_room, peer_host
 
 log = structlog.get_logger("shmj.server")
 
@@ -250,14 +251,21 @@ async def _end_unreceived(context: Any, record: MethodRecord, what: str, timeout
 
 
 async def received(
-    context: Any, record: MethodRecord, timeout_s: float, what: str = "the request", waits: dict = REQUESTS
+    context: Any,
+    record: MethodRecord,
+    timeout_s: float,
+    host: str,
+    what: str = "the request",
+    waits: dict = REQUESTS,
 ) -> Any:
     """The call's next message as bytes, or `EOF` at the client's half-close, read within
     ``timeout_s`` (the wait entered in ``waits``, `server.body_deadline`; the call ends
-    `_end_unreceived` otherwise). The handlers are registered without a request
-    deserializer, so gRPC's ``read`` gives bytes."""
+    `_end_unreceived` otherwise), and counted meanwhile in its client address ``host``'s
+    share (`server.peer_share`; the caller has checked there is room). The handlers are
+    registered without a request deserializer, so gRPC's ``read`` gives bytes."""
     task = asyncio.current_task()
     waits[task] = time.perf_counter() + timeout_s
+    peer_share.enter(host)
     try:
         body = await context.read()
     except asyncio.CancelledError:
@@ -265,6 +273,8 @@ async def received(
         if expired(task):
             await _end_unreceived(context, record, what, timeout_s)
         raise
+    finally:
+        peer_share.leave(host)
     waits.pop(task, None)
     return body
 
@@ -284,11 +294,14 @@ def unary(behaviour: Any, method: str, decode: Decoder, body_timeout_s: float) -
     record = method_record("unary", method)
 
     async def handle(_bodies: Any, context: Any) -> Any:
+        host = peer_host(context.peer())
+        if not has_room(host):  # refused before its book-keeping: counted and noted, no line of its own
+            await peer_share.refuse(context, host)
         call = Call(record, context)
         body = request = None
         error: BaseException | None = None
         try:
-            body = await received(context, record, body_timeout_s)
+            body = await received(context, record, body_timeout_s, host)
             if body is EOF:
                 await errors.abort(context, errors.no_request_message())
             if DRAIN.refusing:

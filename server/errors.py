@@ -46,6 +46,7 @@ class Reason(enum.StrEnum):
     ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE"  # RESOURCE_EXHAUSTED: an answer over --max-message-bytes
     TOO_MANY_CALLS = "TOO_MANY_CALLS"  # RESOURCE_EXHAUSTED: over --max-concurrent-rpcs HTTP calls
     TOO_MANY_BODIES = "TOO_MANY_BODIES"  # RESOURCE_EXHAUSTED: over --http-body-budget-bytes held
+    TOO_MANY_WAITING_CALLS = "TOO_MANY_WAITING_CALLS"  # RESOURCE_EXHAUSTED: the address's share awaits requests
     DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"  # DEADLINE_EXCEEDED: the call's deadline passed
     CLIENT_CLOSED = "CLIENT_CLOSED"  # CANCELLED: the client went before its request was whole
     BODY_TIMEOUT = "BODY_TIMEOUT"  # CANCELLED: a gRPC request not whole within --grpc-body-timeout-s
@@ -190,6 +191,16 @@ def too_many_bodies() -> Failure:
         grpc.StatusCode.RESOURCE_EXHAUSTED,
         Reason.TOO_MANY_BODIES,
         "the server is reading too many request bodies at once; retry the call",
+    )
+
+
+def too_many_waiting_calls(share: int) -> Failure:
+    """A gRPC call from an address that has its share of calls waiting for their request."""
+    return Failure(
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        Reason.TOO_MANY_WAITING_CALLS,
+        f"this client address has {share} calls waiting for their request already; send them, then retry",
+        metadata={"share": str(share)},
     )
 
 

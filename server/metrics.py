@@ -64,6 +64,10 @@ RECORDS = Counter(
 )
 PASSES = Counter("shmj_record_passes_total", "漏胡 passes found in replayed hand records, by profile.", ("profile",))
 REJECTED = Counter("shmj_rejected_requests_total", "Requests rejected as malformed, by rpc.", ("grpc_method",))
+WAITING_REFUSED = Counter(
+    "shmj_waiting_calls_refused_total",
+    "gRPC calls refused TOO_MANY_WAITING_CALLS: their client address had its share waiting for their request.",
+)
 BATCH_SIZE = Histogram(
     "shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",), buckets=BATCH_BUCKETS
 )

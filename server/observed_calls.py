@@ -20,7 +20,7 @@ import grpc
 
 from convert.limits import body_violation
 from rules_core.errors import InvalidRequest
-from server import errors, metrics
+from server import errors, metrics, peer_share
 from server.body_deadline import NEXT_MESSAGES
 from server.call_book import (
     EOF,
@@ -35,6 +35,7 @@ from server.call_book import (
 )
 from server.config import ServerConfig
 from server.drain import refuse_if_draining
+from server.peer_share import has_room, peer_host
 
 __all__ = ["MAX_MESSAGE_BYTES", "CallObserver", "ObservedRegistration", "observed"]
 
@@ -145,13 +146,16 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_
     record = method_record(kind, method)
 
     async def handle(body_or_bodies, context):
+        host = peer_host(context.peer())
+        if kind == "bidi_stream" and not has_room(host):  # as a unary call is (`server.call_book.unary`)
+            await peer_share.refuse(context, host)
         call = Call(record, context)
         sent = metrics.MSG_SENT.labels(*call.labels)
         with observed(call):
             try:
                 await refuse_if_draining(context, call.service)
                 if kind == "bidi_stream":
-                    requests = _decoded(record, decode, context, body_timeout_s)
+                    requests = _decoded(record, decode, context, body_timeout_s, host)
                 else:
                     requests = await decode(body_or_bodies, context)
                 body_or_bodies = None  # (see `server.call_book.unary`)
@@ -165,15 +169,22 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_
     return handle
 
 
-async def _decoded(record: MethodRecord, decode: Decoder, context, body_timeout_s: float):
+async def _decoded(record: MethodRecord, decode: Decoder, context, body_timeout_s: float, host: str):
     """The stream's messages, counted and decoded one by one. Each is read when the service
     asks for it (after answering the one before) and must be whole within ``body_timeout_s``
     of that, or the stream ends BODY_TIMEOUT: Python sees no part of a message before all of
-    it, so the bound is on the wait between messages, idle or not (docs/RELIABILITY.md)."""
+    it, so the bound is on the wait between messages, idle or not (docs/RELIABILITY.md). Each
+    wait counts in its client address's share (`server.peer_share`), as a unary call's does:
+    a stream that would wait past it ends TOO_MANY_WAITING_CALLS."""
     counted = metrics.MSG_RECEIVED.labels(*record.labels)
     index = 0
     next_message = f"message {index + 1} of the stream"
-    while (body := await received(context, record, body_timeout_s, next_message, NEXT_MESSAGES)) is not EOF:
+    while True:
+        if not has_room(host):
+            await peer_share.refuse(context, host)
+        body = await received(context, record, body_timeout_s, host, next_message, NEXT_MESSAGES)
+        if body is EOF:
+            break
         index += 1
         counted.inc()
         what = next_message

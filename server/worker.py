@@ -23,7 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
-from server import body_deadline, garbage, memory_return, tracing
+from server import body_deadline, garbage, memory_return, peer_share, tracing
 from server.config import ServerConfig
 from server.drain import drain_calls
 from server.http.endpoint import HttpEndpoint
@@ -98,6 +98,7 @@ def server_credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 
 async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=None) -> None:
+    peer_share.SHARE = streams_per_connection(config)  # an address's calls waiting for their request
     server = grpc.aio.server(
         options=server_options(config, reuse_port),
         maximum_concurrent_rpcs=grpc_calls_at_once(config),  # bounds the bodies the core holds (docs/RELIABILITY.md)

@@ -8,7 +8,7 @@ import base64
 
 import grpc
 from google.protobuf import json_format
-from google.rpc import error_details_pb2
+from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from tests.server.http_calls import Reply
@@ -34,6 +34,15 @@ def _grpc_details(error: grpc.RpcError) -> list:
 def error_info(error: grpc.RpcError) -> tuple[str, dict[str, str]]:
     """(reason, metadata) of the one ErrorInfo, after checking its domain."""
     (info,) = _unpacked(_grpc_details(error), error_details_pb2.ErrorInfo)
+    assert info.domain == DOMAIN
+    return info.reason, dict(info.metadata)
+
+
+def trailers_error_info(details_bin: str) -> tuple[str, dict[str, str]]:
+    """(reason, metadata) of the one ErrorInfo in a raw call's ``grpc-status-details-bin``
+    trailer (base64, unpadded as gRPC sends it)."""
+    status = status_pb2.Status.FromString(base64.b64decode(details_bin + "=" * (-len(details_bin) % 4)))
+    (info,) = _unpacked(status.details, error_details_pb2.ErrorInfo)
     assert info.domain == DOMAIN
     return info.reason, dict(info.metadata)
 

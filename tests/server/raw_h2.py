@@ -30,8 +30,8 @@ class RawGrpcConnection:
     """One HTTP/2 connection sending bodies that never end; it answers pings and sends as
     much as the server's flow-control windows allow."""
 
-    def __init__(self, address: tuple[str, int], streams: int, body_bytes: int, reopen: bool = False):
-        self.sock = socket.create_connection(address)
+    def __init__(self, address: tuple[str, int], streams: int, body_bytes: int, reopen: bool = False, source: str = ""):
+        self.sock = connect(address, source)
         self.sock.settimeout(0.2)
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         self.conn.initiate_connection()
@@ -39,6 +39,7 @@ class RawGrpcConnection:
         self.pending: dict[int, int] = {}  # stream: bytes still to send (one short of the whole message)
         self.ended: set[int] = set()  # streams the server answered or reset
         self.statuses: list[str] = []  # the grpc-status of each stream the server ended
+        self.details: list[str] = []  # and its grpc-status-details-bin (base64), empty when it had none
         self.closed = False
         self.reopen = reopen  # open a new stream for each one the server ends
         self.to_open = 0  # streams to open again once the connection has room
@@ -86,10 +87,12 @@ class RawGrpcConnection:
                 self.closed = True
                 return
             for event in self.conn.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_ended is not None:
-                    self.statuses.append(dict(event.headers).get(b"grpc-status", b"").decode())
-                elif isinstance(event, h2.events.TrailersReceived):
-                    self.statuses.append(dict(event.headers).get(b"grpc-status", b"").decode())
+                if (isinstance(event, h2.events.ResponseReceived) and event.stream_ended is not None) or isinstance(
+                    event, h2.events.TrailersReceived
+                ):
+                    headers = dict(event.headers)
+                    self.statuses.append(headers.get(b"grpc-status", b"").decode())
+                    self.details.append(headers.get(b"grpc-status-details-bin", b"").decode())
                 if isinstance(event, (h2.events.StreamReset, h2.events.StreamEnded)):
                     self.pending.pop(event.stream_id, None)
                     self.ended.add(event.stream_id)
@@ -110,6 +113,12 @@ class RawGrpcConnection:
         self.sock.close()
 
 
+def connect(address: tuple[str, int], source: str = "") -> socket.socket:
+    """A TCP connection to ``address``, from the loopback address ``source`` if given
+    (loopback is the whole of 127.0.0.0/8: a test's clients can come from several addresses)."""
+    return socket.create_connection(address, source_address=(source, 0) if source else None)
+
+
 def grpc_frame(message: bytes) -> bytes:
     """One uncompressed gRPC message: flag byte, big-endian length, the message."""
     return b"\x00" + len(message).to_bytes(4, "big") + message
@@ -119,8 +128,8 @@ class RawGrpcCall:
     """One gRPC call on a raw HTTP/2 connection of its own, its body sent as the caller says:
     in pieces, with or without the half-close. `answer` reads what the server sends."""
 
-    def __init__(self, address: tuple[str, int], path: str = GRPC_PATH):
-        self.sock = socket.create_connection(address)
+    def __init__(self, address: tuple[str, int], path: str = GRPC_PATH, source: str = ""):
+        self.sock = connect(address, source)
         self.sock.settimeout(0.1)
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         self.conn.initiate_connection()

@@ -73,11 +73,12 @@ def test_the_default_body_timeout_and_its_flag():
 
 def test_calls_holding_every_slot_with_bodies_that_never_end_are_ended_and_free_the_worker(tmp_path):
     """Four connections of 18 streams, each 1 KB into a Settle body it never finishes: all 72
-    of the worker's calls at once. After the body timeout (1 s here) each of them is ended
+    of the worker's calls at once (each connection from an address of its own: one address
+    has at most 18 waiting, tests/server/test_waiting_share.py). After the body timeout (1 s here) each of them is ended
     CANCELLED, one info line each says so, the metric counts them, and a client on a fresh
     channel is settled."""
     with run_server(tmp_path, "--grpc-body-timeout-s", "1") as server:
-        holders = [RawGrpcConnection(address(server), streams=18, body_bytes=1024) for _ in range(4)]
+        holders = [RawGrpcConnection(address(server), 18, 1024, source=f"127.0.0.{2 + i}") for i in range(4)]
         try:
             give_up = time.monotonic() + 20
             while sum(holder.refused for holder in holders) < 72 and time.monotonic() < give_up:
@@ -257,7 +258,7 @@ def test_a_drain_does_not_wait_for_requests_that_have_not_arrived(tmp_path):
     without cutting calls at the end of its grace, and the holders' connections close."""
     args = ("--grpc-body-timeout-s", "30", "--grace-period-s", "20", "--shutdown-delay-s", "0.2")
     with run_server(tmp_path, *args) as server:
-        holders = [RawGrpcConnection(address(server), streams=18, body_bytes=1024) for _ in range(4)]
+        holders = [RawGrpcConnection(address(server), 18, 1024, source=f"127.0.0.{2 + i}") for i in range(4)]
         try:
             for _ in range(10):
                 for holder in holders:

@@ -61,11 +61,12 @@ def test_held_incomplete_calls_on_two_connections_leave_calls_for_others(tmp_pat
     72 of a worker's calls at once, and every other call was RESOURCE_EXHAUSTED "Concurrent RPC
     limit exceeded!" for as long as they held (72 KB of traffic). Now a connection has a quarter
     of the worker's calls at once (18) and its further streams are refused: the two hold 36, and
-    a client on a fresh channel is settled."""
+    a client on a fresh channel is settled. (Each connection comes from an address of its
+    own: one address has at most 18 calls waiting, tests/server/test_waiting_share.py.)"""
     name, request, deltas, _ = WORKED_EXAMPLES[0]
     with run_server(tmp_path) as server:
         host, port = server.address.split(":")
-        holders = [RawGrpcConnection((host, int(port)), streams=40, body_bytes=1024) for _ in range(2)]
+        holders = [RawGrpcConnection((host, int(port)), 40, 1024, source=f"127.0.0.{2 + i}") for i in range(2)]
         try:
             for _ in range(20):
                 for holder in holders:
