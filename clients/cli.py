@@ -271,8 +271,12 @@ def cmd_profiles_check(args) -> int:
         for problem in loaded.problems:
             print(problem)
         files = {p.source for p in loaded.problems} - {str(Path(args.directory))}
-        said = f"{len(loaded.problems)} problem(s) in {len(files)} file(s)" if files else "the directory cannot be read"
-        print(f"shmj profiles check: {said}; a server refuses {'the directory' if files else 'it'}", file=sys.stderr)
+        if files:
+            said = f"{len(loaded.problems)} {term('problems')} in {len(files)} {term('files')}"
+            said += f"; {term('server_refuses_directory')}"
+        else:
+            said = f"{term('directory_unreadable')}; {term('server_refuses_it')}"
+        print(f"shmj profiles check: {said}", file=sys.stderr)
         return 1
     house = loaded.registry.house
     print(f"{args.directory}: {len(house)} {term('house_profiles')}, {term('all_valid')}")

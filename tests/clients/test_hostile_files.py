@@ -77,7 +77,10 @@ def test_profiles_check_names_the_field_of_an_over_long_integer(tmp_path, capsys
         f"{tmp_path}/deep.json: not valid JSON: nested deeper than 64 levels",  # files that do not parse first
         f"{tmp_path}/club.json: overrides.ordinary_base: {OUT_OF_RANGE}",
     ]
-    assert err == "shmj profiles check: 2 problem(s) in 2 file(s); a server refuses the directory\n"
+    assert (
+        err
+        == "shmj profiles check: 2 problem(s) 处问题 in 2 file(s) 个文件; a server refuses the directory 服务器会拒绝加载此目录\n"
+    )
 
 
 def test_compare_reads_hostile_input_lines_and_earlier_results_without_a_traceback(tmp_path):

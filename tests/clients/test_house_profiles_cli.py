@@ -56,12 +56,18 @@ def test_check_names_each_file_and_field_and_exits_1(profiles, capsys):
         f"{profiles}/broken.yaml: not valid YAML (line 2, column 1): did not find expected ',' or ']'",
         f"{profiles}/bad.yml: overrides.fan[0].value: must be 0 to 8, got 9",
     ]
-    assert err == "shmj profiles check: 2 problem(s) in 2 file(s); a server refuses the directory\n"
+    assert (
+        err
+        == "shmj profiles check: 2 problem(s) 处问题 in 2 file(s) 个文件; a server refuses the directory 服务器会拒绝加载此目录\n"
+    )
     for spelt in (str(profiles / "none"), f"{profiles}/none/"):
         assert main(["profiles", "check", spelt]) == 1
-        assert capsys.readouterr() == (
-            f"{profiles}/none: no such directory\n",
-            "shmj profiles check: the directory cannot be read; a server refuses it\n",  # not 1 problem in 1 file
+        assert (
+            capsys.readouterr()
+            == (
+                f"{profiles}/none: no such directory\n",
+                "shmj profiles check: the directory cannot be read 目录无法读取; a server refuses it 服务器会拒绝加载\n",  # not 1 problem in 1 file
+            )
         )
 
 
