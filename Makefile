@@ -218,9 +218,10 @@ api-doc: install
 # then 43,500 silent HTTP connections from three addresses while gRPC health is checked.
 .PHONY: soak-hostile
 soak-hostile: install
-	$(PY) -m bench.incomplete_bodies --connections 60 --streams 10 --body-mb 4.1 --hold-s 30 --report soak-incomplete-grpc.json
-	$(PY) -m bench.incomplete_bodies --connections 60 --streams 1 --body-mb 30 --hold-s 30 --report soak-incomplete-grpc-30mb.json
+	$(PY) -m bench.incomplete_bodies --connections 60 --holder-addresses 60 --streams 10 --body-mb 4.1 --hold-s 30 --report soak-incomplete-grpc.json
+	$(PY) -m bench.incomplete_bodies --connections 60 --holder-addresses 60 --streams 1 --body-mb 30 --hold-s 30 --report soak-incomplete-grpc-30mb.json
 	$(PY) -m bench.incomplete_bodies --workers 1 --connections 4 --streams 18 --body-mb 0.001 --hold-s 30 --probe --report soak-incomplete-grpc-held.json
+	$(PY) -m bench.incomplete_bodies --workers 1 --connections 4 --streams 18 --body-mb 0.001 --hold-s 30 --reopen --probe --report soak-incomplete-grpc-reopened.json
 	$(PY) -m bench.incomplete_bodies --http --connections 40 --body-mb 15 --hold-s 20 --report soak-incomplete-http.json
 	$(PY) -m bench.http_flood --connections 43500 --sources 3 --hold-s 30 --report soak-http-flood.json
 

@@ -14,18 +14,22 @@ or does not come back within ``--return-mb`` of idle.
 
 The gRPC holders connect from ``--holders-from`` (127.0.0.2), the probe from 127.0.0.1: the
 server gives each client address a share of the calls waiting for their request
-(`server.peer_share`), and loopback is the whole of 127.0.0.0/8.
+(`server.peer_share`), and loopback is the whole of 127.0.0.0/8. ``--holder-addresses N``
+spreads the connections over N addresses from it (127.0.0.2, 127.0.0.3, ...): many clients
+at once, as the memory runs of `make soak-hostile` need to fill a worker.
 ``--reopen``: each gRPC connection opens a new stream for every one the server ends (a
 holder that outlasts `--grpc-body-timeout-s`). ``--probe``: meanwhile a well-behaved client
 sends a ``Settle`` every 0.1 s (deadline 2 s, retries off) and the report counts its answers
-by status code; without ``--reopen`` the run passes only if some of them are answered
-(the held calls end after the body timeout, and their places go to others).
+by status code; the run passes only if some of them are answered (the held calls end after
+the body timeout and their places go to others; with ``--reopen``, the holders' address has
+its share of the worker and the rest is the others').
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import ipaddress
 import socket
 import sys
 import tempfile
@@ -93,6 +97,11 @@ def probe(address: str, stop: threading.Event, codes: collections.Counter) -> No
             stop.wait(PROBE_EVERY_S)
 
 
+def holder_address(first: str, index: int) -> str:
+    """The loopback address ``index`` places after ``first``: 127.0.0.2, 127.0.0.3, ..."""
+    return str(ipaddress.IPv4Address(first) + index)
+
+
 def _rss_mb(pids: list[int]) -> dict[int, float]:
     return {pid: procs.rss_bytes(pid) / 1e6 for pid in pids}
 
@@ -112,9 +121,8 @@ def run(args: argparse.Namespace) -> dict:
                 if args.http:
                     clients.append(RawHttpBody((host, http_port), body))
                 else:
-                    clients.append(
-                        RawGrpcConnection((host, int(grpc_port)), args.streams, body, args.reopen, args.holders_from)
-                    )
+                    source = holder_address(args.holders_from, len(clients) % args.holder_addresses)
+                    clients.append(RawGrpcConnection((host, int(grpc_port)), args.streams, body, args.reopen, source))
             except OSError:
                 pass
         peak = dict(idle)
@@ -157,6 +165,7 @@ def run(args: argparse.Namespace) -> dict:
         "body_mb": args.body_mb,
         "server_args": args.server_args,
         "holders_from": "" if args.http else args.holders_from,
+        "holder_addresses": 0 if args.http else args.holder_addresses,
         "idle_rss_mb": idle,
         "peak_rss_mb": peak,
         "after_rss_mb": after,
@@ -169,7 +178,7 @@ def run(args: argparse.Namespace) -> dict:
     report["passed"] = (
         alive
         and all(peak[pid] <= args.max_rss_mb and after[pid] - idle[pid] <= args.return_mb for pid in idle)
-        and (not args.probe or args.reopen or probe_codes["OK"] > 0)  # held calls end: others are served
+        and (not args.probe or probe_codes["OK"] > 0)  # held calls end, reopened ones past a share: others served
     )
     return report
 
@@ -186,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
         "--holders-from",
         default="127.0.0.2",
         help="the loopback address the gRPC holders connect from (the probe comes from 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--holder-addresses",
+        type=int,
+        default=1,
+        help="spread the gRPC holders' connections over this many addresses from --holders-from (each has a share)",
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hold-s", type=float, default=20.0)
