@@ -14,6 +14,7 @@ streams' wrappers and the registration live here.
 
 from __future__ import annotations
 
+import inspect
 from contextlib import contextmanager
 
 import grpc
@@ -141,17 +142,18 @@ def observed(call: Call):
 def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_s: float):
     """A server-streaming or bidi rpc: its one body or its stream of bodies, decoded; each of
     a bidi stream's messages must arrive within ``body_timeout_s`` of the server asking for it
-    (`_decoded`). A server stream's one body is read by gRPC before this runs, unbounded: the
-    only one is health's ``Watch``, a call its clients hold open anyway (docs/RELIABILITY.md)."""
+    (`_decoded`). A server stream's one body is read by gRPC before this runs; the only one is
+    health's ``Watch``, which its clients hold open: it counts in its address's share while
+    open (`_held_open`, docs/RELIABILITY.md)."""
     record = method_record(kind, method)
 
     async def handle(body_or_bodies, context):
         host = peer_host(context.peer())
-        if kind == "bidi_stream" and not has_room(host):  # as a unary call is (`server.call_book.unary`)
+        if not has_room(host):  # as a unary call is (`server.call_book.unary`)
             await peer_share.refuse(context, host)
         call = Call(record, context)
         sent = metrics.MSG_SENT.labels(*call.labels)
-        with observed(call):
+        with observed(call), _held_open(kind, host):
             try:
                 await refuse_if_draining(context, call.service)
                 if kind == "bidi_stream":
@@ -159,7 +161,11 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_
                 else:
                     requests = await decode(body_or_bodies, context)
                 body_or_bodies = None  # (see `server.call_book.unary`)
-                async for response in behaviour(requests, context):
+                produced = behaviour(requests, context)
+                if inspect.isawaitable(produced):  # a servicer that answers with context.write
+                    await produced  # (grpc_health's Watch): its messages are written as it goes
+                    return
+                async for response in produced:
                     sent.inc()
                     yield response
             except BaseException as error:
@@ -167,6 +173,21 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_
                 raise
 
     return handle
+
+
+@contextmanager
+def _held_open(kind: str, host: str):
+    """A server stream (health's ``Watch``, which its clients hold open) counted in its client
+    address's share for as long as it is open: it holds one of the worker's calls at once as a
+    call waiting for its request does. A bidi stream is counted at each wait instead (`_decoded`)."""
+    if kind != "server_stream":
+        yield
+        return
+    peer_share.enter(host)
+    try:
+        yield
+    finally:
+        peer_share.leave(host)
 
 
 async def _decoded(record: MethodRecord, decode: Decoder, context, body_timeout_s: float, host: str):

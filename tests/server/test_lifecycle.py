@@ -55,6 +55,20 @@ def test_health_is_serving(server):
     assert health_status(server) == health_pb2.HealthCheckResponse.SERVING
 
 
+def test_health_watch_streams_serving_then_not_serving_as_the_server_drains(tmp_path):
+    """Found by a hostile-client test: Watch answered UNKNOWN ("'async for' requires an object
+    with __aiter__ method, got coroutine"), since the call wrapper took every server stream for
+    an async generator and grpc_health's Watch writes with context.write."""
+    with run_server(tmp_path, "--workers", "1") as server:
+        with server.channel() as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for service in ("", "mahjong.shanghai.v1.ScoringService"):
+                watched = health.Watch(health_pb2.HealthCheckRequest(service=service), timeout=30)
+                assert next(watched).status == health_pb2.HealthCheckResponse.SERVING, service
+            server.process.send_signal(signal.SIGTERM)
+            assert next(watched).status == health_pb2.HealthCheckResponse.NOT_SERVING
+
+
 def test_metrics_change_as_calls_are_made(server, stub):
     before = server.metrics()
     labels = dict(grpc_type="unary", grpc_service="mahjong.shanghai.v1.ScoringService", grpc_method="Settle")

@@ -164,3 +164,47 @@ def test_the_address_of_a_peer_is_its_host_without_the_port():
             "unix:/run/shmj.sock",
         )
     ] == ["127.0.0.2", "::1", "2001:db8::7", "10.0.0.1", "unix:/run/shmj.sock"]
+
+
+def test_an_address_holding_health_watch_streams_has_its_share_and_no_more(tmp_path):
+    """Health's Watch is a server stream its clients rightly hold open (gRPC's client-side
+    health checking holds one per connection), and each holds one of the worker's calls at
+    once: 72 of them from one address took every call. A Watch counts in its address's share
+    for as long as it is open: from 127.0.0.2 the 19th is refused at once, TOO_MANY_WAITING_CALLS,
+    and so is a Settle from there while the 18 are open; 127.0.0.1 settles throughout; when the
+    watches close, 127.0.0.2 settles again."""
+    from grpc_health.v1 import health_pb2
+
+    watch = grpc_frame(health_pb2.HealthCheckRequest(service="").SerializeToString())
+    with run_server(tmp_path, "--workers", "1") as server:
+        watches = []
+        try:
+            for _ in range(18):
+                call = RawGrpcCall(address(server), "/grpc.health.v1.Health/Watch", source=HOSTILE)
+                call.send(watch, end=True)
+                call.read_for(0.5)  # its first answer, SERVING, and the stream stays open
+                watches.append(call)
+            assert [(c.ended, c.messages[5:]) for c in watches] == [
+                (False, health_pb2.HealthCheckResponse(status="SERVING").SerializeToString())
+            ] * 18
+            one_more = RawGrpcCall(address(server), "/grpc.health.v1.Health/Watch", source=HOSTILE)
+            one_more.send(watch, end=True)
+            one_more.read_for(5)
+            assert ending(one_more.status, one_more.trailers.get("grpc-status-details-bin", "")) == REFUSED
+            settle = RawGrpcCall(address(server), source=HOSTILE)
+            settle.send(grpc_frame(SETTLE_BODY), end=True)
+            settle.read_for(5)
+            assert ending(settle.status, settle.trailers.get("grpc-status-details-bin", "")) == REFUSED
+            welcome = RawGrpcCall(address(server))  # from 127.0.0.1
+            welcome.send(grpc_frame(SETTLE_BODY), end=True)
+            welcome.read_for(5)
+            answered = settled_answer(welcome)
+            assert refused_total(server, 2) == 2
+        finally:
+            for call in watches:
+                call.close()
+        time.sleep(0.5)  # the server sees the watches' connections close
+        again = RawGrpcCall(address(server), source=HOSTILE)
+        again.send(grpc_frame(SETTLE_BODY), end=True)
+        again.read_for(5)
+        assert settled_answer(again) == answered
