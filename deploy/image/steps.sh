@@ -16,6 +16,8 @@ build-tools)
     # mypy brings mypyc, with its own requirements as requirements-dev.txt pins them
     grep -E '^(grpcio-tools|setuptools|mypy|mypy_extensions|pathspec|librt|ast-serialize)==' requirements-dev.txt \
         >/tmp/build-requirements.txt
+    # mypyc reads the types of what the compiled modules import: batch/fast_requests.py, msgspec
+    grep -E '^msgspec==' requirements.txt >>/tmp/build-requirements.txt
     "$PYTHON" -m pip install -c requirements.txt -r /tmp/build-requirements.txt
     ;;
 dependency-wheels)
