@@ -265,11 +265,7 @@ def main() -> None:
     }
     per_core = max(per_cpu["dask_local2_parquet"], per_cpu["dask_local2_jsonl"])
     report = {
-        "count": args.count,
-        "rounds": args.rounds,
-        "load_average_1min": {"min": round(min(load), 1), "max": round(max(load), 1)},
-        "records_per_second": {k: round(v) for k, v in best.items()},
-        "records_per_cpu_second": {k: round(v) for k, v in per_cpu.items()},
+        **_measured(args, best, per_cpu, load),
         "ratios": {k: round(v, 3) for k, v in ratios.items()},
         "cpu_efficiency_over_local_process": {
             k: round(v / per_cpu["local_jsonl_1_process"], 3) for k, v in per_cpu.items()
@@ -278,8 +274,7 @@ def main() -> None:
         "cores_for_a_billion_an_hour_at_the_best_records_per_cpu_second": round(1e9 / 3600 / per_core),
         "over_the_engine": over_engine,
     }
-    print(json.dumps(report, indent=2))
-    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    _write(args, report)
     print(
         f"targets: local:2 / local:1 = {ratios['local2_over_local1_jsonl']:.2f}x JSONL, "
         f"{ratios['local2_over_local1_parquet']:.2f}x Parquet (>= 1.7x); local:1 / --local = "
@@ -292,19 +287,30 @@ def main() -> None:
     )
 
 
-def _report_scaling(args, best: dict, per_cpu: dict, load: list) -> None:
-    """``--dask-only``'s figures: the jobs' best rates and local:2 over local:1 in each format."""
-    scaling = {fmt: best[f"dask_local2_{fmt}"] / best[f"dask_local1_{fmt}"] for fmt in ("jsonl", "parquet")}
-    report = {
+def _measured(args, best: dict, per_cpu: dict, load: list) -> dict:
+    """What every report of a run starts with: its size, the host's load and the rates."""
+    return {
         "count": args.count,
         "rounds": args.rounds,
         "load_average_1min": {"min": round(min(load), 1), "max": round(max(load), 1)},
         "records_per_second": {k: round(v) for k, v in best.items()},
         "records_per_cpu_second": {k: round(v) for k, v in per_cpu.items()},
-        "local2_over_local1": {k: round(v, 3) for k, v in scaling.items()},
     }
+
+
+def _write(args, report: dict) -> None:
     print(json.dumps(report, indent=2))
     args.output.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def _report_scaling(args, best: dict, per_cpu: dict, load: list) -> None:
+    """``--dask-only``'s figures: the jobs' best rates and local:2 over local:1 in each format."""
+    scaling = {fmt: best[f"dask_local2_{fmt}"] / best[f"dask_local1_{fmt}"] for fmt in ("jsonl", "parquet")}
+    report = {
+        **_measured(args, best, per_cpu, load),
+        "local2_over_local1": {k: round(v, 3) for k, v in scaling.items()},
+    }
+    _write(args, report)
     print(f"local:2 / local:1 = {scaling['jsonl']:.2f}x JSON Lines, {scaling['parquet']:.2f}x Parquet (>= 1.8x)")
 
 
