@@ -13,6 +13,7 @@ from rules_core.json_read import read_winner
 from rules_core.liability_words import claimed_phrase
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern
+from rules_core.profile_words import pattern_words
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
 from rules_core.replay import Replay
 from rules_core.vocabulary import TERMS, term
@@ -28,6 +29,7 @@ _ACTIONS = frozenset(
         EventKind.CONCEALED_KONG,
     }
 )
+_CONCEALED = f"PATTERN_{Pattern.CONCEALED.name}"
 _ACTION_WORDS = {  # the seat's act that lifts its locks, in words (rules_core.vocabulary)
     EventKind.DRAW: "draws",
     EventKind.CHOW: "chows",
@@ -38,12 +40,10 @@ _ACTION_WORDS = {  # the seat's act that lifts its locks, in words (rules_core.v
 }
 
 
-def _pattern_names(names: list[str]) -> str:
-    shown = []
-    for name in names:
-        pattern = Pattern[name.removeprefix("PATTERN_")]
-        if pattern not in (Pattern.CONCEALED,):
-            shown.append(f"{pattern.name_en} {pattern.name_zh}")
+def _pattern_names(names: list) -> str:
+    """The patterns of the win a seat passed, 门清 left out (every such win has it); a name or
+    number this client does not know (a newer server's) as it came."""
+    shown = [pattern_words(name) for name in names if name != _CONCEALED]
     return ", ".join(shown) or term("a_legal_win")
 
 

@@ -184,3 +184,15 @@ def test_a_carriage_return_inside_a_line_is_no_line_break(capsys, tmp_path):
         0,
         "Record 牌谱 self-draw  profile 规则 classic, dealer 庄家 seat 3, 30 events 步",
     )
+
+
+def test_a_pass_with_patterns_this_client_does_not_know_shows_them_as_sent():
+    """A newer server may name a pattern this client lacks (or, in proto3 JSON, send its number):
+    the line shows it as it came, where it raised KeyError and AttributeError."""
+    from clients.replay_report import pass_line
+
+    found = {"seat": 1, "eventIndex": 0, "tile": "TILE_M2", "patterns": ["PATTERN_FULL_FLUSH", "PATTERN_FROM_2030", 77]}
+    assert pass_line((), found) == (
+        "      seat 1 could have won on 2m here — Full flush 清一色, PATTERN_FROM_2030, 77 — and passed 漏胡;"
+        " locked to the end of the hand 锁定至本手结束"
+    )
