@@ -71,3 +71,44 @@ def test_the_example_request_files_are_answered_over_http_as_the_readme_shows(se
         answer = json.loads(ended.stdout)
         request = json.loads((ROOT / f"examples/{name}-request.json").read_text())
         assert (ended.returncode, answer["requestId"], "code" in answer) == (0, request["requestId"], False), name
+
+
+def _shown_errors() -> list[tuple[str, dict]]:
+    """docs/HTTP.md's error examples: each curl command and the JSON body shown after it."""
+    text = (ROOT / "docs/HTTP.md").read_text()
+    section = text[text.index("## Errors") : text.index("| reason | code | when |")]
+    pairs = re.findall(r"```sh\n(curl .*?)```.*?```json\n(.*?)```", section, flags=re.S)
+    return [(command, json.loads(body)) for command, body in pairs]
+
+
+def _matches(shown, got) -> bool:
+    """Equal, but for a string the page cuts short with "…", which need only begin the same."""
+    if isinstance(shown, dict):
+        return isinstance(got, dict) and shown.keys() == got.keys() and all(_matches(shown[k], got[k]) for k in shown)
+    if isinstance(shown, list):
+        return isinstance(got, list) and len(shown) == len(got) and all(map(_matches, shown, got))
+    if isinstance(shown, str) and shown.endswith("…"):
+        return isinstance(got, str) and got.startswith(shown.removesuffix("…"))
+    return shown == got
+
+
+def test_http_md_error_examples_are_what_the_server_answers(server):
+    shown = _shown_errors()
+    assert [body["code"] for _, body in shown] == ["invalid_argument", "not_found"]
+    port = server.http_url.rsplit(":", 1)[1]
+    for command, body in shown:
+        ran = subprocess.run(
+            [
+                "bash",
+                "-c",
+                command.replace("curl ", f"{debian_tool('curl')} -w '\\n%{{http_code}}' ", 1).replace(
+                    ":8080", f":{port}"
+                ),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        answer, status = ran.stdout.rsplit("\n", 1)
+        assert (ran.returncode, status) == (0, {"invalid_argument": "400", "not_found": "404"}[body["code"]])
+        assert _matches(body, json.loads(answer)), answer
