@@ -3,6 +3,7 @@ checkov, meets the Pod Security "restricted" standard and agrees with the server
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import fields
 from pathlib import Path
@@ -204,3 +205,24 @@ def test_the_house_profiles_configmap_is_mounted_where_the_server_reads_it_and_i
     assert [(e.name, e.base) for e in registry.house] == [("shanghai-club-a", "lezi")]
     example = (KUBERNETES.parents[1] / "examples/profiles/shanghai-club-a.yaml").read_text()
     assert data["shanghai-club-a.yaml"] == example.split("\n", 1)[1]  # the README's example, less its first comment
+
+
+def test_the_release_overlay_operations_md_shows_pins_the_image_by_digest(tmp_path):
+    """OPERATIONS.md's "Deploy by digest": its commands, run as written with kubectl's own
+    kustomize, render the production overlay with the image named by digest, not by tag."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md").read_text()
+    (block,) = [b for b in re.findall(r"```sh\n(.*?)```", text, flags=re.S) if "kubectl kustomize release" in b]
+    digest = "0123456789abcdef" * 4
+    (tmp_path / "deploy").symlink_to(DEPLOY)
+    ran = subprocess.run(
+        ["bash", "-e", "-c", block.replace("DIGEST", digest).replace("kubectl ", f"{tool('kubectl')} ")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (ran.returncode, ran.stderr) == (0, "")
+    rendered = list(yaml.safe_load_all((tmp_path / "release" / "manifests.yaml").read_text()))
+    (deployed,) = [o for o in rendered if o["kind"] == "Deployment"]
+    images = [c["image"] for c in deployed["spec"]["template"]["spec"]["containers"]]
+    assert images == [f"registry.example.com/shmj/shmj-scoring@sha256:{digest}"]
