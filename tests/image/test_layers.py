@@ -89,3 +89,16 @@ def test_docs_operations_states_the_images_size_within_5_percent():
     number, unit = listed["size"].split()
     assert unit == "MB"
     assert abs(float(number) - int(documented.group(1))) <= 0.05 * int(documented.group(1)), listed["size"]
+
+
+def test_the_image_runs_the_compiled_rules_as_operations_md_shows_how_to_check():
+    """OPERATIONS.md's check of a running image (`docker run --entrypoint python IMAGE -c ...`),
+    its code run in the image by buildah, prints what the page shows: the compiled build."""
+    (code, shown) = re.search(
+        r'^docker run --rm --entrypoint python \S+ -c "([^"]+)"\n(\w+)\n```', OPERATIONS.read_text(), re.M
+    ).groups()
+    container = Container({})
+    try:
+        assert container.output("python", "-c", code) == (0, shown + "\n")
+    finally:
+        container.remove()
