@@ -16,7 +16,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 
-.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -150,6 +150,13 @@ bench-memory: install
 # servicer and its p99 at 1,000 calls/s, driven by h2load (installed from Debian when missing).
 bench-service: install
 	$(PY) -m bench.service_bench
+
+# What issue 25's per-call work costs a unary Settle with tracing off: HEAD against HEAD with
+# bench/without_versioned_answers.patch applied, in a compiled checkout beside this one (a git
+# worktree, ../<this directory>-without-versioned-answers), rounds interleaved (docs/PERFORMANCE.md).
+bench-tracing-off: install
+	$(PY) -m bench.without_versioned_answers --rounds 30 --calls 6000 --open-loop-rounds 1 --seconds 3 \
+		--output bench/results/tracing-off-ab.json
 
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
 profile-service: install $(BENCH_STAMP)

@@ -152,6 +152,18 @@ def core_build(checkout: Path) -> str:
     return subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
 
 
+def checkout_commit(checkout: Path) -> str:
+    """The commit a checkout's server runs (short hash), ``+changes`` when its tracked files
+    differ from it; ``unknown`` outside git."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=checkout, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def start_service(workdir: Path, extra_flags: list[str], checkout: Path = ROOT, name: str = "service") -> Target:
     port, metrics_port = free_port(), free_port()
     log_path = workdir / f"{name}.log"
@@ -345,6 +357,7 @@ def measure(args) -> dict:
     builds = {name: core_build(path) for name, path in checkouts.items()}
     results: dict = {
         "rules_core_build": builds,
+        "commits": {name: checkout_commit(path) for name, path in checkouts.items()},
         "request_bytes": len(request),
         "response_bytes": len(response),
         "load_average_before": load_average(),
@@ -453,6 +466,7 @@ def report(results: dict) -> None:
     )
     builds = results["rules_core_build"]
     print("  rules_core hot path: " + ", ".join(f"{name} {build}" for name, build in builds.items()))
+    print("  commits: " + ", ".join(f"{name} {commit}" for name, commit in results["commits"].items()))
     if len(set(builds.values())) > 1:
         print("  (the builds differ: `make install` in each checkout compiles its hot path again)")
     print(
