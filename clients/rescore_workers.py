@@ -143,19 +143,25 @@ def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dic
     """Settle one chunk (its first line's number, its lines); returns the output lines as one
     block of bytes, their number, and the counts: one object each way, not one per line. The
     cycle collector is paused meanwhile: the chunk's requests and answers, none in a cycle, are
-    held until its block is made, and the collector would walk them again and again."""
+    held until its block is made, and the collector would walk them again and again. They are
+    freed before it runs again (`_settled_chunk` returns only the block and the counts): its
+    first allocation after the pause would otherwise walk them all, once a chunk."""
+    with collector_paused():
+        return _settled_chunk(chunk)
+
+
+def _settled_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
     first, lines = chunk
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
-    with collector_paused():
-        prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
-        requests = [request for request, _ in prepared if request is not None]
-        if settings["local"]:
-            profiles = settings.get("profiles")
-            settled = [settle_answer(r, profiles) for r in requests]
-        else:
-            settled = settle_remote(requests)
-        results = iter(settled)
-        out, counts = [], new_counts()
-        for request, error in prepared:
-            out.append(answer_output(error if request is None else next(results), counts))
-        return b"".join(out), len(out), counts
+    prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
+    requests = [request for request, _ in prepared if request is not None]
+    if settings["local"]:
+        profiles = settings.get("profiles")
+        settled = [settle_answer(r, profiles) for r in requests]
+    else:
+        settled = settle_remote(requests)
+    results = iter(settled)
+    out, counts = [], new_counts()
+    for request, error in prepared:
+        out.append(answer_output(error if request is None else next(results), counts))
+    return b"".join(out), len(out), counts
