@@ -40,7 +40,14 @@ SETTLE = "/mahjong.shanghai.v1.ScoringService/Settle"
 
 
 class _Context:
-    """The part of a servicer context a successful Settle touches."""
+    """The part of a servicer context a successful Settle touches; ``read`` gives the request's
+    bytes, as gRPC's does to the stream-unary handler a unary method is registered as."""
+
+    def __init__(self, body: bytes = b"") -> None:
+        self.body = body
+
+    async def read(self) -> bytes:
+        return self.body
 
     def code(self):
         return None
@@ -57,9 +64,9 @@ class _Context:
 
 def layers(body: bytes):
     servicer = ScoringService(ServerConfig())
-    context = _Context()
+    context = _Context(body)
     handler = grpc.unary_unary_rpc_method_handler(servicer.Settle, request_deserializer=pb.SettleRequest.FromString)
-    wrapped = CallObserver(PRESERIALIZED_METHODS)._wrap(handler, SETTLE).unary_unary
+    wrapped = CallObserver(PRESERIALIZED_METHODS)._wrap(handler, SETTLE).stream_unary  # see `server.call_book.unary`
 
     async def core():
         convert.settle_response_bytes(rc.settle(convert.settle_request(pb.SettleRequest.FromString(body))))
@@ -74,7 +81,7 @@ def layers(body: bytes):
         await servicer.Settle(pb.SettleRequest.FromString(body), context)
 
     async def whole_handler():
-        await wrapped(body, context)
+        await wrapped(None, context)
 
     return {
         "core": core,
