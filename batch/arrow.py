@@ -21,13 +21,15 @@ from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
+import rules_core as rc
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
-from batch.records import with_rules
+from batch.records import error_line, with_rules
 from profile_files import registry_of
+from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 
@@ -74,10 +76,36 @@ def settle_answers(
     columnar = None if overrides else read_requests(batch)
     if columnar is None:
         return [settle_answer(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
-    return [
-        settle_answer(_columnar_request(batch, index, request, profile), profiles)
-        for index, request in enumerate(columnar)
-    ]
+    return _settle_read(batch, columnar, profile, profiles)
+
+
+def _settle_read(
+    batch: pa.RecordBatch, requests: list[SettleRequest | None], profile: str | None, profiles
+) -> list[SettleResult | dict]:
+    """The answers to the requests the columnar reader read: rules_core's ``settle`` in a loop of
+    its own, no call around it per row; an invalid request's error record as ``settle_answer``
+    writes it. A row the reader left to the bounded reader (None), and a request ``settle``
+    fails in any other way, is then answered by ``settle_answer`` (``settle`` is pure: it fails
+    again, now with the record of why)."""
+    if profile:
+        requests = [request and request._replace(profile=profile) for request in requests]
+    registry = BUILTIN_REGISTRY if profiles is None else profiles
+    settle = rc.settle
+    answers: list = []
+    append = answers.append
+    for request in requests:
+        if request is None:
+            append(None)
+            continue
+        try:
+            append(settle(request, registry))
+        except rc.InvalidRequest as error:
+            append(error_line(request.request_id, str(error), error.violations))
+        except Exception:  # answered below, one row at a time
+            append(None)
+    for index in [index for index, answer in enumerate(answers) if answer is None]:
+        answers[index] = settle_answer(_columnar_request(batch, index, requests[index], profile), profiles)
+    return answers
 
 
 def _one_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:

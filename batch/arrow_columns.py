@@ -12,9 +12,11 @@ None in the list; either way those rows go the row-by-row way (``arrow.settle_re
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import islice, repeat
+from itertools import accumulate, islice, repeat
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES
@@ -26,8 +28,19 @@ _TYPES = {field.name: field.type for field in REQUEST_SCHEMA}
 new = tuple.__new__  # a named tuple from its fields' tuple, without its Python-level __new__
 
 
-class _Refused(Exception):
-    """The batch is not of the usual shape."""
+class Names:
+    """An enum's table of names (a proto name, or None, to its core member) as Arrow and NumPy
+    read it: the names as ``pc.index_in``'s value set, and the members in the same order with,
+    last, the member of a null, which a NumPy ``take`` of those indices picks, in C."""
+
+    def __init__(self, members_of: dict):
+        self.members_of = members_of
+        names = [name for name in members_of if name is not None]
+        self.names = pa.array(names, pa.string())
+        self.members = np.array([*map(members_of.__getitem__, names), members_of.get(None, BAD)], object)
+
+
+TILE_NAMES, FLOWER_NAMES, MELD_KIND_NAMES, OUTCOME_NAMES = map(Names, (TILES, FLOWERS, MELD_KINDS, OUTCOMES))
 
 
 class Column:
@@ -48,17 +61,25 @@ class Column:
         values = self.array.to_pylist()
         return [default if v is None else v for v in values] if self.array.null_count else values
 
-    def members(self, table: dict) -> tuple[list, bool]:
+    def members(self, table: Names) -> tuple[list, bool]:
         """(the member of each name, whether none is BAD): names the table lacks are BAD."""
         if self.array is None:
             return [None] * self.size, True
+        indices = pc.index_in(self.array, value_set=table.names)
+        if indices.null_count != self.array.null_count:  # a name the table lacks
+            return self._members_or_bad(table.members_of)
+        if indices.null_count:
+            indices = indices.fill_null(len(table.names))  # a null: the table's member of None
+        return table.members[indices.to_numpy()].tolist(), True
+
+    def _members_or_bad(self, table: dict) -> tuple[list, bool]:
         encoded = self.array.dictionary_encode()
         lookup = [table.get(name, BAD) for name in encoded.dictionary.to_pylist()]
         indices = encoded.indices
         if indices.null_count:
             lookup.append(table.get(None, BAD))
             indices = indices.fill_null(len(lookup) - 1)
-        return list(map(lookup.__getitem__, indices.to_pylist())), BAD not in lookup
+        return list(map(lookup.__getitem__, indices.to_pylist())), False
 
     def valid(self) -> list:
         return [False] * self.size if self.array is None else self.array.is_valid().to_pylist()
@@ -75,32 +96,32 @@ class Column:
         return fields.get(name) or Column(None, self.size)
 
     def lists(self) -> tuple[list[int], Column]:
-        """(the length of each list, the column of the items) of a list column: a null list is empty."""
+        """(the offset of each list's first item and one past the last, the column of the items) of a
+        list column: a null list is empty."""
         if self.array is None:
-            return [0] * self.size, Column(None, 0)
+            return [0] * (self.size + 1), Column(None, 0)
         lengths = self.array.value_lengths()
         counts = lengths.fill_null(0).to_pylist() if lengths.null_count else lengths.to_pylist()
-        return counts, Column(self.array.flatten(), sum(counts))
+        offsets = list(accumulate(counts, initial=0))
+        return offsets, Column(self.array.flatten(), offsets[-1])
 
 
-def _slices(counts: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
+def _slices(offsets: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
     """(the tuple of each list, whether none is BAD): BAD for a list over ``limit`` or holding
-    a BAD item."""
-    if clean and max(counts, default=0) <= limit:
-        return list(map(tuple, map(islice, repeat(iter(items)), counts))), True
-    out, start = [], 0
-    for count in counts:
-        part = tuple(items[start : start + count])
-        start += count
-        out.append(BAD if count > limit or BAD in part else part)
+    a BAD item. A list is a slice of the items' tuple, in C."""
+    whole = tuple(items)
+    lists = list(map(whole.__getitem__, map(slice, offsets, islice(offsets, 1, None))))
+    if clean and max(map(len, lists), default=0) <= limit:
+        return lists, True
+    out = [BAD if len(part) > limit or BAD in part else part for part in lists]
     return out, BAD not in out
 
 
-def _names(column: Column, table: dict, limit: int) -> tuple[list, bool]:
+def _names(column: Column, table: Names, limit: int) -> tuple[list, bool]:
     """A list-of-names column as a tuple of members per list."""
-    counts, items = column.lists()
+    offsets, items = column.lists()
     members, clean = items.members(table)
-    return _slices(counts, members, limit, clean)
+    return _slices(offsets, members, limit, clean)
 
 
 def _build(kind: type, columns: tuple[Iterable, ...], clean: bool) -> tuple[list, bool]:
@@ -114,29 +135,29 @@ def _build(kind: type, columns: tuple[Iterable, ...], clean: bool) -> tuple[list
 
 
 def _melds(column: Column) -> tuple[list, bool]:
-    counts, items = column.lists()
+    offsets, items = column.lists()
     f = items.fields()
-    kinds, kinds_clean = items.get(f, "kind").members(MELD_KINDS)
-    tiles, tiles_clean = _names(items.get(f, "tiles"), TILES, MAX_LENGTHS["tiles"])
+    kinds, kinds_clean = items.get(f, "kind").members(MELD_KIND_NAMES)
+    tiles, tiles_clean = _names(items.get(f, "tiles"), TILE_NAMES, MAX_LENGTHS["tiles"])
     melds, clean = _build(Meld, (kinds, tiles, items.get(f, "from_seat").values(0)), kinds_clean and tiles_clean)
-    return _slices(counts, melds, MAX_LENGTHS["melds"], clean)
+    return _slices(offsets, melds, MAX_LENGTHS["melds"], clean)
 
 
 def _hands(column: Column) -> tuple[list, bool]:
     f = column.fields()
-    concealed, concealed_clean = _names(column.get(f, "concealed"), TILES, MAX_LENGTHS["concealed"])
-    winning, winning_clean = column.get(f, "winning_tile").members(TILES)
+    concealed, concealed_clean = _names(column.get(f, "concealed"), TILE_NAMES, MAX_LENGTHS["concealed"])
+    winning, winning_clean = column.get(f, "winning_tile").members(TILE_NAMES)
     melds, melds_clean = _melds(column.get(f, "melds"))
-    flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWERS, MAX_LENGTHS["flowers"])
+    flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWER_NAMES, MAX_LENGTHS["flowers"])
     clean = concealed_clean and winning_clean and melds_clean and flowers_clean
     return _build(Hand, (concealed, winning, melds, flowers), clean)
 
 
 def _winners(column: Column) -> tuple[list, bool]:
-    counts, items = column.lists()
+    offsets, items = column.lists()
     f = items.fields()
     hands, hands_clean = _hands(items.get(f, "hand"))
-    passed, passed_clean = _names(items.get(f, "passed_tiles"), TILES, MAX_LENGTHS["passed_tiles"])
+    passed, passed_clean = _names(items.get(f, "passed_tiles"), TILE_NAMES, MAX_LENGTHS["passed_tiles"])
     fields = (
         items.get(f, "seat").values(0),
         hands,
@@ -145,15 +166,15 @@ def _winners(column: Column) -> tuple[list, bool]:
         items.get(f, "first_go_around").values(False),
     )
     winners, clean = _build(Winner, fields, hands_clean and passed_clean)
-    return _slices(counts, winners, MAX_LENGTHS["winners"], clean)
+    return _slices(offsets, winners, MAX_LENGTHS["winners"], clean)
 
 
 def _liabilities(column: Column) -> tuple[list, bool]:
-    counts, items = column.lists()
+    offsets, items = column.lists()
     f = items.fields()
     fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
     relations, _ = _build(LiabilityRelation, fields, True)
-    return _slices(counts, relations, MAX_LENGTHS["liabilities"], True)
+    return _slices(offsets, relations, MAX_LENGTHS["liabilities"], True)
 
 
 def _dice(column: Column) -> list:
@@ -177,7 +198,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     if overrides is not None and overrides.null_count < size:
         return None  # requests with overrides: the bounded reader's
     ids = top.get(columns, "request_id").values("")
-    outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOMES)
+    outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOME_NAMES)
     winners, winners_clean = _winners(top.get(columns, "winners"))
     liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
     fields = (
@@ -197,7 +218,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
     clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
     requests, clean = _build(SettleRequest, fields, clean)
-    if clean:
+    if clean and not long_ids:
         return requests
     if long_ids:  # an id that may be over its bound in UTF-8: the bounded reader measures it
         requests = [BAD if len(i) * 4 > MAX_REQUEST_ID_BYTES else r for i, r in zip(ids, requests, strict=True)]

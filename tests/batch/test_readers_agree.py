@@ -177,3 +177,17 @@ def test_a_row_left_to_the_bounded_reader_leaves_the_rest_of_its_batch_read_as_b
     assert read[1::2] == [None] * len(odd)
     assert read[0::2] == [bounded(data) for data in BASES[: len(odd)]]
     assert read_requests(record_batch(REQUEST, rows[0::2])) == read[0::2]
+
+
+def test_a_jobs_profile_settles_the_rows_of_either_reader_alike():
+    """``rescore --profile``: a row the columnar reader reads and one it leaves to the bounded
+    reader (an id of 100 characters, which may be over 256 bytes in UTF-8: it is not) are both
+    settled under the job's profile, as their JSON lines are."""
+    rows = [dict(BASES[i], requestId=f"{i}-" + "x" * 98) if i % 2 else BASES[i] for i in range(6)]
+    batch = record_batch(REQUEST, rows)
+    assert [request is None for request in read_requests(batch)] == [False, True] * 3
+    lines = pa.record_batch([pa.array([json.dumps(row) for row in rows])], names=["json"])
+    for profile in ("classic", "lezi", "sankou"):
+        nested = settle_records(batch, profile=profile)
+        assert nested == settle_records(lines, profile=profile)
+        assert [record.get("profile") for record in nested] == [profile] * len(rows)
