@@ -130,11 +130,16 @@ class Call:
     """Book-keeping of one call from start to finish: made when it starts, `finish`ed once,
     whatever ends it."""
 
-    __slots__ = ("record", "start", "context", "request_id", "profile", "task", "span")
+    __slots__ = ("record", "start", "context", "peer", "request_id", "profile", "task", "span")
 
-    def __init__(self, record: MethodRecord, context: Any) -> None:
+    def __init__(self, record: MethodRecord, context: Any, peer: str | None = None) -> None:
+        """``peer``: the call's ``context.peer()``, when the caller has read it already. It is
+        read here, never at `finish`: a stream's wrapper can be finished after gRPC has let go
+        of its call (a stream whose answer could not be written, closed later), and
+        ``peer()`` on a call let go of is a segmentation fault."""
         self.record = record
         self.context = context
+        self.peer: str = context.peer() if peer is None else peer
         self.request_id = ""
         self.profile = ""
         self.start = time.perf_counter()
@@ -172,7 +177,7 @@ class Call:
             bounded(self.request_id or _metadata_request_id(context), MAX_LOGGED_ID_CHARS),
             bounded(self.profile, MAX_LOGGED_ID_CHARS),
             _answer_digest(),
-            context.peer(),
+            self.peer,
             trace,
         )
 
@@ -294,10 +299,11 @@ def unary(behaviour: Any, method: str, decode: Decoder, body_timeout_s: float) -
     record = method_record("unary", method)
 
     async def handle(_bodies: Any, context: Any) -> Any:
-        host = peer_host(context.peer())
+        peer = context.peer()
+        host = peer_host(peer)
         if not has_room(host):  # refused before its book-keeping: counted and noted, no line of its own
             await peer_share.refuse(context, host)
-        call = Call(record, context)
+        call = Call(record, context, peer)
         body = request = None
         error: BaseException | None = None
         try:

@@ -1,7 +1,9 @@
 """Logging: one JSON object per line on stdout, whoever speaks, and no line unbounded.
 
 - structlog renders the service's own events;
-- the standard library's loggers (gRPC's Python layer, asyncio) go through the same renderer;
+- the standard library's loggers (gRPC's Python layer, asyncio) go through the same renderer,
+  but for gRPC's error about an ended call's answer, which is the truth at info
+  (`server.unsent_answers`);
 - gRPC's C core, OpenSSL and the interpreter itself (a fatal error, a traceback nobody caught)
   write to file descriptor 2: the supervisor points it at a pipe that a thread reads, turning
   each line into a JSON object. Workers inherit that descriptor, so what a dying worker
@@ -25,6 +27,8 @@ from json import dumps
 from json.encoder import encode_basestring  # json.dumps's own string encoder (ensure_ascii=False)
 
 import structlog
+
+from server import unsent_answers
 
 MAX_VALUE_CHARS = 1000
 MAX_TRACEBACK_CHARS = 8000
@@ -61,6 +65,7 @@ def configure_logging(level: str = "info") -> None:
         )
     )
     _RPC_LINES.configure(numeric <= logging.INFO, _OUT)
+    unsent_answers.install()  # gRPC's error for an ended call's answer: an info line instead
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(max(numeric, logging.INFO))  # gRPC's and asyncio's debug chatter stays out even at debug

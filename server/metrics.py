@@ -68,6 +68,11 @@ WAITING_REFUSED = Counter(
     "shmj_waiting_calls_refused_total",
     "gRPC calls refused TOO_MANY_WAITING_CALLS: their client address had its share waiting for their request.",
 )
+ANSWERS_NOT_SENT = Counter(
+    "shmj_answers_not_sent_total",
+    "Answers gRPC could not send: their call had ended (its deadline passed or its client cancelled)"
+    " as they were written; each is an info line `answer not sent`.",
+)
 BATCH_SIZE = Histogram(
     "shmj_batch_size", "Requests per SettleBatch call or SettleStream.", ("grpc_method",), buckets=BATCH_BUCKETS
 )

@@ -148,10 +148,11 @@ def _streaming(behaviour, method: str, kind: str, decode: Decoder, body_timeout_
     record = method_record(kind, method)
 
     async def handle(body_or_bodies, context):
-        host = peer_host(context.peer())
+        peer = context.peer()
+        host = peer_host(peer)
         if not has_room(host):  # as a unary call is (`server.call_book.unary`)
             await peer_share.refuse(context, host)
-        call = Call(record, context)
+        call = Call(record, context, peer)
         sent = metrics.MSG_SENT.labels(*call.labels)
         with observed(call), _held_open(kind, host):
             try:

@@ -8,15 +8,17 @@ import time
 
 import h2.config
 import h2.connection
+import h2.errors
 import h2.events
 import h2.exceptions
+import h2.settings
 
 GRPC_PATH = "/mahjong.shanghai.v1.ScoringService/Settle"
 
 
-def request_headers(authority: str, path: str = GRPC_PATH) -> list[tuple[str, str]]:
-    """A gRPC call's request headers."""
-    return [
+def request_headers(authority: str, path: str = GRPC_PATH, timeout: str = "") -> list[tuple[str, str]]:
+    """A gRPC call's request headers; ``timeout`` its ``grpc-timeout`` (e.g. ``"2S"``), none if empty."""
+    headers = [
         (":method", "POST"),
         (":scheme", "http"),
         (":path", path),
@@ -24,6 +26,7 @@ def request_headers(authority: str, path: str = GRPC_PATH) -> list[tuple[str, st
         ("content-type", "application/grpc"),
         ("te", "trailers"),
     ]
+    return [*headers, ("grpc-timeout", timeout)] if timeout else headers
 
 
 class RawGrpcConnection:
@@ -126,16 +129,30 @@ def grpc_frame(message: bytes) -> bytes:
 
 class RawGrpcCall:
     """One gRPC call on a raw HTTP/2 connection of its own, its body sent as the caller says:
-    in pieces, with or without the half-close. `answer` reads what the server sends."""
+    in pieces, with or without the half-close. `read_for` reads what the server sends.
 
-    def __init__(self, address: tuple[str, int], path: str = GRPC_PATH, source: str = ""):
+    ``window``: the flow-control window the client gives each stream (HTTP/2's
+    SETTINGS_INITIAL_WINDOW_SIZE); 0 lets the server send its headers but no byte of its
+    answer, as a client that stopped reading does. ``timeout``: the call's ``grpc-timeout``."""
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        path: str = GRPC_PATH,
+        source: str = "",
+        window: int | None = None,
+        timeout: str = "",
+    ):
         self.sock = connect(address, source)
         self.sock.settimeout(0.1)
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         self.conn.initiate_connection()
+        if window is not None:
+            self.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
         self.stream = self.conn.get_next_available_stream_id()
-        self.conn.send_headers(self.stream, request_headers(f"{address[0]}:{address[1]}", path))
+        self.conn.send_headers(self.stream, request_headers(f"{address[0]}:{address[1]}", path, timeout))
         self.messages = b""  # the response's DATA, gRPC-framed
+        self.headers: dict[str, str] = {}  # the response's headers, once they came
         self.trailers: dict[str, str] = {}
         self.ended = False
         self._flush()
@@ -153,10 +170,16 @@ class RawGrpcCall:
         self.conn.end_stream(self.stream)
         self._flush()
 
-    def read_for(self, seconds: float) -> None:
-        """Read and answer what the server sends for ``seconds``, or until the call ends."""
+    def cancel(self) -> None:
+        """Reset the stream (RST_STREAM, CANCEL), as a client cancelling its call does."""
+        self.conn.reset_stream(self.stream, h2.errors.ErrorCodes.CANCEL)
+        self._flush()
+
+    def read_for(self, seconds: float, until_headers: bool = False) -> None:
+        """Read and answer what the server sends for ``seconds``, or until the call ends (or,
+        ``until_headers``, until the response's headers came)."""
         deadline = time.monotonic() + seconds
-        while not self.ended and time.monotonic() < deadline:
+        while not self.ended and not (until_headers and self.headers) and time.monotonic() < deadline:
             try:
                 data = self.sock.recv(65536)
             except TimeoutError:
@@ -170,6 +193,8 @@ class RawGrpcCall:
                     self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, (h2.events.TrailersReceived, h2.events.ResponseReceived)):
                     self.trailers.update((k.decode(), v.decode()) for k, v in event.headers)
+                    if isinstance(event, h2.events.ResponseReceived):
+                        self.headers = {k.decode(): v.decode() for k, v in event.headers}
                 if isinstance(event, (h2.events.StreamEnded, h2.events.StreamReset, h2.events.ConnectionTerminated)):
                     self.ended = True
             self._flush()
