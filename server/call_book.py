@@ -31,6 +31,7 @@ from server.body_deadline import REQUESTS, expired
 from server.drain import DRAIN, refuse_if_draining
 from server.parsed_body import keeping_body
 from server.peer_share import has_room, peer_host
+from server.unsent_answers import call_had_ended
 
 log = structlog.get_logger("shmj.server")
 
@@ -65,18 +66,25 @@ DEADLINE_SLACK_S = 0.25
 
 def _final_code(context: Any, error: BaseException | None) -> Any:
     """The call's grpc.StatusCode."""
+    if error is not None and call_had_ended(error):
+        return _ended_code(context)  # the status set (an abort's) was never sent: the call had ended
     code = context.code()
     if isinstance(code, grpc.StatusCode):
         return code
     if error is None:
         return grpc.StatusCode.OK
     if isinstance(error, (asyncio.CancelledError, GeneratorExit)):  # GeneratorExit: a stream closed early
-        # The client gives up at its own deadline and cancels; the cancel reaches this side a
-        # moment before the server's copy of the deadline (set when the call arrived) passes.
-        remaining = context.time_remaining()
-        expired = remaining is not None and remaining <= DEADLINE_SLACK_S
-        return grpc.StatusCode.DEADLINE_EXCEEDED if expired else grpc.StatusCode.CANCELLED
+        return _ended_code(context)
     return grpc.StatusCode.UNKNOWN
+
+
+def _ended_code(context: Any) -> Any:
+    """DEADLINE_EXCEEDED or CANCELLED, for a call that ended before the server answered it.
+    The client gives up at its own deadline and cancels; the cancel reaches this side a
+    moment before the server's copy of the deadline (set when the call arrived) passes."""
+    remaining = context.time_remaining()
+    expired = remaining is not None and remaining <= DEADLINE_SLACK_S
+    return grpc.StatusCode.DEADLINE_EXCEEDED if expired else grpc.StatusCode.CANCELLED
 
 
 class MethodRecord:

@@ -38,15 +38,20 @@ log = structlog.get_logger("shmj.server")
 def unsent_method(record: logging.LogRecord) -> str | None:
     """The method (``service/method``) of a record saying that an ended call's answer could
     not be sent; None for any other record."""
-    if record.levelno != logging.ERROR or not record.exc_info:
-        return None
-    kind = type(error := record.exc_info[1])
-    if (kind.__module__, kind.__name__) != (GRPC_LOGGER, "ExecuteBatchError"):
-        return None
-    if not str(error).startswith(_BATCH_FAILED_IN_CORE):
+    if record.levelno != logging.ERROR or not record.exc_info or not call_had_ended(record.exc_info[1]):
         return None
     found = _UNSENT.fullmatch(record.getMessage())
     return None if found is None else found.group(1)
+
+
+def call_had_ended(error: BaseException | None) -> bool:
+    """Whether ``error`` is gRPC's for a batch that failed in the core: the call had ended
+    (its deadline passed, its client cancelled, its connection closed) before the batch (an
+    answer, a status: an abort's too) could be sent."""
+    kind = type(error)
+    return (kind.__module__, kind.__name__) == (GRPC_LOGGER, "ExecuteBatchError") and str(error).startswith(
+        _BATCH_FAILED_IN_CORE
+    )
 
 
 class UnsentAnswers(logging.Filter):
