@@ -32,6 +32,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 import rules_core as rc
 from bench import unary_cost
+from bench.batch_in_process import handler_rate, step_costs
 from bench.engine_rate import settle_rate
 from bench.unary_cost import cpu_seconds, free_port
 from rules_core.random_hands import generate_requests
@@ -319,14 +320,22 @@ def _batches(args) -> tuple[list, list, list[bytes]]:
 
 
 def batch_rounds(args) -> dict:
-    """SettleBatch with one worker against the ceiling, round after round; with ``--baseline``,
-    that checkout's server too, the two alternating first and second (A/B in one run)."""
+    """SettleBatch with one worker against the ceiling and against this checkout's handler in
+    this process (`bench.batch_in_process`), round after round; with ``--baseline``, that
+    checkout's server too, the two alternating first and second (A/B in one run)."""
     requests, _, payloads = _batches(args)
     checkouts = {"this": ROOT, **({"baseline": Path(args.baseline)} if args.baseline else {})}
+    steps = step_costs(payloads[:20])
+    print("the handler's steps in this process, CPU us a hand: " + ", ".join(f"{k} {v:.1f}" for k, v in steps.items()))
     rounds = []
     for number in range(args.batch_rounds):
         top = ceiling(requests[:20_000])
-        figures: dict = {"ceiling_per_cpu_second": top, "load": os.getloadavg()[0]}
+        in_process = handler_rate(payloads)
+        figures: dict = {
+            "ceiling_per_cpu_second": top,
+            "in_process_handler_per_cpu_second": in_process,
+            "load": os.getloadavg()[0],
+        }
         order = list(checkouts.items())
         for name, checkout in order[::-1] if number % 2 else order:
             server = Server(1, checkout)
@@ -342,28 +351,36 @@ def batch_rounds(args) -> dict:
                 **batch,
                 "of_ceiling": batch["hands_per_second"] / top,
                 "per_cpu_of_ceiling": batch["hands_per_worker_cpu_second"] / top,
+                "per_cpu_of_in_process": batch["hands_per_worker_cpu_second"] / in_process,
             }
         rounds.append(figures)
         print(
-            f"round {number + 1}: ceiling {top:,.0f}/CPU-s, load {figures['load']:.1f}; "
+            f"round {number + 1}: ceiling {top:,.0f}/CPU-s, handler in process {in_process:,.0f}/CPU-s,"
+            f" load {figures['load']:.1f}; "
             + "; ".join(
                 f"{name} {f['hands_per_second']:,.0f} hands/s = {f['of_ceiling']:.0%}, "
                 f"{f['hands_per_worker_cpu_second']:,.0f} per worker CPU-s = {f['per_cpu_of_ceiling']:.0%}"
+                f" ({f['per_cpu_of_in_process']:.0%} of in process)"
                 for name, f in figures.items()
                 if name in checkouts
             ),
             flush=True,
         )
-    summary = {
-        name: {key: statistics.median(r[name][key] for r in rounds) for key in ("of_ceiling", "per_cpu_of_ceiling")}
-        for name in checkouts
-    }
+    keys = ("of_ceiling", "per_cpu_of_ceiling", "per_cpu_of_in_process")
+    summary = {name: {key: statistics.median(r[name][key] for r in rounds) for key in keys} for name in checkouts}
     for name, medians in summary.items():
         print(
             f"{name}: median of rounds {medians['of_ceiling']:.0%} of the ceiling by the clock, "
-            f"{medians['per_cpu_of_ceiling']:.0%} per worker CPU-second"
+            f"{medians['per_cpu_of_ceiling']:.0%} per worker CPU-second, "
+            f"{medians['per_cpu_of_in_process']:.0%} of the handler in process"
         )
-    return {"batch_rounds": rounds, "medians": summary}
+    if "baseline" in checkouts:
+        ratios = [
+            r["this"]["hands_per_worker_cpu_second"] / r["baseline"]["hands_per_worker_cpu_second"] for r in rounds
+        ]
+        summary["this_over_baseline"] = {"rounds": ratios, "median": statistics.median(ratios)}
+        print(f"this / baseline per worker CPU-second: median {statistics.median(ratios):.2f} of {len(ratios)} rounds")
+    return {"handler_steps_us": steps, "batch_rounds": rounds, "medians": summary}
 
 
 def _throughput(args) -> dict:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from prometheus_client import Counter, Histogram
 
@@ -84,6 +86,56 @@ def configure() -> None:
         GC_COLLECTED.labels(generation)
     if PAUSES not in gc.callbacks:
         gc.callbacks.append(PAUSES)
+
+
+MAX_PAUSED_HANDS = 20_000  # settled in one pause: then the next batch to end resumes it for a young run
+
+
+class BatchPause:
+    """No automatic collection while batches are settled. A batch builds tens of thousands of
+    tuples that live until its answer is written and are in no reference cycle; the collector's
+    young runs walked them over and over, and those of every other batch in flight, before
+    reference counting freed them all (docs/PERFORMANCE.md, issue 23).
+
+    Paused by a batch that starts with the collector on, resumed when no batch is under way,
+    or, while batches keep overlapping, by the first to end once the batches ended in the pause
+    hold ``max_paused_hands``: then a young collection runs at once (it walks the batches still
+    in flight) and the next batch pauses it again. So a pause is bounded by work, not by the
+    clock, which a worker short of CPU would stretch: at most ``max_paused_hands`` settled and
+    the batches in flight (each at most ``--max-batch-size`` hands). A collector that something
+    else switched off stays off. Other calls go on meanwhile (a batch yields between chunks);
+    the cycles they leave wait for the pause's end. Used from the event loop's thread only, as
+    the servicer is."""
+
+    def __init__(self, max_paused_hands: int = MAX_PAUSED_HANDS) -> None:
+        self.max_paused_hands = max_paused_hands
+        self.under_way = 0
+        self.paused = False  # this paused the collector, and has not resumed it
+        self.paused_hands = 0  # in the batches that ended during this pause
+
+    @contextmanager
+    def during_batch(self, hands: int) -> Iterator[None]:
+        """The collector paused for this block, a batch of ``hands``, however it ends
+        (answered, refused, failed or cancelled)."""
+        self.under_way += 1
+        if not self.paused and gc.isenabled():
+            gc.disable()
+            self.paused = True
+        try:
+            yield
+        finally:
+            self.under_way -= 1
+            if self.paused:
+                self.paused_hands += hands
+                if self.under_way == 0 or self.paused_hands >= self.max_paused_hands:
+                    self.paused = False
+                    self.paused_hands = 0
+                    gc.enable()
+                    if self.under_way:  # the batches in flight would pause it again before it ran
+                        gc.collect(0)
+
+
+BATCHES = BatchPause()
 
 
 async def publish_forever(every_s: float = PUBLISH_EVERY_S) -> None:

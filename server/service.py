@@ -14,7 +14,7 @@ from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
 from rules_core.proto_read import read_batch
 from rules_core.waits import judge_win
-from server import errors, metrics, tracing
+from server import errors, garbage, metrics, tracing
 from server.call_book import ANSWER_LEGAL, answered_under
 from server.config import ServerConfig
 from server.drain import batch_chunk
@@ -87,7 +87,13 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     @errors.guarded
     async def SettleBatch(self, request, context) -> bytes:
         """The serialised SettleBatchResponse (see `server.preserialized`). Entries in the usual
-        form are read from the body's bytes (`rules_core.proto_read`), the rest from the message."""
+        form are read from the body's bytes (`rules_core.proto_read`), the rest from the message.
+        The cycle collector is paused while batches are settled (`server.garbage.BatchPause`):
+        resumed after `_settle_batch` has returned, so what the batch built is freed, never walked."""
+        with garbage.BATCHES.during_batch(len(request.requests)):
+            return await self._settle_batch(request, context)
+
+    async def _settle_batch(self, request, context) -> bytes:
         requests = request.requests
         count = len(requests)
         if count > self.max_batch_size:
