@@ -104,19 +104,35 @@ def test_ctrl_c_or_sigterm_writes_the_report_of_what_was_sent(server, tmp_path, 
     report_path = tmp_path / "report.json"
     command = [sys.executable, "-m", "clients.cli", "loadtest", "--target", server.address, "--rate", "50"]
     command += ["--duration", "60", "--report", str(report_path), "--plot", str(tmp_path / "latency.png")]
+    before = scoring_calls_started(server)
     process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # the interpreter starts, the workload is made, calls go out
+    # The interpreter starts, the workload is made, calls go out: 10 of them reach the server
+    # (a few seconds on a quiet machine, more under load), the signal handlers set before.
+    give_up = time.monotonic() + 120
+    while scoring_calls_started(server) < before + 10 and process.poll() is None and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()[1]
     process.send_signal(signum)
     _, err = process.communicate(timeout=60)
     assert process.returncode == code, err
     report = json.loads(report_path.read_text())
     assert report["stopped_by"] == signum.name
-    assert 0 < report["sent"] < 50 * 60
+    assert 10 <= report["sent"] < 50 * 60
     assert report["completed"] + report["errors_by_code"].get("UNFINISHED", 0) == report["sent"]
     assert (tmp_path / "latency.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert err.splitlines()[-1].startswith(f"shmj loadtest: {reason} after ")
     assert err.splitlines()[-1].endswith(" s of 60; the report covers the calls sent until then")
     assert "Traceback" not in err
+
+
+def scoring_calls_started(server) -> float:
+    """The ScoringService calls the server has started, all methods together."""
+    started = 'grpc_server_started_total{grpc_method="'
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in server.metrics().splitlines()
+        if line.startswith(started) and 'grpc_service="mahjong.shanghai.v1.ScoringService"' in line
+    )
 
 
 # --- a generator that cannot keep its schedule says so ---------------------------------------

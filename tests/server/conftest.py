@@ -82,20 +82,33 @@ def wait_serving(address: str, process: subprocess.Popen, credentials=None, time
 
 
 def wait_logged(server: RunningServer, event: str, count: int, timeout: float = 30.0) -> None:
+    """Until the log has ``count`` lines of ``event``; at once an error if the server has exited
+    without them."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        exited = server.process.poll() is not None  # read before the log: its last lines are then in
         if server.log().count(f'"event": "{event}"') >= count:
             return
+        if exited:
+            raise RuntimeError(
+                f"the server exited ({server.process.returncode}) with fewer than {count} {event!r} lines"
+            )
         time.sleep(0.05)
     raise RuntimeError(f"fewer than {count} {event!r} log lines")
+
+
+# How long a server may take to serve: a start takes a second or two on a quiet machine, and
+# more than 30 s with two workers on two cores shared by twenty busy processes. A server that
+# exits fails the wait at once; one that never serves fails it at this bound.
+START_TIMEOUT_S = 120.0
 
 
 @contextmanager
 def run_server(
     tmp_path: Path, *args: str, workers: int = 1, credentials=None, port: int | None = None, health_check: bool = True
 ):
-    """A real server on free ports, once every worker serves; `health_check=False` waits for the log
-    lines alone, so that no health call shows in its metrics."""
+    """A real server on free ports, once every worker serves (`START_TIMEOUT_S`); `health_check=False`
+    waits for the log lines alone, so that no health call shows in its metrics."""
     port, metrics_port, http_port = port or free_port(), free_port(), free_port()
     log_path = tmp_path / f"server-{port}.log"
     command = [
@@ -127,8 +140,8 @@ def run_server(
     )
     try:
         if health_check:
-            wait_serving(server.address, process, credentials)
-        wait_logged(server, "serving", workers)  # every worker listens, not only the first
+            wait_serving(server.address, process, credentials, START_TIMEOUT_S)
+        wait_logged(server, "serving", workers, START_TIMEOUT_S)  # every worker listens, not only the first
         yield server
     finally:
         if process.poll() is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import json
 import signal
 import threading
 import time
@@ -79,6 +80,7 @@ def sigterm_under_load(tmp_path, batches: int) -> collections.Counter:
     2-worker server. Also run by `bench.drain_under_load`."""
     args = ("--grace-period-s", "3", "--shutdown-delay-s", "0.3", "--max-batch-size", "1000000")
     codes: collections.Counter = collections.Counter()
+    answered: set[str] = set()  # the clients with an answer OK so far
     lock = threading.Lock()
     with run_server(tmp_path, *args, workers=2) as server:
         # one connection each (channels with the same options share one), hashed over both workers
@@ -88,9 +90,11 @@ def sigterm_under_load(tmp_path, batches: int) -> collections.Counter:
         stubs = [scoring_service_pb2_grpc.ScoringServiceStub(channel) for channel in channels]
         gone = threading.Event()
 
-        def note(code: grpc.StatusCode) -> grpc.StatusCode:
+        def note(code: grpc.StatusCode, who: str) -> grpc.StatusCode:
             with lock:
                 codes[code] += 1
+                if code == grpc.StatusCode.OK:
+                    answered.add(who)
             return code
 
         def client(index: int) -> None:
@@ -98,22 +102,31 @@ def sigterm_under_load(tmp_path, batches: int) -> collections.Counter:
             while not gone.is_set():
                 hand = VALID_HANDS[(index * 31 + sent) % len(VALID_HANDS)]
                 sent += 1
-                if note(outcome(lambda hand=hand: stub.Settle(hand, timeout=20))) != grpc.StatusCode.OK:
+                if (
+                    note(outcome(lambda hand=hand: stub.Settle(hand, timeout=20)), f"client {index}")
+                    != grpc.StatusCode.OK
+                ):
                     time.sleep(0.005)  # the retry a client would make, without its backoff
 
         def batcher(index: int) -> None:
             batch = svc.SettleBatchRequest(requests=HANDS * 5)  # 10,000 hands: well over a second here
             while not gone.is_set():
-                note(outcome(lambda: stubs[index].SettleBatch(batch, timeout=30)))
+                note(outcome(lambda: stubs[index].SettleBatch(batch, timeout=30)), f"batcher {index}")
 
         threads = [threading.Thread(target=client, args=(i,)) for i in range(64)]
         threads += [threading.Thread(target=batcher, args=(i,)) for i in range(batches)]
         for thread in threads:
             thread.start()
-        time.sleep(3.0)  # every client sending, on both workers
+        try:
+            # Every client answered, on both workers, the batchers in their next batch: on a
+            # loaded machine that takes more than the 3 s it takes on a quiet one.
+            wait_for(lambda: len(answered) == len(threads) and len(settling_workers(server)) == 2)
+        except BaseException:
+            gone.set()
+            raise
         server.process.send_signal(signal.SIGTERM)
         try:
-            assert server.process.wait(timeout=30) == 0
+            assert server.process.wait(timeout=120) == 0
         finally:
             time.sleep(0.5)  # calls made while the ports were closing
             gone.set()
@@ -122,6 +135,23 @@ def sigterm_under_load(tmp_path, batches: int) -> collections.Counter:
             for channel in channels:
                 channel.close()
     return codes
+
+
+def settling_workers(server) -> set[int]:
+    """The pids of the workers that have logged a Settle."""
+    return {
+        json.loads(line)["pid"]
+        for line in server.log().splitlines()
+        if '"method": "mahjong.shanghai.v1.ScoringService/Settle"' in line
+    }
+
+
+def wait_for(condition, timeout: float = 120.0) -> None:
+    give_up = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > give_up:
+            raise AssertionError(f"not within {timeout:g} s: {condition}")
+        time.sleep(0.1)
 
 
 def test_sigterm_under_non_stop_load_ends_every_call_ok_or_unavailable(tmp_path):
