@@ -11,6 +11,7 @@ import threading
 import time
 
 from batch.collector import collector_paused
+from batch.lines import chunk_lines
 from batch.local import answer_output, settle_answer
 from batch.records import error_line, is_record, new_counts, read_line, request_id_of
 from rules_core.requests import SettleRequest
@@ -140,8 +141,9 @@ def response_dict(message) -> dict:
 
 
 def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
-    """Settle one chunk (its first line's number, its lines); returns the output lines as one
-    block of bytes, their number, and the counts: one object each way, not one per line. The
+    """Settle one chunk (its first line's number, its lines as ``batch.lines`` cuts them: runs
+    of lines, one object each, split here); returns the output lines as one block of bytes,
+    their number, and the counts: one object each way, not one per line. The
     cycle collector is paused meanwhile: the chunk's requests and answers, none in a cycle, are
     held until its block is made, and the collector would walk them again and again. They are
     freed before it runs again (`_settled_chunk` returns only the block and the counts): its
@@ -151,7 +153,8 @@ def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dic
 
 
 def _settled_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
-    first, lines = chunk
+    first, pieces = chunk
+    lines = chunk_lines(pieces)
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
     prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
     requests = [request for request, _ in prepared if request is not None]
