@@ -156,15 +156,15 @@ def _settled_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, d
     first, pieces = chunk
     lines = chunk_lines(pieces)
     profile, overrides = settings.get("profile"), settings.get("overrides") or {}
-    prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
-    requests = [request for request, _ in prepared if request is not None]
-    if settings["local"]:
-        profiles = settings.get("profiles")
-        settled = [settle_answer(r, profiles) for r in requests]
-    else:
-        settled = settle_remote(requests)
-    results = iter(settled)
     out, counts = [], new_counts()
+    if settings["local"]:  # line by line: each answer written while its request and result are fresh
+        profiles = settings.get("profiles")
+        for number, line in enumerate(lines, start=first):
+            request, error = read_line(number, line, profile, overrides)
+            out.append(answer_output(error if request is None else settle_answer(request, profiles), counts))
+        return b"".join(out), len(out), counts
+    prepared = [read_line(number, line, profile, overrides) for number, line in enumerate(lines, start=first)]
+    results = iter(settle_remote([request for request, _ in prepared if request is not None]))
     for request, error in prepared:
         out.append(answer_output(error if request is None else next(results), counts))
     return b"".join(out), len(out), counts
