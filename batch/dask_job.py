@@ -119,6 +119,24 @@ def _look_up(shard_keys: list[str], keys: list[str]) -> dict:
     return found
 
 
+def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: bool) -> tuple[int, list]:
+    """Settle one batch of a partition into its part file, adding to ``counts``: (its records,
+    their comparables when comparing). Run with the collector paused: what it builds is freed as
+    it returns, before the collector runs again, whose first allocation after the pause would
+    otherwise walk it all (the answers, their dicts), once a batch."""
+    fmt = job["format"]
+    answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+    for answer in answers:
+        if isinstance(answer, SettleResult):
+            count_answer(counts, answer)
+        else:
+            count_record(counts, answer)
+    # Parquet parts are built from the core results column by column: no answer dict
+    records = None if fmt == "parquet" and not comparing else list(map(answer_record, answers))
+    part.write(records, answers_batch(answers) if fmt == "parquet" else None)
+    return len(answers), comparables(_request_records(batch), records) if comparing else []
+
+
 def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> dict:
     """Settle one partition into its part file; returns the part's statistics. ``previous``
     names the shards of the --compare index (their keys), or is None."""
@@ -136,19 +154,9 @@ def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> 
         items = []  # what the report needs of each record, a few numbers each
         for batch, number in read_partition(partition):
             with collector_paused():
-                answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
-                for answer in answers:
-                    if isinstance(answer, SettleResult):
-                        count_answer(counts, answer)
-                    else:
-                        count_record(counts, answer)
-                # Parquet parts are built from the core results column by column: no answer dict
-                records = None if fmt == "parquet" and changes is None else list(map(answer_record, answers))
-                results = answers_batch(answers) if fmt == "parquet" else None
-            part.write(records, results)
-            if changes is not None:
-                items += comparables(_request_records(batch), records)
-            progress.add(len(answers))
+                settled, compared = _settle_batch(batch, number, job, counts, part, changes is not None)
+            items += compared
+            progress.add(settled)
         if changes is not None:
             found = _look_up(previous, [item.key for item in items if item.key])
             changes.write(compare_comparables(items, found, tally))

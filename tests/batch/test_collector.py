@@ -59,3 +59,42 @@ def test_a_collector_turned_off_by_its_program_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_dask_task_frees_each_batch_before_the_collector_runs_again(tmp_path, monkeypatch):
+    """Resumed while a batch's answers and their dicts were still held (30,905 new objects), the
+    collector's first allocation walked them all, once a batch of 2,000, as a rescore chunk's
+    did: a batch now leaves it less than one collection's worth."""
+    from contextlib import contextmanager
+
+    from batch import dask_job
+    from batch.parts import count_lines, expand_inputs, numbered, plan_partitions
+    from rules_core.random_hands import generate_requests
+    from tests.clients.test_rescore import request_line
+
+    left = []
+    real = dask_job.collector_paused
+
+    @contextmanager
+    def watched():
+        with real():
+            yield
+            left.append(gc.get_count()[0])  # what the batch leaves, as the pause ends
+
+    monkeypatch.setattr(dask_job, "collector_paused", watched)
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(request_line(r) + "\n" for r in generate_requests(2500, seed=8)))
+    partitions = plan_partitions(expand_inputs([str(source)]), source.stat().st_size + 1)
+    lines = {p.index: count_lines(p.url, p.start, p.stop) for p in partitions}
+
+    def task(run: int) -> dict:
+        out = tmp_path / f"out-{run}"
+        (out / "_stats").mkdir(parents=True)
+        job = {"output": str(out), "format": "jsonl", "profile": None, "overrides": {}, "topic": "test"}
+        return dask_job.settle_part(next(iter(numbered(partitions, lines))), job, None)
+
+    task(1)  # the free lists of tuples, lists and dicts filled, as a worker has them
+    left.clear()
+    gc.collect(1)
+    assert task(2)["records"] == 2500
+    assert len(left) == 2 and max(left) < gc.get_threshold()[0], left
