@@ -1,0 +1,19 @@
+"""Tests of the benchmarks the documents show: each run as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench_lines(module: str, *args: str) -> list[str]:
+    """The lines ``python -m bench.MODULE ARGS`` prints, run from the repository; it must end
+    well, with nothing on its standard error."""
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout.splitlines()

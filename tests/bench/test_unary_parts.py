@@ -4,23 +4,11 @@ It had failed with a traceback since that change (the bench still called a unary
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench import bench_lines
 
 
 def test_every_layer_of_the_registered_handler_is_timed():
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.unary_parts", "--calls", "50"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    lines = done.stdout.splitlines()
+    lines = bench_lines("unary_parts", "--calls", "50")
     assert lines[0].startswith("CPU per call in one process, microseconds (load average ")
     layers = [line.rsplit(maxsplit=2)[0].strip() for line in lines[2:]]
     assert layers == ["core", "+ domain metrics", "servicer Settle", "+ call wrapper, call metrics, log line"]
