@@ -153,10 +153,13 @@ bench-service: install
 
 # What issue 25's per-call work costs a unary Settle with tracing off: HEAD against HEAD with
 # bench/without_versioned_answers.patch applied, in a compiled checkout beside this one (a git
-# worktree, ../<this directory>-without-versioned-answers), rounds interleaved (docs/PERFORMANCE.md).
+# worktree), rounds interleaved under h2load; then the two handlers' instructions per call,
+# counted by valgrind (docs/PERFORMANCE.md).
+WITHOUT_ISSUE_25 := $(dir $(CURDIR))$(notdir $(CURDIR))-without-versioned-answers
 bench-tracing-off: install
-	$(PY) -m bench.without_versioned_answers --rounds 30 --calls 6000 --open-loop-rounds 1 --seconds 3 \
-		--output bench/results/tracing-off-ab.json
+	$(PY) -m bench.without_versioned_answers --checkout $(WITHOUT_ISSUE_25) --rounds 30 --calls 6000 \
+		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab.json
+	$(PY) -m bench.unary_instructions --baseline $(WITHOUT_ISSUE_25)
 
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
 profile-service: install $(BENCH_STAMP)
