@@ -33,8 +33,7 @@ WARM_UP_CALLS = 500
 
 def _count_here(calls: int) -> None:
     """In the process valgrind runs: warm up, switch counting on, make ``calls`` calls."""
-    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="shmj-instructions-"))
-    from bench import unary_parts
+    from bench import unary_parts  # (its metrics go to a directory it removes at exit)
     from bench.unary_cost import bench_request
     from server import logs
 

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import time
 
-os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="shmj-parts-"))
+if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:  # the metrics' files, removed at exit
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _METRICS_DIR = tempfile.mkdtemp(prefix="shmj-parts-")
+    atexit.register(shutil.rmtree, _METRICS_DIR, True)
 
 import grpc  # noqa: E402
 from mahjong.shanghai.v1 import settlement_pb2 as pb  # noqa: E402

@@ -9,11 +9,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def bench_lines(module: str, *args: str) -> list[str]:
-    """The lines ``python -m bench.MODULE ARGS`` prints, run from the repository; it must end
-    well, with nothing on its standard error."""
+def bench_lines(module: str, *args: str, env: dict[str, str] | None = None) -> list[str]:
+    """The lines ``python -m bench.MODULE ARGS`` prints, run from the repository (in ``env``,
+    the environment, when given); it must end well, with nothing on its standard error."""
     done = subprocess.run(
-        [sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert (done.returncode, done.stderr) == (0, "")
     return done.stdout.splitlines()
