@@ -493,13 +493,29 @@ def report(results: dict) -> None:
         )
 
 
+def open_loop_seconds(text: str) -> int:
+    """``--seconds``: an open-loop run's calls of its first second are left out (`WARM_UP_US`),
+    so a run of one second or less would have none to give percentiles of."""
+    try:
+        seconds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of seconds, got {text!r}") from None
+    if seconds * 1_000_000 <= WARM_UP_US:
+        raise argparse.ArgumentTypeError(
+            f"at least 2 (the first second of an open-loop run is left out), got {seconds}"
+        )
+    return seconds
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calls", type=int, default=10_000, help="calls per full-speed round and server")
     parser.add_argument("--rounds", type=int, default=6, help="full-speed rounds, alternating the servers")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--streams", type=int, default=8, help="concurrent streams per connection at full speed")
     parser.add_argument("--rate", type=int, default=1000, help="calls per second of the open-loop run")
-    parser.add_argument("--seconds", type=int, default=10, help="length of each open-loop run")
+    parser.add_argument(
+        "--seconds", type=open_loop_seconds, default=10, help="length of each open-loop run (at least 2)"
+    )
     parser.add_argument(
         "--open-loop-rounds", type=int, default=3, help="open-loop runs per server, alternating the servers"
     )
