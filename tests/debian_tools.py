@@ -16,6 +16,8 @@ PACKAGE_OF = {
     "node": "nodejs",
     "prometheus": "prometheus",
     "promtool": "prometheus",
+    "valgrind": "valgrind",
+    "callgrind_control": "valgrind",
 }
 
 

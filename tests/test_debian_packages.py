@@ -97,6 +97,7 @@ def test_the_committed_list_is_read_package_by_package():
         "golang-google-genproto-dev",
         "golang-google-protobuf-dev",
         "golang-github-golang-protobuf-1-5-dev",
+        "valgrind",
         "g++",
         "pkg-config",
         "libprotobuf-dev",
