@@ -13,7 +13,7 @@ import yaml
 
 from server.config import ServerConfig, env_name, parse_config
 from tests.deploy.conftest import OVERLAYS
-from tests.deploy.tools import DEPLOY, PROMETHEUS, tool
+from tests.deploy.tools import DEPLOY, OPERATIONS, PROMETHEUS, tool
 
 KUBERNETES = DEPLOY / "kubernetes"
 TLS_OVERLAYS = ("overlays/production-tls", "overlays/production-mtls")
@@ -210,7 +210,7 @@ def test_the_house_profiles_configmap_is_mounted_where_the_server_reads_it_and_i
 def test_the_release_overlay_operations_md_shows_pins_the_image_by_digest(tmp_path):
     """OPERATIONS.md's "Deploy by digest": its commands, run as written with kubectl's own
     kustomize, render the production overlay with the image named by digest, not by tag."""
-    text = (Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md").read_text()
+    text = OPERATIONS.read_text()
     (block,) = [b for b in re.findall(r"```sh\n(.*?)```", text, flags=re.S) if "kubectl kustomize release" in b]
     digest = "0123456789abcdef" * 4
     (tmp_path / "deploy").symlink_to(DEPLOY)
