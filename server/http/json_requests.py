@@ -76,22 +76,24 @@ def read_request(method_name: str, request_class: type, body: bytes) -> tuple[ob
         return _read_batch(data, request_class)
     read = _READ_BY_RULES_CORE.get(method_name)
     if read is not None:
-        try:
-            return read(data), BatchEntryErrors()
-        except InvalidRequest as found:
-            raise Refused(errors.invalid_request(found)) from None
+        return _read_or_refused(read, data), BatchEntryErrors()
     checked_by = _CHECKED_BY_RULES_CORE.get(method_name)
     if checked_by is not None:
-        try:
-            checked_by(data)
-        except InvalidRequest as found:
-            raise Refused(errors.invalid_request(found)) from None
+        _read_or_refused(checked_by, data)
     request = request_class()
     try:
         json_format.ParseDict(data, request)
     except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
         raise Refused(errors.invalid_request(_violations(request_class, data, error))) from None
     return request, BatchEntryErrors()
+
+
+def _read_or_refused(read, data: dict):
+    """What rules_core's ``read`` makes of the body, or Refused with the fields it names."""
+    try:
+        return read(data)
+    except InvalidRequest as found:
+        raise Refused(errors.invalid_request(found)) from None
 
 
 def _violations(request_class: type, data: dict, error: Exception) -> InvalidRequest:
