@@ -15,6 +15,9 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # package otherwise. rules_core imports the source of any module edited since.
 HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
+# The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
+NATIVE := $(wildcard batch/native/*.c)
+NATIVE_SANITIZED := build/native-sanitized
 
 .PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
 
@@ -50,11 +53,11 @@ $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH) rules_core/compiled.py compile_core.py $(STAMP)
-	rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so
+$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(STAMP)
+	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
-		|| { rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
+		|| { rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
 	else echo "no C compiler: rules_core runs as pure Python"; fi
 	touch $@
 
@@ -192,7 +195,15 @@ bench-json-batches: install
 explorer-screenshots: install
 	$(PY) -m tests.explorer.screenshots
 
-.PHONY: fuzz
+.PHONY: fuzz fuzz-native
+# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
+# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
+fuzz-native: install
+	mkdir -p build
+	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
+	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+		SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native $(PY) -m pytest -p no:cacheprovider -m native tests
+
 # Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
 # coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
 FUZZ_SEED ?= 1
@@ -241,4 +252,4 @@ dashboard: install
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
-	rm -f rules_core/*.so batch/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so

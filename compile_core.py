@@ -5,7 +5,11 @@ that feed it (``batch.fast_requests``), one group. One source: the modules stay 
 and `rules_core.compiled` imports the source instead whenever a compiled module is missing or
 older than it, or SHMJ_PURE_PYTHON=1.
 The shared library of the group lands at the project root as rules_core__mypyc*.so.
-The image's wheel compiles the same extensions (`extensions()`) through setup.py.
+The image's wheel compiles the same extensions (`extensions()`) through setup.py, and with them
+the native modules of `batch.native` (`native_extensions()`: one extension per C file there).
+
+`python compile_core.py --sanitized DIR` builds only the native modules, with AddressSanitizer and
+UndefinedBehaviorSanitizer, into DIR/batch/native (`make fuzz-native` loads them from there).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import os
 import sys
 
 from mypyc.build import mypycify
-from setuptools import setup
+from setuptools import Extension, setup
 
 from rules_core.compiled import HOT_PATH, compiled_file, source_file
 
@@ -26,13 +30,40 @@ def extensions() -> list:
     editable install's path entry (the image's build) mypy would otherwise fail on their errors.
     """
     sources = [source_file(module) for module in HOT_PATH]
-    return mypycify([*sources, "--follow-imports=silent"], group_name="rules_core", opt_level="3")
+    compiled = mypycify([*sources, "--follow-imports=silent"], group_name="rules_core", opt_level="3")
+    return [*compiled, *native_extensions()]
 
 
-if __name__ == "__main__":
+NATIVE_DIR = "batch/native"
+_WARNINGS = ["-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
+_SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+
+
+def native_extensions(sanitized: bool = False) -> list[Extension]:
+    """An extension module ``batch.native.<name>`` for each ``batch/native/<name>.c``."""
+    flags = [*_WARNINGS, "-O1", "-g", *_SANITIZERS] if sanitized else [*_WARNINGS, "-O2"]
+    return [
+        Extension(
+            f"batch.native.{name[:-2]}",
+            [f"{NATIVE_DIR}/{name}"],
+            extra_compile_args=flags,
+            extra_link_args=_SANITIZERS if sanitized else [],
+        )
+        for name in sorted(os.listdir(NATIVE_DIR))
+        if name.endswith(".c")
+    ]
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--sanitized"]:
+    out = sys.argv[2]
+    sys.argv[1:] = ["build_ext", "--build-lib", out, "--build-temp", os.path.join(out, "temp"), "--force"]
+    setup(name="shmj_native_sanitized", ext_modules=native_extensions(sanitized=True), script_args=sys.argv[1:])
+elif __name__ == "__main__":
     sys.argv[1:] = ["build_ext", "--inplace", "--build-temp", "build/mypyc"]
     setup(name="rules_core_compiled", ext_modules=extensions(), script_args=sys.argv[1:])
     # setuptools keeps the times of a build it reuses: mark the modules as made now, so that
     # rules_core.compiled finds them current against their sources.
     for module in HOT_PATH:
         os.utime(compiled_file(module))
+    for extension in native_extensions():
+        os.utime(compiled_file(extension.name))
