@@ -16,7 +16,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
-NATIVE := $(wildcard batch/native/*.c)
+NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
 .PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard

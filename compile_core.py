@@ -40,12 +40,15 @@ _SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"
 
 
 def native_extensions(sanitized: bool = False) -> list[Extension]:
-    """An extension module ``batch.native.<name>`` for each ``batch/native/<name>.c``."""
+    """An extension module ``batch.native.<name>`` for each ``batch/native/<name>.c``, rebuilt
+    when it or a header of the folder changes."""
+    headers = sorted(f"{NATIVE_DIR}/{name}" for name in os.listdir(NATIVE_DIR) if name.endswith(".h"))
     flags = [*_WARNINGS, "-O1", "-g", *_SANITIZERS] if sanitized else [*_WARNINGS, "-O2"]
     return [
         Extension(
             f"batch.native.{name[:-2]}",
             [f"{NATIVE_DIR}/{name}"],
+            depends=headers,
             extra_compile_args=flags,
             extra_link_args=_SANITIZERS if sanitized else [],
         )
