@@ -3,7 +3,7 @@
 The input is read as a stream of numbered lines (``batch.lines``); worker processes
 (``rescore_workers``) settle them in chunks, with rules_core or through SettleBatch calls to
 a server, and a bounded window of chunks in flight keeps memory flat and the output in input
-order. ``--dask`` runs the same job on a cluster (``batch.dask_job``).
+order. ``--local --workers 1`` settles the chunks in this process, one after the other. ``--dask`` runs the same job on a cluster (``batch.dask_job``).
 
 - A line that cannot be settled (bad JSON included) becomes an error line; it
   never stops the job or costs another line.
@@ -34,7 +34,7 @@ from batch.paths import same_file
 from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts
 from clients.cli_args import UsageError, refuse_same_file
 from clients.rescore_report import changes_lines, dask_summary_line, local_summary_line
-from clients.rescore_workers import ServerFailure, init_worker, settle_chunk
+from clients.rescore_workers import ServerFailure, init_worker, local_settings, settle_chunk
 
 
 @dataclass
@@ -218,51 +218,26 @@ def run_rescore(
 def _settle_into(
     input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
 ) -> None:
-    bar = None
-    if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=summary.input_lines,
-            initial=summary.lines,
-            unit=" hands",
-            file=sys.stderr,
-            dynamic_ncols=True,
-            smoothing=0.1,
-        )
-    window: deque[Future] = deque()
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=get_context("spawn"),
-        initializer=init_worker,
-        initargs=(settings, os.getpid()),
-    )
+    bar = _progress_bar(summary) if progress and sys.stderr.isatty() else None  # not in a log file
+    here = workers == 1 and settings["local"]
     try:
         with open(output_path, "ab" if resume else "wb") as out:
 
-            def drain_one() -> None:
-                block, written, counts = window.popleft().result()
-                with interrupts.held():
-                    out.write(block)
-                    out.flush()
-                    summary.lines += written
-                    summary.lines_this_run += written
-                    summary.add(counts)
-                    if bar is not None:
-                        bar.update(written)
+            def write(answered: tuple[bytes, int, dict]) -> None:
+                block, written, counts = answered
+                out.write(block)
+                out.flush()
+                summary.lines += written
+                summary.lines_this_run += written
+                summary.add(counts)
+                if bar is not None:
+                    bar.update(written)
 
-            try:
-                for work in numbered_chunks(input_path, state, summary.lines, chunk):
-                    with interrupts.held(), interrupts.deaf_children():
-                        window.append(pool.submit(settle_chunk, work))
-                    if len(window) >= workers * 2:
-                        drain_one()
-            except InputChanged as error:
-                changed = str(error)  # the lines read before are settled and written all the same
+            chunks = numbered_chunks(input_path, state, summary.lines, chunk)
+            if here:
+                changed = _settled_here(chunks, local_settings(settings), write, interrupts)
             else:
-                changed = None
-            while window:
-                drain_one()
+                changed = _settled_in_pool(chunks, settings, workers, write, interrupts)
         if changed is None:
             state.check(input_path)  # the whole file as it was: did it stay so?
         summary.stopped = changed
@@ -275,13 +250,76 @@ def _settle_into(
     except KeyboardInterrupt:
         summary.stopped = interrupts.reason
     finally:
+        if bar is not None:
+            bar.close()
+
+
+def _progress_bar(summary: Summary):
+    from tqdm import tqdm
+
+    return tqdm(
+        total=summary.input_lines,
+        initial=summary.lines,
+        unit=" hands",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        smoothing=0.1,
+    )
+
+
+def _settled_here(chunks, job: dict, write, interrupts: _Interrupts) -> str | None:
+    """``--local --workers 1``: each chunk settled in this process by the pool workers' own
+    function, then written, with no process to start and feed (the lines pickled to it, its
+    blocks back: 2-4 CPU µs a record, docs/PERFORMANCE.md). Ctrl-C or SIGTERM waits for the
+    chunk under way to be written whole, so that no signal lands inside the rules or the
+    collector's pause; returns why the input stopped early (it changed), or None."""
+    try:
+        for work in chunks:
+            with interrupts.held():
+                write(settle_chunk(work, job))
+    except InputChanged as error:
+        return str(error)  # the lines read before are settled and written all the same
+    return None
+
+
+def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: _Interrupts) -> str | None:
+    """The chunks settled by worker processes, a bounded window of them in flight, each written
+    in input order as it comes back; returns why the input stopped early (it changed), or None."""
+    window: deque[Future] = deque()
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("spawn"),
+        initializer=init_worker,
+        initargs=(settings, os.getpid()),
+    )
+
+    def write_one() -> None:
+        answered = window.popleft().result()
+        with interrupts.held():
+            write(answered)
+
+    finished = False
+    try:
+        try:
+            for work in chunks:
+                with interrupts.held(), interrupts.deaf_children():
+                    window.append(pool.submit(settle_chunk, work))
+                if len(window) >= workers * 2:
+                    write_one()
+        except InputChanged as error:
+            changed = str(error)  # the lines read before are settled and written all the same
+        else:
+            changed = None
+        while window:
+            write_one()
+        finished = changed is None
+        return changed
+    finally:
         for pending in window:
             pending.cancel()
         # After a failure or Ctrl-C, do not wait here for the chunks still being settled: the
         # summary is written first (the workers finish their chunk and exit with this process).
-        pool.shutdown(wait=summary.stopped is None, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 JOB_SPAN = "shmj rescore"  # as --dask's (batch.dask_job)

@@ -23,7 +23,8 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=check.positive_int,
         default=os.cpu_count() or 1,
-        help="worker processes (streams to the server, or local rule engines; default one per core)",
+        help="worker processes (streams to the server, or local rule engines; default one per core); "
+        "--local --workers 1 settles in this process",
     )
     parser.add_argument(
         "--chunk",

@@ -2,7 +2,8 @@
 rules_core here (``--local``) or through SettleBatch calls to a server (a hand record line
 through a SettleRecord call), and returns their
 output lines and counts. Lines are read by ``batch.records.read_line`` either way, so a bad
-line gets the same error record whichever settles it."""
+line gets the same error record whichever settles it. ``--local --workers 1`` settles its
+chunks with the same function in the coordinating process itself (``clients.rescore``)."""
 
 from __future__ import annotations
 
@@ -32,12 +33,17 @@ def server_failure(error) -> ServerFailure:
     )
 
 
-def init_worker(job: dict, parent: int) -> None:
-    settings.update(job)
-    if job.get("house"):
-        from profile_files import registry_of
+def local_settings(job: dict) -> dict:
+    """The job's settings as rules_core settles under them: its house profiles as a registry."""
+    if not job.get("house"):
+        return job
+    from profile_files import registry_of
 
-        settings["profiles"] = registry_of(job["house"])
+    return {**job, "profiles": registry_of(job["house"])}
+
+
+def init_worker(job: dict, parent: int) -> None:
+    settings.update(local_settings(job))
     threading.Thread(target=exit_with_parent, args=(parent,), daemon=True).start()
     if not job["local"]:
         if job.get("trace"):  # the job's span, current here: each call carries its context
@@ -140,25 +146,26 @@ def response_dict(message) -> dict:
         return message_dict(message)
 
 
-def settle_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
+def settle_chunk(chunk: tuple[int, list[bytes | None]], job: dict | None = None) -> tuple[bytes, int, dict]:
     """Settle one chunk (its first line's number, its lines as ``batch.lines`` cuts them: runs
-    of lines, one object each, split here); returns the output lines as one block of bytes,
+    of lines, one object each, split here) under ``job``'s settings (`local_settings`; this
+    worker's when None); returns the output lines as one block of bytes,
     their number, and the counts: one object each way, not one per line. The
     cycle collector is paused meanwhile: the chunk's requests and answers, none in a cycle, are
     held until its block is made, and the collector would walk them again and again. They are
     freed before it runs again (`_settled_chunk` returns only the block and the counts): its
     first allocation after the pause would otherwise walk them all, once a chunk."""
     with collector_paused():
-        return _settled_chunk(chunk)
+        return _settled_chunk(chunk, settings if job is None else job)
 
 
-def _settled_chunk(chunk: tuple[int, list[bytes | None]]) -> tuple[bytes, int, dict]:
+def _settled_chunk(chunk: tuple[int, list[bytes | None]], job: dict) -> tuple[bytes, int, dict]:
     first, pieces = chunk
     lines = chunk_lines(pieces)
-    profile, overrides = settings.get("profile"), settings.get("overrides") or {}
+    profile, overrides = job.get("profile"), job.get("overrides") or {}
     out, counts = [], new_counts()
-    if settings["local"]:  # line by line: each answer written while its request and result are fresh
-        profiles = settings.get("profiles")
+    if job["local"]:  # line by line: each answer written while its request and result are fresh
+        profiles = job.get("profiles")
         for number, line in enumerate(lines, start=first):
             request, error = read_line(number, line, profile, overrides)
             out.append(answer_output(error if request is None else settle_answer(request, profiles), counts))

@@ -147,6 +147,9 @@ def test_rescore_local_and_on_dask_settle_under_the_house_profile(profiles, tmp_
     assert main(["rescore", str(HANDS), "-o", str(local), "--local", "--workers", "2", *common]) == 0
     written = [json.loads(line) for line in local.read_text().splitlines()]
     assert written == expected_lines("shanghai-club-a")  # every line settles under lezi, abandon-classic too
+    here = tmp_path / "here.jsonl"  # --workers 1: settled in this process, under the same registry
+    assert main(["rescore", str(HANDS), "-o", str(here), "--local", "--workers", "1", *common]) == 0
+    assert here.read_text() == local.read_text()
 
     assert main(["rescore", str(HANDS), "-o", str(cluster), "--dask", "local:1", *common]) == 0
     assert "".join(p.read_text() for p in sorted(cluster.glob("part-*.jsonl"))) == local.read_text()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from google.protobuf.json_format import MessageToDict
 
 import convert
@@ -63,11 +64,12 @@ def check_mixed_output(out):
     return rows
 
 
-def test_local_rescore_keeps_every_line_in_order(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])  # in this process, and in a pool
+def test_local_rescore_keeps_every_line_in_order(tmp_path, workers):
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     mixed_file(source)
     assert (
-        main(["rescore", str(source), "-o", str(out), "--local", "--workers", "2", "--chunk", "3", "--no-progress"])
+        main(["rescore", str(source), "-o", str(out), "--local", "--workers", workers, "--chunk", "3", "--no-progress"])
         == 0
     )
     check_mixed_output(out)
@@ -76,7 +78,8 @@ def test_local_rescore_keeps_every_line_in_order(tmp_path):
     assert (summary["legal_wins"], summary["illegal_wins"]) == (2, 1)
 
 
-def test_rescore_against_the_server_matches_local(tmp_path, server):
+@pytest.mark.parametrize("workers", ["1", "2"])  # a pool either way: its worker waits on the server
+def test_rescore_against_the_server_matches_local(tmp_path, server, workers):
     source = tmp_path / "in.jsonl"
     mixed_file(source)
     local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
@@ -91,7 +94,7 @@ def test_rescore_against_the_server_matches_local(tmp_path, server):
                 "--target",
                 server.address,
                 "--workers",
-                "2",
+                workers,
                 "--chunk",
                 "2",
                 "--no-progress",
@@ -160,7 +163,8 @@ def no_process_left(group: int, timeout: float = 10.0) -> bool:
     return False
 
 
-def test_resume_after_the_process_is_killed(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])  # settled in the killed process itself, and by its pool
+def test_resume_after_the_process_is_killed(tmp_path, workers):
     source, full, killed = tmp_path / "in.jsonl", tmp_path / "full.jsonl", tmp_path / "killed.jsonl"
     source.write_text("".join(request_line(r) + "\n" for r in generate_requests(30_000, 8)))
     command = [
@@ -171,7 +175,7 @@ def test_resume_after_the_process_is_killed(tmp_path):
         str(source),
         "--local",
         "--workers",
-        "2",
+        workers,
         "--chunk",
         "200",
         "--no-progress",

@@ -129,19 +129,21 @@ def test_without_a_summary_the_earlier_lines_are_counted_from_the_output(source,
     assert (summary["lines_this_run"], summary["skipped_by_resume"]) == (3, 5)
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])  # settled in the process the signal stops, and by a pool
 @pytest.mark.parametrize(
     ("signum", "code", "reason"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
 )
 def test_ctrl_c_or_sigterm_writes_the_summary_says_how_to_resume_and_exits_128_plus_the_signal(
-    tmp_path, signum, code, reason
+    tmp_path, signum, code, reason, workers
 ):
     """Ctrl-C, and SIGTERM (issue 8: it wrote no summary), sent to the whole process group as a
-    terminal or a service manager does: the workers finish their chunk, the coordinator writes."""
+    terminal or a service manager does: the workers finish their chunk, the coordinator writes
+    (at --workers 1 it settles the chunks itself, and writes the one under way whole first)."""
     source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     total = 30_000  # far more than is written before the signal lands, even on a loaded machine
     requests = generate_requests(total, 5)
     source.write_text("".join(request_line(r) + "\n" for r in requests))
-    command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "--local", "--workers", "2"]
+    command = [sys.executable, "-m", "clients.cli", "rescore", str(source), "--local", "--workers", workers]
     command += ["--chunk", "100", "--no-progress"]
     process = subprocess.Popen(
         [*command, "-o", str(output)], cwd=ROOT, start_new_session=True, stderr=subprocess.PIPE, text=True
