@@ -18,6 +18,7 @@ import json
 
 import msgspec
 
+from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
@@ -28,6 +29,10 @@ from rules_core.results import SettleResult
 from rules_core.version import ENGINE_VERSION
 
 COUNTED = ("settled", "rejected", "legal_wins", "illegal_wins", "mismatched_records")
+# The line read in C (batch/native/json_request.c) where it is built; what it declines goes to
+# the msgspec reader (fast_requests), and what that declines to the bounded reader.
+_NATIVE_JSON = native.load("json_request")
+_read_native = _NATIVE_JSON.read if _NATIVE_JSON is not None else None
 _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
 
@@ -60,13 +65,16 @@ def read_line(
     """(request, None) or (None, error record) for input line ``number``: its bytes, or its
     text (a string column); None is a line too long to read. The request is a core value when
     the line is in the usual form (``fast_requests``), else the line's JSON object, which the
-    bounded reader reads when it is settled."""
+    bounded reader reads when it is settled. The usual form is read in C where the native module
+    is built (``batch.native.json_request``), else, or where that declines, by msgspec."""
     if line is None:
         return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
     if number == 1:
         line = _without_byte_order_mark(line)
     if not overrides:
-        request = read_json_request(line)
+        request = _read_native(line) if _read_native is not None else None
+        if request is None:
+            request = read_json_request(line)
         if request is not None:
             return (request._replace(profile=profile) if profile else request), None
     try:

@@ -1,6 +1,7 @@
 """The readers of each wire form agree (issue 23): generated requests, valid and malformed, read
-from proto3 JSON by the fast reader (msgspec, ``batch.fast_requests``) and by the bounded reader
-(``rules_core.json_read``), from the proto message (``convert``) and from an Arrow row, give equal
+from proto3 JSON by the native reader (C, ``batch.native.json_request``), by the fast reader
+(msgspec, ``batch.fast_requests``) and by the bounded reader (``rules_core.json_read``), compact
+and spaced, from the proto message (``convert``) and from an Arrow row, give equal
 core values, and equal records (answers or violations) once settled. An Arrow batch is read
 row by row (msgspec) and column by column (``batch.arrow_columns``) alike."""
 
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pyarrow as pa
+import pytest
 from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +20,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from batch import native
 from batch.arrow import request_rows, settle_records
 from batch.arrow_columns import read_requests
 from batch.arrow_schema import REQUEST, record_batch
@@ -88,6 +92,22 @@ def bounded(data: dict):
 
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+NATIVE_JSON = native.load("json_request")
+WHITESPACE = " \t\r\n"
+
+
+def spaced(value, rng: random.Random) -> str:
+    """``value`` as JSON text with whitespace drawn by ``rng`` around every token."""
+
+    def gap() -> str:
+        return "".join(rng.choice(WHITESPACE) for _ in range(rng.choice([0, 0, 1, 2])))
+
+    if isinstance(value, dict):
+        items = [f"{gap()}{json.dumps(k)}{gap()}:{gap()}{spaced(v, rng)}{gap()}" for k, v in value.items()]
+        return "{" + ",".join(items) + gap() + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(f"{gap()}{spaced(v, rng)}{gap()}" for v in value) + gap() + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 @SETTINGS
@@ -100,6 +120,24 @@ def test_the_fast_json_reader_reads_what_the_bounded_one_reads_or_leaves_it_to_i
     request, error = read_line(1, line, None, {})
     assert error is None
     assert settle_request(request) == settle_request(json.loads(line))  # the same record, whichever reader
+
+
+@pytest.mark.native
+@pytest.mark.skipif(NATIVE_JSON is None, reason="batch.native.json_request not built")
+@SETTINGS
+@given(requests(), st.randoms(use_true_random=False), st.booleans())
+def test_the_native_json_reader_reads_what_the_others_read_or_declines(data, rng, compact):
+    """Where the native reader answers, its request is msgspec's and the bounded reader's; and it
+    declines no usual line (one the bounded reader reads, ASCII, that msgspec reads)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) if compact else spaced(data, rng)
+    line = text.encode()
+    answer = NATIVE_JSON.read(line)
+    fast = read_json_request(line)
+    if answer is not None:
+        assert answer == fast == bounded(data)
+        assert NATIVE_JSON.read(text) == answer
+    elif fast is not None and line.isascii() and b"\\" not in line:
+        raise AssertionError(f"declined a usual line: {line!r}")
 
 
 @SETTINGS

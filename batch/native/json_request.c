@@ -1,0 +1,778 @@
+/* A JSON Lines line read straight into a rules_core.requests.SettleRequest (issue 23).
+ *
+ * read(line) takes the bytes of a line (or its text, a str) in the usual form and gives the core
+ * request, with its Winner, Hand, Meld, Dice and LiabilityRelation values, built as
+ * batch.fast_requests builds them; or None, which declines the line to the Python readers
+ * (batch.fast_requests.read_json_request, then the bounded reader). It is held to
+ * read_json_request: where it answers, its value equals that reader's
+ * (tests/batch/test_readers_agree.py).
+ *
+ * The usual form read here is a subset of batch.request_structs': one JSON object, the
+ * lowerCamelCase keys of the .proto, enums by name (the tables of batch.request_structs, the
+ * unspecified name and null read as None), whole numbers within int32, lists within
+ * rules_core.validation's bounds, null as an absent field, "overrides" only as null, any JSON
+ * whitespace between tokens. It declines everything else, and what it could read but the Python
+ * readers might read otherwise: a backslash, a control character or a byte >= 0x80 in a string,
+ * a number with a fraction or an exponent (or a leading zero, or over ten digits), a key twice
+ * in one object, an unknown key, a str that is not ASCII, a request id that may be over
+ * MAX_REQUEST_ID_BYTES (fast_requests' check: four bytes a character), anything after the
+ * object. Its nesting is the request's own (five levels, a function each): no recursion.
+ *
+ * A MemoryError is raised as such; every other fault is a None.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core_values.h"
+
+/* The longest list the reader can hold while it reads (a bound of rules_core.validation over it
+ * is an ImportError), and the name tables' slots (at most half of them filled). */
+#define LIST_CAPACITY 256
+#define NAME_SLOTS 128
+#define MAX_INT32_DIGITS 10
+
+/* --- the module's state ------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *key;    /* the name (a str) */
+    PyObject *member; /* its core member, or None */
+    const char *name; /* the key's bytes, held alive by `key` */
+    Py_ssize_t length;
+} NameSlot;
+
+typedef struct {
+    NameSlot slots[NAME_SLOTS];
+} NameTable;
+
+typedef struct {
+    Py_ssize_t concealed, melds, meld_tiles, flowers, passed, winners, liabilities, request_id_bytes;
+} Bounds;
+
+typedef struct {
+    CoreTypes types;
+    NameTable tiles, flowers, meld_kinds, outcomes;
+    Bounds bounds;
+} State;
+
+/* --- the cursor over a line's bytes ------------------------------------------------------- */
+
+typedef struct {
+    const char *at;
+    const char *end;
+} Cursor;
+
+static void skip_space(Cursor *c) {
+    while (c->at < c->end && (*c->at == ' ' || *c->at == '\n' || *c->at == '\r' || *c->at == '\t')) {
+        c->at++;
+    }
+}
+
+/* Whether the next token (after whitespace) is `ch`; it is consumed when it is. */
+static int take(Cursor *c, char ch) {
+    skip_space(c);
+    if (c->at < c->end && *c->at == ch) {
+        c->at++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether n bytes are the same (names and keys are short: a loop beats a call of memcmp). */
+static inline int same_bytes(const char *a, const char *b, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the next token is the literal `word` (null, true, false); consumed when it is. */
+static int take_word(Cursor *c, const char *word, Py_ssize_t length) {
+    skip_space(c);
+    if (c->end - c->at >= length && same_bytes(c->at, word, length)) {
+        c->at += length;
+        return 1;
+    }
+    return 0;
+}
+
+static int take_null(Cursor *c) {
+    return take_word(c, "null", 4);
+}
+
+/* The bytes that end a plain string's run: the quote, and what is declined (a backslash, a
+ * control character, a byte >= 0x80). */
+static unsigned char ENDS_RUN[256];
+
+static void fill_ends_run(void) {
+    for (int byte = 0; byte < 256; byte++) {
+        ENDS_RUN[byte] = byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
+    }
+}
+
+/* A string's bytes, without its quotes: 0, or -1 to decline (not a string, or one holding a
+ * backslash, a control character or a byte >= 0x80). */
+static int read_string(Cursor *c, const char **start, Py_ssize_t *length) {
+    if (!take(c, '"')) {
+        return -1;
+    }
+    const char *from = c->at;
+    while (c->at < c->end && !ENDS_RUN[(unsigned char)*c->at]) {
+        c->at++;
+    }
+    if (c->at == c->end || *c->at != '"') {
+        return -1;
+    }
+    *start = from;
+    *length = c->at - from;
+    c->at++;
+    return 0;
+}
+
+/* A whole number within int32: 0, or -1 to decline. */
+static int read_int32(Cursor *c, long *value) {
+    skip_space(c);
+    int negative = c->at < c->end && *c->at == '-';
+    c->at += negative;
+    const char *digits = c->at;
+    int64_t magnitude = 0;
+    while (c->at < c->end && *c->at >= '0' && *c->at <= '9') {
+        if (c->at - digits == MAX_INT32_DIGITS) {
+            return -1;
+        }
+        magnitude = magnitude * 10 + (*c->at - '0');
+        c->at++;
+    }
+    Py_ssize_t count = c->at - digits;
+    if (count == 0 || (count > 1 && *digits == '0')) {
+        return -1;
+    }
+    if (c->at < c->end && (*c->at == '.' || *c->at == 'e' || *c->at == 'E')) {
+        return -1;
+    }
+    int64_t number = negative ? -magnitude : magnitude;
+    if (number < INT32_MIN || number > INT32_MAX) {
+        return -1;
+    }
+    *value = (long)number;
+    return 0;
+}
+
+/* --- the name tables ---------------------------------------------------------------------- */
+
+/* A name's slot to start from: FNV-1a of its length and last three bytes, which tell the names
+ * of one table apart (they share their prefix) nearly always; a clash only costs a probe. */
+static uint32_t name_hash(const char *name, Py_ssize_t length) {
+    uint32_t hash = (2166136261u ^ (uint32_t)length) * 16777619u;
+    for (Py_ssize_t i = length > 3 ? length - 3 : 0; i < length; i++) {
+        hash = (hash ^ (unsigned char)name[i]) * 16777619u;
+    }
+    return hash;
+}
+
+/* The core member of a name (borrowed), or NULL for a name the table lacks. */
+static PyObject *look_up(const NameTable *table, const char *name, Py_ssize_t length) {
+    for (uint32_t i = name_hash(name, length) & (NAME_SLOTS - 1);; i = (i + 1) & (NAME_SLOTS - 1)) {
+        const NameSlot *slot = &table->slots[i];
+        if (slot->key == NULL) {
+            return NULL;
+        }
+        if (slot->length == length && same_bytes(slot->name, name, length)) {
+            return slot->member;
+        }
+    }
+}
+
+/* Fill `table` from a dict of batch.request_structs (name: member; its None key is null's, read
+ * here as such): 0, or -1 with ImportError. */
+static int fill_names(NameTable *table, PyObject *names, const char *what) {
+    if (!PyDict_Check(names) || PyDict_GET_SIZE(names) > NAME_SLOTS / 2) {
+        PyErr_Format(PyExc_ImportError, "batch.request_structs.%s is not a dict of at most %d names", what,
+                     NAME_SLOTS / 2);
+        return -1;
+    }
+    Py_ssize_t position = 0;
+    PyObject *key, *member;
+    while (PyDict_Next(names, &position, &key, &member)) {
+        if (key == Py_None) {
+            continue;
+        }
+        Py_ssize_t length;
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &length) : NULL;
+        if (name == NULL || !PyUnicode_IS_ASCII(key)) {
+            PyErr_Format(PyExc_ImportError, "batch.request_structs.%s has a key %R that is not an ASCII name", what,
+                         key);
+            return -1;
+        }
+        uint32_t i = name_hash(name, length) & (NAME_SLOTS - 1);
+        while (table->slots[i].key != NULL) {
+            i = (i + 1) & (NAME_SLOTS - 1);
+        }
+        table->slots[i] = (NameSlot){Py_NewRef(key), Py_NewRef(member), name, length};
+    }
+    return 0;
+}
+
+static void clear_names(NameTable *table) {
+    for (int i = 0; i < NAME_SLOTS; i++) {
+        Py_CLEAR(table->slots[i].key);
+        Py_CLEAR(table->slots[i].member);
+    }
+}
+
+static int traverse_names(NameTable *table, visitproc visit, void *arg) {
+    for (int i = 0; i < NAME_SLOTS; i++) {
+        Py_VISIT(table->slots[i].key);
+        Py_VISIT(table->slots[i].member);
+    }
+    return 0;
+}
+
+/* --- values ------------------------------------------------------------------------------- */
+
+/* Each reader gives a new reference, null read as the field's absent value, or NULL to decline
+ * (an exception set only for a real error: memory). */
+
+static PyObject *int_value(Cursor *c) {
+    long value = 0;
+    if (!take_null(c) && read_int32(c, &value) < 0) {
+        return NULL;
+    }
+    return PyLong_FromLong(value);
+}
+
+static PyObject *bool_value(Cursor *c) {
+    if (take_word(c, "true", 4)) {
+        Py_RETURN_TRUE;
+    }
+    if (take_word(c, "false", 5) || take_null(c)) {
+        Py_RETURN_FALSE;
+    }
+    return NULL;
+}
+
+static PyObject *ascii_text(const char *bytes, Py_ssize_t length) {
+    PyObject *text = PyUnicode_New(length, 127);
+    if (text != NULL) {
+        memcpy(PyUnicode_DATA(text), bytes, (size_t)length);
+    }
+    return text;
+}
+
+static PyObject *text_value(Cursor *c) {
+    const char *bytes = "";
+    Py_ssize_t length = 0;
+    if (!take_null(c) && read_string(c, &bytes, &length) < 0) {
+        return NULL;
+    }
+    return ascii_text(bytes, length);
+}
+
+/* An enum by name: its member (None for the unspecified name, and null). */
+static PyObject *name_value(Cursor *c, const NameTable *table) {
+    if (take_null(c)) {
+        Py_RETURN_NONE;
+    }
+    const char *name;
+    Py_ssize_t length;
+    if (read_string(c, &name, &length) < 0) {
+        return NULL;
+    }
+    PyObject *member = look_up(table, name, length);
+    return member == NULL ? NULL : Py_NewRef(member);
+}
+
+static void release(PyObject **items, Py_ssize_t count) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_XDECREF(items[i]);
+    }
+}
+
+/* --- lists -------------------------------------------------------------------------------- */
+
+typedef PyObject *(*ItemReader)(const State *state, Cursor *c, const void *arg);
+
+/* A list of at most `bound` items as a tuple (null: the empty tuple). */
+static PyObject *list_value(const State *state, Cursor *c, Py_ssize_t bound, ItemReader item, const void *arg) {
+    if (take_null(c)) {
+        return PyTuple_New(0);
+    }
+    if (!take(c, '[')) {
+        return NULL;
+    }
+    if (take(c, ']')) {
+        return PyTuple_New(0);
+    }
+    PyObject *items[LIST_CAPACITY];
+    Py_ssize_t count = 0;
+    do {
+        if (count == bound) {
+            release(items, count);
+            return NULL;
+        }
+        PyObject *value = item(state, c, arg);
+        if (value == NULL) {
+            release(items, count);
+            return NULL;
+        }
+        items[count++] = value;
+    } while (take(c, ','));
+    if (!take(c, ']')) {
+        release(items, count);
+        return NULL;
+    }
+    return core_tuple(count, items);
+}
+
+static PyObject *name_item(const State *state, Cursor *c, const void *table) {
+    if (take_null(c)) { /* a null among names: msgspec refuses it */
+        return NULL;
+    }
+    return name_value(c, table);
+}
+
+static PyObject *names_value(const State *state, Cursor *c, const NameTable *table, Py_ssize_t bound) {
+    return list_value(state, c, bound, name_item, table);
+}
+
+/* --- objects ------------------------------------------------------------------------------ */
+
+/* An object's keys, in the order of its core value's fields. */
+typedef struct {
+    const char *name;
+    Py_ssize_t length;
+} Key;
+
+#define KEY(name) {name, sizeof(name) - 1}
+
+/* One object's keys in turn: Object walks them, the field index in its key list each time. */
+typedef struct {
+    const Key *keys;
+    int count_keys;
+    unsigned seen;
+    int count;
+} Object;
+
+enum { FIELD_END = -1, FIELD_DECLINED = -2 };
+
+static int field_of(const Object *object, const char *key, Py_ssize_t length) {
+    for (int i = 0; i < object->count_keys; i++) {
+        if (object->keys[i].length == length && same_bytes(object->keys[i].name, key, length)) {
+            return i;
+        }
+    }
+    return FIELD_DECLINED;
+}
+
+/* The index of the next key, its colon read (FIELD_END after the last; FIELD_DECLINED for an
+ * unknown key, a key twice, or anything not an object's). */
+static int next_field(Object *object, Cursor *c) {
+    if (take(c, '}')) {
+        return FIELD_END;
+    }
+    if (object->count > 0 && !take(c, ',')) {
+        return FIELD_DECLINED;
+    }
+    const char *key;
+    Py_ssize_t length;
+    if (read_string(c, &key, &length) < 0 || !take(c, ':')) {
+        return FIELD_DECLINED;
+    }
+    int index = field_of(object, key, length);
+    if (index < 0 || (object->seen & (1u << index))) {
+        return FIELD_DECLINED;
+    }
+    object->seen |= 1u << index;
+    object->count++;
+    return index;
+}
+
+/* The start of an object (null is not one: each caller says what null is). */
+static int open_object(Object *object, Cursor *c, const Key *keys, int count_keys) {
+    *object = (Object){keys, count_keys, 0, 0};
+    return take(c, '{');
+}
+
+/* What an absent field (or a null) is read as. */
+enum { ABSENT_ZERO, ABSENT_NONE, ABSENT_FALSE, ABSENT_EMPTY_TEXT, ABSENT_EMPTY_TUPLE, ABSENT_EMPTY_HAND };
+
+static PyObject *empty_hand(const State *state);
+
+/* Fill every field still absent with its absent value: 0, or -1 on memory. */
+static int fill_absent(const State *state, PyObject **fields, const int *kinds, int count) {
+    for (int i = 0; i < count; i++) {
+        if (fields[i] != NULL) {
+            continue;
+        }
+        switch (kinds[i]) {
+        case ABSENT_ZERO:
+            fields[i] = PyLong_FromLong(0);
+            break;
+        case ABSENT_NONE:
+            fields[i] = Py_NewRef(Py_None);
+            break;
+        case ABSENT_FALSE:
+            fields[i] = Py_NewRef(Py_False);
+            break;
+        case ABSENT_EMPTY_TEXT:
+            fields[i] = PyUnicode_New(0, 127);
+            break;
+        case ABSENT_EMPTY_TUPLE:
+            fields[i] = PyTuple_New(0);
+            break;
+        default:
+            fields[i] = empty_hand(state);
+            break;
+        }
+        if (fields[i] == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Walk an object's fields into `fields` with `read_field`, then fill the absent ones: 0, or -1
+ * (every field read released). */
+typedef PyObject *(*FieldReader)(const State *state, Cursor *c, int index);
+
+static int read_object(const State *state, Cursor *c, const Key *keys, const int *kinds, int count,
+                       PyObject **fields, FieldReader read_field) {
+    Object object;
+    if (!open_object(&object, c, keys, count)) {
+        return -1;
+    }
+    int index;
+    while ((index = next_field(&object, c)) >= 0) {
+        fields[index] = read_field(state, c, index);
+        if (fields[index] == NULL) {
+            break;
+        }
+    }
+    if (index != FIELD_END || fill_absent(state, fields, kinds, count) < 0) {
+        release(fields, count);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- Meld --------------------------------------------------------------------------------- */
+
+static const Key MELD_KEYS[] = {KEY("kind"), KEY("tiles"), KEY("fromSeat")};
+static const int MELD_ABSENT[] = {ABSENT_NONE, ABSENT_EMPTY_TUPLE, ABSENT_ZERO};
+
+static PyObject *meld_field(const State *state, Cursor *c, int index) {
+    switch (index) {
+    case 0:
+        return name_value(c, &state->meld_kinds);
+    case 1:
+        return names_value(state, c, &state->tiles, state->bounds.meld_tiles);
+    default:
+        return int_value(c);
+    }
+}
+
+static PyObject *meld_item(const State *state, Cursor *c, const void *arg) {
+    PyObject *f[3] = {NULL};
+    if (read_object(state, c, MELD_KEYS, MELD_ABSENT, 3, f, meld_field) < 0) {
+        return NULL;
+    }
+    return core_meld(&state->types, f[0], f[1], f[2]);
+}
+
+/* --- Hand --------------------------------------------------------------------------------- */
+
+static const Key HAND_KEYS[] = {KEY("concealed"), KEY("winningTile"), KEY("melds"), KEY("flowers")};
+static const int HAND_ABSENT[] = {ABSENT_EMPTY_TUPLE, ABSENT_NONE, ABSENT_EMPTY_TUPLE, ABSENT_EMPTY_TUPLE};
+
+static PyObject *hand_field(const State *state, Cursor *c, int index) {
+    switch (index) {
+    case 0:
+        return names_value(state, c, &state->tiles, state->bounds.concealed);
+    case 1:
+        return name_value(c, &state->tiles);
+    case 2:
+        return list_value(state, c, state->bounds.melds, meld_item, NULL);
+    default:
+        return names_value(state, c, &state->flowers, state->bounds.flowers);
+    }
+}
+
+/* The hand of a winner without one (or with null): Hand(concealed=()). */
+static PyObject *empty_hand(const State *state) {
+    PyObject *f[4] = {NULL};
+    if (fill_absent(state, f, HAND_ABSENT, 4) < 0) {
+        release(f, 4);
+        return NULL;
+    }
+    return core_hand(&state->types, f[0], f[1], f[2], f[3]);
+}
+
+static PyObject *hand_value(const State *state, Cursor *c) {
+    if (take_null(c)) {
+        return empty_hand(state);
+    }
+    PyObject *f[4] = {NULL};
+    if (read_object(state, c, HAND_KEYS, HAND_ABSENT, 4, f, hand_field) < 0) {
+        return NULL;
+    }
+    return core_hand(&state->types, f[0], f[1], f[2], f[3]);
+}
+
+/* --- Winner ------------------------------------------------------------------------------- */
+
+static const Key WINNER_KEYS[] = {KEY("seat"), KEY("hand"), KEY("passedTiles"), KEY("replacementDraw"),
+                                   KEY("firstGoAround")};
+static const int WINNER_ABSENT[] = {ABSENT_ZERO, ABSENT_EMPTY_HAND, ABSENT_EMPTY_TUPLE, ABSENT_FALSE, ABSENT_FALSE};
+
+static PyObject *winner_field(const State *state, Cursor *c, int index) {
+    switch (index) {
+    case 0:
+        return int_value(c);
+    case 1:
+        return hand_value(state, c);
+    case 2:
+        return names_value(state, c, &state->tiles, state->bounds.passed);
+    default:
+        return bool_value(c);
+    }
+}
+
+static PyObject *winner_item(const State *state, Cursor *c, const void *arg) {
+    PyObject *f[5] = {NULL};
+    if (read_object(state, c, WINNER_KEYS, WINNER_ABSENT, 5, f, winner_field) < 0) {
+        return NULL;
+    }
+    return core_winner(&state->types, f[0], f[1], f[2], f[3], f[4]);
+}
+
+/* --- Dice, LiabilityRelation -------------------------------------------------------------- */
+
+static const Key DICE_KEYS[] = {KEY("first"), KEY("second")};
+static const Key RELATION_KEYS[] = {KEY("claimerSeat"), KEY("sourceSeat"), KEY("claims")};
+static const int ALL_ZERO[] = {ABSENT_ZERO, ABSENT_ZERO, ABSENT_ZERO};
+
+static PyObject *int_field(const State *state, Cursor *c, int index) {
+    return int_value(c);
+}
+
+/* The dice; null (as absent) is None. */
+static PyObject *dice_value(const State *state, Cursor *c) {
+    if (take_null(c)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *f[2] = {NULL};
+    if (read_object(state, c, DICE_KEYS, ALL_ZERO, 2, f, int_field) < 0) {
+        return NULL;
+    }
+    return core_dice(&state->types, f[0], f[1]);
+}
+
+static PyObject *relation_item(const State *state, Cursor *c, const void *arg) {
+    PyObject *f[3] = {NULL};
+    if (read_object(state, c, RELATION_KEYS, ALL_ZERO, 3, f, int_field) < 0) {
+        return NULL;
+    }
+    return core_relation(&state->types, f[0], f[1], f[2]);
+}
+
+/* --- SettleRequest ------------------------------------------------------------------------ */
+
+/* In the order of SettleRequest's fields (CoreRequestFields). */
+static const Key REQUEST_KEYS[] = {
+    KEY("profile"),        KEY("outcome"),   KEY("winners"),   KEY("dealerSeat"),    KEY("dice"),
+    KEY("huangfanCount"),  KEY("discarderSeat"), KEY("liabilities"), KEY("abandoningSeat"), KEY("overrides"),
+    KEY("requestId"),      KEY("profileDigest")};
+enum { REQUEST_FIELDS = 12, DICE_FIELD = 4, OVERRIDES_FIELD = 9, REQUEST_ID_FIELD = 10 };
+static const int REQUEST_ABSENT[REQUEST_FIELDS] = {
+    ABSENT_EMPTY_TEXT, ABSENT_NONE, ABSENT_EMPTY_TUPLE, ABSENT_ZERO, ABSENT_NONE,       ABSENT_ZERO,
+    ABSENT_ZERO,       ABSENT_EMPTY_TUPLE, ABSENT_ZERO, ABSENT_NONE, ABSENT_EMPTY_TEXT, ABSENT_EMPTY_TEXT};
+
+static PyObject *request_field(const State *state, Cursor *c, int index) {
+    switch (index) {
+    case 0:
+    case 10:
+    case 11:
+        return text_value(c);
+    case 1:
+        return name_value(c, &state->outcomes);
+    case 2:
+        return list_value(state, c, state->bounds.winners, winner_item, NULL);
+    case 4:
+        return dice_value(state, c);
+    case 7:
+        return list_value(state, c, state->bounds.liabilities, relation_item, NULL);
+    case 9: /* overrides: only null here, a request with overrides is the bounded reader's */
+        return take_null(c) ? Py_NewRef(Py_None) : NULL;
+    default:
+        return int_value(c);
+    }
+}
+
+static PyObject *request_value(const State *state, Cursor *c) {
+    PyObject *f[REQUEST_FIELDS] = {NULL};
+    if (read_object(state, c, REQUEST_KEYS, REQUEST_ABSENT, REQUEST_FIELDS, f, request_field) < 0) {
+        return NULL;
+    }
+    if (PyUnicode_GET_LENGTH(f[REQUEST_ID_FIELD]) * 4 > state->bounds.request_id_bytes) {
+        release(f, REQUEST_FIELDS); /* perhaps over the bound: the bounded reader says */
+        return NULL;
+    }
+    CoreRequestFields fields = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11]};
+    return core_request(&state->types, &fields);
+}
+
+/* --- the module --------------------------------------------------------------------------- */
+
+/* The bytes of a line: 0, or -1 for what is not read here (a str not all ASCII, another type). */
+static int line_bytes(PyObject *line, Cursor *c) {
+    if (PyBytes_Check(line)) {
+        c->at = PyBytes_AS_STRING(line);
+        c->end = c->at + PyBytes_GET_SIZE(line);
+        return 0;
+    }
+    if (PyUnicode_Check(line) && PyUnicode_IS_READY(line) && PyUnicode_IS_ASCII(line)) {
+        c->at = (const char *)PyUnicode_DATA(line);
+        c->end = c->at + PyUnicode_GET_LENGTH(line);
+        return 0;
+    }
+    return -1;
+}
+
+static PyObject *read_line(PyObject *module, PyObject *line) {
+    const State *state = PyModule_GetState(module);
+    Cursor c;
+    if (line_bytes(line, &c) < 0) {
+        Py_RETURN_NONE;
+    }
+    PyObject *request = request_value(state, &c);
+    if (request != NULL) {
+        skip_space(&c);
+        if (c.at == c.end) {
+            return request;
+        }
+        Py_DECREF(request); /* something after the object */
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg) {
+    State *state = PyModule_GetState(module);
+    if (state == NULL) {
+        return 0;
+    }
+    NameTable *tables[] = {&state->tiles, &state->flowers, &state->meld_kinds, &state->outcomes};
+    for (int i = 0; i < 4; i++) {
+        int error = traverse_names(tables[i], visit, arg);
+        if (error) {
+            return error;
+        }
+    }
+    return core_types_traverse(&state->types, visit, arg);
+}
+
+static int module_clear(PyObject *module) {
+    State *state = PyModule_GetState(module);
+    if (state == NULL) {
+        return 0;
+    }
+    clear_names(&state->tiles);
+    clear_names(&state->flowers);
+    clear_names(&state->meld_kinds);
+    clear_names(&state->outcomes);
+    core_types_clear(&state->types);
+    return 0;
+}
+
+static void module_free(void *module) {
+    module_clear(module);
+}
+
+/* A bound of rules_core.validation, from 0 to `limit`: 0, or -1 with ImportError. */
+static int read_bound(PyObject *validation, const char *name, Py_ssize_t limit, Py_ssize_t *bound) {
+    PyObject *value = PyObject_GetAttrString(validation, name);
+    *bound = value != NULL && PyLong_Check(value) ? PyLong_AsSsize_t(value) : -1;
+    Py_XDECREF(value);
+    if (*bound < 0 || *bound > limit) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ImportError, "rules_core.validation.%s is not a bound from 0 to %zd", name, limit);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_bounds(Bounds *bounds) {
+    PyObject *validation = PyImport_ImportModule("rules_core.validation");
+    if (validation == NULL) {
+        return -1;
+    }
+    int error = read_bound(validation, "MAX_CONCEALED", LIST_CAPACITY, &bounds->concealed) ||
+                read_bound(validation, "MAX_MELDS", LIST_CAPACITY, &bounds->melds) ||
+                read_bound(validation, "MAX_MELD_TILES", LIST_CAPACITY, &bounds->meld_tiles) ||
+                read_bound(validation, "MAX_FLOWERS", LIST_CAPACITY, &bounds->flowers) ||
+                read_bound(validation, "MAX_PASSED", LIST_CAPACITY, &bounds->passed) ||
+                read_bound(validation, "MAX_WINNERS", LIST_CAPACITY, &bounds->winners) ||
+                read_bound(validation, "MAX_LIABILITIES", LIST_CAPACITY, &bounds->liabilities) ||
+                read_bound(validation, "MAX_REQUEST_ID_BYTES", PY_SSIZE_T_MAX / 8, &bounds->request_id_bytes);
+    Py_DECREF(validation);
+    return error ? -1 : 0;
+}
+
+static int load_names(State *state) {
+    PyObject *structs = PyImport_ImportModule("batch.request_structs");
+    if (structs == NULL) {
+        return -1;
+    }
+    struct {
+        NameTable *table;
+        const char *name;
+    } tables[] = {{&state->tiles, "TILES"},
+                  {&state->flowers, "FLOWERS"},
+                  {&state->meld_kinds, "MELD_KINDS"},
+                  {&state->outcomes, "OUTCOMES"}};
+    int error = 0;
+    for (int i = 0; i < 4 && !error; i++) {
+        PyObject *names = PyObject_GetAttrString(structs, tables[i].name);
+        error = names == NULL || fill_names(tables[i].table, names, tables[i].name) < 0;
+        Py_XDECREF(names);
+    }
+    Py_DECREF(structs);
+    return error ? -1 : 0;
+}
+
+static PyMethodDef methods[] = {
+    {"read", read_line, METH_O,
+     "read(line) -> SettleRequest | None: the request of a JSON line (bytes or str) in the usual form, "
+     "or None to leave it to the Python readers."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "batch.native.json_request",
+    .m_doc = "A JSON Lines line read straight into a rules_core SettleRequest, or None (batch.fast_requests' twin).",
+    .m_size = sizeof(State),
+    .m_methods = methods,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit_json_request(void) {
+    fill_ends_run();
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL) {
+        return NULL;
+    }
+    State *state = PyModule_GetState(module);
+    if (core_types_load(&state->types) < 0 || load_bounds(&state->bounds) < 0 || load_names(state) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,314 @@
+"""The native JSON line reader (batch/native/json_request.c): the msgspec reader's answer where
+it answers, a decline (None) for each thing it leaves to the Python readers, no crash or leak on
+any bytes, and an ImportError when what it relies on has changed. (Its agreement with both
+Python readers on generated requests is in test_readers_agree.py.)"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import resource
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import convert
+from batch import native
+from batch.fast_requests import read_json_request
+from rules_core.random_hands import generate_requests
+from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
+from rules_core.tiles import Flower, Tile
+from rules_core.validation import MAX_CONCEALED, MAX_REQUEST_ID_BYTES
+
+NATIVE = native.load("json_request")
+pytestmark = [pytest.mark.native, pytest.mark.skipif(NATIVE is None, reason="batch.native.json_request not built")]
+
+LINES = [
+    json.dumps(MessageToDict(convert.settle_request_message(r)), separators=(",", ":")).encode()
+    for r in generate_requests(120, seed=31)
+]
+MELD_LINE = next(line for line in LINES if b'"melds"' in line)
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def read(line: bytes | str):
+    return NATIVE.read(line)
+
+
+# --- what it answers ------------------------------------------------------------------------
+
+
+def test_every_usual_line_is_read_as_the_msgspec_reader_reads_it():
+    assert [read(line) for line in LINES] == [read_json_request(line) for line in LINES]
+    assert None not in [read(line) for line in LINES]
+
+
+def test_a_line_as_text_reads_as_its_bytes():
+    assert [read(line.decode()) for line in LINES] == [read(line) for line in LINES]
+
+
+def test_whitespace_between_any_two_tokens_reads_as_the_compact_line():
+    spaced = MELD_LINE.replace(b",", b" ,\t").replace(b":", b"\r: ").replace(b"[", b"[ ").replace(b"{", b"\n{ ")
+    assert read(b" \t" + spaced.replace(b"}", b" }").replace(b"]", b"\t]") + b"\r\n") == read(MELD_LINE)
+
+
+def test_a_null_reads_as_the_field_absent():
+    assert read(b'{"profile":null,"outcome":null,"winners":null,"dice":null,"dealerSeat":null,"overrides":null}') == (
+        SettleRequest(profile="", outcome=None)
+    )
+    assert read(b'{"winners":[{"seat":null,"hand":null,"passedTiles":null,"replacementDraw":null}]}') == (
+        SettleRequest(profile="", outcome=None, winners=(Winner(seat=0, hand=Hand(concealed=())),))
+    )
+
+
+def test_an_empty_object_is_the_empty_request():
+    assert read(b"{}") == read_json_request(b"{}") == SettleRequest(profile="", outcome=None)
+
+
+def test_each_field_lands_in_its_place():
+    line = (
+        b'{"requestId":"r-1","profile":"lezi","profileDigest":"abc","dealerSeat":1,"huangfanCount":2,'
+        b'"discarderSeat":3,"abandoningSeat":4,"outcome":"OUTCOME_DISCARD","dice":{"first":5,"second":6},'
+        b'"liabilities":[{"claimerSeat":1,"sourceSeat":2,"claims":3}],"winners":[{"seat":2,"replacementDraw":true,'
+        b'"firstGoAround":false,"passedTiles":["TILE_EAST"],"hand":{"concealed":["TILE_M1","TILE_UNSPECIFIED"],'
+        b'"winningTile":"TILE_M1","flowers":["FLOWER_PLUM"],"melds":[{"kind":"MELD_KIND_PUNG",'
+        b'"tiles":["TILE_RED"],"fromSeat":-2147483648}]}}]}'
+    )
+    expected = SettleRequest(
+        profile="lezi",
+        outcome=Outcome.DISCARD,
+        winners=(
+            Winner(
+                seat=2,
+                hand=Hand(
+                    concealed=(Tile.M1, None),
+                    winning_tile=Tile.M1,
+                    melds=(Meld(MeldKind.PUNG, (Tile.RED,), -(2**31)),),
+                    flowers=(Flower.PLUM,),
+                ),
+                passed_tiles=(Tile.EAST,),
+                replacement_draw=True,
+            ),
+        ),
+        dealer_seat=1,
+        dice=Dice(5, 6),
+        huangfan_count=2,
+        discarder_seat=3,
+        liabilities=(LiabilityRelation(1, 2, 3),),
+        abandoning_seat=4,
+        request_id="r-1",
+        profile_digest="abc",
+    )
+    assert read(line) == read_json_request(line) == expected
+
+
+def test_the_values_are_the_core_types():
+    request = read(MELD_LINE)
+    winner = request.winners[0]
+    meld = winner.hand.melds[0]
+    assert (type(request), type(winner), type(winner.hand), type(meld)) == (SettleRequest, Winner, Hand, Meld)
+    assert type(request.outcome) is Outcome and type(meld.kind) is MeldKind and type(meld.tiles[0]) is Tile
+
+
+def test_minus_zero_and_the_int32_ends_read_as_msgspec_reads_them():
+    for number in (b"-0", b"2147483647", b"-2147483648"):
+        line = b'{"dealerSeat":' + number + b"}"
+        assert read(line) == read_json_request(line) == SettleRequest("", None, dealer_seat=int(number))
+
+
+def test_a_list_at_its_bound_is_read():
+    tiles = b",".join([b'"TILE_M1"'] * MAX_CONCEALED)
+    line = b'{"winners":[{"hand":{"concealed":[' + tiles + b"]}}]}"
+    assert read(line) == read_json_request(line) is not None
+
+
+def test_a_request_id_of_the_bound_in_four_byte_characters_is_read():
+    line = b'{"requestId":"' + b"x" * (MAX_REQUEST_ID_BYTES // 4) + b'"}'
+    assert read(line).request_id == "x" * (MAX_REQUEST_ID_BYTES // 4)
+
+
+# --- what it declines -----------------------------------------------------------------------
+
+DECLINED = {
+    "a backslash in a string": b'{"requestId":"a\\u0062"}',
+    "an escaped quote": b'{"requestId":"a\\"b"}',
+    "a byte over 0x7f in a string": '{"requestId":"牌"}'.encode(),
+    "a control character in a string": b'{"requestId":"a\tb"}',
+    "invalid UTF-8": b'{"requestId":"\xff"}',
+    "a number with a fraction": b'{"dealerSeat":1.0}',
+    "a number with an exponent": b'{"dealerSeat":1e0}',
+    "a number with a capital exponent": b'{"dealerSeat":1E0}',
+    "a leading zero": b'{"dealerSeat":01}',
+    "a minus alone": b'{"dealerSeat":-}',
+    "over int32": b'{"dealerSeat":2147483648}',
+    "under int32": b'{"dealerSeat":-2147483649}',
+    "eleven digits": b'{"dealerSeat":00000000001}',
+    "a number in a string": b'{"dealerSeat":"1"}',
+    "a bool for a number": b'{"dealerSeat":true}',
+    "a number for a bool": b'{"winners":[{"replacementDraw":1}]}',
+    "a key twice": b'{"dealerSeat":1,"dealerSeat":1}',
+    "a key twice, the first null": b'{"dice":null,"dice":{"first":1}}',
+    "a key twice in a nested object": b'{"dice":{"first":1,"first":2}}',
+    "an unknown key": b'{"colour":1}',
+    "a snake_case key": b'{"dealer_seat":1}',
+    "an enum by number": b'{"outcome":2}',
+    "an unknown enum name": b'{"outcome":"OUTCOME_NONE"}',
+    "a name of another enum": b'{"outcome":"TILE_M1"}',
+    "a null among tiles": b'{"winners":[{"hand":{"concealed":[null]}}]}',
+    "a null among winners": b'{"winners":[null]}',
+    "a list over its bound": b'{"winners":[{"hand":{"concealed":[' + b",".join([b'"TILE_M1"'] * 15) + b"]}}]}",
+    "overrides": b'{"overrides":{}}',
+    "an object for a list": b'{"winners":{}}',
+    "a trailing comma in a list": b'{"winners":[{},]}',
+    "a trailing comma in an object": b'{"dealerSeat":1,}',
+    "a missing comma": b'{"dealerSeat":1 "profile":"x"}',
+    "anything after the object": b'{"dealerSeat":1} x',
+    "a second object": b"{}{}",
+    "an array": b"[]",
+    "null": b"null",
+    "an empty line": b"",
+    "a blank line": b" \r\n",
+    "a truncated line": b'{"dealerSeat":1',
+    "a truncated string": b'{"requestId":"abc',
+    "a byte order mark": b"\xef\xbb\xbf{}",  # read_line takes it off before any reader
+    "a request id perhaps over its bound": b'{"requestId":"' + b"x" * (MAX_REQUEST_ID_BYTES // 4 + 1) + b'"}',
+    "a form feed as whitespace": b"{\f}",
+}
+
+
+@pytest.mark.parametrize("line", DECLINED.values(), ids=DECLINED.keys())
+def test_it_declines(line):
+    assert read(line) is None
+
+
+def test_it_declines_a_str_not_all_ascii_and_whatever_is_not_a_line():
+    assert read('{"requestId":"é"}') is None
+    assert read(bytearray(b"{}")) is None
+    assert read(memoryview(b"{}")) is None
+    assert read(None) is None
+    assert read(1) is None
+
+
+# --- any bytes ------------------------------------------------------------------------------
+
+
+def agrees(line: bytes) -> None:
+    """Its answer is msgspec's where it answers; anything may be declined."""
+    answer = read(line)
+    assert answer is None or answer == read_json_request(line)
+
+
+@SETTINGS
+@given(st.sampled_from(LINES), st.data())
+def test_a_truncated_line_is_declined(line, data):
+    cut = data.draw(st.integers(0, len(line) - 1))
+    assert read(line[:cut]) is None
+
+
+@SETTINGS
+@given(st.sampled_from(LINES), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4))
+def test_a_line_with_bytes_changed_is_read_as_msgspec_reads_it_or_declined(line, changes):
+    mutated = bytearray(line)
+    for position, byte in changes:
+        mutated[position % len(mutated)] = byte
+    agrees(bytes(mutated))
+
+
+@SETTINGS
+@given(st.sampled_from(LINES), st.integers(0, 10**6), st.binary(min_size=1, max_size=8))
+def test_a_line_with_bytes_put_in_is_read_as_msgspec_reads_it_or_declined(line, position, inserted):
+    position %= len(line)
+    agrees(line[:position] + inserted + line[position:])
+
+
+@SETTINGS
+@given(st.binary(max_size=200))
+def test_random_bytes_are_read_as_msgspec_reads_them_or_declined(line):
+    agrees(line)
+    agrees(b"{" + line)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from([b"{", b"}", b"[", b"]", b",", b":", b'"', b"null", b"1", b'"winners"', b" "])))
+def test_any_run_of_tokens_is_read_as_msgspec_reads_it_or_declined(tokens):
+    agrees(b"".join(tokens))
+
+
+# --- what it holds to -----------------------------------------------------------------------
+
+CHANGED_IMPORT = """
+import sys
+{change}
+from batch import native
+try:
+    native.load("json_request")
+except ImportError as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            "import rules_core.requests as r, typing\n"
+            "r.Dice = typing.NamedTuple('Dice', [('second', int), ('first', int)])",
+            "rules_core.requests.Dice._fields is ('second', 'first'), not the 2 fields this module builds",
+        ),
+        (
+            "import rules_core.requests as r\nr.Hand = dict",
+            "rules_core.requests.Hand is not a tuple class",
+        ),
+        (
+            "import rules_core.validation as v\nv.MAX_PASSED = 10**6",
+            "rules_core.validation.MAX_PASSED is not a bound from 0 to 256",
+        ),
+        (
+            "import batch.request_structs as s\ns.TILES = {f'T{i}': None for i in range(65)}",
+            "batch.request_structs.TILES is not a dict of at most 64 names",
+        ),
+        (
+            "import batch.request_structs as s\ns.OUTCOMES = {1: None}",
+            "batch.request_structs.OUTCOMES has a key 1 that is not an ASCII name",
+        ),
+    ],
+    ids=[
+        "a field order changed",
+        "a type not a tuple",
+        "a bound over its buffer",
+        "a table too big",
+        "a key not a name",
+    ],
+)
+def test_at_import_it_checks_what_it_relies_on(change, message):
+    script = CHANGED_IMPORT.format(change=textwrap.dedent(change))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ)
+    assert out.stdout.strip() == message
+
+
+def test_many_reads_leak_nothing():
+    """Lines it answers and lines it declines at each depth, many times after a warm-up: the
+    interpreter's allocated blocks do not grow (exact), nor the process's peak RSS by more than
+    a few MB."""
+    lines = [*LINES[:40], *(line[: len(line) // 2] for line in LINES[:20]), *DECLINED.values()]
+    lines += [line.replace(b'"TILE_M', b'"TILE_X', 1) for line in LINES[:20]]
+
+    def rounds(count: int) -> None:
+        for _ in range(count):
+            for line in lines:
+                read(line)
+
+    rounds(50)
+    gc.collect()
+    blocks = sys.getallocatedblocks()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rounds(500)
+    gc.collect()
+    assert sys.getallocatedblocks() - blocks <= 10
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 8 * 1024  # KiB
