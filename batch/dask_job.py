@@ -35,7 +35,7 @@ from batch.compare import (
     split_previous,
 )
 from batch.job_tracing import job_span, partition_span
-from batch.local import answer_record
+from batch.local import answer_output, answer_record
 from batch.parts import (
     Partition,
     check_output,
@@ -126,6 +126,9 @@ def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: 
     otherwise walk it all (the answers, their dicts), once a batch."""
     fmt = job["format"]
     answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+    if fmt == "jsonl" and not comparing:  # each answer's line written from its core result: no dict
+        part.write_lines(b"".join([answer_output(answer, counts) for answer in answers]))
+        return len(answers), []
     for answer in answers:
         if isinstance(answer, SettleResult):
             count_answer(counts, answer)

@@ -5,7 +5,16 @@ record."""
 from __future__ import annotations
 
 import rules_core as rc
-from batch.records import count_answer, count_record, error_line, is_record, output_line, read_line, request_id_of
+from batch.records import (
+    count_answer,
+    count_record,
+    error_line,
+    is_record,
+    output_line,
+    read_line,
+    request_id_of,
+    result_line,
+)
 from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import SettleRequest
@@ -29,7 +38,7 @@ def answer_output(answer: SettleResult | dict, counts: dict) -> bytes:
     counts read from it, not from its dict)."""
     if isinstance(answer, SettleResult):
         count_answer(counts, answer)
-        return output_line(settle_response_dict(answer))
+        return result_line(answer)
     count_record(counts, answer)
     return output_line(answer)
 

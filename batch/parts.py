@@ -209,6 +209,10 @@ class PartWriter:
         else:
             self.parquet.write_batch(batch if batch is not None else pa.RecordBatch.from_pylist(records, self.schema))
 
+    def write_lines(self, block: bytes) -> None:
+        """JSON lines already written (a block of them, each with its newline)."""
+        self.file.write(block)
+
     def commit(self) -> None:
         if self.parquet is not None:
             self.parquet.close()

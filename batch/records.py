@@ -23,7 +23,7 @@ from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
 from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
-from rules_core.json_write import error_record
+from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 from rules_core.version import ENGINE_VERSION
@@ -35,6 +35,10 @@ _NATIVE_JSON = native.load("json_request")
 _read_native = _NATIVE_JSON.read if _NATIVE_JSON is not None else None
 _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
+# A core result's line written in C (batch/native/json_answer.c) where it is built; what it
+# declines goes to the answer dict and msgspec (output_line).
+_NATIVE_ANSWER = native.load("json_answer")
+_write_native = _NATIVE_ANSWER.settle_line if _NATIVE_ANSWER is not None else None
 
 
 def error_line(
@@ -193,3 +197,14 @@ def output_line(record: dict) -> bytes:
         return _encode(record) + b"\n"
     except UnicodeEncodeError:
         return json.dumps(record, separators=(",", ":")).encode() + b"\n"
+
+
+def result_line(result: SettleResult) -> bytes:
+    """A core result's output line: `output_line` of its answer dict, byte for byte, written
+    straight from the result by ``batch/native/json_answer.c`` where it is built and sure of
+    every value (else, and under ``SHMJ_PURE_PYTHON=1``, by the dict and msgspec)."""
+    if _write_native is not None:
+        line = _write_native(result)
+        if line is not None:
+            return line
+    return output_line(settle_response_dict(result))
