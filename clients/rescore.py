@@ -197,8 +197,11 @@ def run_rescore(
     with _Interrupts() as interrupts:
         try:
             state = InputState.of(input_path)
-            summary.input_lines = count_lines(input_path, state.size)
             skip = _complete_lines(output_path) if resume and output_path.exists() else 0
+            bar = progress and sys.stderr.isatty()  # a bar in a log file is a line of carriage returns
+            counted = bool(skip) or bar  # the output's lines checked against the input's, the bar's total
+            if counted:
+                summary.input_lines = count_lines(input_path, state.size)
             if skip > summary.input_lines:
                 raise UsageError(
                     f"{output_path} has {skip} lines but {input_path} only {summary.input_lines}: "
@@ -206,9 +209,11 @@ def run_rescore(
                 )
             summary.lines = summary.skipped_by_resume = skip
             summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
-            _settle_into(
-                input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
-            )
+            _settle_into(input_path, state, output_path, settings, workers, chunk, resume, bar, summary, interrupts)
+            if not counted:  # no pass over the whole file first (0.2 CPU µs a line) where none needs it
+                summary.input_lines = summary.lines  # a job that ended as it should read every line
+                if summary.stopped is not None:
+                    summary.input_lines = count_lines(input_path, state.size)
         except KeyboardInterrupt:
             summary.stopped = interrupts.reason
     summary.seconds = time.perf_counter() - start
@@ -216,9 +221,9 @@ def run_rescore(
 
 
 def _settle_into(
-    input_path, state, output_path, settings, workers, chunk, resume, progress, summary, interrupts
+    input_path, state, output_path, settings, workers, chunk, resume, show_bar, summary, interrupts
 ) -> None:
-    bar = _progress_bar(summary) if progress and sys.stderr.isatty() else None  # not in a log file
+    bar = _progress_bar(summary) if show_bar else None
     here = workers == 1 and settings["local"]
     try:
         with open(output_path, "ab" if resume else "wb") as out:

@@ -109,7 +109,7 @@ def test_an_input_that_changes_while_it_is_read_is_reported_not_complete(tmp_pat
         "(its size or modification time); run again with --resume to continue\n"
     )
     summary = summary_of(output)
-    assert (summary["lines"], summary["complete"]) == (total, False)
+    assert (summary["lines"], summary["input_lines"], summary["complete"]) == (total, total, False)
     assert summary["stopped"] == "the input changed while it was read (its size or modification time)"
     with open(source, "a") as file:
         file.write(lines[total][40:])

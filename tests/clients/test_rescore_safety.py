@@ -159,6 +159,7 @@ def test_ctrl_c_or_sigterm_writes_the_summary_says_how_to_resume_and_exits_128_p
     assert err == f"shmj rescore: {reason} after line {written}; run again with --resume to continue\n"
     summary = summary_of(output)
     assert (summary["lines"], summary["lines_this_run"], summary["stopped"]) == (written, written, reason)
+    assert summary["input_lines"] == total  # counted once the job stopped: it read only some
     assert summary["settled"] + summary["rejected"] == written
     assert subprocess.run([*command, "-o", str(output), "--resume"], cwd=ROOT).returncode == 0
     rows = [json.loads(line) for line in output.read_text().splitlines()]
