@@ -187,6 +187,29 @@ def test_it_declines(line):
     assert read(line) is None
 
 
+def test_a_string_of_each_length_reads_whole():
+    """Strings are scanned eight bytes a step where eight are left: every length, every tail."""
+    for length in range(41):
+        line = b'{"requestId":"' + bytes(ord("a") + i % 26 for i in range(length)) + b'"}'
+        assert read(line).request_id == line[14:-2].decode()
+
+
+@pytest.mark.parametrize("byte", [b"\\", b"\x00", b"\x1f", b"\x7f\x80", b"\xff"], ids=repr)
+def test_a_declined_byte_is_found_at_every_place_in_a_string(byte):
+    """... and the byte that ends a run is found wherever it is in a step, or after the last."""
+    for length in range(41):
+        for place in range(length):
+            text = b"x" * place + byte + b"x" * (length - place)
+            assert read(b'{"requestId":"' + text + b'"}') is None, (length, place)
+
+
+def test_a_quote_ends_a_string_wherever_it_is_in_a_step():
+    for place in range(20):
+        assert read(b'{"profile":"' + b"p" * place + b'","requestId":"' + b"r" * 7 + b'"}') == (
+            SettleRequest(profile="p" * place, outcome=None, request_id="rrrrrrr")
+        )
+
+
 def test_it_declines_a_str_not_all_ascii_and_whatever_is_not_a_line():
     assert read('{"requestId":"é"}') is None
     assert read(bytearray(b"{}")) is None
