@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from batch import native
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
@@ -185,9 +186,22 @@ def _dice(column: Column) -> list:
     return [throw if ok else None for ok, throw in zip(column.valid(), dice, strict=True)]
 
 
+NATIVE = native.load("arrow_requests")
+
+
 def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     """The core request of each row (None for a row the bounded reader must judge), or None for
-    a batch not of the usual shape."""
+    a batch not of the usual shape: read from the batch's buffers in C (batch/native/
+    arrow_requests.c) where that is built, else, and wherever it declines, in Python."""
+    if NATIVE is not None:
+        read = NATIVE.read_requests(*batch.__arrow_c_array__())
+        if read is not NotImplemented:
+            return read
+    return read_requests_in_python(batch)
+
+
+def read_requests_in_python(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
+    """``read_requests`` column by column in Python: the native reader's twin."""
     schema = batch.schema
     if any(_TYPES.get(field.name) != field.type for field in schema):
         return None  # an unknown column, or a known one of another type: the row reader names it
