@@ -9,19 +9,27 @@ batch is ``arrow_schema.result_batch``'s (schema and values) for the same answer
 tests/batch/test_arrow_results.py holds; an error record of the usual shape is a row whose
 answer fields are their defaults, and any other record (a hand record's answer) sends the
 whole batch to ``result_batch``.
+
+Native first: where ``batch/native/arrow_results.c`` is built, it writes the columns of
+``CORE_TYPE`` and the engine version straight into Arrow's buffers, which ``batch.arrow_buffers``
+puts together, and the enums are named by the same ``take``; where it declines (anything but
+the results rules_core makes), the batch is Arrow's conversion, ``python_answers_batch``, which
+tests hold it equal to.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import not_
 from typing import cast
 
 import pyarrow as pa
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from batch import native
+from batch.arrow_buffers import assembled, layout
 from batch.arrow_schema import RESULT, RESULT_SCHEMA, result_batch
 from rules_core.json_names import PATTERN, UNIT
 from rules_core.json_write import settle_response_dict
@@ -122,30 +130,48 @@ def _as_result(record: dict) -> SettleResult:
     return SettleResult(record.get("requestId"), "", 0, (), (), (), None, (), 0, "")  # type: ignore[arg-type]
 
 
-def _errors(errors: list[dict], rows: list[int], size: int) -> pa.Array:
-    """The error column: null for an answer; an error's ``reason`` "" and ``metadata`` empty
-    when it has none, as ``result_batch`` fills them in."""
-    kind = RESULT_SCHEMA.field("error").type
-    if not rows:
-        return pa.nulls(size, kind)
+_ERROR = RESULT_SCHEMA.field("error").type
+
+
+def _error_entries(errors: list[dict]) -> pa.Array:
+    """The errors as the error column's structs: an error's ``reason`` "" and ``metadata``
+    empty when it has none, as ``result_batch`` fills them in."""
     entries = [
         (e["code"], e["message"], e["fieldViolations"], e.get("reason", ""), list(e.get("metadata", {}).items()))
         for e in errors
     ]
+    return pa.array(entries, _ERROR)
+
+
+def _errors(errors: list[dict], rows: list[int], size: int) -> pa.Array:
+    """The error column: null for an answer, the error of the record at each of ``rows``."""
+    if not rows:
+        return pa.nulls(size, _ERROR)
     at: list[int | None] = [None] * size
     for index, row in enumerate(rows):
         at[row] = index
-    return pa.array(entries, kind).take(pa.array(at, pa.int32()))
+    return _error_entries(errors).take(pa.array(at, pa.int32()))
 
 
-def answers_batch(answers: Sequence[SettleResult | dict]) -> pa.RecordBatch:
+def _error_rows(answers: Sequence[SettleResult | dict]) -> tuple[list[int], list[dict]] | None:
+    """The rows of the error records and the records, or None when one has another shape."""
+    error_rows = list(compress(range(len(answers)), map(not_, map(isinstance, answers, repeat(SettleResult)))))
+    errors = cast(list[dict], [answers[row] for row in error_rows])
+    return (error_rows, errors) if all(map(_is_plain_error, errors)) else None
+
+
+def _general(answers: Sequence[SettleResult | dict]) -> pa.RecordBatch:
+    return result_batch([a if isinstance(a, dict) else settle_response_dict(a) for a in answers])
+
+
+def python_answers_batch(answers: Sequence[SettleResult | dict]) -> pa.RecordBatch:
     """The RecordBatch of ``RESULT_SCHEMA`` of answers as ``batch.local.settle_answer`` gives
     them (core results and error records), equal to ``result_batch`` of their records."""
     size = len(answers)
-    error_rows = list(compress(range(size), map(not_, map(isinstance, answers, repeat(SettleResult)))))
-    errors = cast(list[dict], [answers[row] for row in error_rows])
-    if not all(map(_is_plain_error, errors)):  # a record of another shape: the general path
-        return result_batch([a if isinstance(a, dict) else settle_response_dict(a) for a in answers])
+    found = _error_rows(answers)
+    if found is None:  # a record of another shape: the general path
+        return _general(answers)
+    error_rows, errors = found
     results = list(answers)
     for row, record in zip(error_rows, errors, strict=True):
         results[row] = _as_result(record)
@@ -160,3 +186,40 @@ def answers_batch(answers: Sequence[SettleResult | dict]) -> pa.RecordBatch:
         versions[row] = ""
     arrays["engine_version"] = pa.array(versions, pa.string())
     return pa.RecordBatch.from_arrays([arrays[name] for name in RESULT_SCHEMA.names], schema=RESULT_SCHEMA)
+
+
+# What the native writer's buffers hold, in order: the core's columns, enums as numbers, the
+# engine version, and where each row's error is among the error records (null for an answer).
+WRITTEN_COLUMNS = [*CORE_TYPE, pa.field("engine_version", pa.string()), pa.field("error_at", pa.int32())]
+WRITTEN_LAYOUT = tuple(chain.from_iterable(layout(field.name, field.type) for field in WRITTEN_COLUMNS))
+NATIVE = native.load("arrow_results")
+if NATIVE is not None and NATIVE.LAYOUT != WRITTEN_LAYOUT:  # a build of another schema
+    NATIVE = None
+
+
+def native_answers_batch(answers: Sequence[SettleResult | dict], module=NATIVE) -> pa.RecordBatch | None:
+    """``python_answers_batch``'s batch written by the native module, or None where it is not
+    built or declines (a record of another shape, a value of a type rules_core does not write)."""
+    written = module.result_buffers(answers) if module is not None else None
+    if written is None:
+        return None
+    buffers, error_rows = written
+    errors = [answers[row] for row in error_rows]
+    if not all(map(_is_plain_error, errors)):  # a record of another shape: the general path
+        return None
+    size = len(answers)
+    each = iter(buffers)
+    arrays = {field.name: assembled(field.type, size, each) for field in WRITTEN_COLUMNS}
+    for name in SettleResult._fields:
+        arrays[name] = _named(arrays[name], RESULT.fields_by_name[name], RESULT_SCHEMA.field(name).type)
+    at = arrays.pop("error_at")
+    arrays["error"] = _error_entries([e["error"] for e in errors]).take(at) if errors else pa.nulls(size, _ERROR)
+    return pa.RecordBatch.from_arrays([arrays[name] for name in RESULT_SCHEMA.names], schema=RESULT_SCHEMA)
+
+
+def answers_batch(answers: Sequence[SettleResult | dict]) -> pa.RecordBatch:
+    """The RecordBatch of ``RESULT_SCHEMA`` of answers as ``batch.local.settle_answer`` gives
+    them (core results and error records), equal to ``result_batch`` of their records: written
+    natively where it can be, by Arrow's conversion where not."""
+    batch = native_answers_batch(answers) if NATIVE is not None else None
+    return python_answers_batch(answers) if batch is None else batch

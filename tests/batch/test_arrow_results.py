@@ -13,7 +13,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from batch.arrow import settle_answers, settle_arrow_batch, settle_records
-from batch.arrow_results import answers_batch
+from batch.arrow_results import answers_batch, python_answers_batch
 from batch.arrow_schema import REQUEST, RESULT_SCHEMA, record_batch, result_batch
 from batch.local import answer_record
 from rules_core import results
@@ -45,10 +45,12 @@ def old_batch(answers: list) -> pa.RecordBatch:
 
 
 def assert_same_batch(answers: list) -> pa.RecordBatch:
-    new, old = answers_batch(answers), old_batch(answers)
-    assert new.schema == old.schema == RESULT_SCHEMA
-    assert new.equals(old)
-    assert new.to_pylist() == old.to_pylist()
+    """``answers_batch`` (native where it is built), its Python path and the answer dicts give
+    one batch."""
+    new, python, old = answers_batch(answers), python_answers_batch(answers), old_batch(answers)
+    assert new.schema == python.schema == old.schema == RESULT_SCHEMA
+    assert new.equals(old) and python.equals(old)
+    assert new.to_pylist() == python.to_pylist() == old.to_pylist()
     return new
 
 

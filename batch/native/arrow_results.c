@@ -1,0 +1,889 @@
+/* batch.native.arrow_results: a batch's result columns written from rules_core's results.
+
+   Reads:   a list (or tuple) of answers, each a rules_core.results.SettleResult (its nested
+            WinnerResult, ValueItem, Payment, Penalty and NextHand named tuples, indexed as their
+            _fields say, checked at import) or an error record (a dict: only its "requestId" is
+            read here; its "error" is batch.arrow_results' to write).
+   Writes:  the buffers of every column of batch.arrow_results.CORE_TYPE (the result's columns
+            with each enum as its member's number, which Python then names by a take) and of
+            engine_version, and error_at (each row's index among the error records, null
+            for an answer; the rows of those records are listed too): each array's validity, int32 offsets, values or UTF-8 data, as
+            bytearrays, in the order pyarrow's Array.buffers() lists them (LAYOUT names each
+            place; None where that array has no buffer of its own). An error row is the
+            answer's fields at their defaults (unit 0, lists empty, no next hand, no version).
+   Declines (returns None) on anything it is not sure of: an answer of another type, a field
+            of another type than the core writes (a list where a tuple is, a float or a bool
+            where an int is, an int beyond int32, or beyond 2**53 where a double is), an enum
+            number with no name in rules_core.json_write's table of it, a string that is not
+            UTF-8, a column over int32 offsets, a list changed while it is read. The caller then
+            takes the Python path.
+   Twin:    batch.arrow_results.python_answers_batch (Arrow's conversion of the same results);
+            tests/batch/test_native_arrow_results.py holds the two batches equal.
+
+   Nothing here recurses: each nesting of the result has its own function, depth fixed. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#define WRITTEN 0
+#define DECLINED 1
+#define FAILED (-1)
+
+/* A number written as a double only while it is one exactly (pyarrow refuses larger ints). */
+#define EXACT_DOUBLE_INT (1LL << 53)
+#define MAX_NAMES 64
+
+/* ---- the buffers, in Array.buffers() order ------------------------------------------------ */
+
+/* BUFFER(id, slot) a buffer written here; NONE(slot) an array's buffer that stays None. */
+#define SLOTS(BUFFER, NONE)                                                        \
+    BUFFER(REQUEST_ID_VALIDITY, "request_id/validity")                             \
+    BUFFER(REQUEST_ID_OFFSETS, "request_id/offsets")                               \
+    BUFFER(REQUEST_ID_DATA, "request_id/data")                                     \
+    NONE("profile/validity")                                                       \
+    BUFFER(PROFILE_OFFSETS, "profile/offsets")                                     \
+    BUFFER(PROFILE_DATA, "profile/data")                                           \
+    NONE("unit/validity")                                                          \
+    BUFFER(UNIT, "unit/values")                                                    \
+    NONE("winners/validity")                                                       \
+    BUFFER(WINNERS_OFFSETS, "winners/offsets")                                     \
+    NONE("winners.item/validity")                                                  \
+    NONE("winners.item.seat/validity")                                             \
+    BUFFER(WINNER_SEAT, "winners.item.seat/values")                                \
+    NONE("winners.item.legal/validity")                                            \
+    BUFFER(WINNER_LEGAL, "winners.item.legal/values")                              \
+    NONE("winners.item.illegal_reasons/validity")                                  \
+    BUFFER(ILLEGAL_REASONS_OFFSETS, "winners.item.illegal_reasons/offsets")        \
+    NONE("winners.item.illegal_reasons.item/validity")                             \
+    BUFFER(ILLEGAL_REASON, "winners.item.illegal_reasons.item/values")             \
+    NONE("winners.item.patterns/validity")                                         \
+    BUFFER(PATTERNS_OFFSETS, "winners.item.patterns/offsets")                      \
+    NONE("winners.item.patterns.item/validity")                                    \
+    BUFFER(PATTERN, "winners.item.patterns.item/values")                           \
+    NONE("winners.item.flowers/validity")                                          \
+    BUFFER(WINNER_FLOWERS, "winners.item.flowers/values")                          \
+    NONE("winners.item.items/validity")                                            \
+    BUFFER(ITEMS_OFFSETS, "winners.item.items/offsets")                            \
+    NONE("winners.item.items.item/validity")                                       \
+    NONE("winners.item.items.item.kind/validity")                                  \
+    BUFFER(ITEM_KIND, "winners.item.items.item.kind/values")                       \
+    NONE("winners.item.items.item.code/validity")                                  \
+    BUFFER(ITEM_CODE_OFFSETS, "winners.item.items.item.code/offsets")              \
+    BUFFER(ITEM_CODE_DATA, "winners.item.items.item.code/data")                    \
+    NONE("winners.item.items.item.name_zh/validity")                               \
+    BUFFER(ITEM_NAME_ZH_OFFSETS, "winners.item.items.item.name_zh/offsets")        \
+    BUFFER(ITEM_NAME_ZH_DATA, "winners.item.items.item.name_zh/data")              \
+    NONE("winners.item.items.item.name_en/validity")                               \
+    BUFFER(ITEM_NAME_EN_OFFSETS, "winners.item.items.item.name_en/offsets")        \
+    BUFFER(ITEM_NAME_EN_DATA, "winners.item.items.item.name_en/data")              \
+    NONE("winners.item.items.item.contribution/validity")                          \
+    BUFFER(ITEM_CONTRIBUTION, "winners.item.items.item.contribution/values")       \
+    NONE("winners.item.items.item.count/validity")                                 \
+    BUFFER(ITEM_COUNT, "winners.item.items.item.count/values")                     \
+    NONE("winners.item.base_value/validity")                                       \
+    BUFFER(WINNER_BASE_VALUE, "winners.item.base_value/values")                    \
+    NONE("winners.item.value/validity")                                            \
+    BUFFER(WINNER_VALUE, "winners.item.value/values")                              \
+    NONE("payments/validity")                                                      \
+    BUFFER(PAYMENTS_OFFSETS, "payments/offsets")                                   \
+    NONE("payments.item/validity")                                                 \
+    NONE("payments.item.from_seat/validity")                                       \
+    BUFFER(PAYMENT_FROM_SEAT, "payments.item.from_seat/values")                    \
+    NONE("payments.item.to_seat/validity")                                         \
+    BUFFER(PAYMENT_TO_SEAT, "payments.item.to_seat/values")                        \
+    NONE("payments.item.amount/validity")                                          \
+    BUFFER(PAYMENT_AMOUNT, "payments.item.amount/values")                          \
+    NONE("payments.item.reason/validity")                                          \
+    BUFFER(PAYMENT_REASON, "payments.item.reason/values")                          \
+    NONE("seat_deltas/validity")                                                   \
+    BUFFER(SEAT_DELTAS_OFFSETS, "seat_deltas/offsets")                             \
+    NONE("seat_deltas.item/validity")                                              \
+    BUFFER(SEAT_DELTA, "seat_deltas.item/values")                                  \
+    BUFFER(NEXT_HAND_VALIDITY, "next_hand/validity")                               \
+    NONE("next_hand.dealer_seat/validity")                                         \
+    BUFFER(NEXT_DEALER_SEAT, "next_hand.dealer_seat/values")                       \
+    NONE("next_hand.huangfan_count/validity")                                      \
+    BUFFER(NEXT_HUANGFAN_COUNT, "next_hand.huangfan_count/values")                 \
+    NONE("penalties/validity")                                                     \
+    BUFFER(PENALTIES_OFFSETS, "penalties/offsets")                                 \
+    NONE("penalties.item/validity")                                                \
+    NONE("penalties.item.seat/validity")                                           \
+    BUFFER(PENALTY_SEAT, "penalties.item.seat/values")                             \
+    NONE("penalties.item.amount/validity")                                         \
+    BUFFER(PENALTY_AMOUNT, "penalties.item.amount/values")                         \
+    NONE("penalties.item.reason/validity")                                         \
+    BUFFER(PENALTY_REASON, "penalties.item.reason/values")                         \
+    NONE("huangfan_after_dice/validity")                                           \
+    BUFFER(HUANGFAN_AFTER_DICE, "huangfan_after_dice/values")                      \
+    NONE("profile_digest/validity")                                                \
+    BUFFER(PROFILE_DIGEST_OFFSETS, "profile_digest/offsets")                       \
+    BUFFER(PROFILE_DIGEST_DATA, "profile_digest/data") \
+    NONE("engine_version/validity")                                                \
+    BUFFER(ENGINE_VERSION_OFFSETS, "engine_version/offsets")                       \
+    BUFFER(ENGINE_VERSION_DATA, "engine_version/data")                             \
+    BUFFER(ERROR_AT_VALIDITY, "error_at/validity")                                 \
+    BUFFER(ERROR_AT, "error_at/values")
+
+#define AS_ID(id, slot) id,
+#define NO_ID(slot)
+enum Buffer { SLOTS(AS_ID, NO_ID) N_BUFFERS };
+
+typedef struct {
+    const char *name;
+    int buffer; /* -1: None */
+} Slot;
+
+#define AS_SLOT(id, slot) {slot, id},
+#define NONE_SLOT(slot) {slot, -1},
+static const Slot LAYOUT[] = {SLOTS(AS_SLOT, NONE_SLOT)};
+#define N_SLOTS ((Py_ssize_t)(sizeof(LAYOUT) / sizeof(LAYOUT[0])))
+
+/* ---- the core types and name tables, taken from Python at import --------------------------- */
+
+enum Type { SETTLE_RESULT, WINNER_RESULT, VALUE_ITEM, PAYMENT, PENALTY, NEXT_HAND, N_TYPES };
+
+/* Each type's fields in the order the writers below index them. */
+enum { R_REQUEST_ID, R_PROFILE, R_UNIT, R_WINNERS, R_PAYMENTS, R_SEAT_DELTAS, R_NEXT_HAND, R_PENALTIES,
+       R_HUANGFAN_AFTER_DICE, R_PROFILE_DIGEST, R_FIELDS };
+enum { W_SEAT, W_LEGAL, W_ILLEGAL_REASONS, W_PATTERNS, W_FLOWERS, W_ITEMS, W_BASE_VALUE, W_VALUE, W_FIELDS };
+enum { I_KIND, I_CODE, I_NAME_ZH, I_NAME_EN, I_CONTRIBUTION, I_COUNT, I_FIELDS };
+enum { P_FROM_SEAT, P_TO_SEAT, P_AMOUNT, P_REASON, P_FIELDS };
+enum { PE_SEAT, PE_AMOUNT, PE_REASON, PE_FIELDS };
+enum { N_DEALER_SEAT, N_HUANGFAN_COUNT, N_FIELDS };
+
+typedef struct {
+    const char *name;
+    Py_ssize_t size;
+    const char *fields[R_FIELDS];
+} TypeSpec;
+
+static const TypeSpec TYPES[N_TYPES] = {
+    {"SettleResult", R_FIELDS,
+     {"request_id", "profile", "unit", "winners", "payments", "seat_deltas", "next_hand", "penalties",
+      "huangfan_after_dice", "profile_digest"}},
+    {"WinnerResult", W_FIELDS,
+     {"seat", "legal", "illegal_reasons", "patterns", "flowers", "items", "base_value", "value"}},
+    {"ValueItem", I_FIELDS, {"kind", "code", "name_zh", "name_en", "contribution", "count"}},
+    {"Payment", P_FIELDS, {"from_seat", "to_seat", "amount", "reason"}},
+    {"Penalty", PE_FIELDS, {"seat", "amount", "reason"}},
+    {"NextHand", N_FIELDS, {"dealer_seat", "huangfan_count"}},
+};
+
+enum Table { UNITS, PATTERNS, ILLEGAL_REASONS, ITEM_KINDS, PAYMENT_REASONS, PENALTY_REASONS, N_TABLES };
+
+typedef struct {
+    const char *table; /* in rules_core.json_write */
+    const char *module;
+    const char *enum_name; /* its core enum */
+} TableSpec;
+
+static const TableSpec TABLES[N_TABLES] = {
+    {"UNITS", "rules_core.profile", "Unit"},
+    {"PATTERNS", "rules_core.patterns", "Pattern"},
+    {"ILLEGAL_REASONS", "rules_core.patterns", "IllegalReason"},
+    {"ITEM_KINDS", "rules_core.results", "ItemKind"},
+    {"PAYMENT_REASONS", "rules_core.results", "PaymentReason"},
+    {"PENALTY_REASONS", "rules_core.results", "PenaltyReason"},
+};
+
+/* Which numbers of an enum have a proto name: a number past the table, or at a hole, is declined. */
+typedef struct {
+    Py_ssize_t size;
+    char named[MAX_NAMES];
+} NameTable;
+
+typedef struct {
+    PyTypeObject *types[N_TYPES];
+    NameTable tables[N_TABLES];
+    PyObject *engine_version;
+    const char *engine_version_utf8;
+    Py_ssize_t engine_version_length;
+    PyObject *request_id_key;
+} State;
+
+/* ---- growing buffers (bytearrays) ---------------------------------------------------------- */
+
+typedef struct {
+    PyObject *array;
+    char *at;
+    Py_ssize_t length;
+} Bytes;
+
+typedef struct {
+    State *state;
+    Bytes b[N_BUFFERS];
+    Py_ssize_t winners; /* written so far: the next legal bit's index */
+    PyObject *error_rows; /* a list of the error records' rows */
+} Writer;
+
+static int bytes_open(Bytes *bytes, Py_ssize_t capacity)
+{
+    bytes->array = PyByteArray_FromStringAndSize(NULL, capacity);
+    if (bytes->array == NULL)
+        return FAILED;
+    bytes->at = PyByteArray_AS_STRING(bytes->array);
+    bytes->length = 0;
+    return WRITTEN;
+}
+
+static int bytes_grow(Bytes *bytes, Py_ssize_t more)
+{
+    Py_ssize_t capacity = PyByteArray_GET_SIZE(bytes->array);
+    if (more > PY_SSIZE_T_MAX / 2 - bytes->length) {
+        PyErr_NoMemory();
+        return FAILED;
+    }
+    Py_ssize_t wanted = bytes->length + more;
+    if (wanted < 2 * capacity)
+        wanted = 2 * capacity;
+    if (PyByteArray_Resize(bytes->array, wanted) < 0)
+        return FAILED;
+    bytes->at = PyByteArray_AS_STRING(bytes->array);
+    return WRITTEN;
+}
+
+static inline int bytes_reserve(Bytes *bytes, Py_ssize_t more)
+{
+    if (more <= PyByteArray_GET_SIZE(bytes->array) - bytes->length)
+        return WRITTEN;
+    return bytes_grow(bytes, more);
+}
+
+static inline int append_int32(Bytes *bytes, int32_t value)
+{
+    if (bytes_reserve(bytes, sizeof value) < 0)
+        return FAILED;
+    memcpy(bytes->at + bytes->length, &value, sizeof value);
+    bytes->length += sizeof value;
+    return WRITTEN;
+}
+
+static inline int append_double(Bytes *bytes, double value)
+{
+    if (bytes_reserve(bytes, sizeof value) < 0)
+        return FAILED;
+    memcpy(bytes->at + bytes->length, &value, sizeof value);
+    bytes->length += sizeof value;
+    return WRITTEN;
+}
+
+static inline int32_t last_offset(const Bytes *offsets)
+{
+    int32_t last;
+    memcpy(&last, offsets->at + offsets->length - sizeof last, sizeof last);
+    return last;
+}
+
+/* Bit `index` of a bitmap whose bytes before it are written; a new byte starts at zero. */
+static inline int append_bit(Bytes *bits, Py_ssize_t index, int set)
+{
+    if (index % 8 == 0) {
+        if (bytes_reserve(bits, 1) < 0)
+            return FAILED;
+        bits->at[bits->length++] = 0;
+    }
+    if (set)
+        ((unsigned char *)bits->at)[index / 8] |= (unsigned char)(1u << (index % 8));
+    return WRITTEN;
+}
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+static int append_utf8(Writer *w, int offsets, int data, const char *text, Py_ssize_t length)
+{
+    Bytes *bytes = &w->b[data];
+    if (length > INT32_MAX - bytes->length)
+        return DECLINED;
+    if (bytes_reserve(bytes, length) < 0)
+        return FAILED;
+    memcpy(bytes->at + bytes->length, text, length);
+    bytes->length += length;
+    return append_int32(&w->b[offsets], (int32_t)bytes->length);
+}
+
+static int append_string(Writer *w, int offsets, int data, PyObject *value)
+{
+    if (!PyUnicode_Check(value))
+        return DECLINED;
+    Py_ssize_t length;
+    const char *text = PyUnicode_AsUTF8AndSize(value, &length);
+    if (text == NULL) { /* a lone surrogate: Arrow refuses it too */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return FAILED;
+        PyErr_Clear();
+        return DECLINED;
+    }
+    return append_utf8(w, offsets, data, text, length);
+}
+
+/* An int, not a bool, in [low, high]; DECLINED for anything else. */
+static int read_int(PyObject *value, long long low, long long high, long long *out)
+{
+    if (!PyLong_Check(value) || PyBool_Check(value))
+        return DECLINED;
+    int overflow;
+    long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (number == -1 && PyErr_Occurred())
+        return FAILED;
+    if (overflow || number < low || number > high)
+        return DECLINED;
+    *out = number;
+    return WRITTEN;
+}
+
+static int append_int32_of(Writer *w, int values, PyObject *value)
+{
+    long long number;
+    int read = read_int(value, INT32_MIN, INT32_MAX, &number);
+    return read != WRITTEN ? read : append_int32(&w->b[values], (int32_t)number);
+}
+
+/* A float, or an int a double holds exactly (rules_core writes some contributions as ints). */
+static int append_double_of(Writer *w, int values, PyObject *value)
+{
+    if (PyFloat_Check(value))
+        return append_double(&w->b[values], PyFloat_AS_DOUBLE(value));
+    long long number;
+    int read = read_int(value, -EXACT_DOUBLE_INT, EXACT_DOUBLE_INT, &number);
+    return read != WRITTEN ? read : append_double(&w->b[values], (double)number);
+}
+
+/* An enum member as its number, which must have a name in its table (Python names it by take). */
+static int append_member(Writer *w, int values, enum Table table, PyObject *value)
+{
+    const NameTable *names = &w->state->tables[table];
+    long long number;
+    int read = read_int(value, 0, names->size - 1, &number);
+    if (read != WRITTEN)
+        return read;
+    if (!names->named[number])
+        return DECLINED;
+    return append_int32(&w->b[values], (int32_t)number);
+}
+
+/* A list's end: its items written to its child, `count` of them. */
+static int end_list(Writer *w, int offsets, Py_ssize_t count)
+{
+    int32_t last = last_offset(&w->b[offsets]);
+    if (count > INT32_MAX - last)
+        return DECLINED;
+    return append_int32(&w->b[offsets], (int32_t)(last + count));
+}
+
+static int end_empty_string(Writer *w, int offsets)
+{
+    return append_int32(&w->b[offsets], last_offset(&w->b[offsets]));
+}
+
+/* The named tuple `value` of the type, or NULL: another type, or a tuple of another size. */
+static inline PyObject *fields_of(Writer *w, enum Type type, PyObject *value)
+{
+    if (Py_TYPE(value) != w->state->types[type] || PyTuple_GET_SIZE(value) != TYPES[type].size)
+        return NULL;
+    return value;
+}
+
+#define WRITE(call)                 \
+    do {                            \
+        int written_ = (call);      \
+        if (written_ != WRITTEN)    \
+            return written_;        \
+    } while (0)
+
+#define FIELD(tuple, index) PyTuple_GET_ITEM(tuple, index)
+
+/* ---- the nested messages --------------------------------------------------------------------- */
+
+/* A tuple of values, each written by `write`, then the list's end. */
+static int write_each(Writer *w, int offsets, int (*write)(Writer *, PyObject *), PyObject *values)
+{
+    if (!PyTuple_CheckExact(values))
+        return DECLINED;
+    Py_ssize_t count = PyTuple_GET_SIZE(values);
+    for (Py_ssize_t i = 0; i < count; i++)
+        WRITE(write(w, PyTuple_GET_ITEM(values, i)));
+    return end_list(w, offsets, count);
+}
+
+
+static int write_members(Writer *w, int list, int values, enum Table table, PyObject *members)
+{
+    if (!PyTuple_CheckExact(members))
+        return DECLINED;
+    Py_ssize_t count = PyTuple_GET_SIZE(members);
+    for (Py_ssize_t i = 0; i < count; i++)
+        WRITE(append_member(w, values, table, PyTuple_GET_ITEM(members, i)));
+    return end_list(w, list, count);
+}
+
+static int write_value_item(Writer *w, PyObject *value)
+{
+    PyObject *item = fields_of(w, VALUE_ITEM, value);
+    if (item == NULL)
+        return DECLINED;
+    WRITE(append_member(w, ITEM_KIND, ITEM_KINDS, FIELD(item, I_KIND)));
+    WRITE(append_string(w, ITEM_CODE_OFFSETS, ITEM_CODE_DATA, FIELD(item, I_CODE)));
+    WRITE(append_string(w, ITEM_NAME_ZH_OFFSETS, ITEM_NAME_ZH_DATA, FIELD(item, I_NAME_ZH)));
+    WRITE(append_string(w, ITEM_NAME_EN_OFFSETS, ITEM_NAME_EN_DATA, FIELD(item, I_NAME_EN)));
+    WRITE(append_double_of(w, ITEM_CONTRIBUTION, FIELD(item, I_CONTRIBUTION)));
+    return append_int32_of(w, ITEM_COUNT, FIELD(item, I_COUNT));
+}
+
+static int write_legal(Writer *w, PyObject *legal)
+{
+    if (legal != Py_True && legal != Py_False)
+        return DECLINED;
+    return append_bit(&w->b[WINNER_LEGAL], w->winners++, legal == Py_True);
+}
+
+static int write_winner(Writer *w, PyObject *value)
+{
+    PyObject *winner = fields_of(w, WINNER_RESULT, value);
+    if (winner == NULL)
+        return DECLINED;
+    WRITE(append_int32_of(w, WINNER_SEAT, FIELD(winner, W_SEAT)));
+    WRITE(write_legal(w, FIELD(winner, W_LEGAL)));
+    WRITE(write_members(w, ILLEGAL_REASONS_OFFSETS, ILLEGAL_REASON, ILLEGAL_REASONS, FIELD(winner, W_ILLEGAL_REASONS)));
+    WRITE(write_members(w, PATTERNS_OFFSETS, PATTERN, PATTERNS, FIELD(winner, W_PATTERNS)));
+    WRITE(append_int32_of(w, WINNER_FLOWERS, FIELD(winner, W_FLOWERS)));
+    WRITE(write_each(w, ITEMS_OFFSETS, write_value_item, FIELD(winner, W_ITEMS)));
+    WRITE(append_double_of(w, WINNER_BASE_VALUE, FIELD(winner, W_BASE_VALUE)));
+    return append_double_of(w, WINNER_VALUE, FIELD(winner, W_VALUE));
+}
+
+static int write_payment(Writer *w, PyObject *value)
+{
+    PyObject *payment = fields_of(w, PAYMENT, value);
+    if (payment == NULL)
+        return DECLINED;
+    WRITE(append_int32_of(w, PAYMENT_FROM_SEAT, FIELD(payment, P_FROM_SEAT)));
+    WRITE(append_int32_of(w, PAYMENT_TO_SEAT, FIELD(payment, P_TO_SEAT)));
+    WRITE(append_double_of(w, PAYMENT_AMOUNT, FIELD(payment, P_AMOUNT)));
+    return append_member(w, PAYMENT_REASON, PAYMENT_REASONS, FIELD(payment, P_REASON));
+}
+
+static int write_penalty(Writer *w, PyObject *value)
+{
+    PyObject *penalty = fields_of(w, PENALTY, value);
+    if (penalty == NULL)
+        return DECLINED;
+    WRITE(append_int32_of(w, PENALTY_SEAT, FIELD(penalty, PE_SEAT)));
+    WRITE(append_double_of(w, PENALTY_AMOUNT, FIELD(penalty, PE_AMOUNT)));
+    return append_member(w, PENALTY_REASON, PENALTY_REASONS, FIELD(penalty, PE_REASON));
+}
+
+static int write_seat_delta(Writer *w, PyObject *delta) { return append_double_of(w, SEAT_DELTA, delta); }
+
+/* A null next hand's fields are 0, as Arrow's conversion of None leaves them. */
+static int write_next_hand(Writer *w, Py_ssize_t row, PyObject *value)
+{
+    if (value == Py_None) {
+        WRITE(append_bit(&w->b[NEXT_HAND_VALIDITY], row, 0));
+        WRITE(append_int32(&w->b[NEXT_DEALER_SEAT], 0));
+        return append_int32(&w->b[NEXT_HUANGFAN_COUNT], 0);
+    }
+    PyObject *next = fields_of(w, NEXT_HAND, value);
+    if (next == NULL)
+        return DECLINED;
+    WRITE(append_bit(&w->b[NEXT_HAND_VALIDITY], row, 1));
+    WRITE(append_int32_of(w, NEXT_DEALER_SEAT, FIELD(next, N_DEALER_SEAT)));
+    return append_int32_of(w, NEXT_HUANGFAN_COUNT, FIELD(next, N_HUANGFAN_COUNT));
+}
+
+/* ---- rows ------------------------------------------------------------------------------------ */
+
+static int write_result(Writer *w, Py_ssize_t row, PyObject *result)
+{
+    const State *state = w->state;
+    WRITE(append_bit(&w->b[REQUEST_ID_VALIDITY], row, 1));
+    WRITE(append_string(w, REQUEST_ID_OFFSETS, REQUEST_ID_DATA, FIELD(result, R_REQUEST_ID)));
+    WRITE(append_string(w, PROFILE_OFFSETS, PROFILE_DATA, FIELD(result, R_PROFILE)));
+    WRITE(append_member(w, UNIT, UNITS, FIELD(result, R_UNIT)));
+    WRITE(write_each(w, WINNERS_OFFSETS, write_winner, FIELD(result, R_WINNERS)));
+    WRITE(write_each(w, PAYMENTS_OFFSETS, write_payment, FIELD(result, R_PAYMENTS)));
+    WRITE(write_each(w, SEAT_DELTAS_OFFSETS, write_seat_delta, FIELD(result, R_SEAT_DELTAS)));
+    WRITE(write_next_hand(w, row, FIELD(result, R_NEXT_HAND)));
+    WRITE(write_each(w, PENALTIES_OFFSETS, write_penalty, FIELD(result, R_PENALTIES)));
+    WRITE(append_int32_of(w, HUANGFAN_AFTER_DICE, FIELD(result, R_HUANGFAN_AFTER_DICE)));
+    WRITE(append_utf8(w, ENGINE_VERSION_OFFSETS, ENGINE_VERSION_DATA, state->engine_version_utf8,
+                      state->engine_version_length));
+    return append_string(w, PROFILE_DIGEST_OFFSETS, PROFILE_DIGEST_DATA, FIELD(result, R_PROFILE_DIGEST));
+}
+
+/* An error record's row: its request id (null when it has none), every answer field at its
+   default (unit unspecified, lists empty, no next hand), no engine version. */
+static int write_error_row(Writer *w, Py_ssize_t row, PyObject *record)
+{
+    const State *state = w->state;
+    PyObject *request_id = PyDict_GetItemWithError(record, state->request_id_key);
+    if (request_id == NULL && PyErr_Occurred())
+        return FAILED;
+    if (request_id == NULL || request_id == Py_None) {
+        WRITE(append_bit(&w->b[REQUEST_ID_VALIDITY], row, 0));
+        WRITE(end_empty_string(w, REQUEST_ID_OFFSETS));
+    } else {
+        WRITE(append_bit(&w->b[REQUEST_ID_VALIDITY], row, 1));
+        WRITE(append_string(w, REQUEST_ID_OFFSETS, REQUEST_ID_DATA, request_id));
+    }
+    WRITE(end_empty_string(w, PROFILE_OFFSETS));
+    WRITE(append_int32(&w->b[UNIT], 0)); /* UNIT_UNSPECIFIED */
+    WRITE(end_list(w, WINNERS_OFFSETS, 0));
+    WRITE(end_list(w, PAYMENTS_OFFSETS, 0));
+    WRITE(end_list(w, SEAT_DELTAS_OFFSETS, 0));
+    WRITE(write_next_hand(w, row, Py_None));
+    WRITE(end_list(w, PENALTIES_OFFSETS, 0));
+    WRITE(append_int32(&w->b[HUANGFAN_AFTER_DICE], 0));
+    WRITE(end_empty_string(w, ENGINE_VERSION_OFFSETS));
+    return end_empty_string(w, PROFILE_DIGEST_OFFSETS);
+}
+
+/* Where the row's error is among the error records (null for an answer), and the row listed. */
+static int write_error_at(Writer *w, Py_ssize_t row, int is_error)
+{
+    Py_ssize_t errors = PyList_GET_SIZE(w->error_rows);
+    WRITE(append_bit(&w->b[ERROR_AT_VALIDITY], row, is_error));
+    if (!is_error)
+        return append_int32(&w->b[ERROR_AT], 0);
+    if (errors >= INT32_MAX)
+        return DECLINED;
+    PyObject *at = PyLong_FromSsize_t(row);
+    if (at == NULL || PyList_Append(w->error_rows, at) < 0) {
+        Py_XDECREF(at);
+        return FAILED;
+    }
+    Py_DECREF(at);
+    return append_int32(&w->b[ERROR_AT], (int32_t)errors);
+}
+
+static int write_answer(Writer *w, Py_ssize_t row, PyObject *answer)
+{
+    if (fields_of(w, SETTLE_RESULT, answer) != NULL) {
+        WRITE(write_error_at(w, row, 0));
+        return write_result(w, row, answer);
+    }
+    if (PyDict_CheckExact(answer)) {
+        WRITE(write_error_at(w, row, 1));
+        return write_error_row(w, row, answer);
+    }
+    return DECLINED;
+}
+
+/* ---- the batch ------------------------------------------------------------------------------- */
+
+static int is_offsets(const Slot *slot)
+{
+    const char *role = strrchr(slot->name, '/');
+    return slot->buffer >= 0 && role != NULL && strcmp(role, "/offsets") == 0;
+}
+
+static void writer_close(Writer *w)
+{
+    for (int i = 0; i < N_BUFFERS; i++)
+        Py_CLEAR(w->b[i].array);
+    Py_CLEAR(w->error_rows);
+}
+
+/* Every buffer made, with room for a row each; each offsets buffer holding its first 0. */
+static int writer_open(Writer *w, State *state, Py_ssize_t rows)
+{
+    memset(w, 0, sizeof *w);
+    w->state = state;
+    Py_ssize_t capacity = rows < 16 ? 64 : (rows + 1) * (Py_ssize_t)sizeof(double);
+    w->error_rows = PyList_New(0);
+    if (w->error_rows == NULL)
+        return FAILED;
+    for (int i = 0; i < N_BUFFERS; i++)
+        if (bytes_open(&w->b[i], capacity) < 0)
+            goto failed;
+    for (Py_ssize_t i = 0; i < N_SLOTS; i++)
+        if (is_offsets(&LAYOUT[i]) && append_int32(&w->b[LAYOUT[i].buffer], 0) < 0)
+            goto failed;
+    return WRITTEN;
+failed:
+    writer_close(w);
+    return FAILED;
+}
+
+/* The buffers in LAYOUT's order, each bytearray cut to what was written, and the error rows. */
+static PyObject *writer_buffers(Writer *w)
+{
+    PyObject *out = PyTuple_New(N_SLOTS);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < N_SLOTS; i++) {
+        int buffer = LAYOUT[i].buffer;
+        PyObject *item = Py_None;
+        if (buffer >= 0) {
+            Bytes *bytes = &w->b[buffer];
+            if (PyByteArray_Resize(bytes->array, bytes->length) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            item = bytes->array;
+        }
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    PyObject *written = PyTuple_Pack(2, out, w->error_rows);
+    Py_DECREF(out);
+    return written;
+}
+
+static PyObject *result_buffers(PyObject *module, PyObject *answers)
+{
+    if (!PyList_CheckExact(answers) && !PyTuple_CheckExact(answers))
+        Py_RETURN_NONE;
+    State *state = PyModule_GetState(module);
+    Py_ssize_t rows = PySequence_Fast_GET_SIZE(answers);
+    Writer w;
+    if (writer_open(&w, state, rows) < 0)
+        return NULL;
+    int written = WRITTEN;
+    /* Each answer held while it is written: a record's key compared by Python code could change
+       the list, which then declines (its rows are no longer the buffers'). */
+    for (Py_ssize_t row = 0; row < rows && written == WRITTEN; row++) {
+        if (PySequence_Fast_GET_SIZE(answers) != rows) {
+            written = DECLINED;
+            break;
+        }
+        PyObject *answer = Py_NewRef(PySequence_Fast_GET_ITEM(answers, row));
+        written = write_answer(&w, row, answer);
+        Py_DECREF(answer);
+    }
+    if (written == WRITTEN && PySequence_Fast_GET_SIZE(answers) != rows)
+        written = DECLINED;
+    PyObject *out = NULL;
+    if (written == WRITTEN)
+        out = writer_buffers(&w);
+    else if (written == DECLINED)
+        out = Py_NewRef(Py_None);
+    writer_close(&w);
+    return out;
+}
+
+/* ---- import: the types, fields and tables this relies on ------------------------------------- */
+
+static PyObject *attribute_of(const char *module_name, const char *name)
+{
+    PyObject *module = PyImport_ImportModule(module_name);
+    if (module == NULL)
+        return NULL;
+    PyObject *value = PyObject_GetAttrString(module, name);
+    Py_DECREF(module);
+    return value;
+}
+
+static int check_fields(PyTypeObject *type, const TypeSpec *spec)
+{
+    PyObject *fields = PyObject_GetAttrString((PyObject *)type, "_fields");
+    if (fields == NULL)
+        return FAILED;
+    int same = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == spec->size;
+    for (Py_ssize_t i = 0; same && i < spec->size; i++) {
+        PyObject *name = PyTuple_GET_ITEM(fields, i);
+        same = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, spec->fields[i]) == 0;
+    }
+    if (!same) {
+        PyObject *expected = PyTuple_New(spec->size);
+        for (Py_ssize_t i = 0; expected != NULL && i < spec->size; i++) {
+            PyObject *name = PyUnicode_FromString(spec->fields[i]);
+            if (name == NULL)
+                Py_CLEAR(expected);
+            else
+                PyTuple_SET_ITEM(expected, i, name);
+        }
+        if (expected != NULL)
+            PyErr_Format(PyExc_ImportError,
+                         "rules_core.results.%s._fields are %R, not the %R batch.native.arrow_results indexes",
+                         spec->name, fields, expected);
+        Py_XDECREF(expected);
+    }
+    Py_DECREF(fields);
+    return same ? WRITTEN : FAILED;
+}
+
+static int take_types(State *state)
+{
+    for (int i = 0; i < N_TYPES; i++) {
+        PyObject *type = attribute_of("rules_core.results", TYPES[i].name);
+        if (type == NULL)
+            return FAILED;
+        if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type)) {
+            PyErr_Format(PyExc_ImportError, "rules_core.results.%s is not a named tuple", TYPES[i].name);
+            Py_DECREF(type);
+            return FAILED;
+        }
+        state->types[i] = (PyTypeObject *)type;
+        if (check_fields(state->types[i], &TYPES[i]) < 0)
+            return FAILED;
+    }
+    return WRITTEN;
+}
+
+/* The largest value of the enum's members, each of which must have a name in `names`. */
+static int check_members(const TableSpec *spec, PyObject *names)
+{
+    PyObject *core = attribute_of(spec->module, spec->enum_name);
+    if (core == NULL)
+        return FAILED;
+    PyObject *members = PySequence_List(core);
+    Py_DECREF(core);
+    if (members == NULL)
+        return FAILED;
+    int result = WRITTEN;
+    Py_ssize_t largest = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(members) && result == WRITTEN; i++) {
+        Py_ssize_t value = PyNumber_AsSsize_t(PyList_GET_ITEM(members, i), NULL);
+        if (value == -1 && PyErr_Occurred())
+            result = FAILED;
+        else if (value < 0 || value >= PyTuple_GET_SIZE(names) ||
+                 PyUnicode_GetLength(PyTuple_GET_ITEM(names, value)) <= 0)
+            result = FAILED;
+        else if (value > largest)
+            largest = value;
+    }
+    Py_DECREF(members);
+    if (result == WRITTEN && largest + 1 != PyTuple_GET_SIZE(names))
+        result = FAILED;
+    if (result == FAILED && !PyErr_Occurred())
+        PyErr_Format(PyExc_ImportError,
+                     "rules_core.json_write.%s has %zd names, not one for each member of %s.%s by its value",
+                     spec->table, PyTuple_GET_SIZE(names), spec->module, spec->enum_name);
+    return result;
+}
+
+/* A table of rules_core.json_write: a list of str, "" where no member has the value. */
+static int take_table(NameTable *table, const TableSpec *spec)
+{
+    PyObject *names = attribute_of("rules_core.json_write", spec->table);
+    if (names == NULL)
+        return FAILED;
+    PyObject *held = PyList_Check(names) ? PyList_AsTuple(names) : NULL;
+    Py_DECREF(names);
+    if (held == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s is not a list", spec->table);
+        return FAILED;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(held);
+    int taken = WRITTEN;
+    if (size < 1 || size > MAX_NAMES) {
+        PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s has %zd names, not 1 to %d", spec->table, size,
+                     MAX_NAMES);
+        taken = FAILED;
+    }
+    for (Py_ssize_t i = 0; i < size && taken == WRITTEN; i++) {
+        PyObject *name = PyTuple_GET_ITEM(held, i);
+        if (!PyUnicode_Check(name)) {
+            PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s[%zd] is not a str", spec->table, i);
+            taken = FAILED;
+        } else {
+            table->named[i] = PyUnicode_GET_LENGTH(name) > 0;
+        }
+    }
+    table->size = size;
+    if (taken == WRITTEN)
+        taken = check_members(spec, held);
+    Py_DECREF(held);
+    return taken;
+}
+
+static int take_strings(State *state)
+{
+    state->engine_version = attribute_of("rules_core.version", "ENGINE_VERSION");
+    if (state->engine_version == NULL)
+        return FAILED;
+    if (!PyUnicode_Check(state->engine_version)) {
+        PyErr_SetString(PyExc_ImportError, "rules_core.version.ENGINE_VERSION is not a str");
+        return FAILED;
+    }
+    state->engine_version_utf8 = PyUnicode_AsUTF8AndSize(state->engine_version, &state->engine_version_length);
+    state->request_id_key = PyUnicode_InternFromString("requestId");
+    return state->engine_version_utf8 == NULL || state->request_id_key == NULL ? FAILED : WRITTEN;
+}
+
+static int take_tables(State *state)
+{
+    for (int i = 0; i < N_TABLES; i++)
+        if (take_table(&state->tables[i], &TABLES[i]) < 0)
+            return FAILED;
+    return WRITTEN;
+}
+
+static PyObject *layout_names(void)
+{
+    PyObject *names = PyTuple_New(N_SLOTS);
+    for (Py_ssize_t i = 0; names != NULL && i < N_SLOTS; i++) {
+        PyObject *name = PyUnicode_FromString(LAYOUT[i].name);
+        if (name == NULL)
+            Py_CLEAR(names);
+        else
+            PyTuple_SET_ITEM(names, i, name);
+    }
+    return names;
+}
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    State *state = PyModule_GetState(module);
+    if (state == NULL)
+        return 0;
+    for (int i = 0; i < N_TYPES; i++)
+        Py_VISIT(state->types[i]);
+    Py_VISIT(state->engine_version);
+    Py_VISIT(state->request_id_key);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    State *state = PyModule_GetState(module);
+    if (state == NULL)
+        return 0;
+    for (int i = 0; i < N_TYPES; i++)
+        Py_CLEAR(state->types[i]);
+    Py_CLEAR(state->engine_version);
+    Py_CLEAR(state->request_id_key);
+    return 0;
+}
+
+static void module_free(void *module) { module_clear(module); }
+
+static PyMethodDef METHODS[] = {
+    {"result_buffers", result_buffers, METH_O,
+     "result_buffers(answers) -> (buffers, error_rows) | None\n\nThe buffers of the core's result columns, the "
+     "engine version and each row's index among the error records, in LAYOUT's order (None where that array has "
+     "none of its own), and the rows of the error records; None where the answers hold anything unexpected."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "batch.native.arrow_results",
+    .m_doc = "A batch's result columns written from rules_core's results (batch.arrow_results' native path).",
+    .m_size = sizeof(State),
+    .m_methods = METHODS,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit_arrow_results(void)
+{
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module == NULL)
+        return NULL;
+    State *state = PyModule_GetState(module);
+    memset(state, 0, sizeof *state);
+    PyObject *layout = NULL;
+    if (take_types(state) < 0 || take_tables(state) < 0 || take_strings(state) < 0 ||
+        (layout = layout_names()) == NULL || PyModule_AddObject(module, "LAYOUT", layout) < 0) {
+        Py_XDECREF(layout);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
