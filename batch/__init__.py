@@ -15,6 +15,8 @@ rescore`` (clients/) drives it on this machine, Dask, Spark and Ray on many. One
 - ``parts``, ``dask_job``, ``compare``: input partitions and part files, the Dask job, and
   rule-change reports;
 - ``paths``: never writing where the job reads.
+- ``native``: the C readers and writers of the JSON and Arrow forms (one module per C file), each
+  answering only where it is sure and declining the rest to its Python twin.
 
 ``fast_requests`` is on the compiled hot path: ``rules_core.compiled``, imported first, says
 whether its compiled module or its source is imported.
