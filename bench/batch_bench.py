@@ -6,7 +6,7 @@ On the same generated hands (every profile and outcome; legal, illegal and malfo
 one run, in rounds whose order is interleaved so that the load of a shared machine falls
 on every figure alike:
 
-- ``--local`` with one worker process (``shmj rescore``'s own path), JSON Lines;
+- ``--local --workers 1`` (``shmj rescore``'s own path, settled in this process), JSON Lines;
 - the Dask tasks' own code in this one process, without Dask (``settle_part`` of every
   partition in turn), JSON Lines in and out and Parquet in and out: the cost of a record in
   each format, with nothing else around it;
@@ -18,8 +18,8 @@ times over (100,000 records by default), so that this fixed part is not most of 
 two workers. The best round of each is kept. The
 ratios are what counts on a shared machine: the targets are local:2 >= 1.7x local:1 and
 local:1 >= 80% of one --local process. Beside records per second, each figure is also
-given per CPU-second of every process that took part (this one, the pool's worker, the
-scheduler and the Dask workers): the cost of a record, which the load of other users
+given per CPU-second of every process that took part (this one, the scheduler and the Dask
+workers): the cost of a record, which the load of other users
 changes far less than the wall clock.
 """
 
@@ -85,7 +85,7 @@ def _cluster_cpu(client) -> float:
 
 
 def local_one_process(jsonl: Path, out: Path) -> tuple[float, float]:
-    """(records per second, records per CPU-second): the pool's worker ends with the job."""
+    """(records per second, records per CPU-second): ``--workers 1`` settles in this process."""
     settings = {"local": True, "profile": None, "overrides": {}}
     cpu = _cpu_seconds()
     summary = run_rescore(jsonl, out, settings, workers=1, chunk=500, progress=False)
@@ -109,8 +109,9 @@ def engine_settle(jsonl: Path) -> float:
 
 
 def local_less_startup(jsonl: Path, out: Path) -> float:
-    """Records per CPU-second of ``rescore --local --workers 1``, the whole job (this process and
-    its worker) less what the same job costs on one line: its start-up."""
+    """Records per CPU-second of ``rescore --local --workers 1``, the whole job (this process, where
+    it settles since issue 23's fifth round, and any child) less what the same job costs on one
+    line: its start-up."""
     one = out.with_name("one-line.jsonl")
     one.write_bytes(jsonl.read_bytes().split(b"\n", 1)[0] + b"\n")
     settings = {"local": True, "profile": None, "overrides": {}}
