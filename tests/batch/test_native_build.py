@@ -59,6 +59,24 @@ def test_a_source_edited_since_its_build_loads_none(probe):
     assert native.load_from("probe", str(probe), str(probe)) is None
 
 
+def test_a_header_edited_since_the_build_loads_none(probe):
+    """A header beside the C files (core_values.h) is compiled into every module that includes
+    it, and make install rebuilds them all when it changes: until then the build is stale."""
+    header = probe / "shared.h"
+    header.write_text("#define SHARED 1\n")
+    later = time.time() + 60
+    os.utime(header, (later, later))
+    assert native.load_from("probe", str(probe), str(probe)) is None
+
+
+def test_a_header_older_than_the_build_leaves_it_current(probe):
+    header = probe / "shared.h"
+    header.write_text("#define SHARED 1\n")
+    earlier = time.time() - 120
+    os.utime(header, (earlier, earlier))
+    assert native.load_from("probe", str(probe), str(probe)).twice(3) == 6
+
+
 def test_a_build_elsewhere_is_taken_as_it_is(probe, tmp_path_factory):
     sources = tmp_path_factory.mktemp("sources")
     (sources / "probe.c").write_text(PROBE)  # newer than the build: it does not count
