@@ -130,27 +130,20 @@ def _as_result(record: dict) -> SettleResult:
     return SettleResult(record.get("requestId"), "", 0, (), (), (), None, (), 0, "")  # type: ignore[arg-type]
 
 
-_ERROR = RESULT_SCHEMA.field("error").type
-
-
-def _error_entries(errors: list[dict]) -> pa.Array:
-    """The errors as the error column's structs: an error's ``reason`` "" and ``metadata``
-    empty when it has none, as ``result_batch`` fills them in."""
+def _errors(errors: list[dict], rows: list[int], size: int) -> pa.Array:
+    """The error column: null for an answer; an error's ``reason`` "" and ``metadata`` empty
+    when it has none, as ``result_batch`` fills them in."""
+    kind = RESULT_SCHEMA.field("error").type
+    if not rows:
+        return pa.nulls(size, kind)
     entries = [
         (e["code"], e["message"], e["fieldViolations"], e.get("reason", ""), list(e.get("metadata", {}).items()))
         for e in errors
     ]
-    return pa.array(entries, _ERROR)
-
-
-def _errors(errors: list[dict], rows: list[int], size: int) -> pa.Array:
-    """The error column: null for an answer, the error of the record at each of ``rows``."""
-    if not rows:
-        return pa.nulls(size, _ERROR)
     at: list[int | None] = [None] * size
     for index, row in enumerate(rows):
         at[row] = index
-    return _error_entries(errors).take(pa.array(at, pa.int32()))
+    return pa.array(entries, kind).take(pa.array(at, pa.int32()))
 
 
 def _error_rows(answers: Sequence[SettleResult | dict]) -> tuple[list[int], list[dict]] | None:
@@ -189,8 +182,8 @@ def python_answers_batch(answers: Sequence[SettleResult | dict]) -> pa.RecordBat
 
 
 # What the native writer's buffers hold, in order: the core's columns, enums as numbers, the
-# engine version, and where each row's error is among the error records (null for an answer).
-WRITTEN_COLUMNS = [*CORE_TYPE, pa.field("engine_version", pa.string()), pa.field("error_at", pa.int32())]
+# engine version and the error.
+WRITTEN_COLUMNS = [*CORE_TYPE, RESULT_SCHEMA.field("engine_version"), RESULT_SCHEMA.field("error")]
 WRITTEN_LAYOUT = tuple(chain.from_iterable(layout(field.name, field.type) for field in WRITTEN_COLUMNS))
 NATIVE = native.load("arrow_results")
 if NATIVE is not None and NATIVE.LAYOUT != WRITTEN_LAYOUT:  # a build of another schema
@@ -200,20 +193,14 @@ if NATIVE is not None and NATIVE.LAYOUT != WRITTEN_LAYOUT:  # a build of another
 def native_answers_batch(answers: Sequence[SettleResult | dict], module=NATIVE) -> pa.RecordBatch | None:
     """``python_answers_batch``'s batch written by the native module, or None where it is not
     built or declines (a record of another shape, a value of a type rules_core does not write)."""
-    written = module.result_buffers(answers) if module is not None else None
-    if written is None:
-        return None
-    buffers, error_rows = written
-    errors = [answers[row] for row in error_rows]
-    if not all(map(_is_plain_error, errors)):  # a record of another shape: the general path
+    buffers = module.result_buffers(answers) if module is not None else None
+    if buffers is None:
         return None
     size = len(answers)
     each = iter(buffers)
     arrays = {field.name: assembled(field.type, size, each) for field in WRITTEN_COLUMNS}
     for name in SettleResult._fields:
         arrays[name] = _named(arrays[name], RESULT.fields_by_name[name], RESULT_SCHEMA.field(name).type)
-    at = arrays.pop("error_at")
-    arrays["error"] = _error_entries([e["error"] for e in errors]).take(at) if errors else pa.nulls(size, _ERROR)
     return pa.RecordBatch.from_arrays([arrays[name] for name in RESULT_SCHEMA.names], schema=RESULT_SCHEMA)
 
 

@@ -2,25 +2,27 @@
 
    Reads:   a list (or tuple) of answers, each a rules_core.results.SettleResult (its nested
             WinnerResult, ValueItem, Payment, Penalty and NextHand named tuples, indexed as their
-            _fields say, checked at import) or an error record (a dict: only its "requestId" is
-            read here; its "error" is batch.arrow_results' to write).
-   Writes:  the buffers of every column of batch.arrow_results.CORE_TYPE (the result's columns
-            with each enum as its member's number, which Python then names by a take) and of
-            engine_version, and error_at (each row's index among the error records, null
-            for an answer; the rows of those records are listed too): each array's validity, int32 offsets, values or UTF-8 data, as
-            bytearrays, in the order pyarrow's Array.buffers() lists them (LAYOUT names each
-            place; None where that array has no buffer of its own). An error row is the
-            answer's fields at their defaults (unit 0, lists empty, no next hand, no version).
+            _fields say, checked at import) or an error record (a dict of "requestId" and
+            "error": code, message, fieldViolations, reason and metadata, as
+            rules_core.json_write.error_record writes it).
+   Writes:  the buffers of the columns of batch.arrow_results.CORE_TYPE (the result's columns
+            with each enum as its member's number, which Python then names by a take), of
+            engine_version and of error: each array's validity, int32 offsets, values or UTF-8
+            data, as bytearrays, in the order pyarrow's Array.buffers() lists them (LAYOUT names
+            each place; None where that array has no buffer of its own). An error row is the
+            answer's fields at their defaults (unit 0, lists empty, no next hand, no version)
+            and its error; an answer's error is null, and so its fields.
    Declines (returns None) on anything it is not sure of: an answer of another type, a field
             of another type than the core writes (a list where a tuple is, a float or a bool
             where an int is, an int beyond int32, or beyond 2**53 where a double is), an enum
             number with no name in rules_core.json_write's table of it, a string that is not
-            UTF-8, a column over int32 offsets, a list changed while it is read. The caller then
-            takes the Python path.
+            UTF-8, a record with a key or value of another kind than an error record's (a hand
+            record's answer), a column over int32 offsets. The caller then takes the Python path.
    Twin:    batch.arrow_results.python_answers_batch (Arrow's conversion of the same results);
             tests/batch/test_native_arrow_results.py holds the two batches equal.
 
-   Nothing here recurses: each nesting of the result has its own function, depth fixed. */
+   Nothing here recurses: each nesting of the result has its own function, depth fixed; nothing
+   here runs Python code. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,8 +40,9 @@
 
 /* ---- the buffers, in Array.buffers() order ------------------------------------------------ */
 
-/* BUFFER(id, slot) a buffer written here; NONE(slot) an array's buffer that stays None. */
-#define SLOTS(BUFFER, NONE)                                                        \
+/* BUFFER(id, slot) a buffer written here; SHARED(id, slot) the same buffer in another place (the
+   error's fields are null where it is: one bitmap); NONE(slot) an array's buffer that stays None. */
+#define SLOTS(BUFFER, SHARED, NONE)                                                        \
     BUFFER(REQUEST_ID_VALIDITY, "request_id/validity")                             \
     BUFFER(REQUEST_ID_OFFSETS, "request_id/offsets")                               \
     BUFFER(REQUEST_ID_DATA, "request_id/data")                                     \
@@ -124,12 +127,39 @@
     NONE("engine_version/validity")                                                \
     BUFFER(ENGINE_VERSION_OFFSETS, "engine_version/offsets")                       \
     BUFFER(ENGINE_VERSION_DATA, "engine_version/data")                             \
-    BUFFER(ERROR_AT_VALIDITY, "error_at/validity")                                 \
-    BUFFER(ERROR_AT, "error_at/values")
+    BUFFER(ERROR_VALIDITY, "error/validity")                                       \
+    SHARED(ERROR_VALIDITY, "error.code/validity")                                  \
+    BUFFER(ERROR_CODE_OFFSETS, "error.code/offsets")                               \
+    BUFFER(ERROR_CODE_DATA, "error.code/data")                                     \
+    SHARED(ERROR_VALIDITY, "error.message/validity")                               \
+    BUFFER(ERROR_MESSAGE_OFFSETS, "error.message/offsets")                         \
+    BUFFER(ERROR_MESSAGE_DATA, "error.message/data")                               \
+    SHARED(ERROR_VALIDITY, "error.field_violations/validity")                      \
+    BUFFER(VIOLATIONS_OFFSETS, "error.field_violations/offsets")                   \
+    NONE("error.field_violations.item/validity")                                   \
+    NONE("error.field_violations.item.field/validity")                             \
+    BUFFER(VIOLATION_FIELD_OFFSETS, "error.field_violations.item.field/offsets")   \
+    BUFFER(VIOLATION_FIELD_DATA, "error.field_violations.item.field/data")         \
+    NONE("error.field_violations.item.description/validity")                       \
+    BUFFER(VIOLATION_TEXT_OFFSETS, "error.field_violations.item.description/offsets") \
+    BUFFER(VIOLATION_TEXT_DATA, "error.field_violations.item.description/data")    \
+    SHARED(ERROR_VALIDITY, "error.reason/validity")                                \
+    BUFFER(ERROR_REASON_OFFSETS, "error.reason/offsets")                           \
+    BUFFER(ERROR_REASON_DATA, "error.reason/data")                                 \
+    SHARED(ERROR_VALIDITY, "error.metadata/validity")                              \
+    BUFFER(METADATA_OFFSETS, "error.metadata/offsets")                             \
+    NONE("error.metadata.item/validity")                                           \
+    NONE("error.metadata.item.key/validity")                                       \
+    BUFFER(METADATA_KEY_OFFSETS, "error.metadata.item.key/offsets")                \
+    BUFFER(METADATA_KEY_DATA, "error.metadata.item.key/data")                      \
+    NONE("error.metadata.item.value/validity")                                     \
+    BUFFER(METADATA_VALUE_OFFSETS, "error.metadata.item.value/offsets")            \
+    BUFFER(METADATA_VALUE_DATA, "error.metadata.item.value/data")
 
 #define AS_ID(id, slot) id,
-#define NO_ID(slot)
-enum Buffer { SLOTS(AS_ID, NO_ID) N_BUFFERS };
+#define NO_ID(id, slot)
+#define NO_SLOT(slot)
+enum Buffer { SLOTS(AS_ID, NO_ID, NO_SLOT) N_BUFFERS };
 
 typedef struct {
     const char *name;
@@ -138,7 +168,7 @@ typedef struct {
 
 #define AS_SLOT(id, slot) {slot, id},
 #define NONE_SLOT(slot) {slot, -1},
-static const Slot LAYOUT[] = {SLOTS(AS_SLOT, NONE_SLOT)};
+static const Slot LAYOUT[] = {SLOTS(AS_SLOT, AS_SLOT, NONE_SLOT)};
 #define N_SLOTS ((Py_ssize_t)(sizeof(LAYOUT) / sizeof(LAYOUT[0])))
 
 /* ---- the core types and name tables, taken from Python at import --------------------------- */
@@ -189,6 +219,12 @@ static const TableSpec TABLES[N_TABLES] = {
     {"PENALTY_REASONS", "rules_core.results", "PenaltyReason"},
 };
 
+/* The keys an error record (rules_core.json_write.error_record) has, or may have. */
+enum Key { K_REQUEST_ID, K_ERROR, K_CODE, K_MESSAGE, K_FIELD_VIOLATIONS, K_REASON, K_METADATA, K_FIELD, K_DESCRIPTION,
+           N_KEYS };
+static const char *const KEYS[N_KEYS] = {"requestId", "error",  "code",  "message",    "fieldViolations",
+                                         "reason",    "metadata", "field", "description"};
+
 /* Which numbers of an enum have a proto name: a number past the table, or at a hole, is declined. */
 typedef struct {
     Py_ssize_t size;
@@ -201,7 +237,7 @@ typedef struct {
     PyObject *engine_version;
     const char *engine_version_utf8;
     Py_ssize_t engine_version_length;
-    PyObject *request_id_key;
+    PyObject *keys[N_KEYS];
 } State;
 
 /* ---- growing buffers (bytearrays) ---------------------------------------------------------- */
@@ -216,7 +252,6 @@ typedef struct {
     State *state;
     Bytes b[N_BUFFERS];
     Py_ssize_t winners; /* written so far: the next legal bit's index */
-    PyObject *error_rows; /* a list of the error records' rows */
 } Writer;
 
 static int bytes_open(Bytes *bytes, Py_ssize_t capacity)
@@ -397,15 +432,22 @@ static inline PyObject *fields_of(Writer *w, enum Type type, PyObject *value)
 
 /* ---- the nested messages --------------------------------------------------------------------- */
 
-/* A tuple of values, each written by `write`, then the list's end. */
-static int write_each(Writer *w, int offsets, int (*write)(Writer *, PyObject *), PyObject *values)
+typedef int (*WriteItem)(Writer *, PyObject *);
+
+/* The items of a list or tuple (checked by the caller), each written by `write`, then the list's end. */
+static int write_items(Writer *w, int offsets, WriteItem write, PyObject *values)
 {
-    if (!PyTuple_CheckExact(values))
-        return DECLINED;
-    Py_ssize_t count = PyTuple_GET_SIZE(values);
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
     for (Py_ssize_t i = 0; i < count; i++)
-        WRITE(write(w, PyTuple_GET_ITEM(values, i)));
+        WRITE(write(w, items[i]));
     return end_list(w, offsets, count);
+}
+
+/* A tuple of values (as the core holds them: a list there is declined), each written by `write`. */
+static int write_each(Writer *w, int offsets, WriteItem write, PyObject *values)
+{
+    return PyTuple_CheckExact(values) ? write_items(w, offsets, write, values) : DECLINED;
 }
 
 
@@ -513,14 +555,109 @@ static int write_result(Writer *w, Py_ssize_t row, PyObject *result)
     return append_string(w, PROFILE_DIGEST_OFFSETS, PROFILE_DIGEST_DATA, FIELD(result, R_PROFILE_DIGEST));
 }
 
-/* An error record's row: its request id (null when it has none), every answer field at its
-   default (unit unspecified, lists empty, no next hand), no engine version. */
+/* ---- error records ------------------------------------------------------------------------- */
+
+/* The key among KEYS[first..last], or -1: a key of another type (even a str subclass) or name. */
+static int key_of(const State *state, PyObject *key, int first, int last)
+{
+    if (!PyUnicode_CheckExact(key))
+        return -1;
+    for (int i = first; i <= last; i++)
+        if (key == state->keys[i] || PyUnicode_Compare(key, state->keys[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* The values of a dict whose every key is one of KEYS[first..last] (exact str: looking them up
+   runs no Python code), into found[] by key (NULL where absent); DECLINED for any other key. */
+static int read_keys(const State *state, PyObject *dict, int first, int last, PyObject **found)
+{
+    Py_ssize_t at = 0;
+    PyObject *key, *value;
+    for (int i = first; i <= last; i++)
+        found[i] = NULL;
+    while (PyDict_Next(dict, &at, &key, &value)) {
+        int index = key_of(state, key, first, last);
+        if (index < 0)
+            return DECLINED;
+        found[index] = value;
+    }
+    return WRITTEN;
+}
+
+static int write_violation(Writer *w, PyObject *violation)
+{
+    PyObject *found[N_KEYS];
+    if (!PyDict_CheckExact(violation) || PyDict_GET_SIZE(violation) != 2)
+        return DECLINED;
+    WRITE(read_keys(w->state, violation, K_FIELD, K_DESCRIPTION, found));
+    if (found[K_FIELD] == NULL || found[K_DESCRIPTION] == NULL)
+        return DECLINED;
+    WRITE(append_string(w, VIOLATION_FIELD_OFFSETS, VIOLATION_FIELD_DATA, found[K_FIELD]));
+    return append_string(w, VIOLATION_TEXT_OFFSETS, VIOLATION_TEXT_DATA, found[K_DESCRIPTION]);
+}
+
+/* The field violations, a list as an error record holds them (a tuple there is declined). */
+static int write_violations(Writer *w, PyObject *violations)
+{
+    return PyList_CheckExact(violations) ? write_items(w, VIOLATIONS_OFFSETS, write_violation, violations) : DECLINED;
+}
+
+/* An ErrorInfo's metadata (a dict of str) as its key/value entries, in the dict's order. */
+static int write_metadata(Writer *w, PyObject *metadata)
+{
+    if (metadata == NULL)
+        return end_list(w, METADATA_OFFSETS, 0);
+    if (!PyDict_CheckExact(metadata))
+        return DECLINED;
+    Py_ssize_t at = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(metadata, &at, &key, &value)) {
+        WRITE(append_string(w, METADATA_KEY_OFFSETS, METADATA_KEY_DATA, key));
+        WRITE(append_string(w, METADATA_VALUE_OFFSETS, METADATA_VALUE_DATA, value));
+    }
+    return end_list(w, METADATA_OFFSETS, PyDict_GET_SIZE(metadata));
+}
+
+/* The error: code, message and field violations, a reason ("" when it has none) and metadata. */
+static int write_error(Writer *w, Py_ssize_t row, PyObject *error)
+{
+    PyObject *found[N_KEYS];
+    if (error == NULL || !PyDict_CheckExact(error))
+        return DECLINED;
+    WRITE(read_keys(w->state, error, K_CODE, K_METADATA, found));
+    if (found[K_CODE] == NULL || found[K_MESSAGE] == NULL || found[K_FIELD_VIOLATIONS] == NULL)
+        return DECLINED;
+    WRITE(append_bit(&w->b[ERROR_VALIDITY], row, 1));
+    WRITE(append_string(w, ERROR_CODE_OFFSETS, ERROR_CODE_DATA, found[K_CODE]));
+    WRITE(append_string(w, ERROR_MESSAGE_OFFSETS, ERROR_MESSAGE_DATA, found[K_MESSAGE]));
+    WRITE(write_violations(w, found[K_FIELD_VIOLATIONS]));
+    if (found[K_REASON] == NULL)
+        WRITE(end_empty_string(w, ERROR_REASON_OFFSETS));
+    else
+        WRITE(append_string(w, ERROR_REASON_OFFSETS, ERROR_REASON_DATA, found[K_REASON]));
+    return write_metadata(w, found[K_METADATA]);
+}
+
+/* An answer's error: null, and so each of its fields. */
+static int write_no_error(Writer *w, Py_ssize_t row)
+{
+    WRITE(append_bit(&w->b[ERROR_VALIDITY], row, 0));
+    WRITE(end_empty_string(w, ERROR_CODE_OFFSETS));
+    WRITE(end_empty_string(w, ERROR_MESSAGE_OFFSETS));
+    WRITE(end_list(w, VIOLATIONS_OFFSETS, 0));
+    WRITE(end_empty_string(w, ERROR_REASON_OFFSETS));
+    return end_list(w, METADATA_OFFSETS, 0);
+}
+
+/* An error record's row (its keys "requestId" and "error" alone, as batch.arrow_results'
+   _is_plain_error holds them): its request id (null when it has none), every answer field at
+   its default (unit 0, lists empty, no next hand, no engine version), and its error. */
 static int write_error_row(Writer *w, Py_ssize_t row, PyObject *record)
 {
-    const State *state = w->state;
-    PyObject *request_id = PyDict_GetItemWithError(record, state->request_id_key);
-    if (request_id == NULL && PyErr_Occurred())
-        return FAILED;
+    PyObject *found[N_KEYS];
+    WRITE(read_keys(w->state, record, K_REQUEST_ID, K_ERROR, found));
+    PyObject *request_id = found[K_REQUEST_ID];
     if (request_id == NULL || request_id == Py_None) {
         WRITE(append_bit(&w->b[REQUEST_ID_VALIDITY], row, 0));
         WRITE(end_empty_string(w, REQUEST_ID_OFFSETS));
@@ -537,37 +674,18 @@ static int write_error_row(Writer *w, Py_ssize_t row, PyObject *record)
     WRITE(end_list(w, PENALTIES_OFFSETS, 0));
     WRITE(append_int32(&w->b[HUANGFAN_AFTER_DICE], 0));
     WRITE(end_empty_string(w, ENGINE_VERSION_OFFSETS));
-    return end_empty_string(w, PROFILE_DIGEST_OFFSETS);
-}
-
-/* Where the row's error is among the error records (null for an answer), and the row listed. */
-static int write_error_at(Writer *w, Py_ssize_t row, int is_error)
-{
-    Py_ssize_t errors = PyList_GET_SIZE(w->error_rows);
-    WRITE(append_bit(&w->b[ERROR_AT_VALIDITY], row, is_error));
-    if (!is_error)
-        return append_int32(&w->b[ERROR_AT], 0);
-    if (errors >= INT32_MAX)
-        return DECLINED;
-    PyObject *at = PyLong_FromSsize_t(row);
-    if (at == NULL || PyList_Append(w->error_rows, at) < 0) {
-        Py_XDECREF(at);
-        return FAILED;
-    }
-    Py_DECREF(at);
-    return append_int32(&w->b[ERROR_AT], (int32_t)errors);
+    WRITE(end_empty_string(w, PROFILE_DIGEST_OFFSETS));
+    return write_error(w, row, found[K_ERROR]);
 }
 
 static int write_answer(Writer *w, Py_ssize_t row, PyObject *answer)
 {
     if (fields_of(w, SETTLE_RESULT, answer) != NULL) {
-        WRITE(write_error_at(w, row, 0));
-        return write_result(w, row, answer);
+        WRITE(write_result(w, row, answer));
+        return write_no_error(w, row);
     }
-    if (PyDict_CheckExact(answer)) {
-        WRITE(write_error_at(w, row, 1));
+    if (PyDict_CheckExact(answer))
         return write_error_row(w, row, answer);
-    }
     return DECLINED;
 }
 
@@ -583,7 +701,6 @@ static void writer_close(Writer *w)
 {
     for (int i = 0; i < N_BUFFERS; i++)
         Py_CLEAR(w->b[i].array);
-    Py_CLEAR(w->error_rows);
 }
 
 /* Every buffer made, with room for a row each; each offsets buffer holding its first 0. */
@@ -592,9 +709,6 @@ static int writer_open(Writer *w, State *state, Py_ssize_t rows)
     memset(w, 0, sizeof *w);
     w->state = state;
     Py_ssize_t capacity = rows < 16 ? 64 : (rows + 1) * (Py_ssize_t)sizeof(double);
-    w->error_rows = PyList_New(0);
-    if (w->error_rows == NULL)
-        return FAILED;
     for (int i = 0; i < N_BUFFERS; i++)
         if (bytes_open(&w->b[i], capacity) < 0)
             goto failed;
@@ -607,7 +721,7 @@ failed:
     return FAILED;
 }
 
-/* The buffers in LAYOUT's order, each bytearray cut to what was written, and the error rows. */
+/* The buffers in LAYOUT's order, each bytearray cut to what was written. */
 static PyObject *writer_buffers(Writer *w)
 {
     PyObject *out = PyTuple_New(N_SLOTS);
@@ -627,9 +741,7 @@ static PyObject *writer_buffers(Writer *w)
         Py_INCREF(item);
         PyTuple_SET_ITEM(out, i, item);
     }
-    PyObject *written = PyTuple_Pack(2, out, w->error_rows);
-    Py_DECREF(out);
-    return written;
+    return out;
 }
 
 static PyObject *result_buffers(PyObject *module, PyObject *answers)
@@ -642,19 +754,13 @@ static PyObject *result_buffers(PyObject *module, PyObject *answers)
     if (writer_open(&w, state, rows) < 0)
         return NULL;
     int written = WRITTEN;
-    /* Each answer held while it is written: a record's key compared by Python code could change
-       the list, which then declines (its rows are no longer the buffers'). */
+    /* Nothing below runs Python code (a record's keys are exact str before one is looked up), so
+       the list stays as it is; each answer is held while it is written all the same. */
     for (Py_ssize_t row = 0; row < rows && written == WRITTEN; row++) {
-        if (PySequence_Fast_GET_SIZE(answers) != rows) {
-            written = DECLINED;
-            break;
-        }
         PyObject *answer = Py_NewRef(PySequence_Fast_GET_ITEM(answers, row));
         written = write_answer(&w, row, answer);
         Py_DECREF(answer);
     }
-    if (written == WRITTEN && PySequence_Fast_GET_SIZE(answers) != rows)
-        written = DECLINED;
     PyObject *out = NULL;
     if (written == WRITTEN)
         out = writer_buffers(&w);
@@ -801,8 +907,10 @@ static int take_strings(State *state)
         return FAILED;
     }
     state->engine_version_utf8 = PyUnicode_AsUTF8AndSize(state->engine_version, &state->engine_version_length);
-    state->request_id_key = PyUnicode_InternFromString("requestId");
-    return state->engine_version_utf8 == NULL || state->request_id_key == NULL ? FAILED : WRITTEN;
+    for (int i = 0; i < N_KEYS; i++)
+        if ((state->keys[i] = PyUnicode_InternFromString(KEYS[i])) == NULL)
+            return FAILED;
+    return state->engine_version_utf8 == NULL ? FAILED : WRITTEN;
 }
 
 static int take_tables(State *state)
@@ -834,7 +942,8 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     for (int i = 0; i < N_TYPES; i++)
         Py_VISIT(state->types[i]);
     Py_VISIT(state->engine_version);
-    Py_VISIT(state->request_id_key);
+    for (int i = 0; i < N_KEYS; i++)
+        Py_VISIT(state->keys[i]);
     return 0;
 }
 
@@ -846,7 +955,8 @@ static int module_clear(PyObject *module)
     for (int i = 0; i < N_TYPES; i++)
         Py_CLEAR(state->types[i]);
     Py_CLEAR(state->engine_version);
-    Py_CLEAR(state->request_id_key);
+    for (int i = 0; i < N_KEYS; i++)
+        Py_CLEAR(state->keys[i]);
     return 0;
 }
 
@@ -854,9 +964,9 @@ static void module_free(void *module) { module_clear(module); }
 
 static PyMethodDef METHODS[] = {
     {"result_buffers", result_buffers, METH_O,
-     "result_buffers(answers) -> (buffers, error_rows) | None\n\nThe buffers of the core's result columns, the "
-     "engine version and each row's index among the error records, in LAYOUT's order (None where that array has "
-     "none of its own), and the rows of the error records; None where the answers hold anything unexpected."},
+     "result_buffers(answers) -> tuple | None\n\nThe buffers of the core's result columns, the engine version and "
+     "the error, in LAYOUT's order (None where that array has none of its own); None where the answers hold "
+     "anything unexpected."},
     {NULL, NULL, 0, NULL},
 };
 

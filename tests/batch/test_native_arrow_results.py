@@ -7,6 +7,7 @@ input crashes it or leaks."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -40,6 +41,7 @@ from rules_core.json_write import error_record
 from rules_core.random_hands import generate_requests
 from rules_core.results import NextHand, Payment, SettleResult, ValueItem, WinnerResult, new
 from tests.batch.test_arrow_results import EXAMPLES, GENERATED, MALFORMED, json_column, old_batch
+from tests.batch.test_readers_agree import paths
 from tests.server.conftest import ROOT
 
 pytestmark = [
@@ -93,7 +95,7 @@ def test_its_buffers_are_the_schema_columns_in_array_buffers_order():
     assert NATIVE.LAYOUT == WRITTEN_LAYOUT
     assert WRITTEN_LAYOUT[:3] == ("request_id/validity", "request_id/offsets", "request_id/data")
     assert "winners.item.items.item.kind/values" in WRITTEN_LAYOUT  # an enum: its member's number
-    assert WRITTEN_LAYOUT[-2:] == ("error_at/validity", "error_at/values")
+    assert WRITTEN_LAYOUT[-3:] == tuple(f"error.metadata.item.value/{role}" for role in ("validity", "offsets", "data"))
     for field in WRITTEN_COLUMNS:
         array = pa.array([], field.type)
         assert len(array.buffers()) == sum(
@@ -222,27 +224,58 @@ def test_a_value_rules_core_does_not_write_declines_the_batch(name):
 def test_answers_not_in_a_list_or_tuple_and_odd_records_decline():
     assert NATIVE.result_buffers(iter(RESULTS[:3])) is None
     assert NATIVE.result_buffers([ONE_RESULT, "a line"]) is None
-    assert NATIVE.result_buffers([ONE_RESULT, {"requestId": 7, "error": {}}]) is None
     assert NATIVE.result_buffers(tuple(RESULTS[:3])) is not None
 
 
-class ChangesTheList(str):
-    """A key whose comparison (a Python __eq__, called on a hash collision) empties the answers."""
-
-    answers: list = []
-
-    def __hash__(self):
-        return hash("requestId")
-
-    def __eq__(self, other):
-        self.answers.clear()
-        return False
+class Key(str):
+    """A key that is a str, but not exactly one: comparing it could run Python code."""
 
 
-def test_a_list_changed_while_it_is_read_declines():
-    answers = [{ChangesTheList("x"): 1, "error": {}}, *RESULTS[:10]]
-    ChangesTheList.answers = answers
-    assert NATIVE.result_buffers(answers) is None
+PLAIN_ERROR = error_record("r1", "INVALID_ARGUMENT", "bad seat", [rc.FieldViolation("winners[0].seat", "0-3")])
+
+
+def _error(**fields) -> dict:
+    return {**PLAIN_ERROR, "error": {**PLAIN_ERROR["error"], **fields}}
+
+
+# Each an error record of another shape than error_record writes, or with values Arrow would
+# not take as they are: the C declines it (the Python path sends the first kind to result_batch).
+ODD_RECORDS = {
+    "another key": {**PLAIN_ERROR, "settlement": {}},
+    "a key of a str subclass": {Key("requestId"): "r1", "error": PLAIN_ERROR["error"]},
+    "no error": {"requestId": "r1"},
+    "an error of a list": {"requestId": "r1", "error": []},
+    "no field violations": {"requestId": "r1", "error": {"code": "INTERNAL", "message": "m"}},
+    "another key in the error": _error(details=[]),
+    "violations as a tuple": _error(fieldViolations=()),
+    "a violation as a str": _error(fieldViolations=["seat"]),
+    "a violation with another key": _error(fieldViolations=[{"field": "a", "description": "b", "x": 1}]),
+    "a violation with no description": _error(fieldViolations=[{"field": "a"}]),
+    "a code of None": _error(code=None),
+    "a message as bytes": _error(message=b"m"),
+    "a reason of None": _error(reason=None),
+    "metadata as a list": _error(metadata=[("a", "b")]),
+    "a metadata value as an int": _error(metadata={"expected": 1}),
+    "a request id as an int": {**PLAIN_ERROR, "requestId": 7},
+}
+
+
+@pytest.mark.parametrize("name", ODD_RECORDS)
+def test_an_error_record_of_another_shape_declines_the_batch(name):
+    assert NATIVE.result_buffers([ONE_RESULT, PLAIN_ERROR, ODD_RECORDS[name]]) is None
+    assert NATIVE.result_buffers([ONE_RESULT, PLAIN_ERROR]) is not None
+
+
+MISMATCH = _error(reason="PROFILE_DIGEST_MISMATCH", metadata={"expected": "sha256:1", "actual": "名"})
+
+
+def test_an_error_with_reason_and_metadata_and_one_with_neither():
+    batch = assert_native_answers([PLAIN_ERROR, ONE_RESULT, MISMATCH, {"error": PLAIN_ERROR["error"]}])
+    errors = batch.column("error").to_pylist()
+    assert errors[0]["reason"] == "" and errors[0]["metadata"] == [] and errors[1] is None
+    assert errors[2]["metadata"] == [{"key": "expected", "value": "sha256:1"}, {"key": "actual", "value": "名"}]
+    assert errors[0]["field_violations"] == [{"field": "winners[0].seat", "description": "0-3"}]
+    assert batch.column("request_id").to_pylist()[3] is None
 
 
 def test_the_enum_tables_it_checks_are_the_names_the_batch_takes():
@@ -319,15 +352,30 @@ def _paths(value, prefix=()):
             yield from _paths(item, (*prefix, index))
 
 
+def _record_replaced(record: dict, path: tuple, odd) -> dict:
+    """A copy of an error record with the value at ``path`` (keys and list indices) replaced."""
+    copied = copy.deepcopy(record)
+    *head, last = path
+    parent = copied
+    for step in head:
+        parent = parent[step]
+    parent[last] = odd
+    return copied
+
+
 @st.composite
 def fuzzed_answers(draw) -> list:
-    """A few generated answers, then up to three values somewhere in them replaced."""
-    answers = list(draw(st.lists(st.sampled_from(RESULTS), min_size=1, max_size=6)))
+    """A few generated answers and error records, then up to three values somewhere in them
+    replaced."""
+    answers = list(draw(st.lists(st.sampled_from([*RESULTS, PLAIN_ERROR, MISMATCH]), min_size=1, max_size=6)))
     for _ in range(draw(st.integers(0, 3))):
         row = draw(st.integers(0, len(answers) - 1))
         if isinstance(answers[row], SettleResult):
             path = draw(st.sampled_from(list(_paths(answers[row]))[1:]))
             answers[row] = _replaced(answers[row], list(path), draw(ODD_VALUES))
+        else:
+            path = draw(st.sampled_from([p for p, _ in paths(answers[row]) if p]))
+            answers[row] = _record_replaced(answers[row], path, copy.deepcopy(draw(ODD_VALUES)))
     return answers
 
 
