@@ -309,11 +309,8 @@ static PyObject *text_value(Cursor *c) {
     return ascii_text(bytes, length);
 }
 
-/* An enum by name: its member (None for the unspecified name, and null). */
-static PyObject *name_value(Cursor *c, const NameTable *table) {
-    if (take_null(c)) {
-        Py_RETURN_NONE;
-    }
+/* An enum's name: its member (None for the unspecified name). */
+static PyObject *name_string(Cursor *c, const NameTable *table) {
     const char *name;
     Py_ssize_t length;
     if (read_string(c, &name, &length) < 0) {
@@ -321,6 +318,14 @@ static PyObject *name_value(Cursor *c, const NameTable *table) {
     }
     PyObject *member = look_up(table, name, length);
     return member == NULL ? NULL : Py_NewRef(member);
+}
+
+/* An enum field: its member by name, or None for null. */
+static PyObject *name_value(Cursor *c, const NameTable *table) {
+    if (take_null(c)) {
+        Py_RETURN_NONE;
+    }
+    return name_string(c, table);
 }
 
 static void release(PyObject **items, Py_ssize_t count) {
@@ -365,11 +370,9 @@ static PyObject *list_value(const State *state, Cursor *c, Py_ssize_t bound, Ite
     return core_tuple(count, items);
 }
 
+/* A name in a list (where msgspec refuses a null). */
 static PyObject *name_item(const State *state, Cursor *c, const void *table) {
-    if (take_null(c)) { /* a null among names: msgspec refuses it */
-        return NULL;
-    }
-    return name_value(c, table);
+    return name_string(c, table);
 }
 
 static PyObject *names_value(const State *state, Cursor *c, const NameTable *table, Py_ssize_t bound) {

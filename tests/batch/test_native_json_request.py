@@ -218,6 +218,25 @@ def test_it_declines_a_str_not_all_ascii_and_whatever_is_not_a_line():
     assert read(1) is None
 
 
+def test_read_line_takes_the_native_reading_first_and_msgspecs_where_it_declines(monkeypatch):
+    """The order of batch.records.read_line: the byte order mark off, then the native reader,
+    then msgspec's for what it declines (a backslash here), then the bounded reader's."""
+    from batch import records
+
+    seen = []
+
+    def spy(line):
+        seen.append(line)
+        return NATIVE.read(line)
+
+    monkeypatch.setattr(records, "_read_native", spy)
+    assert records.read_line(1, b"\xef\xbb\xbf" + MELD_LINE, None, {}) == (read(MELD_LINE), None)
+    escaped = b'{"requestId":"a\\u0062"}'
+    assert records.read_line(2, escaped, None, {}) == (read_json_request(escaped), None)
+    assert read_json_request(escaped).request_id == "ab"
+    assert seen == [MELD_LINE, escaped]
+
+
 # --- any bytes ------------------------------------------------------------------------------
 
 
