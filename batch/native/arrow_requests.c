@@ -144,12 +144,17 @@ static State *state_of(PyObject *module) { return (State *)PyModule_GetState(mod
 
 /* ---- Enum names: a name's bytes to its member, by open addressing ---- */
 
+/* A name's slot, from its size and three of its bytes (the last two tell the tables' names of
+ * one size apart, mostly): a probe, then memcmp, decides. */
 static uint32_t hash_bytes(const char *bytes, Py_ssize_t size) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (Py_ssize_t i = 0; i < size; i++) {
-        h = (h ^ (uint8_t)bytes[i]) * 16777619u;
+    uint32_t h = (uint32_t)size * 2654435761u;
+    if (size > 0) {
+        h ^= ((uint32_t)(uint8_t)bytes[size - 1] * 40503u) ^ ((uint32_t)(uint8_t)bytes[size / 2] * 9973u);
     }
-    return h;
+    if (size > 1) {
+        h ^= (uint32_t)(uint8_t)bytes[size - 2] * 131u;
+    }
+    return h ^ (h >> 7);
 }
 
 /* The member named by these bytes, or NULL where the table lacks the name. */
@@ -324,6 +329,9 @@ typedef struct Column {
     const char *bytes;       /* a string column's characters */
     int64_t first, last;     /* a string column's offsets' range */
     struct Column *children; /* a message's fields, by their index in its plan; a list's items */
+    PyObject *kept;          /* a string column's last string read, and its bytes: the next of */
+    const char *kept_bytes;  /* the same bytes is the same str (a batch's profiles, as a rule) */
+    Py_ssize_t kept_size;
 } Column;
 
 #define POOL_COLUMNS 64
@@ -468,7 +476,7 @@ static int string_at(const Column *c, int64_t i, const char **bytes, Py_ssize_t 
     return OK;
 }
 
-static int read_string(const Reader *r, const Column *c, int64_t i, int null, int is_id, PyObject **out) {
+static int read_string(const Reader *r, Column *c, int64_t i, int null, int is_id, PyObject **out) {
     if (null) {
         return got(Py_NewRef(r->state->empty), out);
     }
@@ -476,6 +484,9 @@ static int read_string(const Reader *r, const Column *c, int64_t i, int null, in
     Py_ssize_t size;
     if (string_at(c, i, &bytes, &size) != OK) {
         return DECLINE;
+    }
+    if (c->kept != NULL && size == c->kept_size && memcmp(bytes, c->kept_bytes, (size_t)size) == 0) {
+        return got(Py_NewRef(c->kept), out);
     }
     PyObject *text = PyUnicode_DecodeUTF8(bytes, size, NULL);
     if (text == NULL) {
@@ -488,6 +499,11 @@ static int read_string(const Reader *r, const Column *c, int64_t i, int null, in
     if (is_id && PyUnicode_GET_LENGTH(text) * 4 > r->state->max_request_id_bytes) {
         Py_DECREF(text); /* perhaps over its bound in UTF-8: the bounded reader measures it */
         return BAD;
+    }
+    if (!is_id) {
+        Py_XSETREF(c->kept, Py_NewRef(text));
+        c->kept_bytes = bytes;
+        c->kept_size = size;
     }
     *out = text;
     return OK;
@@ -524,15 +540,15 @@ static int read_bool(const Column *c, int64_t i, int null, PyObject **out) {
     return got(Py_NewRef(value ? Py_True : Py_False), out);
 }
 
-static int read_message(const Reader *r, MessageId m, const Column *c, int64_t i, int null, PyObject **out);
-static int read_field(const Reader *r, MessageId m, int f, const Column *c, int64_t i, int null, PyObject **out);
+static int read_message(const Reader *r, MessageId m, Column *c, int64_t i, int null, PyObject **out);
+static int read_field(const Reader *r, MessageId m, int f, Column *c, int64_t i, int null, PyObject **out);
 
 /* The tuple of the list at i: its items read by `item` of `m`'s field f, at most its bound. */
-static int read_list(const Reader *r, MessageId m, int f, const Column *c, int64_t i, int null, PyObject **out) {
+static int read_list(const Reader *r, MessageId m, int f, Column *c, int64_t i, int null, PyObject **out) {
     if (null) {
         return got(PyTuple_New(0), out);
     }
-    const Column *items = c->children;
+    Column *items = c->children;
     int64_t start = read_i32(c->values + 4 * (c->offset + i)), end = read_i32(c->values + 4 * (c->offset + i + 1));
     if (start < 0 || end < start || end > items->length) {
         return DECLINE;
@@ -560,7 +576,7 @@ static int read_list(const Reader *r, MessageId m, int f, const Column *c, int64
 }
 
 /* Field f of message m at i of its column c (null where the message is). */
-static int read_field(const Reader *r, MessageId m, int f, const Column *c, int64_t i, int null, PyObject **out) {
+static int read_field(const Reader *r, MessageId m, int f, Column *c, int64_t i, int null, PyObject **out) {
     FieldKind k = PLANS[m].kinds[f];
     if (k.kind != MESSAGE) {
         null = null || is_null(c, i);
@@ -589,7 +605,7 @@ static int read_field(const Reader *r, MessageId m, int f, const Column *c, int6
 }
 
 /* The core value of message m at i of its struct column c: its fields at c's offset + i. */
-static int read_message(const Reader *r, MessageId m, const Column *c, int64_t i, int null, PyObject **out) {
+static int read_message(const Reader *r, MessageId m, Column *c, int64_t i, int null, PyObject **out) {
     const MessagePlan *plan = &PLANS[m];
     if (c->children == NULL) {
         return DECLINE; /* an absent message column: only the optional dice can be, read as None */
@@ -643,7 +659,14 @@ static int overrides_field(void) {
     return f;
 }
 
-static PyObject *read_rows(Reader *r, const Column *batch) {
+/* The strings the columns keep for the next row, released once the batch is read. */
+static void release_strings(Reader *r) {
+    for (int k = 0; k < r->used; k++) {
+        Py_CLEAR(r->pool[k].kept);
+    }
+}
+
+static PyObject *read_rows(Reader *r, Column *batch) {
     PyObject *rows = PyList_New((Py_ssize_t)batch->length);
     if (rows == NULL) {
         return NULL;
@@ -690,7 +713,9 @@ static PyObject *read_requests(PyObject *module, PyObject *const *args, Py_ssize
     if (open_batch(&r, &batch, array, slots) < 0) {
         return Py_NewRef(Py_NotImplemented);
     }
-    return read_rows(&r, &batch);
+    PyObject *rows = read_rows(&r, &batch);
+    release_strings(&r);
+    return rows;
 }
 
 /* ---- Import: what the reader relies on, read from Python and checked ---- */
