@@ -70,13 +70,48 @@ def settle_answers(
     overrides = overrides or {}
     profiles = registry_of(house) if house else None
     if is_json_column(batch.schema):
-        lines = enumerate((line or "" for line in batch.column(0).to_pylist()), start=first_number)
+        lines = enumerate((line or "" for line in _json_lines(batch.column(0))), start=first_number)
         return line_answers(lines, profile, overrides, profiles)
     batch = _one_batch(batch)
+    try:
+        return _nested_answers(batch, profile, overrides, profiles)
+    except UnicodeDecodeError:  # a string not UTF-8 (Parquet does not check them): row by row
+        return [_row_answer(batch, row, first_number, profile, overrides, profiles) for row in range(batch.num_rows)]
+
+
+def _nested_answers(batch: pa.RecordBatch, profile: str | None, overrides: dict, profiles) -> list:
     columnar = None if overrides else read_requests(batch)
     if columnar is None:
         return [settle_answer(_row_request(row, profile, overrides), profiles) for row in request_rows(batch)]
     return _settle_read(batch, columnar, profile, profiles)
+
+
+def _json_lines(column: pa.Array | pa.ChunkedArray) -> list:
+    """A JSON column's lines; as bytes where a string column holds one not UTF-8 (Parquet does
+    not check them), which the line reader refuses, naming its line, as a binary column's."""
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError:
+        return column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary()).to_pylist()
+
+
+def _row_answer(batch: pa.RecordBatch, row: int, first_number: int, profile: str | None, overrides: dict, profiles):
+    """The answer of one row of the batch alone: an error record naming the row and its column
+    where a string of it is not UTF-8 (its request id echoed where that one is)."""
+    one = batch.slice(row, 1)
+    values: dict = {}
+    bad = None
+    for name, column in zip(one.schema.names, one.columns, strict=True):
+        try:
+            values[name] = column.to_pylist()[0]
+        except UnicodeDecodeError as error:
+            values[name] = None
+            byte = error.object[error.start]
+            bad = bad or f"row {first_number + row}: {name} holds a string not valid UTF-8 (byte 0x{byte:02x})"
+    if bad is None:
+        return _nested_answers(one, profile, overrides, profiles)[0]
+    request_id = values.get("request_id")
+    return error_line(request_id if isinstance(request_id, str) else None, bad)
 
 
 def _settle_read(
