@@ -16,7 +16,8 @@
  * a number with a fraction or an exponent (or a leading zero, or over ten digits), a key twice
  * in one object, an unknown key, a str that is not ASCII, a request id that may be over
  * MAX_REQUEST_ID_BYTES (fast_requests' check: four bytes a character), anything after the
- * object. Its nesting is the request's own (five levels, a function each): no recursion.
+ * object. Its nesting is fixed by the request's shape (request, winner, hand, meld: a function
+ * each, never recursion), its lists held on the stack within their bounds (LIST_CAPACITY).
  *
  * A MemoryError is raised as such; every other fault is a None.
  */
@@ -621,33 +622,43 @@ static PyObject *relation_item(const State *state, Cursor *c, const void *arg) {
 
 /* --- SettleRequest ------------------------------------------------------------------------ */
 
-/* In the order of SettleRequest's fields (CoreRequestFields). */
-static const Key REQUEST_KEYS[] = {
-    KEY("profile"),        KEY("outcome"),   KEY("winners"),   KEY("dealerSeat"),    KEY("dice"),
-    KEY("huangfanCount"),  KEY("discarderSeat"), KEY("liabilities"), KEY("abandoningSeat"), KEY("overrides"),
-    KEY("requestId"),      KEY("profileDigest")};
-enum { REQUEST_FIELDS = 12, DICE_FIELD = 4, OVERRIDES_FIELD = 9, REQUEST_ID_FIELD = 10 };
+/* SettleRequest's fields, in its order (CoreRequestFields), and their keys. */
+enum {
+    PROFILE, OUTCOME, WINNERS, DEALER_SEAT, DICE, HUANGFAN_COUNT, DISCARDER_SEAT, LIABILITIES, ABANDONING_SEAT,
+    OVERRIDES, REQUEST_ID, PROFILE_DIGEST, REQUEST_FIELDS
+};
+static const Key REQUEST_KEYS[REQUEST_FIELDS] = {
+    [PROFILE] = KEY("profile"),           [OUTCOME] = KEY("outcome"),
+    [WINNERS] = KEY("winners"),           [DEALER_SEAT] = KEY("dealerSeat"),
+    [DICE] = KEY("dice"),                 [HUANGFAN_COUNT] = KEY("huangfanCount"),
+    [DISCARDER_SEAT] = KEY("discarderSeat"), [LIABILITIES] = KEY("liabilities"),
+    [ABANDONING_SEAT] = KEY("abandoningSeat"), [OVERRIDES] = KEY("overrides"),
+    [REQUEST_ID] = KEY("requestId"),      [PROFILE_DIGEST] = KEY("profileDigest"),
+};
 static const int REQUEST_ABSENT[REQUEST_FIELDS] = {
-    ABSENT_EMPTY_TEXT, ABSENT_NONE, ABSENT_EMPTY_TUPLE, ABSENT_ZERO, ABSENT_NONE,       ABSENT_ZERO,
-    ABSENT_ZERO,       ABSENT_EMPTY_TUPLE, ABSENT_ZERO, ABSENT_NONE, ABSENT_EMPTY_TEXT, ABSENT_EMPTY_TEXT};
+    [PROFILE] = ABSENT_EMPTY_TEXT,   [OUTCOME] = ABSENT_NONE,         [WINNERS] = ABSENT_EMPTY_TUPLE,
+    [DEALER_SEAT] = ABSENT_ZERO,     [DICE] = ABSENT_NONE,            [HUANGFAN_COUNT] = ABSENT_ZERO,
+    [DISCARDER_SEAT] = ABSENT_ZERO,  [LIABILITIES] = ABSENT_EMPTY_TUPLE, [ABANDONING_SEAT] = ABSENT_ZERO,
+    [OVERRIDES] = ABSENT_NONE,       [REQUEST_ID] = ABSENT_EMPTY_TEXT, [PROFILE_DIGEST] = ABSENT_EMPTY_TEXT,
+};
 
 static PyObject *request_field(const State *state, Cursor *c, int index) {
     switch (index) {
-    case 0:
-    case 10:
-    case 11:
+    case PROFILE:
+    case REQUEST_ID:
+    case PROFILE_DIGEST:
         return text_value(c);
-    case 1:
+    case OUTCOME:
         return name_value(c, &state->outcomes);
-    case 2:
+    case WINNERS:
         return list_value(state, c, state->bounds.winners, winner_item, NULL);
-    case 4:
+    case DICE:
         return dice_value(state, c);
-    case 7:
+    case LIABILITIES:
         return list_value(state, c, state->bounds.liabilities, relation_item, NULL);
-    case 9: /* overrides: only null here, a request with overrides is the bounded reader's */
+    case OVERRIDES: /* only null here: a request with overrides is the bounded reader's */
         return take_null(c) ? Py_NewRef(Py_None) : NULL;
-    default:
+    default: /* the seats and the huangfan count */
         return int_value(c);
     }
 }
@@ -657,7 +668,7 @@ static PyObject *request_value(const State *state, Cursor *c) {
     if (read_object(state, c, REQUEST_KEYS, REQUEST_ABSENT, REQUEST_FIELDS, f, request_field) < 0) {
         return NULL;
     }
-    if (PyUnicode_GET_LENGTH(f[REQUEST_ID_FIELD]) * 4 > state->bounds.request_id_bytes) {
+    if (PyUnicode_GET_LENGTH(f[REQUEST_ID]) * 4 > state->bounds.request_id_bytes) {
         release(f, REQUEST_FIELDS); /* perhaps over the bound: the bounded reader says */
         return NULL;
     }
