@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import rules_core as rc
 from batch.records import (
-    count_answer,
     count_record,
+    counted_result_line,
     error_line,
     is_record,
     output_line,
     read_line,
     request_id_of,
-    result_line,
 )
 from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
@@ -37,8 +36,7 @@ def answer_output(answer: SettleResult | dict, counts: dict) -> bytes:
     """An answer of `settle_answer` as its output line, added to ``counts`` (a core result's
     counts read from it, not from its dict)."""
     if isinstance(answer, SettleResult):
-        count_answer(counts, answer)
-        return result_line(answer)
+        return counted_result_line(counts, answer)
     count_record(counts, answer)
     return output_line(answer)
 

@@ -39,6 +39,7 @@ _encode = msgspec.json.Encoder().encode
 # declines goes to the answer dict and msgspec (output_line).
 _NATIVE_ANSWER = native.load("json_answer")
 _write_native = _NATIVE_ANSWER.settle_line if _NATIVE_ANSWER is not None else None
+_count_native = _NATIVE_ANSWER.counted_line if _NATIVE_ANSWER is not None else None
 
 
 def error_line(
@@ -208,3 +209,15 @@ def result_line(result: SettleResult) -> bytes:
         if line is not None:
             return line
     return output_line(settle_response_dict(result))
+
+
+def counted_result_line(counts: dict, result: SettleResult) -> bytes:
+    """`count_answer` and then `result_line`: in one call of the native writer where it is
+    built (it adds to ``counts`` only when it writes the line, and declines counts that are not
+    as `new_counts` makes them)."""
+    if _count_native is not None:
+        line = _count_native(result, counts)
+        if line is not None:
+            return line
+    count_answer(counts, result)
+    return result_line(result)

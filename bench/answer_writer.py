@@ -3,9 +3,10 @@
     python -m bench.answer_writer [--count N] [--passes P]
 
 On the benchmark's generated hands (``bench.batch_bench``'s, seed 11), settled once: each pass
-writes every answer's line with ``batch/native/json_answer.c`` and then with its Python twin,
+writes every answer's line with ``batch/native/json_answer.c`` (``settle_line``, and
+``counted_line``, which adds to the counts too) and then with its Python twin,
 ``output_line(settle_response_dict(result))``, one at a time as a worker does, and the counts
-(``count_answer``) alone beside them; the passes interleave, and the best pass of each is kept
+in Python (``count_answer``) alone beside them; the passes interleave, and the best pass of each is kept
 (CPU µs an answer, this process's CPU time). The two writers' lines are checked equal first.
 """
 
@@ -58,22 +59,27 @@ def main() -> None:
     declined = sum(native_line(r) is None for r in results)
     if any(native_line(r) not in (None, python_line(r)) for r in results):
         parser.exit(1, "the writers differ: run tests/batch/test_native_json_answer.py\n")
-    counts = new_counts()
-    best = {"native": [], "python": [], "counts": []}
+    counts, counted = new_counts(), new_counts()
+    counted_line = module.counted_line
+    best: dict[str, list[float]] = {"native": [], "counted": [], "python": [], "counts": []}
     for _ in range(args.passes):
         best["native"].append(cpu_us_each(native_line, results))
+        best["counted"].append(cpu_us_each(lambda r: counted_line(r, counted), results))
         best["python"].append(cpu_us_each(python_line, results))
         best["counts"].append(cpu_us_each(lambda r: count_answer(counts, r), results))
     load = os.getloadavg()[0]
     print(f"{len(results):,} answers, {declined} declined by the native writer, load {load:.1f}")
     for name, label in (
-        ("native", "batch/native/json_answer.c"),
+        ("native", "json_answer.settle_line"),
+        ("counted", "json_answer.counted_line"),
         ("python", "settle_response_dict + msgspec"),
         ("counts", "count_answer"),
     ):
         passes = best[name]
         print(f"{label:32} best {min(passes):.3f} CPU us an answer (passes {min(passes):.3f}-{max(passes):.3f})")
     print(f"the native writer: {min(best['python']) / min(best['native']):.1f}x faster by the best passes")
+    saved = min(best["native"]) + min(best["counts"]) - min(best["counted"])
+    print(f"the counts in C: {saved:.3f} CPU us an answer less than settle_line and count_answer")
 
 
 if __name__ == "__main__":

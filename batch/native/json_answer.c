@@ -15,6 +15,10 @@
  * UTF-8 cannot hold (a lone surrogate: the twin writes that line escaped by json.dumps).
  * Raises only MemoryError.
  *
+ * counted_line(result, counts) also adds the result to a batch's counts as
+ * batch.records.count_answer does (its twin there), where the line is written and the counts
+ * hold what new_counts() gives them; else it declines before changing them.
+ *
  * The types, the name tables and the engine version come from Python at import (module
  * state); the import fails, naming it, when a type's _fields are not those the indices below
  * assume or a table is not a list of strings.
@@ -68,10 +72,20 @@ enum { P_FROM_SEAT, P_TO_SEAT, P_AMOUNT, P_REASON, P_SIZE };
 enum { N_SEAT, N_AMOUNT, N_REASON, N_SIZE };
 enum { H_DEALER_SEAT, H_HUANGFAN_COUNT, H_SIZE };
 
+/* The keys of batch.records.new_counts() that count_answer adds to (a key missing from the
+ * counts given, or of another type, is declined: count_answer then raises or adds as it does). */
+enum { COUNT_SETTLED, COUNT_LEGAL, COUNT_ILLEGAL, COUNT_ENGINES, COUNT_DIGESTS, COUNT_KEYS };
+
+static const char *const COUNT_KEY_NAMES[COUNT_KEYS] = {
+    "settled", "legal_wins", "illegal_wins", "engine_versions", "profile_digests",
+};
+
 typedef struct {
     PyTypeObject *types[TYPES];
     PyObject *names[TABLES]; /* a tuple each: the name's JSON text (bytes, quoted) or None */
     PyObject *engine_version; /* bytes: the JSON string of rules_core.version.ENGINE_VERSION */
+    PyObject *engine_version_text; /* str: ENGINE_VERSION itself, a key of the counts */
+    PyObject *count_keys[COUNT_KEYS]; /* str: the keys of the counts count_answer adds to */
 } State;
 
 /* --- the output buffer: on the stack, moved to the heap when an answer outgrows it ---------- */
@@ -597,13 +611,89 @@ static int write_answer(Buffer *b, const State *state, PyObject *result) {
     return WRITE_LITERAL(b, "\n");
 }
 
+/* --- the counts: count_answer's additions for a result whose line was written ------------- */
+
+typedef struct {
+    PyObject *entries[COUNT_KEYS]; /* borrowed: the counts' ints and dicts */
+    PyObject *engine_answers;      /* borrowed: engine_versions[ENGINE_VERSION], or NULL */
+} Counts;
+
+/* The entries count_answer adds to, checked before any is changed: DECLINED unless `counts`
+ * is a dict holding each, the three counts exact ints and the two tables dicts. */
+static int counts_of(const State *state, PyObject *counts, Counts *c) {
+    if (!PyDict_CheckExact(counts)) {
+        return DECLINED;
+    }
+    for (int i = 0; i < COUNT_KEYS; i++) {
+        c->entries[i] = PyDict_GetItemWithError(counts, state->count_keys[i]);
+        if (c->entries[i] == NULL) {
+            return PyErr_Occurred() ? FAILED : DECLINED;
+        }
+        int is_table = i == COUNT_ENGINES || i == COUNT_DIGESTS;
+        if (is_table ? !PyDict_CheckExact(c->entries[i]) : !PyLong_CheckExact(c->entries[i])) {
+            return DECLINED;
+        }
+    }
+    c->engine_answers = PyDict_GetItemWithError(c->entries[COUNT_ENGINES], state->engine_version_text);
+    if (c->engine_answers == NULL && PyErr_Occurred()) {
+        return FAILED;
+    }
+    return c->engine_answers == NULL || PyLong_CheckExact(c->engine_answers) ? WROTE : DECLINED;
+}
+
+/* dict[key] = count + more (count an exact int, or NULL for 0). */
+static int add_count(PyObject *dict, PyObject *key, PyObject *count, Py_ssize_t more) {
+    PyObject *addend = PyLong_FromSsize_t(more);
+    if (addend == NULL) {
+        return FAILED;
+    }
+    PyObject *sum = count == NULL ? Py_NewRef(addend) : PyNumber_Add(count, addend);
+    Py_DECREF(addend);
+    if (sum == NULL) {
+        return FAILED;
+    }
+    int set = PyDict_SetItem(dict, key, sum);
+    Py_DECREF(sum);
+    return set < 0 ? FAILED : WROTE;
+}
+
+/* count_answer(counts, result) for a result written whole (its fields checked): settled,
+ * the engine's answers, the profile by its digest, the legal and the illegal wins. */
+static int add_counts(const State *state, PyObject *counts, PyObject *result) {
+    Counts c;
+    STEP(counts_of(state, counts, &c));
+    PyObject *const *f = ((PyTupleObject *)result)->ob_item;
+    Py_ssize_t legal = 0, winners = PyTuple_GET_SIZE(f[S_WINNERS]);
+    for (Py_ssize_t i = 0; i < winners; i++) {
+        legal += ((PyTupleObject *)PyTuple_GET_ITEM(f[S_WINNERS], i))->ob_item[W_LEGAL] == Py_True;
+    }
+    PyObject *const *keys = state->count_keys;
+    STEP(add_count(counts, keys[COUNT_SETTLED], c.entries[COUNT_SETTLED], 1));
+    STEP(add_count(c.entries[COUNT_ENGINES], state->engine_version_text, c.engine_answers, 1));
+    if (PyUnicode_GET_LENGTH(f[S_PROFILE_DIGEST]) > 0
+        && PyDict_SetItem(c.entries[COUNT_DIGESTS], f[S_PROFILE_DIGEST], f[S_PROFILE]) < 0) {
+        return FAILED;
+    }
+    if (legal > 0) {
+        STEP(add_count(counts, keys[COUNT_LEGAL], c.entries[COUNT_LEGAL], legal));
+    }
+    if (winners > legal) {
+        STEP(add_count(counts, keys[COUNT_ILLEGAL], c.entries[COUNT_ILLEGAL], winners - legal));
+    }
+    return WROTE;
+}
+
 /* --- the module --------------------------------------------------------------------------- */
 
-static PyObject *settle_line(PyObject *module, PyObject *result) {
-    const State *state = PyModule_GetState(module);
+/* The line of `result` (bytes), None where it declines, NULL with the error raised; added to
+ * `counts` as count_answer adds when `counts` is not NULL (and only when the line is written). */
+static PyObject *line_of(const State *state, PyObject *result, PyObject *counts) {
     Buffer b;
     buffer_init(&b);
     int wrote = write_answer(&b, state, result);
+    if (wrote == WROTE && counts != NULL) {
+        wrote = add_counts(state, counts, result);
+    }
     PyObject *line = NULL;
     if (wrote == WROTE) {
         line = PyBytes_FromStringAndSize(b.data, b.length);
@@ -612,6 +702,18 @@ static PyObject *settle_line(PyObject *module, PyObject *result) {
     }
     buffer_release(&b);
     return line;
+}
+
+static PyObject *settle_line(PyObject *module, PyObject *result) {
+    return line_of(PyModule_GetState(module), result, NULL);
+}
+
+static PyObject *counted_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "counted_line() takes a result and the counts (%zd given)", nargs);
+        return NULL;
+    }
+    return line_of(PyModule_GetState(module), args[0], args[1]);
 }
 
 /* The JSON text of a name (bytes, quoted), as write_string writes it. */
@@ -745,14 +847,30 @@ static int load_engine_version(State *state) {
     if (text == NULL) {
         return FAILED;
     }
+    if (!PyUnicode_CheckExact(text)) {
+        PyErr_SetString(PyExc_ImportError, "json_answer: rules_core.version.ENGINE_VERSION is not a str");
+        Py_DECREF(text);
+        return FAILED;
+    }
+    state->engine_version_text = text;
     state->engine_version = encoded_string(text);
-    Py_DECREF(text);
     return state->engine_version == NULL ? FAILED : WROTE;
+}
+
+static int load_count_keys(State *state) {
+    for (int i = 0; i < COUNT_KEYS; i++) {
+        state->count_keys[i] = PyUnicode_InternFromString(COUNT_KEY_NAMES[i]);
+        if (state->count_keys[i] == NULL) {
+            return FAILED;
+        }
+    }
+    return WROTE;
 }
 
 static int module_exec(PyObject *module) {
     State *state = PyModule_GetState(module);
-    if (load_types(state) != WROTE || load_names(state) != WROTE || load_engine_version(state) != WROTE) {
+    if (load_types(state) != WROTE || load_names(state) != WROTE || load_engine_version(state) != WROTE
+        || load_count_keys(state) != WROTE) {
         return -1;
     }
     return 0;
@@ -770,6 +888,10 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
         Py_VISIT(state->names[i]);
     }
     Py_VISIT(state->engine_version);
+    Py_VISIT(state->engine_version_text);
+    for (int i = 0; i < COUNT_KEYS; i++) {
+        Py_VISIT(state->count_keys[i]);
+    }
     return 0;
 }
 
@@ -785,6 +907,10 @@ static int module_clear(PyObject *module) {
         Py_CLEAR(state->names[i]);
     }
     Py_CLEAR(state->engine_version);
+    Py_CLEAR(state->engine_version_text);
+    for (int i = 0; i < COUNT_KEYS; i++) {
+        Py_CLEAR(state->count_keys[i]);
+    }
     return 0;
 }
 
@@ -799,8 +925,15 @@ PyDoc_STRVAR(settle_line_doc,
              "declines (a value not as the core builds it, an enum outside its table, a non-finite\n"
              "float, a string UTF-8 cannot hold): the caller then takes that Python path.");
 
+PyDoc_STRVAR(counted_line_doc,
+             "counted_line(result, counts, /)\n--\n\n"
+             "settle_line(result), and the result added to counts (batch.records.new_counts) as\n"
+             "batch.records.count_answer adds it, only where the line is written; None, counts\n"
+             "unchanged, where it declines the result or the counts are not as new_counts makes them.");
+
 static PyMethodDef methods[] = {
     {"settle_line", settle_line, METH_O, settle_line_doc},
+    {"counted_line", (PyCFunction)(void (*)(void))counted_line, METH_FASTCALL, counted_line_doc},
     {NULL, NULL, 0, NULL},
 };
 

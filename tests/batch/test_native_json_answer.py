@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import rules_core as rc
 from batch import native, records
 from batch.local import answer_output
-from batch.records import new_counts, output_line, result_line
+from batch.records import count_answer, counted_result_line, new_counts, output_line, result_line
 from rules_core.json_write import (
     ILLEGAL_REASONS,
     ITEM_KINDS,
@@ -327,6 +327,64 @@ def test_a_result_with_any_value_anywhere_gives_the_twins_bytes_or_none(base, da
         result = replaced(result, path, data.draw(ANY_VALUE))
     line = json_answer.settle_line(result)
     assert line is None or line == python_line(result)
+    native_counts, python_counts = new_counts(), new_counts()
+    counted = json_answer.counted_line(result, native_counts)
+    assert counted == line
+    if counted is None:
+        assert native_counts == new_counts()
+    else:
+        count_answer(python_counts, result)
+        assert native_counts == python_counts
+
+
+# --- the counts ----------------------------------------------------------------------------
+
+
+@needs_build
+def test_counted_lines_add_to_the_counts_as_count_answer_does():
+    sample = [*BENCH_RESULTS, a_result(profile_digest=""), a_result(winners=()), a_result(profile="house")]
+    native_counts, python_counts = new_counts(), new_counts()
+    for result in sample:
+        assert json_answer.counted_line(result, native_counts) == python_line(result)
+        count_answer(python_counts, result)
+    assert native_counts == python_counts
+    assert native_counts["legal_wins"] > 0 and native_counts["illegal_wins"] > 0
+    assert "house" in native_counts["profile_digests"].values()  # the last profile of its digest
+
+
+@needs_build
+@pytest.mark.parametrize(
+    "counts",
+    [
+        pytest.param({k: v for k, v in new_counts().items() if k != "settled"}, id="no settled count"),
+        pytest.param({**new_counts(), "legal_wins": 0.0}, id="a float count"),
+        pytest.param({**new_counts(), "engine_versions": []}, id="a list for a table"),
+        pytest.param({**new_counts(), "engine_versions": {ENGINE_VERSION: "1"}}, id="a str for an engine's answers"),
+        pytest.param(list(new_counts().items()), id="not a dict"),
+    ],
+)
+def test_counts_not_as_new_counts_makes_them_are_declined_unchanged(counts):
+    before = repr(counts)
+    assert json_answer.counted_line(a_result(), counts) is None
+    assert repr(counts) == before
+
+
+@needs_build
+def test_counts_the_python_counts_refuse_raise_as_they_do():
+    counts = {k: v for k, v in new_counts().items() if k != "settled"}
+    with pytest.raises(KeyError, match="settled"):
+        counted_result_line(counts, a_result())
+
+
+@needs_build
+def test_a_declined_result_leaves_the_counts_to_count_answer():
+    native_counts, python_counts = new_counts(), new_counts()
+    result = a_result(request_id="\ud800")
+    assert json_answer.counted_line(result, native_counts) is None
+    assert native_counts == new_counts()
+    assert counted_result_line(native_counts, result) == python_line(result)
+    count_answer(python_counts, result)
+    assert native_counts == python_counts
 
 
 # --- where the callers take it --------------------------------------------------------------
@@ -338,6 +396,7 @@ def test_the_callers_lines_are_the_python_writers_with_or_without_the_native_wri
     native_counts, python_counts = new_counts(), new_counts()
     with_native = [answer_output(r, native_counts) for r in sample]
     monkeypatch.setattr(records, "_write_native", None)  # as under SHMJ_PURE_PYTHON=1
+    monkeypatch.setattr(records, "_count_native", None)
     without = [answer_output(r, python_counts) for r in sample]
     assert with_native == without == [output_line(settle_response_dict(r)) for r in sample]
     assert native_counts == python_counts
@@ -379,6 +438,10 @@ except ImportError as error:
             "json_answer: rules_core.json_write.PATTERNS is not a list",
         ),
         ("json_write.UNITS[1] = 1", "json_answer: rules_core.json_write.UNITS[1] is not a str"),
+        (
+            "import rules_core.version; rules_core.version.ENGINE_VERSION = 1",
+            "json_answer: rules_core.version.ENGINE_VERSION is not a str",
+        ),
     ],
 )
 def test_the_module_refuses_to_load_when_a_type_or_table_is_not_as_it_reads_them(patch, message):
@@ -398,16 +461,19 @@ def test_many_lines_written_and_declined_leak_nothing():
         first_winner(seat=True),
         with_deltas(math.inf, 0.0, 0.0, 0.0),
     ]
-    write = json_answer.settle_line
+    write, counted = json_answer.settle_line, json_answer.counted_line
+    counts, odd_counts = new_counts(), {**new_counts(), "settled": 0.5}
 
     def run(times: int) -> None:
         for _ in range(times):
             for result in sample:
                 write(result)
+                counted(result, counts)
+                counted(result, odd_counts)
 
     run(50)  # warm-up: the UTF-8 forms CPython keeps beside non-ASCII strings, free lists
     blocks, rss = sys.getallocatedblocks(), _rss_kb()
-    run(500)  # 101,500 calls
+    run(500)  # 304,500 calls
     assert sys.getallocatedblocks() - blocks <= 0
     if "libasan" not in os.environ.get("LD_PRELOAD", ""):  # ASan's quarantine keeps freed memory
         assert _rss_kb() - rss < 1024
