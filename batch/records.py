@@ -77,9 +77,11 @@ def read_line(
     if number == 1:
         line = _without_byte_order_mark(line)
     if not overrides:
-        request = _read_native(line) if _read_native is not None else None
-        if request is None:
-            request = read_json_request(line)
+        if _read_native is not None:
+            request = _read_native(line, profile)  # the job's profile put in by the reader
+            if request is not None:
+                return request, None
+        request = read_json_request(line)
         if request is not None:
             return (request._replace(profile=profile) if profile else request), None
     try:

@@ -37,8 +37,8 @@ MELD_LINE = next(line for line in LINES if b'"melds"' in line)
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def read(line: bytes | str):
-    return NATIVE.read(line)
+def read(line: bytes | str, profile: str | None = None):
+    return NATIVE.read(line, profile)
 
 
 # --- what it answers ------------------------------------------------------------------------
@@ -106,6 +106,22 @@ def test_each_field_lands_in_its_place():
         profile_digest="abc",
     )
     assert read(line) == read_json_request(line) == expected
+
+
+def test_a_jobs_profile_is_put_in_as_replace_would():
+    """``rescore --profile``: read_line's ``request._replace(profile=...)``, done by the reader."""
+    assert [read(line, "sankou") for line in LINES] == [read(line)._replace(profile="sankou") for line in LINES]
+    assert [read(line, "") for line in LINES] == [NATIVE.read(line) for line in LINES]  # "": the line's own
+    assert read(b'{"requestId":"' + b"x" * 65 + b'"}', "lezi") is None  # declined all the same
+
+
+def test_a_profile_not_a_str_and_a_wrong_count_of_arguments_are_type_errors():
+    with pytest.raises(TypeError, match="profile must be a str or None, not int"):
+        NATIVE.read(MELD_LINE, 5)
+    with pytest.raises(TypeError, match="takes 1 or 2 arguments, not 0"):
+        NATIVE.read()
+    with pytest.raises(TypeError, match="takes 1 or 2 arguments, not 3"):
+        NATIVE.read(MELD_LINE, None, None)
 
 
 def test_the_values_are_the_core_types():
@@ -225,16 +241,17 @@ def test_read_line_takes_the_native_reading_first_and_msgspecs_where_it_declines
 
     seen = []
 
-    def spy(line):
-        seen.append(line)
-        return NATIVE.read(line)
+    def spy(line, profile):
+        seen.append((line, profile))
+        return NATIVE.read(line, profile)
 
     monkeypatch.setattr(records, "_read_native", spy)
     assert records.read_line(1, b"\xef\xbb\xbf" + MELD_LINE, None, {}) == (read(MELD_LINE), None)
+    assert records.read_line(2, MELD_LINE, "lezi", {}) == (read(MELD_LINE)._replace(profile="lezi"), None)
     escaped = b'{"requestId":"a\\u0062"}'
-    assert records.read_line(2, escaped, None, {}) == (read_json_request(escaped), None)
+    assert records.read_line(3, escaped, "lezi", {}) == (read_json_request(escaped)._replace(profile="lezi"), None)
     assert read_json_request(escaped).request_id == "ab"
-    assert seen == [MELD_LINE, escaped]
+    assert seen == [(MELD_LINE, None), (MELD_LINE, "lezi"), (escaped, "lezi")]
 
 
 # --- any bytes ------------------------------------------------------------------------------
@@ -345,6 +362,7 @@ def test_many_reads_leak_nothing():
         for _ in range(count):
             for line in lines:
                 read(line)
+                read(line, "lezi")
 
     rounds(50)
     gc.collect()
