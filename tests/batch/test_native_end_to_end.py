@@ -1,6 +1,6 @@
 """End to end, the native readers and writers change no byte of a job's output: `shmj rescore
 --local` on a file of hostile lines (valid, bytes changed, cut short, odd request ids and
-numbers) writes the same output file with them as without them (SHMJ_NATIVE_DIR naming a folder
+numbers) writes the same output file and summary with them as without them (SHMJ_NATIVE_DIR naming a folder
 with no build), and the Arrow core answers a crafted Parquet file with the same result batch,
 buffer for buffer, natively read and written or by the Python twins."""
 
@@ -60,12 +60,17 @@ def hostile_lines(count: int, seed: int) -> bytes:
     return b"\n".join(out) + b"\n"
 
 
-def rescore(tmp_path, name: str, env: dict, *options: str) -> bytes:
+RUN_OWN = ("seconds", "lines_per_second", "output")  # the summary's keys that differ run by run
+
+
+def rescore(tmp_path, name: str, env: dict, *options: str) -> tuple[bytes, dict]:
+    """The output file's bytes and the summary (but what is the run's own)."""
     output = tmp_path / f"{name}.jsonl"
     command = [sys.executable, "-m", "clients.shmj", "rescore", "--local", "--workers", "1", "--no-progress"]
     command += [*options, "-o", str(output), str(tmp_path / "hostile.jsonl")]
     subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
-    return output.read_bytes()
+    summary = json.loads((tmp_path / f"{name}.jsonl.summary.json").read_text())
+    return output.read_bytes(), {key: value for key, value in summary.items() if key not in RUN_OWN}
 
 
 @needs_build
@@ -74,9 +79,11 @@ def test_rescore_local_writes_the_same_bytes_with_and_without_the_native_modules
     (tmp_path / "hostile.jsonl").write_bytes(hostile_lines(300, seed=7))
     (tmp_path / "no-build").mkdir()
     env = {key: value for key, value in os.environ.items() if key != "SHMJ_PURE_PYTHON"}
-    with_native = rescore(tmp_path, "native", env, *options)
-    without = rescore(tmp_path, "python", {**env, native.DIR_ENV: str(tmp_path / "no-build")}, *options)
+    with_native, native_summary = rescore(tmp_path, "native", env, *options)
+    without, summary = rescore(tmp_path, "python", {**env, native.DIR_ENV: str(tmp_path / "no-build")}, *options)
     assert with_native == without
+    assert native_summary == summary  # the counts made in C (json_answer.counted_line) too
+    assert summary["settled"] + summary["rejected"] == 300
     lines = with_native.splitlines()
     assert len(lines) == 300
     assert 80 < sum(b'"error"' in line for line in lines) < 220  # both kinds of answer, many of each
