@@ -343,6 +343,8 @@ static int append_string(Writer *w, int offsets, int data, PyObject *value)
 {
     if (!PyUnicode_Check(value))
         return DECLINED;
+    if (PyUnicode_IS_COMPACT_ASCII(value)) /* its characters are its UTF-8 */
+        return append_utf8(w, offsets, data, PyUnicode_DATA(value), PyUnicode_GET_LENGTH(value));
     Py_ssize_t length;
     const char *text = PyUnicode_AsUTF8AndSize(value, &length);
     if (text == NULL) { /* a lone surrogate: Arrow refuses it too */
