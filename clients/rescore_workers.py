@@ -16,6 +16,7 @@ from batch.lines import chunk_lines
 from batch.local import answer_output, settle_answer
 from batch.records import error_line, is_record, new_counts, read_line, request_id_of
 from rules_core.requests import SettleRequest
+from rules_core.results import SettleResult
 
 settings: dict = {}  # this worker's: the job's settings, its house profiles, its client
 
@@ -71,7 +72,7 @@ def exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
+def settle_remote(requests: list[SettleRequest | dict]) -> list[SettleResult | dict]:
     """Settle through SettleBatch. The JSON is read by rules_core's reader, as in --local, so a
     malformed line gets the same error line either way (and it reads 2x faster than protobuf's
     ParseDict: JSON both ways is most of a client's cost)."""
@@ -80,7 +81,7 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
     from clients.errors import ScoringError
     from rules_core.json_read import read_settle_request
 
-    out: list[dict | None] = [None] * len(requests)
+    out: list[SettleResult | dict | None] = [None] * len(requests)
     messages, positions = [], []
     for position, request in enumerate(requests):
         if is_record(request):
@@ -101,7 +102,7 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[dict]:
             raise server_failure(error) from None
         for position, result in zip(positions, results, strict=True):
             if result.HasField("response"):
-                out[position] = response_dict(result.response)
+                out[position] = response_answer(result.response)
             else:
                 e = result.error
                 violations = [(v.field, v.description) for v in e.field_violations]
@@ -133,15 +134,16 @@ def settle_record_remote(record: dict) -> dict:
         raise server_failure(error) from None
 
 
-def response_dict(message) -> dict:
-    """The response as JSON: rules_core's writer gives protobuf's MessageToDict dict 3x faster;
-    an enum number rules_core does not know (a newer server) is left to protobuf."""
+def response_answer(message) -> SettleResult | dict:
+    """The response as rules_core's result, whose line is then written as --local writes its
+    own (in C where `batch.native` is built, else by rules_core's writer, which gives
+    protobuf's MessageToDict dict 3x faster); an enum number rules_core does not know (a newer
+    server) leaves it to protobuf's dict."""
     from convert.json_form import message_dict
     from convert.results import settle_result
-    from rules_core.json_write import settle_response_dict
 
     try:
-        return settle_response_dict(settle_result(message))
+        return settle_result(message)
     except KeyError:
         return message_dict(message)
 

@@ -14,8 +14,12 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 import rules_core as rc
+from batch import native
+from batch.local import answer_output
+from batch.records import new_counts, output_line
 from clients import rescore_workers
 from clients.cli import main
+from rules_core.json_write import settle_response_dict
 from rules_core.random_hands import generate_requests
 from tests.server.conftest import ROOT, run_server
 from tests.worked_examples import WORKED_EXAMPLES
@@ -247,9 +251,21 @@ def test_a_bug_on_one_line_costs_that_line_only(tmp_path, monkeypatch):
 def test_a_response_with_an_enum_number_unknown_here_is_written_by_protobuf():
     message = convert.settle_response(rc.settle(WORKED_EXAMPLES[0][1]))
     message.winners[0].patterns.append(999)  # a pattern of a newer server
-    row = rescore_workers.response_dict(message)
+    row = rescore_workers.response_answer(message)
     assert row["winners"][0]["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED", 999]
     assert row["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+
+
+def test_a_servers_response_is_written_as_the_local_answer_by_the_native_writer():
+    writer = native.load("json_answer")
+    for example in WORKED_EXAMPLES:
+        result = rc.settle(example[1])
+        answer = rescore_workers.response_answer(convert.settle_response(result))
+        assert answer == result
+        line = output_line(settle_response_dict(result))
+        assert answer_output(answer, new_counts()) == line
+        if writer is not None:  # not declined: the converted result is as the core builds its own
+            assert writer.settle_line(answer) == line
 
 
 def test_against_a_server_a_bug_converting_one_line_costs_that_line_only(tmp_path, monkeypatch, server):
