@@ -310,6 +310,12 @@ def replaced(value, path: list[int], new):
     return tuple.__new__(type(value), items)
 
 
+def at(value, path: list[int]):
+    for index in path:
+        value = value[index]
+    return value
+
+
 def tuple_paths(value, prefix=()):
     yield list(prefix)
     if isinstance(value, tuple):
@@ -321,10 +327,20 @@ def tuple_paths(value, prefix=()):
 @settings(max_examples=1500, deadline=None)
 @given(base=st.sampled_from(BENCH_RESULTS[:200]), data=st.data())
 def test_a_result_with_any_value_anywhere_gives_the_twins_bytes_or_none(base, data):
+    """Up to three changes: a value anywhere replaced, or a tuple anywhere (the result itself
+    too) cut short or lengthened, kept of its class."""
     result = base
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(list(tuple_paths(result))[1:]))
-        result = replaced(result, path, data.draw(ANY_VALUE))
+        path = data.draw(st.sampled_from(list(tuple_paths(result))))
+        old = at(result, path)
+        if isinstance(old, tuple) and data.draw(st.booleans()):
+            cut = data.draw(st.integers(0, len(old) + 1))
+            new = tuple.__new__(type(old), (*tuple(old)[:cut], *([0] * (cut - len(old)))))
+        elif path:
+            new = data.draw(ANY_VALUE)
+        else:
+            continue
+        result = replaced(result, path, new)
     line = json_answer.settle_line(result)
     assert line is None or line == python_line(result)
     native_counts, python_counts = new_counts(), new_counts()
