@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from batch import native
-from batch.arrow_columns import read_requests, read_requests_in_python
+from batch.arrow_columns import natively_readable, read_requests, read_requests_in_python
 from batch.arrow_schema import REQUEST, REQUEST_SCHEMA, record_batch
 from rules_core.requests import Hand, Meld, SettleRequest, Winner
 from rules_core.tiles import Tile
@@ -189,6 +189,71 @@ def _large_winners(schema: pa.Schema) -> pa.Field:
 
 def _strict_dice() -> pa.Field:
     return pa.field("dice", pa.struct([pa.field("first", pa.int32(), nullable=False), pa.field("second", pa.int32())]))
+
+
+@needs_build
+def test_a_name_with_a_nul_byte_is_refused_as_in_python():
+    """The C Data Interface cuts a name at a NUL byte (``first\\0x`` reads as ``first``), so the
+    caller checks the columns' types by pyarrow's equality before it asks the native reader."""
+    dice = pa.struct([pa.field("first\0x", pa.int32()), pa.field("second", pa.int32())])
+    batch = pa.RecordBatch.from_arrays([pa.array([{"first\0x": 1, "second": 2}], dice)], names=["dice"])
+    assert native_read(batch) == [SettleRequest(profile="", outcome=None, dice=(1, 2))]  # what C sees
+    assert read_requests(batch) is None is read_requests_in_python(batch)
+
+
+def _ipc_bytes(batch: pa.RecordBatch) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return sink.getvalue().to_pybytes()
+
+
+IPC = _ipc_bytes(BATCH.slice(3, 6))
+
+
+@needs_build
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(IPC) - 1), st.integers(0, 255)), min_size=1, max_size=6))
+def test_random_bytes_in_a_batch_never_crash_and_read_as_python_where_it_is_valid(changes):
+    """A batch's Arrow IPC bytes (its schema, buffers and lengths), some of them replaced."""
+    data = bytearray(IPC)
+    for at, value in changes:
+        data[at] = value
+    try:
+        batch = pa.ipc.open_stream(bytes(data)).read_next_batch()
+        batch.validate()
+    except (pa.ArrowException, OSError, ValueError):
+        return  # refused by Arrow itself, or buffers shorter than their lengths: not read natively
+    read = native_read(batch)
+    assert read is NotImplemented or read is None or isinstance(read, list)
+    try:
+        batch.validate(full=True)
+    except pa.ArrowInvalid:
+        return  # the twin is not called on a batch that lies: it may read outside its buffers
+    if len(batch):
+        assert same_values(outcome(read_requests, batch), outcome(read_requests_in_python, batch))
+
+
+def outcome(read, batch):
+    """What ``read`` gives, or the type of what it raises (a name not UTF-8: pyarrow cannot say it)."""
+    try:
+        return read(batch)
+    except UnicodeDecodeError as error:
+        return type(error)
+
+
+def test_a_batch_whose_buffers_are_shorter_than_its_lengths_is_not_read_natively():
+    """Three bytes of the batch's IPC stream changed (found by the test above, before the caller
+    checked this): a string column of 618,475,290,629 values in 24 bytes. The C Data Interface
+    gives no buffer's size, so the caller has pyarrow check them before the native reader runs."""
+    data = bytearray(IPC)
+    for at, value in ((8516, 144), (8706, 107), (9404, 68)):
+        data[at] = value
+    batch = pa.ipc.open_stream(bytes(data)).read_next_batch()
+    with pytest.raises(pa.ArrowInvalid, match="too small"):
+        batch.validate()
+    assert not natively_readable(batch)
+    assert natively_readable(BATCH)
 
 
 @needs_build
