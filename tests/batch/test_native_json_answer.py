@@ -489,8 +489,8 @@ def test_many_lines_written_and_declined_leak_nothing():
 
     run(50)  # warm-up: the UTF-8 forms CPython keeps beside non-ASCII strings, free lists
     blocks, rss = sys.getallocatedblocks(), _rss_kb()
-    run(500)  # 304,500 calls
-    assert sys.getallocatedblocks() - blocks <= 0
+    run(500)  # 304,500 calls: a block leaked in one call of 10,000 would be 30
+    assert sys.getallocatedblocks() - blocks <= 10  # the interpreter's free lists and caches settling
     if "libasan" not in os.environ.get("LD_PRELOAD", ""):  # ASan's quarantine keeps freed memory
         assert _rss_kb() - rss < 1024
 
