@@ -63,7 +63,10 @@ def read_batch(body: bytes) -> list[SettleRequest | None] | None:
     while position < end:
         if body[position] != _REQUESTS_TAG:
             return None
-        size, position = _varint(body, position + 1)
+        try:
+            size, position = _varint(body, position + 1, end)
+        except Unusual:
+            return None
         stop = position + size
         if stop > end:
             return None
@@ -75,12 +78,13 @@ def read_batch(body: bytes) -> list[SettleRequest | None] | None:
     return entries
 
 
-def _varint(body: bytes, position: int) -> tuple[int, int]:
-    """The varint at ``position`` and the position after it."""
+def _varint(body: bytes, position: int, stop: int) -> tuple[int, int]:
+    """The varint at ``position`` and the position after it; one that runs past ``stop``, the
+    end of its message, does not end (protobuf refuses it: read on, it took the next entry's
+    bytes as its own)."""
     value = 0
     shift = 0
-    end = len(body)
-    while position < end:
+    while position < stop:
         byte = body[position]
         position += 1
         value |= (byte & 0x7F) << shift
@@ -119,7 +123,7 @@ def _once(seen: int, number: int) -> int:
 
 def _length(body: bytes, position: int, stop: int) -> tuple[int, int]:
     """The end of the length-delimited payload whose length is at ``position``, and its start."""
-    size, position = _varint(body, position)
+    size, position = _varint(body, position, stop)
     end = position + size
     if end > stop:
         raise Unusual("a payload past its message")
@@ -164,7 +168,7 @@ def _request(body: bytes, position: int, stop: int) -> SettleRequest:
         tag, position = _field(body, position, stop)
         number = tag >> 3
         if tag & 7 == 0:
-            value, position = _varint(body, position)
+            value, position = _varint(body, position, stop)
             if number == 4:
                 dealer = _int32(value)
             elif number == 6:
@@ -237,7 +241,7 @@ def _small_ints(body: bytes, position: int, stop: int, count: int) -> list[int]:
         if tag & 7 != 0 or number < 1 or number > count:
             raise Unusual("a field this reader does not read")
         seen = _once(seen, number)
-        value, position = _varint(body, position)
+        value, position = _varint(body, position, stop)
         values[number - 1] = _int32(value)
     return values
 
@@ -264,7 +268,7 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
         number = tag >> 3
         seen = _once(seen, number)
         if tag & 7 == 0:
-            value, position = _varint(body, position)
+            value, position = _varint(body, position, stop)
             if number == 1:
                 seat = _int32(value)
             elif number == 4:
@@ -302,7 +306,7 @@ def _hand(body: bytes, position: int, stop: int) -> Hand:
         if tag & 7 == 0:
             if number != 2:
                 raise Unusual("an unknown field")
-            winning_tile, position = _varint(body, position)
+            winning_tile, position = _varint(body, position, stop)
         elif tag & 7 == 2:
             end, position = _length(body, position, stop)
             if number == 1:
@@ -337,9 +341,9 @@ def _meld(body: bytes, position: int, stop: int) -> Meld:
             tiles = _members(body, position, end, TILES, MAX_MELD_BYTES)
             position = end
         elif tag == 0x08:  # 1: kind
-            kind, position = _varint(body, position)
+            kind, position = _varint(body, position, stop)
         elif tag == 0x18:  # 3: from_seat
-            value, position = _varint(body, position)
+            value, position = _varint(body, position, stop)
             from_seat = _int32(value)
         else:
             raise Unusual("a field this reader does not read")

@@ -5,6 +5,11 @@ fields, a field twice, repeated fields unpacked, overrides, negative numbers).""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
 from google.protobuf.json_format import ParseDict, ParseError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,6 +18,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from batch import native
 from rules_core.proto_read import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
 from rules_core.random_hands import generate_requests
 from tests.batch.test_readers_agree import requests as json_requests
@@ -117,3 +123,29 @@ def test_a_body_holding_anything_but_entries_is_left_to_the_message():
     assert read_batch(body([entry]) + b"\x10\x01") is None  # field 2 of the batch: unknown
     assert read_batch(body([entry, entry])) == [message_reading(entry)] * 2
     assert read_batch(b"") == []
+
+
+def test_a_varint_running_past_its_entry_is_left_to_the_message():
+    """protobuf refuses it; read on to the body's end, it took the next entry's tag as its last
+    byte (dealer_seat 1281)."""
+    assert read_batch(body([b"\x20\x81", b""])) == [None, rc.SettleRequest(profile="", outcome=None)]
+
+
+def test_a_batch_whose_entry_length_does_not_end_is_left_to_the_message():
+    assert read_batch(b"\x0a\x80") is None
+    assert read_batch(b"\x0a" + b"\xff" * 10 + b"\x01") is None
+
+
+@pytest.mark.skipif(native.load("proto_request") is None, reason="batch.native.proto_request not built")
+def test_settle_batch_reads_with_the_native_reader_where_it_is_built():
+    from server import service
+
+    assert service.read_batch.__self__ is service._NATIVE_PROTO
+    assert service.read_batch.__name__ == "read_batch"
+
+
+def test_settle_batch_reads_with_the_python_reader_under_shmj_pure_python():
+    script = "from server import service\nfrom rules_core import proto_read\nprint(service.read_batch is proto_read.read_batch)"
+    env = {**os.environ, "SHMJ_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "True"
