@@ -22,8 +22,9 @@ from collections.abc import Iterable, Iterator
 import pyarrow as pa
 
 import rules_core as rc
+from batch import arrow_results
 from batch.arrow_columns import read_requests
-from batch.arrow_results import answers_batch
+from batch.arrow_results import answers_batch, buffers_batch
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
@@ -143,6 +144,47 @@ def _settle_read(
     return answers
 
 
+def _settled_in_turn(batch: pa.RecordBatch | pa.Table, profile: str | None, overrides: dict | None):
+    """The result batch of a nested batch with each row settled and written in turn: its result
+    appended to the native ``Builder`` as soon as it is made, and dropped, so that settle's next
+    result is made in memory still in the cache (a batch's 2,000 results kept until its columns
+    were built cost settle a fifth more). None where this cannot be done or the builder declines
+    a result; ``settle`` is pure, so the caller settles the batch again by the usual path."""
+    module = arrow_results.NATIVE
+    if module is None or overrides or is_json_column(batch.schema):
+        return None
+    batch = _one_batch(batch)
+    try:
+        requests = read_requests(batch)
+        if requests is None:
+            return None
+        builder = module.Builder(len(requests))
+        written = _settle_into(builder.append, batch, requests, profile)
+    except UnicodeDecodeError:  # a string not UTF-8 (Parquet does not check them): the usual path
+        return None
+    buffers = builder.finish() if written else None
+    return None if buffers is None else buffers_batch(buffers, len(requests))
+
+
+def _settle_into(append, batch: pa.RecordBatch, requests: list[SettleRequest | None], profile: str | None) -> bool:
+    """Each request's answer, as ``_settle_read`` gives it, handed to ``append`` in turn; False
+    as soon as ``append`` declines one."""
+    settle = rc.settle
+    registry = BUILTIN_REGISTRY
+    for index, request in enumerate(requests):
+        try:
+            if request is None:
+                raise LookupError  # left to the bounded reader: answered below
+            answer = settle(request._replace(profile=profile) if profile else request, registry)
+        except rc.InvalidRequest as error:
+            answer = error_line(request.request_id, str(error), error.violations)
+        except Exception:  # a row the columnar reader left, or settle failed otherwise: one row at a time
+            answer = settle_answer(_columnar_request(batch, index, request, profile), None)
+        if not append(answer):
+            return False
+    return True
+
+
 def _one_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
     if isinstance(batch, pa.RecordBatch):
         return batch
@@ -188,7 +230,9 @@ def settle_arrow_batch(
     """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``):
     Ray Data's ``map_batches`` form."""
     with collector_paused():
-        results = answers_batch(settle_answers(batch, first_number, profile, overrides))
+        results = _settled_in_turn(batch, profile, overrides)
+        if results is None:
+            results = answers_batch(settle_answers(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results
 
 

@@ -194,9 +194,12 @@ def native_answers_batch(answers: Sequence[SettleResult | dict], module=NATIVE) 
     """``python_answers_batch``'s batch written by the native module, or None where it is not
     built or declines (a record of another shape, a value of a type rules_core does not write)."""
     buffers = module.result_buffers(answers) if module is not None else None
-    if buffers is None:
-        return None
-    size = len(answers)
+    return None if buffers is None else buffers_batch(buffers, len(answers))
+
+
+def buffers_batch(buffers: tuple, size: int) -> pa.RecordBatch:
+    """The batch of ``size`` rows whose buffers the native writer filled (``result_buffers``,
+    or a ``Builder``'s ``finish``), its enums named."""
     each = iter(buffers)
     arrays = {field.name: assembled(field.type, size, each) for field in WRITTEN_COLUMNS}
     for name in SettleResult._fields:

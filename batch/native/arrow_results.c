@@ -37,6 +37,8 @@
 /* A number written as a double only while it is one exactly (pyarrow refuses larger ints). */
 #define EXACT_DOUBLE_INT (1LL << 53)
 #define MAX_NAMES 64
+/* A builder's first capacity, in rows (its buffers grow past it as rows come). */
+#define ROWS_HINT_MAX 1000000
 
 /* ---- the buffers, in Array.buffers() order ------------------------------------------------ */
 
@@ -772,6 +774,114 @@ static PyObject *result_buffers(PyObject *module, PyObject *answers)
     return out;
 }
 
+/* ---- a batch built row by row ----------------------------------------------------------------- */
+
+/* Builder: the same buffers as result_buffers', each answer appended as it is made (so that the
+   caller need not keep a batch's answers until its columns are built), then finished once. An
+   answer it declines, or a failure, ends it: every later append says False, and finish None. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *module; /* holds the State the writer reads */
+    Writer w;
+    Py_ssize_t rows;
+    int open; /* 1 while answers may be appended; 0 once declined, failed or finished */
+} Builder;
+
+static PyObject *builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t capacity = 0;
+    static char *names[] = {"capacity", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|n:Builder", names, &capacity))
+        return NULL;
+    if (capacity < 0 || capacity > ROWS_HINT_MAX) {
+        PyErr_Format(PyExc_ValueError, "Builder: capacity must be 0 to %d rows, not %zd", ROWS_HINT_MAX, capacity);
+        return NULL;
+    }
+    PyObject *module = PyType_GetModule(type);
+    if (module == NULL)
+        return NULL;
+    Builder *self = (Builder *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    if (writer_open(&self->w, PyModule_GetState(module), capacity) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->module = Py_NewRef(module);
+    self->open = 1;
+    return (PyObject *)self;
+}
+
+static void builder_dealloc(Builder *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    writer_close(&self->w);
+    Py_XDECREF(self->module);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+static PyObject *builder_append(Builder *self, PyObject *answer)
+{
+    if (!self->open)
+        Py_RETURN_FALSE;
+    Py_INCREF(answer);
+    int written = write_answer(&self->w, self->rows, answer);
+    Py_DECREF(answer);
+    if (written == WRITTEN) {
+        self->rows++;
+        Py_RETURN_TRUE;
+    }
+    self->open = 0;
+    writer_close(&self->w);
+    if (written == FAILED)
+        return NULL;
+    Py_RETURN_FALSE;
+}
+
+static PyObject *builder_finish(Builder *self, PyObject *unused)
+{
+    if (!self->open)
+        Py_RETURN_NONE;
+    self->open = 0;
+    PyObject *out = writer_buffers(&self->w);
+    writer_close(&self->w);
+    return out;
+}
+
+static PyObject *builder_rows(Builder *self, void *unused) { return PyLong_FromSsize_t(self->rows); }
+
+static PyMethodDef BUILDER_METHODS[] = {
+    {"append", (PyCFunction)builder_append, METH_O,
+     "append(answer) -> bool\n\nThe answer written as the batch's next row: True; False where it is declined "
+     "(or was before), which ends the builder."},
+    {"finish", (PyCFunction)builder_finish, METH_NOARGS,
+     "finish() -> tuple | None\n\nThe buffers of the rows appended, as result_buffers gives them; None where "
+     "one was declined or the builder was finished before."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef BUILDER_GETSET[] = {
+    {"rows", (getter)builder_rows, NULL, "The rows written so far.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot BUILDER_SLOTS[] = {
+    {Py_tp_new, builder_new},
+    {Py_tp_dealloc, builder_dealloc},
+    {Py_tp_methods, BUILDER_METHODS},
+    {Py_tp_getset, BUILDER_GETSET},
+    {Py_tp_doc, "Builder(capacity=0): a batch's result buffers written an answer at a time (append, then finish)."},
+    {0, NULL},
+};
+
+static PyType_Spec BUILDER_SPEC = {
+    .name = "batch.native.arrow_results.Builder",
+    .basicsize = sizeof(Builder),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = BUILDER_SLOTS,
+};
+
 /* ---- import: the types, fields and tables this relies on ------------------------------------- */
 
 static PyObject *attribute_of(const char *module_name, const char *name)
@@ -997,5 +1107,12 @@ PyMODINIT_FUNC PyInit_arrow_results(void)
         Py_DECREF(module);
         return NULL;
     }
+    PyObject *builder = PyType_FromModuleAndSpec(module, &BUILDER_SPEC, NULL);
+    if (builder == NULL || PyModule_AddType(module, (PyTypeObject *)builder) < 0) {
+        Py_XDECREF(builder);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_DECREF(builder);
     return module;
 }
