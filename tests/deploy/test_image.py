@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from batch import native
 from rules_core.compiled import HOT_PATH, STAMP, compiled_file, source_file
 from server.data_files import DATA_FILES
 from server.explorer.vocabulary import vocabulary
@@ -188,7 +189,10 @@ def wheel_files(venv: Path) -> list[str]:
 def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_where_not(image_venvs):
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     compiled = [path for path in wheel_files(image_venvs["compiled"]) if path.endswith(".so")]
-    assert sorted(compiled) == sorted([f"rules_core__mypyc{suffix}"] + [compiled_file(module) for module in HOT_PATH])
+    native_modules = [compiled_file(f"batch.native.{name}") for name in native.sources()]  # batch/native/*.c
+    assert sorted(compiled) == sorted(
+        [f"rules_core__mypyc{suffix}"] + [compiled_file(module) for module in HOT_PATH] + native_modules
+    )
     assert f"rules_core/{STAMP}" in wheel_files(image_venvs["compiled"])
     pure = wheel_files(image_venvs["pure"])
     assert [path for path in pure if path.endswith(".so") or path.endswith(STAMP)] == []

@@ -95,7 +95,7 @@ def test_the_image_runs_the_compiled_rules_as_operations_md_shows_how_to_check()
     """OPERATIONS.md's check of a running image (`docker run --entrypoint python IMAGE -c ...`),
     its code run in the image by buildah, prints what the page shows: the compiled build."""
     (code, shown) = re.search(
-        r'^docker run --rm --entrypoint python \S+ -c "([^"]+)"\n(\w+)\n```', OPERATIONS.read_text(), re.M
+        r'^docker run --rm --entrypoint python \S+ -c "([^"]+)"\n([^\n]+)\n```', OPERATIONS.read_text(), re.M
     ).groups()
     container = Container({})
     try:
