@@ -28,7 +28,7 @@ from batch.arrow_results import answers_batch, buffers_batch
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
-from batch.records import error_line, with_rules
+from batch.records import count_any, error_line, with_rules
 from profile_files import registry_of
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.requests import SettleRequest
@@ -144,12 +144,16 @@ def _settle_read(
     return answers
 
 
-def _settled_in_turn(batch: pa.RecordBatch | pa.Table, profile: str | None, overrides: dict | None):
+def settled_in_turn(
+    batch: pa.RecordBatch | pa.Table, profile: str | None, overrides: dict | None, counts: dict | None = None
+):
     """The result batch of a nested batch with each row settled and written in turn: its result
     appended to the native ``Builder`` as soon as it is made, and dropped, so that settle's next
     result is made in memory still in the cache (a batch's 2,000 results kept until its columns
     were built cost settle a fifth more). None where this cannot be done or the builder declines
-    a result; ``settle`` is pure, so the caller settles the batch again by the usual path."""
+    a result; ``settle`` is pure, so the caller settles the batch again by the usual path.
+    ``counts`` (`new_counts`-like, the batch's own) counts each answer as it is appended: the
+    caller merges them only when a batch comes back, as a declined one is settled again."""
     module = arrow_results.NATIVE
     if module is None or overrides or is_json_column(batch.schema):
         return None
@@ -159,11 +163,22 @@ def _settled_in_turn(batch: pa.RecordBatch | pa.Table, profile: str | None, over
         if requests is None:
             return None
         builder = module.Builder(len(requests))
-        written = _settle_into(builder.append, batch, requests, profile)
+        append = builder.append if counts is None else _counted(builder.append, counts)
+        written = _settle_into(append, batch, requests, profile)
     except UnicodeDecodeError:  # a string not UTF-8 (Parquet does not check them): the usual path
         return None
     buffers = builder.finish() if written else None
     return None if buffers is None else buffers_batch(buffers, len(requests))
+
+
+def _counted(append, counts: dict):
+    """``append`` that first counts each answer into ``counts``."""
+
+    def counted_append(answer) -> bool:
+        count_any(counts, answer)
+        return append(answer)
+
+    return counted_append
 
 
 def _settle_into(append, batch: pa.RecordBatch, requests: list[SettleRequest | None], profile: str | None) -> bool:
@@ -230,7 +245,7 @@ def settle_arrow_batch(
     """Settle a RecordBatch (or Table) of requests into one of results (``RESULT_SCHEMA``):
     Ray Data's ``map_batches`` form."""
     with collector_paused():
-        results = _settled_in_turn(batch, profile, overrides)
+        results = settled_in_turn(batch, profile, overrides)
         if results is None:
             results = answers_batch(settle_answers(batch, first_number, profile, overrides))
     return pa.Table.from_batches([results]) if isinstance(batch, pa.Table) else results

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 
 from fsspec.core import url_to_fs
 
-from batch.arrow import is_json_column, settle_answers
+from batch.arrow import is_json_column, settle_answers, settled_in_turn
 from batch.arrow_results import answers_batch
 from batch.arrow_schema import RESULT, RESULT_SCHEMA, json_record
 from batch.collector import collector_paused
@@ -49,8 +49,7 @@ from batch.parts import (
     writer,
 )
 from batch.paths import InputError
-from batch.records import VERSIONED, add_versions, count_answer, count_record, new_counts
-from rules_core.results import SettleResult
+from batch.records import VERSIONED, add_counts, add_versions, count_any, new_counts
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 JOB_SPAN = "shmj rescore"
@@ -125,15 +124,19 @@ def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: 
     it returns, before the collector runs again, whose first allocation after the pause would
     otherwise walk it all (the answers, their dicts), once a batch."""
     fmt = job["format"]
+    if fmt == "parquet" and not comparing and not job.get("house"):  # each row built in turn, counted
+        batch_counts = new_counts()
+        results = settled_in_turn(batch, job["profile"], job["overrides"], batch_counts)
+        if results is not None:
+            add_counts(counts, batch_counts)
+            part.write(None, results)
+            return results.num_rows, []
     answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
     if fmt == "jsonl" and not comparing:  # each answer's line written from its core result: no dict
         part.write_lines(b"".join([answer_output(answer, counts) for answer in answers]))
         return len(answers), []
     for answer in answers:
-        if isinstance(answer, SettleResult):
-            count_answer(counts, answer)
-        else:
-            count_record(counts, answer)
+        count_any(counts, answer)
     # Parquet parts are built from the core results column by column: no answer dict
     records = None if fmt == "parquet" and not comparing else list(map(answer_record, answers))
     part.write(records, answers_batch(answers) if fmt == "parquet" else None)

@@ -160,6 +160,21 @@ def add_versions(into: dict, counts: dict) -> None:
     into["profile_digests"].update(counts.get("profile_digests") or {})
 
 
+def add_counts(into: dict, counts: dict) -> None:
+    """Add the counts of ``counts`` to ``into`` (both `new_counts`-like), versions merged."""
+    for key in COUNTED:
+        into[key] += counts[key]
+    add_versions(into, counts)
+
+
+def count_any(counts: dict, answer) -> None:
+    """Count an answer as ``batch.local.settle_answer`` gives it: a core result or a record."""
+    if isinstance(answer, SettleResult):
+        count_answer(counts, answer)
+    else:
+        count_record(counts, answer)
+
+
 def count_record(counts: dict, record: dict) -> None:
     if "error" in record:
         counts["rejected"] += 1

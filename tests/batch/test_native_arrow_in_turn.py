@@ -1,4 +1,4 @@
-"""A nested batch settled and written in turn (``batch.arrow._settled_in_turn``): each row's
+"""A nested batch settled and written in turn (``batch.arrow.settled_in_turn``): each row's
 answer appended to the native ``Builder`` of ``batch/native/arrow_results.c`` as it is made,
 then dropped. The builder's buffers are ``result_buffers``' for the same answers, byte for byte;
 the batch is the one the usual path gives (every answer kept, then written), for generated,
@@ -44,7 +44,7 @@ def usual(batch, profile=None) -> pa.RecordBatch:
 
 
 def in_turn(batch, profile=None) -> pa.RecordBatch:
-    results = arrow._settled_in_turn(batch, profile, None)
+    results = arrow.settled_in_turn(batch, profile, None)
     assert results is not None, "the batch was not settled in turn"
     results.validate(full=True)
     return results
@@ -104,7 +104,7 @@ def test_rows_the_reader_leaves_to_the_bounded_reader_give_the_usual_batch():
     batch = record_batch(REQUEST, rows)
     assert [request is None for request in arrow.read_requests(batch)] == [False, True, False] * 4
     for profile in (None, "sankou"):
-        assert arrow._settled_in_turn(batch, profile, None) is None
+        assert arrow.settled_in_turn(batch, profile, None) is None
         results = settle_arrow_batch(batch, profile=profile)
         assert results.equals(usual(batch, profile))
         assert results.column("request_id").to_pylist() == [row["requestId"] for row in rows]
@@ -124,10 +124,10 @@ def test_an_invalid_row_left_to_the_bounded_reader_is_its_error_row_in_turn():
 
 def test_no_in_turn_batch_for_overrides_a_json_column_or_without_the_builder(monkeypatch):
     batch = record_batch(REQUEST, GENERATED[:4])
-    assert arrow._settled_in_turn(batch, None, {"ordinary_base": 3}) is None
-    assert arrow._settled_in_turn(pa.record_batch([pa.array(["{}"])], names=["json"]), None, None) is None
+    assert arrow.settled_in_turn(batch, None, {"ordinary_base": 3}) is None
+    assert arrow.settled_in_turn(pa.record_batch([pa.array(["{}"])], names=["json"]), None, None) is None
     monkeypatch.setattr(arrow_results, "NATIVE", None)
-    assert arrow._settled_in_turn(batch, None, None) is None
+    assert arrow.settled_in_turn(batch, None, None) is None
     assert settle_arrow_batch(batch).equals(usual(batch))
 
 
@@ -166,7 +166,7 @@ def test_a_result_the_builder_declines_leaves_the_batch_to_the_usual_path(monkey
     expected = usual(batch)
     declining = DecliningAt(row)
     monkeypatch.setattr(arrow_results, "NATIVE", declining)
-    assert arrow._settled_in_turn(batch, None, None) is None
+    assert arrow.settled_in_turn(batch, None, None) is None
     assert declining.declined == 1
     assert settle_arrow_batch(batch).equals(expected)
     assert declining.declined == 2
@@ -179,7 +179,7 @@ def test_generated_batches_in_turn_are_the_usual_batch(data):
         batch = record_batch(REQUEST, data)
     except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError, TypeError, ValueError, OverflowError):
         return  # not rows the nested schema can hold
-    results = arrow._settled_in_turn(batch, None, None)
+    results = arrow.settled_in_turn(batch, None, None)
     expected = usual(batch)
     if results is not None:
         results.validate(full=True)
