@@ -22,5 +22,7 @@ def import_error(name: str, change: str) -> str:
     """The ImportError's message of loading ``batch.native.<name>`` after ``change`` (Python
     run first), or "" when it loads."""
     script = _SCRIPT.format(change=textwrap.dedent(change), name=name)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ, timeout=120
+    )
     return out.stdout.strip()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import gc
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -23,6 +22,7 @@ from batch.arrow_columns import natively_readable, read_requests, read_requests_
 from batch.arrow_schema import REQUEST, REQUEST_SCHEMA, record_batch
 from rules_core.requests import Hand, Meld, SettleRequest, Winner
 from rules_core.tiles import Tile
+from tests.batch.native_imports import import_error
 from tests.batch.test_readers_agree import BASES, requests
 
 pytestmark = pytest.mark.native
@@ -444,16 +444,7 @@ def test_reading_leaks_nothing():
     assert resident_bytes() - rss < 1 << 20
 
 
-IMPORT_CHECK = """
-import sys
-import batch.request_structs as structs
-{change}
-from batch import native
-try:
-    native.load("arrow_requests")
-except ImportError as error:
-    print(error)
-"""
+STRUCTS = "import batch.request_structs as structs\n"
 
 
 @needs_build
@@ -478,9 +469,7 @@ except ImportError as error:
     ],
 )
 def test_the_module_checks_what_it_relies_on_at_import(change, named):
-    script = IMPORT_CHECK.format(change=change.format())
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
-    assert named in out.stdout
+    assert named in import_error("arrow_requests", STRUCTS + change.format())
 
 
 def test_the_caller_reads_natively_where_built_and_in_python_alike():

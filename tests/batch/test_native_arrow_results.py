@@ -11,9 +11,7 @@ import copy
 import json
 import math
 import os
-import subprocess
 import sys
-import textwrap
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -40,9 +38,9 @@ from rules_core import json_write
 from rules_core.json_write import error_record
 from rules_core.random_hands import generate_requests
 from rules_core.results import NextHand, Payment, SettleResult, ValueItem, WinnerResult, new
+from tests.batch.native_imports import import_error
 from tests.batch.test_arrow_results import EXAMPLES, GENERATED, MALFORMED, json_column, old_batch
 from tests.batch.test_readers_agree import paths
-from tests.server.conftest import ROOT
 
 pytestmark = [
     pytest.mark.native,
@@ -292,15 +290,7 @@ def test_the_enum_tables_it_checks_are_the_names_the_batch_takes():
         assert [n or None for n in getattr(json_write, table)][1:] == names[1:]
 
 
-LOAD = """
-import rules_core.results, rules_core.json_write
-{change}
-from batch import native
-try:
-    native.load("arrow_results")
-except ImportError as error:
-    print("ImportError:", error)
-"""
+RESULT_MODULES = "import rules_core.results, rules_core.json_write\n"
 
 
 @pytest.mark.parametrize(
@@ -314,15 +304,12 @@ except ImportError as error:
     ],
 )
 def test_at_import_it_checks_the_fields_and_tables_it_relies_on(change, named):
-    code = textwrap.dedent(LOAD).format(change=change)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.startswith("ImportError:") and named in out, out
+    error = import_error("arrow_results", RESULT_MODULES + change)
+    assert error and named in error, error
 
 
 def test_an_unchanged_module_loads_in_a_fresh_process():
-    code = textwrap.dedent(LOAD).format(change="")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout == ""
+    assert import_error("arrow_results", RESULT_MODULES) == ""
 
 
 # What a fuzzed result holds in place of a value.

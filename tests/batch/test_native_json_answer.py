@@ -37,6 +37,7 @@ from rules_core.random_hands import PROFILES, generate_requests
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.results import NextHand, Payment, Penalty, SettleResult, ValueItem
 from rules_core.version import ENGINE_VERSION
+from tests.batch.native_imports import import_error
 
 pytestmark = pytest.mark.native
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,16 +428,7 @@ def test_the_pure_python_build_takes_no_native_writer():
 
 # --- the import check ----------------------------------------------------------------------
 
-PATCHED_IMPORT = """
-import collections, sys
-import rules_core.results as results, rules_core.json_write as json_write
-{patch}
-from batch import native
-try:
-    native.load("json_answer")
-except ImportError as error:
-    print(error)
-"""
+PATCHED_TYPES = "import collections\nimport rules_core.results as results, rules_core.json_write as json_write\n"
 
 
 @needs_build
@@ -461,9 +453,7 @@ except ImportError as error:
     ],
 )
 def test_the_module_refuses_to_load_when_a_type_or_table_is_not_as_it_reads_them(patch, message):
-    code = PATCHED_IMPORT.format(patch=patch)
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout == message + "\n"
+    assert import_error("json_answer", PATCHED_TYPES + patch) == message
 
 
 # --- no leak ---------------------------------------------------------------------------------

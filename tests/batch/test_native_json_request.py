@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import resource
-import subprocess
 import sys
-import textwrap
 
 import pytest
 from google.protobuf.json_format import MessageToDict
@@ -25,6 +22,7 @@ from rules_core.random_hands import generate_requests
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import Flower, Tile
 from rules_core.validation import MAX_CONCEALED, MAX_REQUEST_ID_BYTES
+from tests.batch.native_imports import import_error
 
 NATIVE = native.load("json_request")
 pytestmark = [pytest.mark.native, pytest.mark.skipif(NATIVE is None, reason="batch.native.json_request not built")]
@@ -301,16 +299,6 @@ def test_any_run_of_tokens_is_read_as_msgspec_reads_it_or_declined(tokens):
 
 # --- what it holds to -----------------------------------------------------------------------
 
-CHANGED_IMPORT = """
-import sys
-{change}
-from batch import native
-try:
-    native.load("json_request")
-except ImportError as error:
-    print(error)
-"""
-
 
 @pytest.mark.parametrize(
     ("change", "message"),
@@ -346,9 +334,7 @@ except ImportError as error:
     ],
 )
 def test_at_import_it_checks_what_it_relies_on(change, message):
-    script = CHANGED_IMPORT.format(change=textwrap.dedent(change))
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ)
-    assert out.stdout.strip() == message
+    assert import_error("json_request", change) == message
 
 
 def test_many_reads_leak_nothing():
