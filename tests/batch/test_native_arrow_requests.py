@@ -225,6 +225,8 @@ def test_random_bytes_in_a_batch_never_crash_and_read_as_python_where_it_is_vali
         batch.validate()
     except (pa.ArrowException, OSError, ValueError):
         return  # refused by Arrow itself, or buffers shorter than their lengths: not read natively
+    except StopIteration:
+        return  # a byte changed so that the stream ends before its batch: nothing to read
     read = native_read(batch)
     assert read is NotImplemented or read is None or isinstance(read, list)
     try:
