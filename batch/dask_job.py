@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import ExitStack
 
 from fsspec.core import url_to_fs
@@ -34,6 +35,7 @@ from batch.compare import (
     merge_shard,
     split_previous,
 )
+from batch.interrupts import Interrupts, StoppedBeforeWriting
 from batch.job_tracing import job_span, partition_span
 from batch.local import answer_output, answer_record
 from batch.parts import (
@@ -319,27 +321,31 @@ def run_job(
     }
     partitions = plan_partitions(files, block_bytes)
     _check_output_state(fs, outdir, job_record, resume, force)
-    own_client = client is None
-    client = client or connect(address)  # before writing anything: a scheduler out of reach leaves no trace
-    start = time.perf_counter()
-    _write_manifest(fs, outdir, job_record)
-    _stale_temporaries(fs, outdir)
-    try:
-        attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
-        with job_span(tracer, JOB_SPAN, attributes) as trace:
-            carrier = None if trace is None else trace.carrier
-            job = dict(job_record, output=output)
-            summary = _run(client, partitions, job, previous, retries, progress, start, carrier)
-            if trace is not None:
-                failed = summary["failed_parts"]
-                trace.ended_with(job_attributes(summary), f"{len(failed)} part(s) failed" if failed else None)
-        return summary
-    finally:
-        if own_client:
-            cluster = client.cluster
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    with Interrupts() as interrupts:
+        own_client = client is None
+        try:
+            client = client or connect(address)  # before writing anything: a scheduler out of reach leaves no trace
+            interrupts.noted_only()  # from here a signal stops the job between its steps and in its waits (_run)
+        except KeyboardInterrupt:
+            raise StoppedBeforeWriting(interrupts.reason) from None
+        start = time.perf_counter()
+        try:
+            attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
+            with job_span(tracer, JOB_SPAN, attributes) as trace:
+                carrier = None if trace is None else trace.carrier
+                job = dict(job_record, output=output)
+                summary = _run(client, partitions, job, previous, retries, progress, start, interrupts, carrier)
+                if trace is not None:
+                    failed = summary["failed_parts"]
+                    outcome = summary["stopped"] or (f"{len(failed)} part(s) failed" if failed else None)
+                    trace.ended_with(job_attributes(summary), outcome)
+            return summary
+        finally:
+            if own_client:
+                cluster = client.cluster
+                client.close()
+                if cluster is not None:
+                    cluster.close()
 
 
 def job_attributes(summary: dict) -> dict:
@@ -354,66 +360,61 @@ def job_attributes(summary: dict) -> dict:
     }
 
 
-def _run(client, partitions, job, previous, retries, progress, start, trace: dict | None = None) -> dict:
-    """The job on the cluster; ``trace``: the job span's context, sent with each task."""
+def _run(client, partitions, job, previous, retries, progress, start, interrupts, trace=None) -> dict:
+    """The job on the cluster; ``trace``: the job span's context, sent with each task. Ctrl-C or
+    SIGTERM (``interrupts``) at any step stops it: the tasks sent are cancelled, and the summary
+    counts the parts complete on disk, which --resume keeps."""
     fs, outdir = url_to_fs(job["output"])
     fmt = job["format"]
-    link = dashboard_address(client)
-    if link and progress:
-        print(f"Dask dashboard: {link}", file=sys.stderr)
-    lines = [p for p in partitions if p.kind == "jsonl"]
-    counted = client.gather(
-        client.map(count_lines, [p.url for p in lines], [p.start for p in lines], [p.stop for p in lines], pure=False)
-    )
-    partitions = numbered(partitions, {p.index: n for p, n in zip(lines, counted, strict=True)})
-    fs.invalidate_cache()  # an object store's listing cached before this run is out of date
-    done = {p.index for p in partitions if fs.exists(posixpath.join(outdir, p.name(fmt)))}
-    todo = [p for p in partitions if p.index not in done]
-    total = sum(p.records for p in partitions)
-    skipped = sum(p.records for p in partitions if p.index in done)
-    job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
-    shards = previous_shards(client, previous) if previous else None
-    index = [shard.key for shard in shards] if shards else None
-
+    futures: dict = {}
+    failed: list[dict] = []
+    written = skipped = 0
     bar, lock = None, threading.Lock()
-    if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, initial=skipped, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
-
-        def on_event(event) -> None:
-            with lock:
-                bar.update(event[1]["records"])
-
-        client.subscribe_topic(job["topic"], on_event)
-
-    from distributed import as_completed
-
-    futures = {
-        client.submit(
-            settle_part_task,
-            p,
-            job,
-            index,
-            trace,
-            retries=retries,
-            pure=False,
-            key=f"shmj-{p.name(fmt)}-{uuid.uuid4().hex}",
-        ): p
-        for p in todo
-    }
-    failed = []
-    written = 0
-    interrupted = False
     try:
-        for future in as_completed(futures):
+        _write_manifest(fs, outdir, {key: value for key, value in job.items() if key != "output"})
+        _stale_temporaries(fs, outdir)
+        interrupts.check()
+        link = dashboard_address(client)
+        if link and progress:
+            print(f"Dask dashboard: {link}", file=sys.stderr)
+        lines = [p for p in partitions if p.kind == "jsonl"]
+        counting = client.map(
+            count_lines, [p.url for p in lines], [p.start for p in lines], [p.stop for p in lines], pure=False
+        )
+        for _ in _completed(counting, interrupts):
+            pass
+        counted = client.gather(counting)
+        interrupts.check()
+        partitions = numbered(partitions, {p.index: n for p, n in zip(lines, counted, strict=True)})
+        fs.invalidate_cache()  # an object store's listing cached before this run is out of date
+        done = {p.index for p in partitions if fs.exists(posixpath.join(outdir, p.name(fmt)))}
+        todo = [p for p in partitions if p.index not in done]
+        total = sum(p.records for p in partitions)
+        skipped = sum(p.records for p in partitions if p.index in done)
+        shards = previous_shards(client, previous) if previous else None
+        index = [shard.key for shard in shards] if shards else None
+        job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
+        if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, initial=skipped, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+            def on_event(event) -> None:
+                with lock:
+                    bar.update(event[1]["records"])
+
+            client.subscribe_topic(job["topic"], on_event)
+
+        for p in todo:
+            key = f"shmj-{p.name(fmt)}-{uuid.uuid4().hex}"
+            futures[client.submit(settle_part_task, p, job, index, trace, retries=retries, pure=False, key=key)] = p
+        for future in _completed(futures, interrupts):
             partition = futures[future]
             if future.status == "error":
                 failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
             else:
                 written += future.result()["records"]
-    except KeyboardInterrupt:  # Ctrl-C: stop, say where the job stands; --resume goes on from there
-        interrupted = True
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop, say where the job stands; --resume goes on from there
         client.cancel(list(futures))
     if bar is not None:
         client.unsubscribe_topic(job["topic"])
@@ -422,9 +423,22 @@ def _run(client, partitions, job, previous, retries, progress, start, trace: dic
             bar.close()
     seconds = time.perf_counter() - start
     summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds)
-    summary["interrupted"] = interrupted
+    stopped = interrupts.reason if interrupts.came and summary["parts_complete"] < len(partitions) else None
+    summary["interrupted"] = stopped is not None
+    summary["stopped"] = stopped
     write_json(fs, posixpath.join(outdir, "summary.json"), summary)
     return summary
+
+
+def _completed(futures, interrupts: Interrupts) -> Iterator:
+    """The futures as they complete. A signal stops the wait, whether it comes while it waits
+    or came before: only there, never inside a call of the client's, which a KeyboardInterrupt
+    can leave with a callback failing in its event loop (distributed's sync)."""
+    from distributed import as_completed
+
+    waiting = as_completed(futures)
+    while (future := interrupts.interruptible(lambda: next(waiting, None))) is not None:
+        yield future
 
 
 def previous_shards(client, previous: str) -> list:

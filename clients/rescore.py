@@ -16,19 +16,17 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-import threading
 import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 
+from batch.interrupts import EXIT_CODES, Interrupts
 from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
 from batch.paths import same_file
 from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts
@@ -121,64 +119,6 @@ def _earlier_counts(output_path: Path, summary_path: Path, lines: int) -> dict:
     return counts
 
 
-STOPPING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}  # and how the summary says it
-EXIT_CODES = {"interrupted": 130, "terminated": 143}  # 128 + the signal's number, as shells report it
-
-
-class _Interrupts:
-    """Ctrl-C (SIGINT) and SIGTERM raise KeyboardInterrupt, except inside `held()`, where they
-    wait for the block's end: a chunk is in the output and in the counts whole, or not at all.
-    ``reason`` says which came. A signal that is ignored (SIGINT in a background job), or any
-    signal off the main thread, changes nothing."""
-
-    def __enter__(self) -> _Interrupts:
-        self.holding = self.pending = False
-        self.previous: dict = {}
-        self.reason = "interrupted"
-        if threading.current_thread() is threading.main_thread():
-            for signum in STOPPING_SIGNALS:
-                if signal.getsignal(signum) is not signal.SIG_IGN:
-                    self.previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for signum, previous in self.previous.items():
-            signal.signal(signum, previous)
-
-    def _handle(self, signum, frame) -> None:
-        self.reason = STOPPING_SIGNALS[signal.Signals(signum)]
-        if self.holding:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
-
-    @contextmanager
-    def held(self):
-        self.holding = True
-        try:
-            yield
-        finally:
-            self.holding = False
-            if self.pending:
-                self.pending = False
-                raise KeyboardInterrupt
-
-    @contextmanager
-    def deaf_children(self):
-        """Worker processes started in here inherit SIGINT and SIGTERM blocked. Ctrl-C reaches the
-        whole foreground process group (and a service manager's SIGTERM often the whole group
-        too): a worker finishes its chunk instead of dying in a traceback, and the coordinating
-        process alone decides what is written."""
-        if not self.previous:
-            yield
-            return
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, set(self.previous))
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 def run_rescore(
     input_path: Path,
     output_path: Path,
@@ -194,7 +134,7 @@ def run_rescore(
     it written whole, so that ``--resume`` goes on from there."""
     summary = Summary()
     start = time.perf_counter()
-    with _Interrupts() as interrupts:
+    with Interrupts() as interrupts:
         try:
             state = InputState.of(input_path)
             skip = _complete_lines(output_path) if resume and output_path.exists() else 0
@@ -272,7 +212,7 @@ def _progress_bar(summary: Summary):
     )
 
 
-def _settled_here(chunks, job: dict, write, interrupts: _Interrupts) -> str | None:
+def _settled_here(chunks, job: dict, write, interrupts: Interrupts) -> str | None:
     """``--local --workers 1``: each chunk settled in this process by the pool workers' own
     function, then written, with no process to start and feed (the lines pickled to it, its
     blocks back: 2-4 CPU µs a record, docs/PERFORMANCE.md). Ctrl-C or SIGTERM waits for the
@@ -287,7 +227,7 @@ def _settled_here(chunks, job: dict, write, interrupts: _Interrupts) -> str | No
     return None
 
 
-def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: _Interrupts) -> str | None:
+def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: Interrupts) -> str | None:
     """The chunks settled by worker processes, a bounded window of them in flight, each written
     in input order as it comes back; returns why the input stopped early (it changed), or None."""
     window: deque[Future] = deque()
@@ -428,6 +368,7 @@ def rescore_command(args, overrides: dict, house: list) -> int:
 def dask_command(args, overrides: dict, house: list) -> int:
     """``shmj rescore --dask``: the job run on a cluster, its summary said in a few lines."""
     from batch.dask_job import run_job
+    from batch.interrupts import StoppedBeforeWriting
     from batch.paths import InputError
     from clients import trace_context
 
@@ -450,16 +391,16 @@ def dask_command(args, overrides: dict, house: list) -> int:
         )
     except InputError as error:
         raise UsageError(str(error)) from None
-    except KeyboardInterrupt:
-        print("shmj rescore: interrupted before any part was written", file=sys.stderr)
-        return 130
+    except StoppedBeforeWriting as stop:
+        print(f"shmj rescore: {stop.reason} before the job began; nothing was written", file=sys.stderr)
+        return EXIT_CODES[stop.reason]
     print(dask_summary_line(summary, args.output), file=sys.stderr)
     if "changes" in summary:
         for line in changes_lines(summary["changes"], f"{args.output}/changes"):
             print(line, file=sys.stderr)
-    if summary["interrupted"]:
-        print("shmj rescore: interrupted; run again with --resume to finish the job", file=sys.stderr)
-        return 130
+    if summary["stopped"] is not None:
+        print(f"shmj rescore: {summary['stopped']}; run again with --resume to finish the job", file=sys.stderr)
+        return EXIT_CODES[summary["stopped"]]
     if summary["failed_parts"]:
         for failure in summary["failed_parts"]:
             print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)

@@ -308,6 +308,40 @@ def test_ctrl_c_stops_the_job_with_a_summary_and_resume_finishes_it(tmp_path, sc
     assert (summary["records"], summary["parts_complete"], summary["interrupted"]) == (6000, count, False)
 
 
+def wait_for_file(path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not path.exists():
+        time.sleep(0.002)
+    assert path.exists(), f"{path} never appeared"
+
+
+@pytest.mark.parametrize(
+    ("signum", "word", "code"), [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)]
+)
+def test_a_signal_as_soon_as_the_job_has_begun_stops_it_as_one_later_would(
+    tmp_path, scheduler, many_hands, signum, word, code
+):
+    """Ctrl-C or SIGTERM the moment the job's manifest is written, while it counts its input's
+    lines or sends its tasks (and no part may be written yet), stops the job as a signal while it
+    waits for its parts does: a summary, the exit code of the signal, and --resume to finish."""
+    source, expected, count = many_hands
+    out = tmp_path / "out"
+    job = start_job(source, out, scheduler)
+    wait_for_file(out / "_job.json")
+    job.send_signal(signum)
+    err = job.communicate(timeout=120)[1]
+    assert job.returncode == code, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == f"shmj rescore: {word}; run again with --resume to finish the job"
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["interrupted"], summary["stopped"]) == (True, word)
+    assert summary["parts_complete"] < count
+    assert rescore(source, "-o", out, "--dask", scheduler, "--block-size", 0.1, "--resume", "--no-progress") == 0
+    assert parts(out) == expected
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["records"], summary["parts_complete"], summary["stopped"]) == (6000, count, None)
+
+
 def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
     import re
 
