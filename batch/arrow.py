@@ -25,6 +25,7 @@ import rules_core as rc
 from batch import arrow_results
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch, buffers_batch
+from batch.arrow_schema import REQUEST_SCHEMA
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
@@ -221,7 +222,41 @@ def _row_request(row: dict, profile: str | None, overrides: dict) -> SettleReque
         request = read_row_request(row)
         if request is not None:
             return request._replace(profile=profile) if profile else request
-    return with_rules(row, profile, overrides)
+    return with_rules(nulls_as_defaults(row), profile, overrides)
+
+
+def _message_lists(fields) -> frozenset[str]:
+    """The names of the list fields of messages, at any depth of the nested form."""
+    names: set[str] = set()
+    for field in fields:
+        kind = field.type
+        if pa.types.is_list(kind):
+            if pa.types.is_struct(kind.value_type):
+                names.add(field.name)
+                names |= _message_lists(kind.value_type)
+        elif pa.types.is_struct(kind):
+            names |= _message_lists(kind)
+    return frozenset(names)
+
+
+MESSAGE_LISTS = _message_lists(REQUEST_SCHEMA)  # winners, melds, liabilities
+
+
+def nulls_as_defaults(row: dict) -> dict:
+    """``row`` with each null item of a list as the columnar readers read it, a proto3 default
+    (docs/BATCH.md): an empty message in a list of messages, 0 (the unspecified name) in a list
+    of names, which the bounded reader then judges as such. JSON has no null in a list, but an
+    Arrow list may."""
+
+    def meant(value, name: str):
+        if isinstance(value, dict):
+            return {key: meant(item, key) for key, item in value.items()}
+        if isinstance(value, list):
+            default = {} if name in MESSAGE_LISTS else 0
+            return [default if item is None else meant(item, name) for item in value]
+        return value
+
+    return meant(row, "")
 
 
 def request_rows(batch: pa.RecordBatch | pa.Table) -> list[dict]:

@@ -41,18 +41,18 @@ def _tiles(values, name: str, path: str, violations: Violations, table=TILE_IN) 
 
 
 def _hand(msg: tiles_pb2.Hand, path: str, violations: Violations) -> rc.Hand:
-    melds = tuple(
-        rc.Meld(
-            lookup(MELD_KIND_IN, m.kind, f"{path}.melds[{i}].kind", violations),
-            _tiles(m.tiles, "tiles", f"{path}.melds[{i}].tiles", violations),
-            m.from_seat,
-        )
-        for i, m in enumerate(_bounded(msg.melds, "melds", f"{path}.melds", violations))
-    )
+    """The hand, its fields read (and their violations named) in the .proto's order, as the JSON reader's."""
     return rc.Hand(
         _tiles(msg.concealed, "concealed", f"{path}.concealed", violations),
         lookup(TILE_IN, msg.winning_tile, f"{path}.winning_tile", violations),
-        melds,
+        tuple(
+            rc.Meld(
+                lookup(MELD_KIND_IN, m.kind, f"{path}.melds[{i}].kind", violations),
+                _tiles(m.tiles, "tiles", f"{path}.melds[{i}].tiles", violations),
+                m.from_seat,
+            )
+            for i, m in enumerate(_bounded(msg.melds, "melds", f"{path}.melds", violations))
+        ),
         _tiles(msg.flowers, "flowers", f"{path}.flowers", violations, FLOWER_IN),
     )
 
