@@ -1,18 +1,21 @@
 """The batch package's layers (issue 23): it depends on rules_core, the generated protobuf code,
-convert/ and profile_files/ only, never on clients/; no import circle among the CLI, the
+convert/, profile_files/ and tracing_setup/ only, never on clients/; no import circle among the CLI, the
 rescore modules and the batch modules; no private name crosses a module; and the Arrow core,
 what every Spark and Ray executor imports, loads no gRPC."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 
+import pytest
+
 from tests.server.conftest import ROOT
 
-ALLOWED = {"rules_core", "convert", "profile_files", "mahjong", "batch"}
-PROJECT = {"rules_core", "convert", "profile_files", "server", "clients", "batch"}
+ALLOWED = {"rules_core", "convert", "profile_files", "tracing_setup", "mahjong", "batch"}
+PROJECT = {"rules_core", "convert", "profile_files", "tracing_setup", "server", "clients", "batch"}
 
 
 def module_name(path) -> str:
@@ -86,3 +89,24 @@ def test_the_old_entry_points_are_the_new_ones():
 
     assert arrow.settle_record_batch is arrow.settle_arrow_batch
     assert arrow.settle_record_batches is arrow.settle_arrow_batches
+
+
+def test_the_module_paths_of_earlier_releases_still_import_the_arrow_core_with_a_warning():
+    """A Spark or Ray job written for an earlier release runs unchanged, told where the names went."""
+    from batch import arrow, arrow_schema
+
+    for name in ("clients.batch.arrow_settle", "clients.batch.arrow_schema"):
+        sys.modules.pop(name, None)
+        with pytest.warns(DeprecationWarning, match=f"{name} is batch"):
+            importlib.import_module(name)
+    from clients.batch.arrow_schema import RESULT_SCHEMA
+    from clients.batch.arrow_settle import settle_record_batch, settle_record_batches
+
+    assert (settle_record_batch, settle_record_batches) == (arrow.settle_arrow_batch, arrow.settle_arrow_batches)
+    assert RESULT_SCHEMA is arrow_schema.RESULT_SCHEMA
+    code = (
+        "import warnings, sys; warnings.simplefilter('ignore'); import clients.batch.arrow_settle, "
+        "clients.batch.arrow_schema; assert 'grpc' not in sys.modules, sorted(sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
