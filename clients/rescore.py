@@ -285,8 +285,10 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     profiles of ``--profiles-dir`` as data (both read and checked by the CLI)."""
     if args.dask:
         return dask_command(args, overrides, house)
-    if len(args.input) > 1 or args.format != "jsonl":
-        raise UsageError("several inputs, and Parquet, need --dask (local:1 runs on this machine)")
+    if len(args.input) > 1:
+        raise UsageError(f"{len(args.input)} inputs need --dask (--dask local:1 runs on this machine)")
+    if args.format != "jsonl":
+        raise UsageError(f"--format {args.format} needs --dask (--dask local:1 runs on this machine)")
     input_path, output_path = Path(args.input[0]), Path(args.output)
     if not input_path.exists():
         raise UsageError(f"no such input file: {input_path}")

@@ -1,4 +1,4 @@
-"""The docs' Spark example for real (docs/BATCH.md, "The Arrow core from Spark and Ray"): a local
+"""The docs' Spark example for real (docs/BATCH.md, "The Arrow core from Spark"): a local
 Spark (PySpark from requirements-spark.txt, the machine's Java 17) runs ``mapInArrow`` with
 ``settle_arrow_batches`` over both input forms, nested Parquet and a JSON string column, and
 settles every hand as ``shmj rescore --local`` does."""

@@ -138,6 +138,20 @@ def test_a_parquet_input_without_dask_is_refused_in_one_line(tmp_path, capsys):
         assert not output.exists()
 
 
+def test_parquet_output_or_several_inputs_without_dask_are_refused_in_one_line(tmp_path, capsys):
+    from tests.clients.test_cli_errors import run
+    from tests.server.conftest import ROOT
+
+    source, output = ROOT / "examples" / "hands.jsonl", tmp_path / "out.parquet"
+    for extra, said in (
+        (["--format", "parquet"], "--format parquet needs --dask"),
+        ([str(source)], "2 inputs need --dask"),
+    ):
+        code, err = run(["rescore", str(source), *extra, "-o", str(output), "--local", "--no-progress"], capsys)
+        assert (code, err) == (2, f"shmj: {said} (--dask local:1 runs on this machine)\n")
+        assert not output.exists()
+
+
 def test_lines_the_fast_decoder_refuses_are_read_again_and_explained(tmp_path):
     """msgspec reads the usual line; what it refuses is read by the standard library's reader,
     which explains a fault (naming the line) or reads what only it takes. No line stops the job."""
