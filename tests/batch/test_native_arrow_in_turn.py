@@ -7,7 +7,6 @@ leaves the batch to the usual path, settled again, with the same batch; no build
 
 from __future__ import annotations
 
-import os
 import sys
 
 import pyarrow as pa
@@ -20,6 +19,7 @@ from batch import arrow, arrow_results
 from batch.arrow import settle_answers, settle_arrow_batch
 from batch.arrow_results import NATIVE, answers_batch, buffers_batch, python_answers_batch
 from batch.arrow_schema import REQUEST, record_batch
+from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.test_arrow_results import EXAMPLES, GENERATED, MALFORMED
 from tests.batch.test_native_arrow_results import HALVES, ONE_RESULT, RESULTS, SURPRISES, same_values
 from tests.batch.test_readers_agree import BASES, SETTINGS, requests
@@ -187,11 +187,6 @@ def test_generated_batches_in_turn_are_the_usual_batch(data):
     assert same_values(settle_arrow_batch(batch), expected)
 
 
-def _rss() -> int:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
 def test_no_blocks_are_left_allocated_by_builders_finished_declined_or_dropped():
     """CPython's allocated blocks after 300 rounds are those after the first 20 (and the int
     holding that count); the process grows by less than 4 MB (not under AddressSanitizer)."""
@@ -210,8 +205,8 @@ def test_no_blocks_are_left_allocated_by_builders_finished_declined_or_dropped()
             del dropped
 
     rounds(20)
-    rss, before = _rss(), sys.getallocatedblocks()
+    before = sys.getallocatedblocks()
     rounds(300)
     assert sys.getallocatedblocks() - before <= 1
-    if "libasan" not in os.environ.get("LD_PRELOAD", ""):
-        assert _rss() - rss < 4 * 1024 * 1024
+    if not UNDER_ASAN:
+        assert least_growth(lambda: rounds(300), 4 << 20) < 4 << 20

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import sys
 
 import pyarrow as pa
@@ -38,6 +37,7 @@ from rules_core import json_write
 from rules_core.json_write import error_record
 from rules_core.random_hands import generate_requests
 from rules_core.results import NextHand, Payment, SettleResult, ValueItem, WinnerResult, new
+from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.native_imports import import_error
 from tests.batch.test_arrow_results import EXAMPLES, GENERATED, MALFORMED, json_column, old_batch
 from tests.batch.test_readers_agree import paths
@@ -381,11 +381,6 @@ def test_fuzzed_results_are_written_as_the_python_path_writes_them_or_declined(a
     assert same_values(answers_batch(answers), python)
 
 
-def _rss() -> int:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
 def test_no_blocks_are_left_allocated_over_many_batches():
     """Each batch written or declined frees all it made: CPython's allocated blocks after 300
     rounds of them are those after the first 20 (and the int holding that count); the process
@@ -401,11 +396,11 @@ def test_no_blocks_are_left_allocated_over_many_batches():
             NATIVE.result_buffers(good[::-1])
 
     rounds(20)
-    rss, before = _rss(), sys.getallocatedblocks()
+    before = sys.getallocatedblocks()
     rounds(300)
     assert sys.getallocatedblocks() - before <= 1
-    if "libasan" not in os.environ.get("LD_PRELOAD", ""):
-        assert _rss() - rss < 4 * 1024 * 1024
+    if not UNDER_ASAN:
+        assert least_growth(lambda: rounds(300), 4 << 20) < 4 << 20
 
 
 def test_the_answers_keep_their_records():

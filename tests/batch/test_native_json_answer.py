@@ -37,6 +37,7 @@ from rules_core.random_hands import PROFILES, generate_requests
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.results import NextHand, Payment, Penalty, SettleResult, ValueItem
 from rules_core.version import ENGINE_VERSION
+from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.native_imports import import_error
 
 pytestmark = pytest.mark.native
@@ -478,13 +479,8 @@ def test_many_lines_written_and_declined_leak_nothing():
                 counted(result, odd_counts)
 
     run(50)  # warm-up: the UTF-8 forms CPython keeps beside non-ASCII strings, free lists
-    blocks, rss = sys.getallocatedblocks(), _rss_kb()
+    blocks = sys.getallocatedblocks()
     run(500)  # 304,500 calls: a block leaked in one call of 10,000 would be 30
     assert sys.getallocatedblocks() - blocks <= 10  # the interpreter's free lists and caches settling
-    if "libasan" not in os.environ.get("LD_PRELOAD", ""):  # ASan's quarantine keeps freed memory
-        assert _rss_kb() - rss < 1024
-
-
-def _rss_kb() -> int:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    if not UNDER_ASAN:
+        assert least_growth(lambda: run(500), 1 << 20) < 1 << 20
