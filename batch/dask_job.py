@@ -200,11 +200,16 @@ def settle_part_task(partition: Partition, job: dict, previous: list[str] | None
 # --- the client -----------------------------------------------------------------------------
 
 
+def is_local(address: str) -> bool:
+    """``--dask local`` or ``local:N``: a cluster of worker processes on this machine."""
+    return address == "local" or address.startswith("local:")
+
+
 def connect(address: str):
     """A Client of the scheduler at ``address``, or of a local cluster of N worker processes."""
     from distributed import Client, LocalCluster
 
-    if address == "local" or address.startswith("local:"):
+    if is_local(address):
         text = address.partition(":")[2] or "2"
         if not text.isdigit() or int(text) < 1:
             raise InputError(f"--dask local:N takes a number of workers, got {address!r}")
@@ -323,11 +328,11 @@ def run_job(
     _check_output_state(fs, outdir, job_record, resume, force)
     with Interrupts() as interrupts:
         own_client = client is None
-        try:
-            client = client or connect(address)  # before writing anything: a scheduler out of reach leaves no trace
-            interrupts.noted_only()  # from here a signal stops the job between its steps and in its waits (_run)
-        except KeyboardInterrupt:
-            raise StoppedBeforeWriting(interrupts.reason) from None
+        if own_client:
+            client = _connected(
+                address, interrupts
+            )  # before writing anything: a scheduler out of reach leaves no trace
+        interrupts.noted_only()  # from here a signal stops the job between its steps and in its waits (_run)
         start = time.perf_counter()
         try:
             attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
@@ -342,10 +347,31 @@ def run_job(
             return summary
         finally:
             if own_client:
-                cluster = client.cluster
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+                _close(client)
+
+
+def _connected(address: str, interrupts: Interrupts):
+    """``connect(address)``; StoppedBeforeWriting if a signal comes first. A local cluster is left
+    to finish starting, then closed (stopped midway, distributed prints a traceback of its own);
+    reaching a scheduler stops at once."""
+    if is_local(address):
+        interrupts.noted_only()
+    try:
+        client = connect(address)
+    except KeyboardInterrupt:
+        raise StoppedBeforeWriting(interrupts.reason) from None
+    if interrupts.came:
+        _close(client)
+        raise StoppedBeforeWriting(interrupts.reason)
+    return client
+
+
+def _close(client) -> None:
+    """The client, and the local cluster it started."""
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def job_attributes(summary: dict) -> dict:

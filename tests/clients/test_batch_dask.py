@@ -342,6 +342,40 @@ def test_a_signal_as_soon_as_the_job_has_begun_stops_it_as_one_later_would(
     assert (summary["records"], summary["parts_complete"], summary["stopped"]) == (6000, count, None)
 
 
+def test_ctrl_c_at_any_moment_of_a_local_cluster_job_is_answered_in_one_line(tmp_path):
+    """While the command starts, while its cluster starts (stopped midway, distributed printed a
+    traceback of its own), while the job runs or once it is done: one line, no traceback, and
+    what it says is what is on disk."""
+    said = {
+        "shmj: interrupted": 130,  # before the command began
+        "shmj rescore: interrupted before the job began; nothing was written": 130,
+        "shmj rescore: interrupted; run again with --resume to finish the job": 130,
+    }
+    for delay in (0.3, 0.6, 0.9, 1.2, 1.6, 2.0):
+        out = tmp_path / f"out-{delay}"
+        command = [sys.executable, "-m", "clients.cli", "rescore", str(EXAMPLES / "hands.jsonl"), "-o", str(out)]
+        job = subprocess.Popen(
+            [*command, "--dask", "local:2", "--no-progress"],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        time.sleep(delay)
+        job.send_signal(signal.SIGINT)
+        err = job.communicate(timeout=120)[1]
+        assert "Traceback" not in err, (delay, err)
+        last = err.splitlines()[-1]
+        if job.returncode == 0:
+            assert json.loads((out / "summary.json").read_text())["stopped"] is None
+            continue
+        assert said.get(last) == job.returncode, (delay, err)
+        if "nothing was written" in last or last == "shmj: interrupted":
+            assert not out.exists()
+        else:
+            assert json.loads((out / "summary.json").read_text())["stopped"] == "interrupted"
+
+
 def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
     import re
 
