@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
+from multiprocessing import resource_tracker
 
 from fsspec.core import url_to_fs
 
@@ -353,11 +354,20 @@ def run_job(
 def _connected(address: str, interrupts: Interrupts):
     """``connect(address)``; StoppedBeforeWriting if a signal comes first. A local cluster is left
     to finish starting, then closed (stopped midway, distributed prints a traceback of its own);
-    reaching a scheduler stops at once."""
-    if is_local(address):
-        interrupts.noted_only()
+    its worker processes, and the thread of its event loop that starts them, are started with
+    SIGINT and SIGTERM blocked: a terminal's Ctrl-C reaches the whole process group, and the job
+    alone decides what a signal stops. Reaching a scheduler stops at once."""
     try:
-        client = connect(address)
+        if is_local(address):
+            interrupts.noted_only()
+            # multiprocessing's resource tracker, started from a thread, unblocks SIGINT and
+            # SIGTERM in it after (the cluster's event loop, which starts the workers): started
+            # here first, before they are blocked, it is already running then
+            resource_tracker.ensure_running()
+            with interrupts.deaf_children():
+                client = connect(address)
+        else:
+            client = connect(address)
     except KeyboardInterrupt:
         raise StoppedBeforeWriting(interrupts.reason) from None
     if interrupts.came:
