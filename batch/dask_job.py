@@ -404,7 +404,8 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
     fmt = job["format"]
     futures: dict = {}
     failed: list[dict] = []
-    written = skipped = 0
+    skipped = 0
+    done: set[int] | None = None  # the parts complete when this run began, once looked at
     bar, lock = None, threading.Lock()
     try:
         _write_manifest(fs, outdir, {key: value for key, value in job.items() if key != "output"})
@@ -448,17 +449,15 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
             partition = futures[future]
             if future.status == "error":
                 failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
-            else:
-                written += future.result()["records"]
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop, say where the job stands; --resume goes on from there
-        client.cancel(list(futures))
+        client.cancel(list(futures))  # a task already writing its part may still finish it
+    seconds = time.perf_counter() - start
+    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, done, seconds)
     if bar is not None:
         client.unsubscribe_topic(job["topic"])
         with lock:
-            bar.n = skipped + written
+            bar.n = skipped + summary["records_this_run"]
             bar.close()
-    seconds = time.perf_counter() - start
-    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds)
     stopped = interrupts.reason if interrupts.came and summary["parts_complete"] < len(partitions) else None
     summary["interrupted"] = stopped is not None
     summary["stopped"] = stopped
@@ -503,16 +502,20 @@ def previous_shards(client, previous: str) -> list:
     ]
 
 
-def _summary(fs, outdir, fmt, partitions, job, failed, skipped, written, seconds) -> dict:
+def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds) -> dict:
+    """The counts of every part complete on disk; this run's records, those of the parts that
+    were not complete when it began (``earlier``: their indices, None before it looked)."""
     totals = dict(records=0, **new_counts())
     tally = ChangeTally()
-    complete = 0
+    complete = written = 0
     fs.invalidate_cache()  # the workers wrote the parts: listings cached here are out of date
     for p in partitions:
         path = posixpath.join(outdir, "_stats", p.name(fmt) + ".json")
         if fs.exists(posixpath.join(outdir, p.name(fmt))) and fs.exists(path):
             stats = read_json(fs, path)
             complete += 1
+            if earlier is not None and p.index not in earlier:
+                written += stats.get("records", 0)
             for key in totals:
                 if key not in VERSIONED:
                     totals[key] += stats.get(key, 0)  # a part written before a count was added has none

@@ -302,10 +302,15 @@ def test_ctrl_c_stops_the_job_with_a_summary_and_resume_finishes_it(tmp_path, sc
     assert "Traceback" not in err and "run again with --resume" in err
     summary = json.loads((out / "summary.json").read_text())
     assert summary["interrupted"] is True and 1 <= summary["parts_complete"] < count
+    first = summary["records"]
+    assert summary["records_this_run"] == first  # a part a cancelled task still finished included
     assert rescore(source, "-o", out, "--dask", scheduler, "--block-size", 0.1, "--resume", "--no-progress") == 0
     assert parts(out) == expected
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["records"], summary["parts_complete"], summary["interrupted"]) == (6000, count, False)
+    # a task running when the job was cancelled may still have finished its part after the summary
+    assert summary["skipped_by_resume"] >= first
+    assert summary["records_this_run"] + summary["skipped_by_resume"] == 6000
 
 
 def wait_for_file(path: Path) -> None:
@@ -335,7 +340,7 @@ def test_a_signal_as_soon_as_the_job_has_begun_stops_it_as_one_later_would(
     assert err.splitlines()[-1] == f"shmj rescore: {word}; run again with --resume to finish the job"
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["interrupted"], summary["stopped"]) == (True, word)
-    assert summary["parts_complete"] < count
+    assert summary["parts_complete"] < count and summary["records_this_run"] == summary["records"]
     assert rescore(source, "-o", out, "--dask", scheduler, "--block-size", 0.1, "--resume", "--no-progress") == 0
     assert parts(out) == expected
     summary = json.loads((out / "summary.json").read_text())
