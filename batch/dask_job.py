@@ -329,10 +329,8 @@ def run_job(
     _check_output_state(fs, outdir, job_record, resume, force)
     with Interrupts() as interrupts:
         own_client = client is None
-        if own_client:
-            client = _connected(
-                address, interrupts
-            )  # before writing anything: a scheduler out of reach leaves no trace
+        if own_client:  # before writing anything: a scheduler out of reach leaves no trace
+            client = _connected(address, interrupts)
         interrupts.noted_only()  # from here a signal stops the job between its steps and in its waits (_run)
         start = time.perf_counter()
         try:
@@ -368,6 +366,7 @@ def _connected(address: str, interrupts: Interrupts):
                 client = connect(address)
         else:
             client = connect(address)
+        interrupts.noted_only()
     except KeyboardInterrupt:
         raise StoppedBeforeWriting(interrupts.reason) from None
     if interrupts.came:
