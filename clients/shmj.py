@@ -12,9 +12,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    from clients.cli import main as run
+    try:
+        from clients.cli import main as run
 
-    return run(argv)
+        return run(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the command loads or parses its arguments, as any later one
+        print("shmj: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

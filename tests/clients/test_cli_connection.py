@@ -219,3 +219,23 @@ def test_the_package_loads_grpc_only_when_a_client_is_used():
     assert (ended.stdout, ended.stderr) == ("False\nTrue\n", "")
     assert set(clients.__all__) == set(clients._MODULE_OF)
     assert all(getattr(clients, name).__name__ == name for name in clients.__all__)
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """A Ctrl-C in the first tenth of a second, while `shmj` imports its modules, printed a
+    KeyboardInterrupt traceback through clients/shmj.py: the import here raises it as the
+    signal did."""
+    import importlib.abc
+
+    from clients import shmj
+
+    class InterruptedImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "clients.cli":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "clients.cli")
+    monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
+    assert shmj.main(["health"]) == 130
+    assert capsys.readouterr() == ("", "shmj: interrupted\n")
