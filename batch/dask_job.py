@@ -38,7 +38,7 @@ from batch.compare import (
 )
 from batch.interrupts import Interrupts, StoppedBeforeWriting
 from batch.job_tracing import job_span, partition_span
-from batch.local import answer_output, answer_record
+from batch.local import answer_output, answer_record, line_answers
 from batch.parts import (
     Partition,
     check_output,
@@ -53,6 +53,7 @@ from batch.parts import (
 )
 from batch.paths import InputError
 from batch.records import VERSIONED, add_counts, add_versions, count_any, new_counts
+from profile_files import registry_of
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 JOB_SPAN = "shmj rescore"
@@ -63,13 +64,18 @@ SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining la
 
 
 def _request_records(batch) -> list[dict | None]:
-    """The requests of a batch as JSON records (None where a line is not a JSON object)."""
+    """The requests of a batch (or of a JSON Lines partition's lines) as JSON records (None
+    where a line is not a JSON object)."""
     from rules_core import json_text
 
-    if not is_json_column(batch.schema):
+    if isinstance(batch, list):
+        texts = batch
+    elif not is_json_column(batch.schema):
         return [json_record(row, RESULT) for row in batch.to_pylist()]
+    else:
+        texts = batch.column(0).to_pylist()
     out: list[dict | None] = []
-    for text in batch.column(0).to_pylist():
+    for text in texts:
         try:
             data = json_text.read_json(text or "")
         except json_text.JsonTextError:
@@ -127,14 +133,20 @@ def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: 
     it returns, before the collector runs again, whose first allocation after the pause would
     otherwise walk it all (the answers, their dicts), once a batch."""
     fmt = job["format"]
-    if fmt == "parquet" and not comparing and not job.get("house"):  # each row built in turn, counted
+    of_lines = isinstance(batch, list)  # a JSON Lines partition's
+    if fmt == "parquet" and not comparing and not job.get("house") and not of_lines:  # each row built in turn, counted
         batch_counts = new_counts()
         results = settled_in_turn(batch, job["profile"], job["overrides"], batch_counts)
         if results is not None:
             add_counts(counts, batch_counts)
             part.write(None, results)
             return results.num_rows, []
-    answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+    if of_lines:
+        house = job.get("house")
+        profiles = registry_of(house) if house else None
+        answers = line_answers(enumerate(batch, start=number), job["profile"], job["overrides"], profiles)
+    else:
+        answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
     if fmt == "jsonl" and not comparing:  # each answer's line written from its core result: no dict
         part.write_lines(b"".join([answer_output(answer, counts) for answer in answers]))
         return len(answers), []

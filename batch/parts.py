@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
+from batch.lines import MAX_LINE_BYTES
 from batch.paths import InputError, refuse_same_file
 from batch.records import output_line
 
@@ -137,33 +138,44 @@ def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Part
     return partitions
 
 
-def _lines(file, start: int, stop: int, block: int = 1 << 20) -> Iterator[bytes]:
-    """The lines whose first byte is in [start, stop), each without its "\n": read a block at a
-    time and split: a line at a time (``readline``), a task's record cost 1.1 µs more."""
+def _lines(file, start: int, stop: int, block: int = 1 << 20) -> Iterator[bytes | None]:
+    """The lines whose first byte is in [start, stop), each without its "\n", or None for a line
+    longer than MAX_LINE_BYTES, which is read past and never held whole, as `batch.lines` reads
+    a file for --local. Read a block at a time and split: a line at a time (``readline``), a
+    task's record cost 1.1 µs more."""
     if start:
         file.seek(start - 1)
         file.readline()  # the rest of a line begun before the range (just "\n" if one ended there)
     position = file.tell()  # where the next line begins
     partial: list[bytes] = []  # the pieces read so far of a line longer than a block
+    held = 0  # that line's bytes so far; past MAX_LINE_BYTES its pieces are dropped
     while position < stop:
         data = file.read(block)
         if not data:
-            if partial:  # the last line, with no "\n"
-                yield b"".join(partial)
+            if held:  # the last line, with no "\n"
+                yield b"".join(partial) if held <= MAX_LINE_BYTES else None
             return
         end = data.rfind(b"\n")
         if end < 0:
-            partial.append(data)
+            held += len(data)
+            partial = [*partial, data] if held <= MAX_LINE_BYTES else []
             continue
         lines = data[:end].split(b"\n")
-        if partial:
-            lines[0] = b"".join([*partial, lines[0]])
-        partial = [data[end + 1 :]] if end + 1 < len(data) else []
+        if held:  # the line begun in an earlier block ends in this one
+            length = held + len(lines[0])
+            first = b"".join([*partial, lines[0]]) if length <= MAX_LINE_BYTES else None
+            del lines[0]
+            if position >= stop:
+                return
+            position += length + 1
+            yield first
+        rest = data[end + 1 :]
+        partial, held = [rest], len(rest)
         for line in lines:
             if position >= stop:
                 return
             position += len(line) + 1
-            yield line
+            yield line if len(line) <= MAX_LINE_BYTES else None
 
 
 def count_lines(url: str, start: int, stop: int) -> int:
@@ -185,21 +197,23 @@ def numbered(partitions: list[Partition], counts: dict[int, int]) -> list[Partit
     return out
 
 
-def read_partition(partition: Partition) -> Iterator[tuple[pa.RecordBatch, int]]:
-    """(requests, first line number) chunks of a partition, at most CHUNK_ROWS rows each."""
+def read_partition(partition: Partition) -> Iterator[tuple[pa.RecordBatch | list[bytes | None], int]]:
+    """(requests, first line number) chunks of a partition, at most CHUNK_ROWS rows each: a
+    Parquet partition's as record batches, a JSON Lines partition's as its lines (bytes, or
+    None for one too long to read), which the line reader reads as it reads --local's."""
     fs, path = url_to_fs(partition.url)
     number = partition.first_number
     with fs.open(path, "rb") as file:
         if partition.kind == "jsonl":
             # Lines as bytes, split on "\n" alone: the reader refuses invalid UTF-8, naming the line.
-            chunk: list[bytes] = []
+            chunk: list[bytes | None] = []
             for line in _lines(file, partition.start, partition.stop):
                 chunk.append(line)
                 if len(chunk) == CHUNK_ROWS:
-                    yield pa.record_batch([pa.array(chunk, pa.binary())], names=["request"]), number
+                    yield chunk, number
                     number, chunk = number + len(chunk), []
             if chunk:
-                yield pa.record_batch([pa.array(chunk, pa.binary())], names=["request"]), number
+                yield chunk, number
         elif partition.stop > partition.start:
             groups = range(partition.start, partition.stop)
             for batch in pq.ParquetFile(file).iter_batches(batch_size=CHUNK_ROWS, row_groups=groups):

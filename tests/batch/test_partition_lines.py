@@ -1,15 +1,18 @@
 """A JSON Lines partition's lines (``batch.parts._lines``): the lines whose first byte is in its
 byte range, each without its "\\n", read a block at a time: each line of the file falls in
 exactly one range, whatever the cut points and the block size (a line longer than a block, an
-empty line, a last line with no "\\n", a "\\r" kept as the line's own)."""
+empty line, a last line with no "\\n", a "\\r" kept as the line's own); a line longer than
+MAX_LINE_BYTES is None, as --local reads it (`batch.lines`)."""
 
 from __future__ import annotations
 
 import io
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+import batch.parts
 from batch.parts import _lines, count_lines
 
 
@@ -59,6 +62,31 @@ def test_every_line_falls_in_exactly_one_range(data, cuts, block):
     for start, stop in ranges:
         assert in_range(data, start, stop, block) == [line for first, line in starts if start <= first < stop]
     assert [line for a, b in ranges for line in in_range(data, a, b, block)] == [line for _, line in starts]
+
+
+def test_a_line_longer_than_any_request_is_none_whatever_the_blocks():
+    """Found from outside: --dask settled a padded 2 MB line that --local refuses ("longer than
+    1,048,576 bytes"), and held a line of any length whole in a worker."""
+    too_long = b"x" * (batch.parts.MAX_LINE_BYTES + 1)
+    longest = b"y" * batch.parts.MAX_LINE_BYTES
+    data = b"a\n" + too_long + b"\n" + longest + b"\nb\n" + too_long
+    for block in (1 << 20, 1 << 16, 1000):
+        assert in_range(data, 0, len(data), block) == [b"a", None, longest, b"b", None]
+        assert in_range(data, 1, 3, block) == [None]
+
+
+@given(
+    st.lists(st.sampled_from([b"a", b"bc", b"\n", b"\r", b"{}", b"xyz" * 5]), max_size=40).map(b"".join),
+    st.lists(st.integers(0, 200), max_size=4),
+    st.integers(1, 9),
+)
+def test_a_line_over_the_bound_is_none_and_each_line_still_falls_in_one_range(data, cuts, block):
+    limit = 7
+    points = sorted({0, len(data), *(c for c in cuts if c < len(data))})
+    ranges = list(zip(points, points[1:], strict=False))
+    expected = [None if len(line) > limit else line for _, line in line_starts(data)]
+    with patch.object(batch.parts, "MAX_LINE_BYTES", limit):
+        assert [line for a, b in ranges for line in in_range(data, a, b, block)] == expected
 
 
 def test_count_lines_counts_a_range_s_lines(tmp_path):

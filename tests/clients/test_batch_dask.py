@@ -125,6 +125,25 @@ def test_lines_are_bytes_split_on_newlines_alone_on_the_cluster_too(tmp_path, sc
     assert rows[2]["error"]["message"] == "line 3: not valid UTF-8 (byte 0xff at column 19)"
 
 
+def test_a_line_longer_than_any_request_is_refused_on_the_cluster_as_locally(tmp_path, scheduler):
+    """Found from outside: a request padded past 1,048,576 bytes was refused by --local ("longer
+    than 1,048,576 bytes") and settled by the cluster, whose parts were to hold --local's lines."""
+    source, local, cluster = tmp_path / "in.jsonl", tmp_path / "local.jsonl", tmp_path / "cluster"
+    legal, *_ = mixed_file(tmp_path / "mixed.jsonl")
+    padded = legal.replace('"profile"', '"pad": "' + "x" * (1 << 21) + '", "profile"', 1)
+    source.write_text(f"{legal}\n{padded}\n{legal}\n")
+    assert rescore(source, "-o", local, "--local", "--no-progress") == 0
+    assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 1, "--no-progress") == 0
+    assert parts(cluster) == local.read_text()
+    rows = [json.loads(line) for line in local.read_text().splitlines()]
+    message = "line 2: longer than 1,048,576 bytes, more than any request"
+    assert rows[1] == {
+        "requestId": "",
+        "error": {"code": "INVALID_ARGUMENT", "message": message, "fieldViolations": []},
+    }
+    assert rows[0]["seatDeltas"] == rows[2]["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
+
+
 def check_mixed_output_prefix(cluster: Path) -> None:
     head = cluster / "head.jsonl"
     head.write_text("".join(parts(cluster).splitlines(keepends=True)[:8]))
