@@ -22,6 +22,7 @@ from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
 from rules_core.json_names import camel
+from rules_core.json_read import kind_of
 from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
 from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
@@ -93,7 +94,7 @@ def read_line(
         if error is not None:
             return None, error
     if not isinstance(data, dict):
-        return None, error_line(None, f"line {number}: expected a JSON object, got {type(data).__name__}")
+        return None, error_line(None, f"line {number}: expected a JSON object, got {kind_of(data)}")
     return with_rules(data, profile, overrides), None
 
 

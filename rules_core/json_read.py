@@ -56,7 +56,7 @@ class _Reader:
         if data is None:
             return
         if not isinstance(data, dict):
-            violations.append(FieldViolation(path or "request", f"expected a JSON object, got {_kind(data)}"))
+            violations.append(FieldViolation(path or "request", f"expected a JSON object, got {kind_of(data)}"))
             return
         names = _field_names(fields)
         for key, value in data.items():
@@ -90,7 +90,7 @@ class _Reader:
     def str(self, name: str) -> str:
         value = self.values.get(name, "")
         if not isinstance(value, str):
-            self.violations.append(FieldViolation(self.sub(name), f"expected a string, got {_kind(value)}"))
+            self.violations.append(FieldViolation(self.sub(name), f"expected a string, got {kind_of(value)}"))
             return ""
         return value
 
@@ -111,7 +111,7 @@ class _Reader:
         (then a violation: none of its elements is read)."""
         value = self.values.get(name, [])
         if not isinstance(value, list):
-            self.violations.append(FieldViolation(self.sub(name), f"expected a list, got {_kind(value)}"))
+            self.violations.append(FieldViolation(self.sub(name), f"expected a list, got {kind_of(value)}"))
             return []
         problem = over_limit(name, len(value)) if name in MAX_LENGTHS else None
         if problem:
@@ -144,8 +144,9 @@ def _field_names(fields: tuple[str, ...]) -> dict[str, str]:
     return {**{camel(f): f for f in fields}, **{f: f for f in fields}}
 
 
-def _kind(value) -> str:
-    """What a value is, for a message saying it is the wrong kind: never more of it than `excerpt`."""
+def kind_of(value) -> str:
+    """What a JSON value is, for a message saying it is the wrong kind (`null`, `a list`, `5`...):
+    never more of it than `excerpt`."""
     return _KINDS.get(type(value)) or excerpt(value)
 
 
@@ -365,7 +366,7 @@ def _bounded_list(r: _Reader, name: str, limit: int, what: str = "entries") -> l
     """A list no longer than ``limit`` (else a violation, and none of it is read)."""
     value = r.values.get(name, [])
     if not isinstance(value, list):
-        r.violations.append(FieldViolation(r.sub(name), f"expected a list, got {_kind(value)}"))
+        r.violations.append(FieldViolation(r.sub(name), f"expected a list, got {kind_of(value)}"))
         return []
     if len(value) > limit:
         r.violations.append(FieldViolation(r.sub(name), f"at most {limit} {what}, got {len(value)}"))

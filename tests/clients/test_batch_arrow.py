@@ -123,15 +123,19 @@ def test_a_column_null_throughout_is_absent_from_the_request_rows():
 
 
 def test_a_bad_row_costs_that_row_only():
-    rows = ["{not json", None, "[1, 2]", example_lines()[0], '{"requestId": "x", "profile": "Classic"}']
+    rows = ["{not json", None, "[1, 2]", example_lines()[0], '{"requestId": "x", "profile": "Classic"}', "null", "7"]
     (batch,) = list(settle_record_batches([pa.record_batch([pa.array(rows, pa.string())], names=["json"])]))
     out = batch.to_pylist()
-    assert [r["request_id"] for r in out] == ["", "", "", "ex-1", "x"]
+    assert [r["request_id"] for r in out] == ["", "", "", "ex-1", "x", "", ""]
     assert out[0]["error"]["message"].startswith("line 1: not valid JSON")
     assert out[1]["error"]["message"] == "line 2: empty line"
-    assert out[2]["error"]["message"] == "line 3: expected a JSON object, got list"
+    assert out[2]["error"]["message"] == "line 3: expected a JSON object, got a list"  # JSON's words, not Python's
     assert out[3]["error"] is None and out[3]["seat_deltas"] == [36.0, -12.0, -12.0, -12.0]
     assert out[4]["error"]["field_violations"][0]["field"] == "profile"
+    assert [r["error"]["message"] for r in out[5:]] == [
+        "line 6: expected a JSON object, got null",
+        "line 7: expected a JSON object, got 7",
+    ]
 
 
 def test_a_binary_column_is_read_as_utf8_lines_and_bad_bytes_name_their_row():
