@@ -239,3 +239,18 @@ def test_ctrl_c_while_the_command_loads_is_one_line_not_a_traceback(monkeypatch,
     monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
     assert shmj.main(["health"]) == 130
     assert capsys.readouterr() == ("", "shmj: interrupted\n")
+
+
+def test_ctrl_c_while_the_interpreter_exits_keeps_the_command_s_exit_status():
+    """Found from outside: a Ctrl-C right after a rescore's summary, while the interpreter ran its
+    exit handlers, killed the process by SIGINT though the job was done. An exit handler sends it
+    here, as the terminal did."""
+    code = (
+        "import atexit, os, signal, sys, time\n"
+        "from clients import shmj\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2), print('exited', flush=True)))\n"
+        "sys.exit(shmj.main(['profiles', '--name', 'classic', '--local']))\n"
+    )
+    ended = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (ended.returncode, ended.stderr) == (0, "")
+    assert ended.stdout.endswith("exited\n")
