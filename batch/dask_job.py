@@ -29,11 +29,14 @@ from batch.collector import collector_paused
 from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
+    Unreadable,
     bucket_of,
     comparables,
     compare_comparables,
+    left_out,
     lookup,
     merge_shard,
+    piece,
     split_previous,
 )
 from batch.interrupts import Interrupts, StoppedBeforeWriting
@@ -403,6 +406,7 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
     fmt = job["format"]
     futures: dict = {}
     failed: list[dict] = []
+    unreadable: list = []  # of each earlier-results file, the lines it left out (futures)
     skipped = 0
     done: set[int] | None = None  # the parts complete when this run began, once looked at
     bar, lock = None, threading.Lock()
@@ -427,7 +431,7 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
         todo = [p for p in partitions if p.index not in done]
         total = sum(p.records for p in partitions)
         skipped = sum(p.records for p in partitions if p.index in done)
-        shards = previous_shards(client, previous) if previous else None
+        shards, unreadable = previous_index(client, previous) if previous else (None, [])
         index = [shard.key for shard in shards] if shards else None
         job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
         if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
@@ -448,10 +452,12 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
             partition = futures[future]
             if future.status == "error":
                 failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
+        for _ in _completed(unreadable, interrupts):  # split by now, unless every part was done before
+            pass
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop, say where the job stands; --resume goes on from there
         client.cancel(list(futures))  # a task already writing its part may still finish it
     seconds = time.perf_counter() - start
-    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, done, seconds)
+    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, done, seconds, _left_out(client, unreadable))
     if bar is not None:
         client.unsubscribe_topic(job["topic"])
         with lock:
@@ -476,21 +482,25 @@ def _completed(futures, interrupts: Interrupts) -> Iterator:
 
 
 def previous_shards(client, previous: str) -> list:
-    """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each: each
-    earlier-results file is split by a hash of the request id, then each shard gathers its
-    piece of every file. The pieces are let go once the shards hold them."""
-    import operator
+    """The --compare index as shards spread over the workers (``previous_index``)."""
+    return previous_index(client, previous)[0]
 
+
+def previous_index(client, previous: str) -> tuple[list, list]:
+    """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each, and the
+    lines each earlier-results file left out (a future of its ``Unreadable``): each file is
+    split by a hash of the request id, then each shard gathers its piece of every file. The
+    pieces are let go once the shards hold them: of a split, the client keeps a few numbers."""
     files = expand_inputs([previous])
     workers = sorted(client.scheduler_info()["workers"]) or [None]
     shards = len(workers) * SHARDS_PER_WORKER
     splits = client.map(
         split_previous, [url for url, _ in files], [kind for _, kind in files], buckets=shards, pure=False
     )
-    return [
+    index = [
         client.submit(
             merge_shard,
-            [client.submit(operator.getitem, s, b, pure=False) for s in splits],
+            [client.submit(piece, s, b, pure=False) for s in splits],
             pure=False,
             # shard b on worker b mod N (where the pieces of one file are, all of them would
             # go otherwise); elsewhere when that worker is gone
@@ -499,11 +509,25 @@ def previous_shards(client, previous: str) -> list:
         )
         for b in range(shards)
     ]
+    return index, [client.submit(left_out, s, pure=False) for s in splits]
 
 
-def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds) -> dict:
+def _left_out(client, futures: list) -> Unreadable | None:
+    """The lines the earlier results left out, in file order; None when a file of them was not
+    split (a job stopped before, a file gone since it was checked): the report then says nothing
+    of them rather than a count of none."""
+    if not futures or any(future.status != "finished" for future in futures):
+        return None
+    total = Unreadable()
+    for unreadable in client.gather(futures):
+        total.add(unreadable)
+    return total
+
+
+def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds, unreadable=None) -> dict:
     """The counts of every part complete on disk; this run's records, those of the parts that
-    were not complete when it began (``earlier``: their indices, None before it looked)."""
+    were not complete when it began (``earlier``: their indices, None before it looked); with
+    --compare, the lines the earlier results left out (``unreadable``, None when not known)."""
     totals = dict(records=0, **new_counts())
     tally = ChangeTally()
     complete = written = 0
@@ -538,5 +562,5 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
     )
     if job["compare"]:
         summary["compare"] = job["compare"]
-        summary["changes"] = tally.as_json()
+        summary["changes"] = dict(tally.as_json(), **(unreadable.as_json() if unreadable else {}))
     return summary

@@ -1,0 +1,74 @@
+"""`shmj rescore --compare PREVIOUS` against earlier results no careful user keeps: a line that
+cannot be read costs that line alone, in --local and on a cluster (left out of the join, counted,
+the first named by file and line); a file that cannot be read at all is refused in one line
+before the job writes anything. Never a traceback, never a file's bytes in a message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.clients.test_cli_errors import run
+from tests.server.conftest import ROOT
+
+HANDS = str(ROOT / "examples" / "hands.jsonl")
+LOCAL = ["--local", "--no-progress", "--workers", "1"]
+BAD_UTF8 = b'{"requestId": "ex-1", "profile": "\xff\xfe classic"}'
+NOT_UTF8 = f"not UTF-8 text (byte {BAD_UTF8.index(0xFF)})"  # no byte of the line itself
+
+
+@pytest.fixture(scope="module")
+def earlier(tmp_path_factory):
+    """This version's results of the example hands: every record matches, none changed."""
+    path = tmp_path_factory.mktemp("earlier") / "before.jsonl"
+    from clients.cli import main
+
+    assert main(["rescore", HANDS, "-o", str(path), *LOCAL]) == 0
+    return path
+
+
+def with_bad_lines(earlier, path):
+    """The earlier results with four lines no run wrote after the third: not UTF-8, not JSON, not
+    an object, no request id."""
+    lines = earlier.read_bytes().splitlines(keepends=True)
+    bad = [BAD_UTF8 + b"\n", b'{"requestId": "ex-2", \n', b'["ex-3"]\n', b'{"winners": []}\n']
+    path.write_bytes(b"".join(lines[:3] + bad + lines[3:]))
+    return path
+
+
+def summary_of(output) -> dict:
+    return json.loads(output.with_name(output.name + ".summary.json").read_text())
+
+
+def test_a_line_that_cannot_be_read_costs_that_line_only_locally(earlier, tmp_path, capsys):
+    previous = with_bad_lines(earlier, tmp_path / "bad.jsonl")
+    output = tmp_path / "out.jsonl"
+    code, err = run(["rescore", HANDS, "-o", str(output), *LOCAL, "--compare", str(previous)], capsys)
+    assert code == 0, err
+    changes = summary_of(output)["changes"]
+    assert (changes["records"], changes["matched"], changes["unmatched"], changes["changed"]) == (27, 27, 0, 0)
+    assert changes["earlier_unreadable"] == 4
+    assert changes["first_unreadable"] == {"file": str(previous), "line": 4, "why": NOT_UTF8}
+    assert "Traceback" not in err and "\\xff" not in err and "\ufffd" not in err
+    assert err.splitlines()[-1] == (
+        f"  4 earlier line(s) unreadable, left out 无法读取的旧结果行; first 首个: {previous} line 4: {NOT_UTF8}"
+    )
+
+
+def test_a_line_that_cannot_be_read_costs_that_line_only_on_a_cluster(earlier, tmp_path, capsys):
+    """It cost the whole job: every part failed, blamed on its input file, with the bytes of the
+    earlier results in the message, and --resume failed the same way."""
+    previous = with_bad_lines(earlier, tmp_path / "bad.jsonl")
+    local, cluster = tmp_path / "local.jsonl", tmp_path / "cluster"
+    assert run(["rescore", HANDS, "-o", str(local), *LOCAL, "--compare", str(previous)], capsys)[0] == 0
+    argv = ["rescore", HANDS, "-o", str(cluster), "--dask", "local:1", "--no-progress", "--compare", str(previous)]
+    code, err = run(argv, capsys)
+    assert code == 0, err
+    summary = json.loads((cluster / "summary.json").read_text())
+    assert summary["failed_parts"] == [] and summary["changes"] == summary_of(local)["changes"]
+    assert summary["changes"]["earlier_unreadable"] == 4
+    assert err.splitlines()[-1] == (
+        f"  4 earlier line(s) unreadable, left out 无法读取的旧结果行; first 首个: {previous} line 4: {NOT_UTF8}"
+    )
+    assert "Traceback" not in err and "\\xff" not in err and "failed" not in err
