@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
 from batch.parts import expand_inputs
+from batch.paths import InputError
 from batch.records import output_line
 
 
@@ -143,6 +144,37 @@ class Split:
 
     pieces: list[dict[str, Snapshot]]
     unreadable: Unreadable
+
+
+def check_previous(locations: list[str]) -> None:
+    """Refuse earlier results that cannot be read at all (missing, a Parquet file cut short or
+    no Parquet, no request ids to join by) with an ``InputError`` naming the file, before a job
+    writes anything: found while the job runs, they cost the whole job (a traceback after its
+    output was written, or every part failing). A line that cannot be read is no reason: it
+    costs that line alone (``split_previous``)."""
+    try:
+        files = expand_inputs(locations)
+    except InputError as error:
+        raise InputError(f"--compare: {error}") from None
+    for url, kind in files:
+        fs, path = url_to_fs(url)
+        try:
+            with fs.open(path, "rb") as file:
+                if kind == "parquet":
+                    _check_parquet(url, file)
+                else:
+                    file.read(1)
+        except pa.ArrowException as error:
+            reason = str(error).splitlines()[0][:200]  # Arrow's words, a line of them
+            raise InputError(f"--compare: {url} is not a Parquet file that can be read ({reason})") from None
+        except OSError as error:
+            raise InputError(f"--compare: {url} cannot be read: {error.strerror or error}") from None
+
+
+def _check_parquet(url: str, file) -> None:
+    """Its footer read, and a column of request ids to join by."""
+    if "request_id" not in pq.ParquetFile(file).schema_arrow.names:
+        raise InputError(f"--compare: {url} has no request_id column: not the results of a rescore")
 
 
 def read_previous(locations: list[str]) -> tuple[dict[str, Snapshot], Unreadable]:

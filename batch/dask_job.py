@@ -31,6 +31,7 @@ from batch.compare import (
     ChangeTally,
     Unreadable,
     bucket_of,
+    check_previous,
     comparables,
     compare_comparables,
     left_out,
@@ -317,6 +318,8 @@ def run_job(
     an OpenTelemetry ``tracer``, the job is a span and each partition task a child span on its
     worker (`batch.job_tracing`)."""
     check_output(output, inputs, [previous] if previous else [])
+    if previous:  # here, on the client, before anything is written: the workers read it once the job has begun
+        check_previous([previous])
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
     job_record = {

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from tests.clients.test_cli_errors import run
@@ -15,6 +17,7 @@ from tests.server.conftest import ROOT
 HANDS = str(ROOT / "examples" / "hands.jsonl")
 LOCAL = ["--local", "--no-progress", "--workers", "1"]
 BAD_UTF8 = b'{"requestId": "ex-1", "profile": "\xff\xfe classic"}'
+NO_FOOTER = "is not a Parquet file that can be read (Parquet magic bytes not found in footer"  # Arrow's words
 NOT_UTF8 = f"not UTF-8 text (byte {BAD_UTF8.index(0xFF)})"  # no byte of the line itself
 
 
@@ -72,3 +75,48 @@ def test_a_line_that_cannot_be_read_costs_that_line_only_on_a_cluster(earlier, t
         f"  4 earlier line(s) unreadable, left out 无法读取的旧结果行; first 首个: {previous} line 4: {NOT_UTF8}"
     )
     assert "Traceback" not in err and "\\xff" not in err and "failed" not in err
+
+
+def earlier_parquet(earlier, path):
+    """The earlier results as Parquet, as --dask --format parquet writes them (.proto names)."""
+    rows = [json.loads(line) for line in earlier.read_text().splitlines()]
+    columns = {"request_id": [r.get("requestId") for r in rows], "seat_deltas": [r.get("seatDeltas") for r in rows]}
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def unreadable_file(earlier, tmp_path, what: str):
+    """An earlier-results file that cannot be read at all, and what the refusal says of it."""
+    path = tmp_path / ("missing.jsonl" if what == "missing" else "before.parquet")
+    if what == "cut short":
+        whole = earlier_parquet(earlier, path).read_bytes()
+        path.write_bytes(whole[: len(whole) // 2])
+        return path, f"shmj: --compare: {path} {NO_FOOTER}"
+    if what == "not Parquet":
+        path.write_bytes(earlier.read_bytes())
+        return path, f"shmj: --compare: {path} {NO_FOOTER}"
+    if what == "no request id column":
+        pq.write_table(pa.table({"winners": [None]}), path)
+        return path, f"shmj: --compare: {path} has no request_id column: not the results of a rescore\n"
+    return path, f"shmj: --compare: no such input: {path}\n"
+
+
+@pytest.mark.parametrize("what", ["cut short", "not Parquet", "no request id column", "missing"])
+def test_earlier_results_that_cannot_be_read_at_all_are_refused_before_a_local_job(earlier, tmp_path, capsys, what):
+    previous, said = unreadable_file(earlier, tmp_path, what)
+    output = tmp_path / "out.jsonl"
+    code, err = run(["rescore", HANDS, "-o", str(output), *LOCAL, "--compare", str(previous)], capsys)
+    assert (code, err[: len(said)], err.count("\n")) == (2, said, 1)
+    assert list(tmp_path.iterdir()) == ([] if what == "missing" else [previous])  # nothing written
+
+
+@pytest.mark.parametrize("what", ["cut short", "not Parquet", "no request id column", "missing"])
+def test_earlier_results_that_cannot_be_read_at_all_are_refused_before_a_cluster_job(earlier, tmp_path, capsys, what):
+    """Refused before the cluster is started or anything written: the earlier results were
+    read on the workers once the job had begun."""
+    previous, said = unreadable_file(earlier, tmp_path, what)
+    output = tmp_path / "cluster"
+    argv = ["rescore", HANDS, "-o", str(output), "--dask", "local:1", "--no-progress", "--compare", str(previous)]
+    code, err = run(argv, capsys)
+    assert (code, err[: len(said)], err.count("\n")) == (2, said, 1)
+    assert not output.exists()
