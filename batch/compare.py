@@ -90,14 +90,28 @@ def _records(url: str, kind: str) -> Iterator[tuple[int, dict | str]]:
 
 
 def _parquet_records(file) -> Iterator[tuple[int, dict | str]]:
+    """A row group at a time: one whose pages cannot be read (its footer can: ``check_previous``
+    passed it) costs its rows alone, each left out in its turn."""
     parquet = pq.ParquetFile(file)
     present = parquet.schema_arrow.names  # older results lack profile_digest
     columns = [c for c in ("request_id", "winners", "seat_deltas", "error", "profile_digest") if c in present]
     number = 1
-    for batch in parquet.iter_batches(columns=columns):
-        for record in batch.to_pylist():
-            yield number, record
-            number += 1
+    for group in range(parquet.metadata.num_row_groups):
+        rows, read = parquet.metadata.row_group(group).num_rows, 0
+        try:
+            for batch in parquet.iter_batches(columns=columns, row_groups=[group]):
+                for record in batch.to_pylist():
+                    yield number + read, record
+                    read += 1
+        except (pa.ArrowException, OSError) as error:
+            why = f"row group {group} cannot be read ({_arrow_words(error)})"
+            yield from ((n, why) for n in range(number + read, number + rows))
+        number += rows
+
+
+def _arrow_words(error: Exception) -> str:
+    """What Arrow says is wrong, a line of it: the line of a message, not a page."""
+    return (str(error).splitlines() or [type(error).__name__])[0][:200]
 
 
 def _json_records(file) -> Iterator[tuple[int, dict | str]]:
@@ -165,8 +179,9 @@ def check_previous(locations: list[str]) -> None:
                 else:
                     file.read(1)
         except pa.ArrowException as error:
-            reason = str(error).splitlines()[0][:200]  # Arrow's words, a line of them
-            raise InputError(f"--compare: {url} is not a Parquet file that can be read ({reason})") from None
+            raise InputError(
+                f"--compare: {url} is not a Parquet file that can be read ({_arrow_words(error)})"
+            ) from None
         except OSError as error:
             raise InputError(f"--compare: {url} cannot be read: {error.strerror or error}") from None
 

@@ -77,11 +77,11 @@ def test_a_line_that_cannot_be_read_costs_that_line_only_on_a_cluster(earlier, t
     assert "Traceback" not in err and "\\xff" not in err and "failed" not in err
 
 
-def earlier_parquet(earlier, path):
+def earlier_parquet(earlier, path, **options):
     """The earlier results as Parquet, as --dask --format parquet writes them (.proto names)."""
     rows = [json.loads(line) for line in earlier.read_text().splitlines()]
     columns = {"request_id": [r.get("requestId") for r in rows], "seat_deltas": [r.get("seatDeltas") for r in rows]}
-    pq.write_table(pa.table(columns), path)
+    pq.write_table(pa.table(columns), path, **options)
     return path
 
 
@@ -120,3 +120,32 @@ def test_earlier_results_that_cannot_be_read_at_all_are_refused_before_a_cluster
     code, err = run(argv, capsys)
     assert (code, err[: len(said)], err.count("\n")) == (2, said, 1)
     assert not output.exists()
+
+
+def with_a_bad_row_group(earlier, path):
+    """The earlier results as Parquet in row groups of 10, the second one's pages overwritten:
+    its footer reads, its rows 11 to 20 do not."""
+    chunk = pq.ParquetFile(earlier_parquet(earlier, path, row_group_size=10)).metadata.row_group(1).column(0)
+    start = chunk.dictionary_page_offset or chunk.data_page_offset
+    data = bytearray(path.read_bytes())
+    data[start : start + chunk.total_compressed_size] = b"\xab" * chunk.total_compressed_size
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("where", [LOCAL, ["--dask", "local:1", "--no-progress"]], ids=["local", "cluster"])
+def test_a_row_group_that_cannot_be_read_costs_its_rows_only(earlier, tmp_path, capsys, where):
+    """Its footer intact, the file passed the check; reading it stopped the job (a traceback, or
+    every part failed) once the output was written."""
+    previous = with_a_bad_row_group(earlier, tmp_path / "before.parquet")
+    output = tmp_path / ("out.jsonl" if where is LOCAL else "cluster")
+    code, err = run(["rescore", HANDS, "-o", str(output), *where, "--compare", str(previous)], capsys)
+    assert code == 0, err
+    summary = summary_of(output) if where is LOCAL else json.loads((output / "summary.json").read_text())
+    changes = summary["changes"]
+    assert (changes["records"], changes["matched"], changes["unmatched"]) == (27, 17, 10)
+    assert changes["earlier_unreadable"] == 10
+    first = changes["first_unreadable"]
+    assert (first["file"], first["line"]) == (str(previous), 11)
+    assert first["why"].startswith("row group 1 cannot be read (Couldn't deserialize thrift")
+    assert f"first 首个: {previous} row 11: row group 1 cannot be read (" in err.splitlines()[-1]
