@@ -75,6 +75,8 @@ def test_a_line_that_cannot_be_read_costs_that_line_only_on_a_cluster(earlier, t
         f"  4 earlier line(s) unreadable, left out 无法读取的旧结果行; first 首个: {previous} line 4: {NOT_UTF8}"
     )
     assert "Traceback" not in err and "\\xff" not in err and "failed" not in err
+    assert run([*argv, "--resume"], capsys)[0] == 0  # every part done: the report is made again, whole
+    assert json.loads((cluster / "summary.json").read_text())["changes"] == summary["changes"]
 
 
 def earlier_parquet(earlier, path, **options):
