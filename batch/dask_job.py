@@ -454,7 +454,9 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
         for future in _completed(futures, interrupts):
             partition = futures[future]
             if future.status == "error":
-                failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
+                failed.append(
+                    {"part": partition.name(fmt), "input": partition.url, "error": failure_said(future.exception())}
+                )
         for _ in _completed(unreadable, interrupts):  # split by now, unless every part was done before
             pass
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop, say where the job stands; --resume goes on from there
@@ -471,6 +473,15 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
     summary["stopped"] = stopped
     write_json(fs, posixpath.join(outdir, "summary.json"), summary)
     return summary
+
+
+def failure_said(error: BaseException) -> str:
+    """A part's failure in one line of at most 300 characters, its type then its message, for the
+    terminal and summary.json: ``repr`` of a UnicodeDecodeError holds every byte it was decoding
+    (8 KB of a user's file), and an error of Arrow's runs over several lines."""
+    message = " ".join(str(error).split())
+    said = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return said if len(said) <= 300 else said[:299] + "…"
 
 
 def _completed(futures, interrupts: Interrupts) -> Iterator:

@@ -151,3 +151,17 @@ def test_a_row_group_that_cannot_be_read_costs_its_rows_only(earlier, tmp_path, 
     assert (first["file"], first["line"]) == (str(previous), 11)
     assert first["why"].startswith("row group 1 cannot be read (Couldn't deserialize thrift")
     assert f"first 首个: {previous} row 11: row group 1 cannot be read (" in err.splitlines()[-1]
+
+
+def test_a_failed_part_is_said_in_one_short_line_without_the_bytes_it_could_not_read():
+    """The finding's failed part was said by ``repr``: a UnicodeDecodeError's holds every byte
+    it was decoding (8 KB of the earlier results, on stderr and in summary.json)."""
+    from batch.dask_job import failure_said
+
+    error = UnicodeDecodeError("utf-8", b'{"requestId": "ex-1"}' * 400 + b"\xff", 8400, 8401, "invalid start byte")
+    assert failure_said(error) == (
+        "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 8400: invalid start byte"
+    )
+    said = failure_said(OSError("Couldn't deserialize thrift\n" + "page header failed " * 50))
+    assert said.startswith("OSError: Couldn't deserialize thrift page header failed") and len(said) <= 300
+    assert "\n" not in said
