@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
 from batch.parts import expand_inputs
+from batch.paths import InputError
 from batch.records import output_line
 
 
@@ -79,32 +80,131 @@ def snapshot(record: dict) -> Snapshot:
     )
 
 
-def _records(url: str, kind: str):
+def _records(url: str, kind: str) -> Iterator[tuple[int, dict | str]]:
+    """Each record of a file of earlier results with its line (Parquet: row) number, or in its
+    place why that line cannot be read: an earlier output may be anyone's file, and one line
+    of it must cost that line alone."""
     fs, path = url_to_fs(url)
-    if kind == "parquet":
-        with fs.open(path, "rb") as file:
-            parquet = pq.ParquetFile(file)
-            columns = ["request_id", "winners", "seat_deltas", "error"]
-            columns += [c for c in ("profile_digest",) if c in parquet.schema_arrow.names]  # older results lack it
-            for batch in parquet.iter_batches(columns=columns):
-                yield from batch.to_pylist()
-        return
+    with fs.open(path, "rb") as file:
+        yield from (_parquet_records(file) if kind == "parquet" else _json_records(file))
+
+
+def _parquet_records(file) -> Iterator[tuple[int, dict | str]]:
+    """A row group at a time: one whose pages cannot be read (its footer can: ``check_previous``
+    passed it) costs its rows alone, each left out in its turn."""
+    parquet = pq.ParquetFile(file)
+    present = parquet.schema_arrow.names  # older results lack profile_digest
+    columns = [c for c in ("request_id", "winners", "seat_deltas", "error", "profile_digest") if c in present]
+    number = 1
+    for group in range(parquet.metadata.num_row_groups):
+        rows, read = parquet.metadata.row_group(group).num_rows, 0
+        try:
+            for batch in parquet.iter_batches(columns=columns, row_groups=[group]):
+                for record in batch.to_pylist():
+                    yield number + read, record
+                    read += 1
+        except (pa.ArrowException, OSError) as error:
+            why = f"row group {group} cannot be read ({_arrow_words(error)})"
+            yield from ((n, why) for n in range(number + read, number + rows))
+        number += rows
+
+
+def _arrow_words(error: Exception) -> str:
+    """What Arrow says is wrong, a line of it: the line of a message, not a page."""
+    return (str(error).splitlines() or [type(error).__name__])[0][:200]
+
+
+def _json_records(file) -> Iterator[tuple[int, dict | str]]:
+    """Lines as bytes, split on b"\\n" alone: a line that is not UTF-8 is that line's fault."""
     from rules_core.json_text import JsonTextError, read_json
 
-    with fs.open(path, "rt", encoding="utf-8") as file:
-        for line in file:
-            try:
-                record = read_json(line)  # bounded: an earlier output may be anyone's file
-            except JsonTextError:
-                continue
-            if isinstance(record, dict):
-                yield record
+    for number, line in enumerate(file, 1):
+        if not line.strip():
+            continue  # no record: nothing to leave out
+        try:
+            record = read_json(line)  # bounded; its errors say where, never what the line holds
+        except JsonTextError as error:
+            yield number, error.message
+            continue
+        yield number, record if isinstance(record, dict) else "not a JSON object"
+
+
+@dataclass
+class Unreadable:
+    """The lines of earlier results left out of the join: they cannot be read, or name no
+    request. Counted, and the first named (file, line, why), so that the report says how much
+    of the earlier results it could not use and where to look."""
+
+    lines: int = 0
+    first: dict | None = None
+
+    def note(self, url: str, number: int, why: str) -> None:
+        self.lines += 1
+        if self.first is None:
+            self.first = {"file": url, "line": number, "why": why}
+
+    def add(self, other: Unreadable) -> None:
+        """``other``: of a later file (the first named is the first in file order)."""
+        self.lines += other.lines
+        self.first = self.first or other.first
+
+    def as_json(self) -> dict:
+        return {"earlier_unreadable": self.lines, "first_unreadable": self.first}
+
+
+@dataclass
+class Split:
+    """One file of earlier results as an index per shard, and the lines it left out."""
+
+    pieces: list[dict[str, Snapshot]]
+    unreadable: Unreadable
+
+
+def check_previous(locations: list[str]) -> None:
+    """Refuse earlier results that cannot be read at all (missing, a Parquet file cut short or
+    no Parquet, no request ids to join by) with an ``InputError`` naming the file, before a job
+    writes anything: found while the job runs, they cost the whole job (a traceback after its
+    output was written, or every part failing). A line that cannot be read is no reason: it
+    costs that line alone (``split_previous``)."""
+    try:
+        files = expand_inputs(locations)
+    except InputError as error:
+        raise InputError(f"--compare: {error}") from None
+    for url, kind in files:
+        fs, path = url_to_fs(url)
+        try:
+            with fs.open(path, "rb") as file:
+                if kind == "parquet":
+                    _check_parquet(url, file)
+                else:
+                    file.read(1)
+        except pa.ArrowException as error:
+            raise InputError(
+                f"--compare: {url} is not a Parquet file that can be read ({_arrow_words(error)})"
+            ) from None
+        except OSError as error:
+            raise InputError(f"--compare: {url} cannot be read: {error.strerror or error}") from None
+
+
+def _check_parquet(url: str, file) -> None:
+    """Its footer read, and a column of request ids to join by."""
+    if "request_id" not in pq.ParquetFile(file).schema_arrow.names:
+        raise InputError(f"--compare: {url} has no request_id column: not the results of a rescore")
+
+
+def read_previous(locations: list[str]) -> tuple[dict[str, Snapshot], Unreadable]:
+    """Earlier results by request id, whole (the last one wins for an id seen twice), and the
+    lines left out of it."""
+    splits = [split_previous(url, kind, 1) for url, kind in expand_inputs(locations)]
+    unreadable = Unreadable()
+    for split in splits:
+        unreadable.add(split.unreadable)
+    return merge_shard([piece(split, 0) for split in splits]), unreadable
 
 
 def load_previous(locations: list[str]) -> dict[str, Snapshot]:
-    """Earlier results by request id, whole (the last one wins for an id seen twice); records
-    without an id cannot be joined and are left out."""
-    return merge_shard([split_previous(url, kind, 1)[0] for url, kind in expand_inputs(locations)])
+    """Earlier results by request id, whole; the lines that cannot be read or joined left out."""
+    return read_previous(locations)[0]
 
 
 def bucket_of(key: str, buckets: int) -> int:
@@ -112,17 +212,37 @@ def bucket_of(key: str, buckets: int) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogatepass")) % buckets
 
 
-def split_previous(url: str, kind: str, buckets: int) -> list[dict[str, Snapshot]]:
-    """One file of earlier results as an index per shard."""
+def split_previous(url: str, kind: str, buckets: int) -> Split:
+    """One file of earlier results as an index per shard; a line that cannot be read, or whose
+    record cannot be joined, is left out and counted."""
     pieces: list[dict[str, Snapshot]] = [{} for _ in range(buckets)]
-    for record in _records(url, kind):
-        key = request_id(record)
-        try:
-            if key:
-                pieces[bucket_of(key, buckets)][key] = snapshot(record)
-        except (AttributeError, TypeError, ValueError, OverflowError):
-            continue  # a record no run wrote (an id that is no string, deltas that are no numbers): left out
-    return pieces
+    unreadable = Unreadable()
+    for number, record in _records(url, kind):
+        why = record if isinstance(record, str) else _indexed(record, pieces)
+        if why is not None:
+            unreadable.note(url, number, why)
+    return Split(pieces, unreadable)
+
+
+def _indexed(record: dict, pieces: list[dict[str, Snapshot]]) -> str | None:
+    """Put a record in its piece of the index; None, or why it cannot be joined (said in words
+    of our own: a value of the file is no part of the message)."""
+    key = request_id(record)
+    if not key:
+        return "no request id"
+    try:
+        pieces[bucket_of(key, len(pieces))][key] = snapshot(record)
+    except (AttributeError, TypeError, ValueError, OverflowError):
+        return "not a result record: a field of the wrong type"  # an id that is no string, deltas no numbers
+    return None
+
+
+def piece(split: Split, bucket: int) -> dict[str, Snapshot]:
+    return split.pieces[bucket]
+
+
+def left_out(split: Split) -> Unreadable:
+    return split.unreadable
 
 
 def merge_shard(pieces: list[dict[str, Snapshot]]) -> dict[str, Snapshot]:
@@ -300,7 +420,7 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
     lines pair one to one; the change records go to ``changes_path``."""
     import json
 
-    index = load_previous([previous])
+    index, unreadable = read_previous([previous])
     tally = ChangeTally()
     with (
         open(input_path, "rb") as requests,  # lines split on b"\n" alone, as they were read
@@ -312,7 +432,7 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
             batch = [_json_object(text) for text, _ in chunk]
             changes = compare(batch, [json.loads(text) for _, text in chunk], index, tally)
             out.writelines(output_line(change) for change in changes)
-    return tally.as_json()
+    return dict(tally.as_json(), **unreadable.as_json())
 
 
 def _json_object(text: bytes) -> dict | None:

@@ -29,11 +29,15 @@ from batch.collector import collector_paused
 from batch.compare import (
     CHANGES_SCHEMA,
     ChangeTally,
+    Unreadable,
     bucket_of,
+    check_previous,
     comparables,
     compare_comparables,
+    left_out,
     lookup,
     merge_shard,
+    piece,
     split_previous,
 )
 from batch.interrupts import Interrupts, StoppedBeforeWriting
@@ -326,6 +330,8 @@ def run_job(
     an OpenTelemetry ``tracer``, the job is a span and each partition task a child span on its
     worker (`batch.job_tracing`)."""
     check_output(output, inputs, [previous] if previous else [])
+    if previous:  # here, on the client, before anything is written: the workers read it once the job has begun
+        check_previous([previous])
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
     job_record = {
@@ -415,6 +421,7 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
     fmt = job["format"]
     futures: dict = {}
     failed: list[dict] = []
+    unreadable: list = []  # of each earlier-results file, the lines it left out (futures)
     skipped = 0
     done: set[int] | None = None  # the parts complete when this run began, once looked at
     bar, lock = None, threading.Lock()
@@ -439,7 +446,7 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
         todo = [p for p in partitions if p.index not in done]
         total = sum(p.records for p in partitions)
         skipped = sum(p.records for p in partitions if p.index in done)
-        shards = previous_shards(client, previous) if previous else None
+        shards, unreadable = previous_index(client, previous) if previous else (None, [])
         index = [shard.key for shard in shards] if shards else None
         job = dict(job, topic=f"{PROGRESS_TOPIC}-{uuid.uuid4().hex}")
         if progress and sys.stderr.isatty():  # a bar in a log file is a line of carriage returns
@@ -459,11 +466,15 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
         for future in _completed(futures, interrupts):
             partition = futures[future]
             if future.status == "error":
-                failed.append({"part": partition.name(fmt), "input": partition.url, "error": repr(future.exception())})
+                failed.append(
+                    {"part": partition.name(fmt), "input": partition.url, "error": failure_said(future.exception())}
+                )
+        for _ in _completed(unreadable, interrupts):  # split by now, unless every part was done before
+            pass
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop, say where the job stands; --resume goes on from there
         client.cancel(list(futures))  # a task already writing its part may still finish it
     seconds = time.perf_counter() - start
-    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, done, seconds)
+    summary = _summary(fs, outdir, fmt, partitions, job, failed, skipped, done, seconds, _left_out(client, unreadable))
     if bar is not None:
         client.unsubscribe_topic(job["topic"])
         with lock:
@@ -474,6 +485,15 @@ def _run(client, partitions, job, previous, retries, progress, start, interrupts
     summary["stopped"] = stopped
     write_json(fs, posixpath.join(outdir, "summary.json"), summary)
     return summary
+
+
+def failure_said(error: BaseException) -> str:
+    """A part's failure in one line of at most 300 characters, its type then its message, for the
+    terminal and summary.json: ``repr`` of a UnicodeDecodeError holds every byte it was decoding
+    (8 KB of a user's file), and an error of Arrow's runs over several lines."""
+    message = " ".join(str(error).split())
+    said = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return said if len(said) <= 300 else said[:299] + "…"
 
 
 def _completed(futures, interrupts: Interrupts) -> Iterator:
@@ -488,21 +508,25 @@ def _completed(futures, interrupts: Interrupts) -> Iterator:
 
 
 def previous_shards(client, previous: str) -> list:
-    """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each: each
-    earlier-results file is split by a hash of the request id, then each shard gathers its
-    piece of every file. The pieces are let go once the shards hold them."""
-    import operator
+    """The --compare index as shards spread over the workers (``previous_index``)."""
+    return previous_index(client, previous)[0]
 
+
+def previous_index(client, previous: str) -> tuple[list, list]:
+    """The --compare index as shards spread over the workers, SHARDS_PER_WORKER each, and the
+    lines each earlier-results file left out (a future of its ``Unreadable``): each file is
+    split by a hash of the request id, then each shard gathers its piece of every file. The
+    pieces are let go once the shards hold them: of a split, the client keeps a few numbers."""
     files = expand_inputs([previous])
     workers = sorted(client.scheduler_info()["workers"]) or [None]
     shards = len(workers) * SHARDS_PER_WORKER
     splits = client.map(
         split_previous, [url for url, _ in files], [kind for _, kind in files], buckets=shards, pure=False
     )
-    return [
+    index = [
         client.submit(
             merge_shard,
-            [client.submit(operator.getitem, s, b, pure=False) for s in splits],
+            [client.submit(piece, s, b, pure=False) for s in splits],
             pure=False,
             # shard b on worker b mod N (where the pieces of one file are, all of them would
             # go otherwise); elsewhere when that worker is gone
@@ -511,11 +535,25 @@ def previous_shards(client, previous: str) -> list:
         )
         for b in range(shards)
     ]
+    return index, [client.submit(left_out, s, pure=False) for s in splits]
 
 
-def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds) -> dict:
+def _left_out(client, futures: list) -> Unreadable | None:
+    """The lines the earlier results left out, in file order; None when a file of them was not
+    split (a job stopped before, a file gone since it was checked): the report then says nothing
+    of them rather than a count of none."""
+    if not futures or any(future.status != "finished" for future in futures):
+        return None
+    total = Unreadable()
+    for unreadable in client.gather(futures):
+        total.add(unreadable)
+    return total
+
+
+def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds, unreadable=None) -> dict:
     """The counts of every part complete on disk; this run's records, those of the parts that
-    were not complete when it began (``earlier``: their indices, None before it looked)."""
+    were not complete when it began (``earlier``: their indices, None before it looked); with
+    --compare, the lines the earlier results left out (``unreadable``, None when not known)."""
     totals = dict(records=0, **new_counts())
     tally = ChangeTally()
     complete = written = 0
@@ -550,5 +588,5 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
     )
     if job["compare"]:
         summary["compare"] = job["compare"]
-        summary["changes"] = tally.as_json()
+        summary["changes"] = dict(tally.as_json(), **(unreadable.as_json() if unreadable else {}))
     return summary

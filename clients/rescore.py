@@ -305,6 +305,8 @@ def rescore_command(args, overrides: dict, house: list) -> int:
             raise UsageError(f"--summary {summary_path} is the {name}; choose another")
     if output_path.exists() and not (args.resume or args.force):
         raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
+    if args.compare:
+        _check_previous(args.compare)
     settings = {
         "local": args.local,
         "target": args.target,
@@ -365,6 +367,18 @@ def rescore_command(args, overrides: dict, house: list) -> int:
         for line in changes_lines(report["changes"], f"{output_path}.changes.jsonl"):
             print(line, file=sys.stderr)
     return 0
+
+
+def _check_previous(previous: str) -> None:
+    """Earlier results that cannot be read at all refused before the job, in one line: the
+    report is made after it, when the output is already written."""
+    from batch.compare import check_previous
+    from batch.paths import InputError
+
+    try:
+        check_previous([previous])
+    except InputError as error:
+        raise UsageError(str(error)) from None
 
 
 def dask_command(args, overrides: dict, house: list) -> int:

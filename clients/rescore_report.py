@@ -59,4 +59,14 @@ def changes_lines(changes: dict, report: str) -> list[str]:
     patterns = changes.get("by_pattern") or {}
     if patterns:
         lines.append(f"  {term('by_pattern')}: " + ", ".join(f"{pattern_label(p)} {n:,}" for p, n in patterns.items()))
+    unreadable = changes.get("earlier_unreadable")
+    if unreadable:
+        lines.append(f"  {_count(unreadable, 'earlier_unreadable')}; {_first(changes['first_unreadable'])}")
     return lines
+
+
+def _first(where: dict) -> str:
+    """``first 首个: before.jsonl line 4: not UTF-8 text (byte 34)``: where to look (a Parquet
+    file's row number)."""
+    line = "row" if where["file"].endswith(".parquet") else "line"
+    return f"{term('first')}: {where['file']} {line} {where['line']}: {where['why']}"

@@ -209,6 +209,8 @@ TERMS: dict[str, Term] = {
     "by_outcome": Term("按结果", "by outcome"),
     "by_pattern": Term("按番型", "by pattern"),
     "report": Term("报告", "report"),
+    "earlier_unreadable": Term("无法读取的旧结果行", "earlier line(s) unreadable, left out"),
+    "first": Term("首个", "first"),
     # shmj loadtest's line
     "sent": Term("已发送", "sent"),
     "completed": Term("已完成", "completed"),
