@@ -135,29 +135,50 @@ def run_rescore(
     summary = Summary()
     start = time.perf_counter()
     with Interrupts() as interrupts:
+        state, counted = None, False
         try:
             state = InputState.of(input_path)
             skip = _complete_lines(output_path) if resume and output_path.exists() else 0
             bar = progress and sys.stderr.isatty()  # a bar in a log file is a line of carriage returns
-            counted = bool(skip) or bar  # the output's lines checked against the input's, the bar's total
-            if counted:
+            if skip or bar:  # the output's lines checked against the input's, the bar's total
                 summary.input_lines = count_lines(input_path, state.size)
+                counted = True
             if skip > summary.input_lines:
                 raise UsageError(
                     f"{output_path} has {skip} lines but {input_path} only {summary.input_lines}: "
                     "it is not this input's output"
                 )
-            summary.lines = summary.skipped_by_resume = skip
-            summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
+            earlier = _earlier_counts(output_path, summary_path or summary_path_of(output_path), skip)
+            with interrupts.held():  # the lines kept and their counts, both or neither
+                summary.lines = summary.skipped_by_resume = skip
+                summary.add(earlier)
             _settle_into(input_path, state, output_path, settings, workers, chunk, resume, bar, summary, interrupts)
-            if not counted:  # no pass over the whole file first (0.2 CPU µs a line) where none needs it
-                summary.input_lines = summary.lines  # a job that ended as it should read every line
-                if summary.stopped is not None:
-                    summary.input_lines = count_lines(input_path, state.size)
         except KeyboardInterrupt:
             summary.stopped = interrupts.reason
+        interrupts.noted_only()  # the job is over: a signal from here on stops nothing
+        if state is not None:
+            _ended(input_path, state, summary, counted)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _ended(input_path: Path, state: InputState, summary: Summary, counted: bool) -> None:
+    """The input's lines, where the job did not count them first (no pass over the whole file,
+    0.2 CPU µs a line, where none needs it: a job that ended as it should read every line). A
+    signal that came once every line was written stopped nothing, as --dask has it: the job is
+    complete, not one to resume."""
+    if not counted:
+        summary.input_lines = summary.lines if summary.stopped is None else count_lines(input_path, state.size)
+    if summary.stopped in EXIT_CODES and summary.lines == summary.input_lines and _unchanged(input_path, state):
+        summary.stopped = None
+
+
+def _unchanged(input_path: Path, state: InputState) -> bool:
+    """The input as the job found it (the check at the job's end, which a signal may have cut)."""
+    try:
+        return InputState.of(input_path) == state
+    except OSError:
+        return False
 
 
 def _settle_into(
@@ -264,7 +285,8 @@ def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: In
             pending.cancel()
         # After a failure or Ctrl-C, do not wait here for the chunks still being settled: the
         # summary is written first (the workers finish their chunk and exit with this process).
-        pool.shutdown(wait=finished, cancel_futures=True)
+        with interrupts.held():  # a finished pool's workers reaped, whenever a signal comes
+            pool.shutdown(wait=finished, cancel_futures=True)
 
 
 JOB_SPAN = "shmj rescore"  # as --dask's (batch.dask_job)
