@@ -1,15 +1,18 @@
 """`shmj rescore`: a signal that comes once every line is written stops nothing (a hostile
-tester's finding: SIGTERM after the last line was written gave exit 143 and `"complete": false`)."""
+tester's finding: SIGTERM after the last line was written gave exit 143 and `"complete": false`);
+the input's line at a resumed output's last line is found as the input's lines are counted."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from batch import lines as batch_lines
 from batch.lines import InputState
 from clients import rescore
 from rules_core.random_hands import generate_requests
@@ -41,6 +44,27 @@ def source(tmp_path):
 
 def rescore_args(source, output, *more) -> list[str]:
     return ["rescore", str(source), "-o", str(output), "--workers", "1", "--no-progress", *more]
+
+
+def test_the_line_looked_up_is_found_in_the_same_pass_as_the_count(tmp_path, monkeypatch):
+    """The input's line at the output's last line is found while its lines are counted (a resume
+    reads the input once before it settles), whatever the blocks' bounds; one longer than any
+    request is not read."""
+    from batch.lines import count_lines_and_line
+
+    monkeypatch.setattr(batch_lines, "BLOCK", 7)
+    monkeypatch.setattr(batch_lines, "MAX_LINE_BYTES", 5)  # a longer line is not looked at: None
+    chooser = random.Random(5)
+    path = tmp_path / "lines.txt"
+    for _ in range(200):
+        data = b"".join(chooser.choice([b"\n", b"ab\n", b"abcdefghij\n", b"x"]) for _ in range(chooser.randrange(12)))
+        path.write_bytes(data)
+        lines = data.split(b"\n")
+        if data.endswith(b"\n") or not data:
+            lines.pop()
+        for number in range(1, len(lines) + 2):
+            expected = lines[number - 1] if number <= len(lines) and len(lines[number - 1]) <= 5 else None
+            assert count_lines_and_line(path, len(data), number) == (len(lines), expected), (data, number)
 
 
 # --- a signal once every line is written stops nothing ----------------------------------------
