@@ -1,12 +1,14 @@
-"""`shmj rescore`: a signal that comes once every line is written stops nothing (a hostile
-tester's finding: SIGTERM after the last line was written gave exit 143 and `"complete": false`);
-the input's line at a resumed output's last line is found as the input's lines are counted."""
+"""`shmj rescore --resume` goes on only with its own job's output, and a signal that comes once
+every line is written stops nothing (a hostile tester's findings: another input's output, or
+one settled under other rules, was resumed with exit 0; SIGTERM after the last line was written
+gave exit 143 and `"complete": false`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import shutil
 import signal
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,11 +17,16 @@ import pytest
 from batch import lines as batch_lines
 from batch.lines import InputState
 from clients import rescore
+from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
+from tests.clients.test_house_profiles_cli import CLUB_A
 from tests.clients.test_rescore import request_line
+from tests.server.conftest import ROOT
 
+HANDS = ROOT / "examples" / "hands.jsonl"  # 27 lines, ids ex-1 ... and the abandons
 TOTAL = 40
+ADVICE = "use a new output, or run without --resume (and with --force) to start over"
 
 
 def summary_path(output):
@@ -46,6 +53,120 @@ def rescore_args(source, output, *more) -> list[str]:
     return ["rescore", str(source), "-o", str(output), "--workers", "1", "--no-progress", *more]
 
 
+# --- the output resumed must be this job's ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("with_its_summary", "kept"), [(False, 27), (True, 27), (False, 1)])
+def test_resume_refuses_another_inputs_output_and_leaves_it_untouched(with_its_summary, kept, source, tmp_path, capsys):
+    """The tester's `cp OTHER_OUTPUT.jsonl OUT.jsonl`: lines 1-27 answered another input's
+    requests and the job went on, exit 0. Its summary (same settings) or none (a job killed
+    outright writes none): the last complete line's request id is checked either way, and a torn
+    last line is left as it was."""
+    other, output = tmp_path / "other.jsonl", tmp_path / "out.jsonl"
+    assert main(rescore_args(HANDS, other, "--local")) == 0
+    output.write_text("".join(other.read_text().splitlines(keepends=True)[:kept]))
+    if with_its_summary:
+        shutil.copy(summary_path(other), summary_path(output))
+    with open(output, "ab") as file:
+        file.write(b'{"requestId": "torn')
+    before = output.read_bytes()
+    last = json.loads(HANDS.read_text().splitlines()[kept - 1])["requestId"]
+    capsys.readouterr()
+    assert run([*rescore_args(source, output, "--local"), "--resume"], capsys) == (
+        2,
+        f"shmj: {output} is not this input's output: line {kept} answers {last}, "
+        f"the input's line {kept} is r{kept - 1}; {ADVICE}\n",
+    )
+    assert output.read_bytes() == before
+    assert summary_path(output).exists() == with_its_summary
+
+
+def test_resume_notices_lines_put_before_the_input(source, tmp_path, capsys):
+    """Lines prepended to the input shift every line: the output's last line no longer answers
+    the input's line at its place."""
+    output = tmp_path / "out.jsonl"
+    assert main(rescore_args(source, output, "--local")) == 0
+    before = output.read_bytes(), summary_path(output).read_bytes()
+    added = [request_line(r._replace(request_id=f"new-{n}")) for n, r in enumerate(generate_requests(2, 8))]
+    source.write_text("\n".join(added) + "\n" + source.read_text())
+    capsys.readouterr()
+    assert run([*rescore_args(source, output, "--local"), "--resume"], capsys) == (
+        2,
+        f"shmj: {output} is not this input's output: line 40 answers r39, the input's line 40 is r37; {ADVICE}\n",
+    )
+    assert (output.read_bytes(), summary_path(output).read_bytes()) == before
+
+
+def house_dir(tmp_path, name: str, base: int):
+    directory = tmp_path / name
+    directory.mkdir()
+    (directory / "club-a.yaml").write_text(CLUB_A.replace("ordinaryBase: 3", f"ordinaryBase: {base}"))
+    return str(directory)
+
+
+SETTINGS = {
+    "profile": (["--local", "--profile", "classic"], ["--local", "--profile", "lezi"]),
+    "overrides": (["--local", "--override", "ordinary_base=3"], ["--local", "--override", "ordinary_base=5"]),
+    "house": (
+        ["--local", "--profile", "shanghai-club-a", "--profiles-dir", "{tmp}/a"],
+        ["--local", "--profile", "shanghai-club-a", "--profiles-dir", "{tmp}/b"],
+    ),
+    "local, target": (["--local"], ["--target", "127.0.0.1:9"]),  # refused before any call is made
+}
+
+
+@pytest.mark.parametrize("differ", list(SETTINGS))
+def test_resume_refuses_an_output_settled_under_other_settings(differ, source, tmp_path, capsys):
+    """A `--profile classic` job resumed with `--profile lezi` mixed two profiles in one output,
+    exit 0 (as other overrides, house profiles or another server would). The settings that decide
+    the answers are in the summary; a job resumed under others is refused in one line, its output
+    and summary untouched; resumed under its own, it ends as a job run whole does."""
+    house_dir(tmp_path, "a", 3)
+    house_dir(tmp_path, "b", 5)
+    first, then = ([arg.format(tmp=tmp_path) for arg in args] for args in SETTINGS[differ])
+    output, whole, head = tmp_path / "out.jsonl", tmp_path / "whole.jsonl", tmp_path / "head.jsonl"
+    head.write_text("".join(source.read_text().splitlines(keepends=True)[:3]))
+    assert main(rescore_args(head, output, *first)) == 0  # a job stopped after line 3, its summary written
+    before = output.read_bytes(), summary_path(output).read_bytes()
+    capsys.readouterr()
+    assert run([*rescore_args(source, output, *then), "--resume"], capsys) == (
+        2,
+        f"shmj: --resume: {output} holds another job's output ({differ} differ); {ADVICE}\n",
+    )
+    assert (output.read_bytes(), summary_path(output).read_bytes()) == before
+    assert main([*rescore_args(source, output, *first), "--resume"]) == 0
+    assert main(rescore_args(source, whole, *first)) == 0
+    assert output.read_bytes() == whole.read_bytes()
+    assert (summary_of(output)["complete"], summary_of(output)["skipped_by_resume"]) == (True, 3)
+
+
+class Killed(BaseException):
+    """The job killed outright (SIGKILL): nothing after the lines it wrote, no summary."""
+
+
+def test_a_job_started_over_and_killed_leaves_no_summary_of_the_job_it_replaced(source, tmp_path, monkeypatch):
+    """A classic job's summary, then `--force --profile lezi` killed after its first chunk: the
+    summary left would say classic of an output that is lezi, and refuse the right resume (or
+    take a classic one). A job that starts an output anew removes the old summary first."""
+    output, whole = tmp_path / "out.jsonl", tmp_path / "whole.jsonl"
+    assert main(rescore_args(source, output, "--local", "--profile", "classic")) == 0
+    real = rescore.numbered_chunks
+
+    def dying(*args):
+        chunks = real(*args)
+        yield next(chunks)
+        raise Killed
+
+    monkeypatch.setattr(rescore, "numbered_chunks", dying)
+    with pytest.raises(Killed):
+        main(rescore_args(source, output, "--local", "--profile", "lezi", "--force", "--chunk", "3"))
+    monkeypatch.undo()
+    assert len(output.read_text().splitlines()) == 3 and not summary_path(output).exists()
+    assert main(rescore_args(source, output, "--local", "--profile", "lezi", "--resume")) == 0
+    assert main(rescore_args(source, whole, "--local", "--profile", "lezi")) == 0
+    assert output.read_bytes() == whole.read_bytes()
+
+
 def test_the_line_looked_up_is_found_in_the_same_pass_as_the_count(tmp_path, monkeypatch):
     """The input's line at the output's last line is found while its lines are counted (a resume
     reads the input once before it settles), whatever the blocks' bounds; one longer than any
@@ -65,6 +186,24 @@ def test_the_line_looked_up_is_found_in_the_same_pass_as_the_count(tmp_path, mon
         for number in range(1, len(lines) + 2):
             expected = lines[number - 1] if number <= len(lines) and len(lines[number - 1]) <= 5 else None
             assert count_lines_and_line(path, len(data), number) == (len(lines), expected), (data, number)
+
+
+def test_the_outputs_last_line_is_read_back_from_its_end(tmp_path, monkeypatch):
+    """Only the output's last complete line is read for its request id, across blocks; one longer
+    than any answer is not read."""
+    path = tmp_path / "out.jsonl"
+    monkeypatch.setattr(rescore, "LONGEST_ANSWER", 300_000)
+    long, longer = b"x" * 200_000, b"y" * 400_000
+    for data, last in [
+        (b"a\n" + long + b"\n", long),
+        (long + b"\n", long),
+        (b"abc\n", b"abc"),
+        (b"\n", b""),
+        (b"a\n\n", b""),
+        (b"a\n" + longer + b"\n", None),
+    ]:
+        path.write_bytes(data)
+        assert rescore._last_line(path, len(data)) == last
 
 
 # --- a signal once every line is written stops nothing ----------------------------------------
