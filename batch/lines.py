@@ -67,6 +67,39 @@ def count_lines(path: Path, size: int) -> int:
     return count + (last != b"\n")
 
 
+def count_lines_and_line(path: Path, size: int, number: int) -> tuple[int, bytes | None]:
+    """``count_lines``, and line ``number``'s bytes without its newline, found in the same pass:
+    None when there is no such line or it is longer than any request. A resumed job checks the
+    output's last line against the input's line at its place without reading the input again."""
+    count, remaining, last = 0, size, b"\n"
+    offset, start = 0, 0 if number == 1 else None  # where line ``number`` starts
+    with open(path, "rb") as file:
+        while remaining and (block := file.read(min(BLOCK, remaining))):
+            newlines = block.count(b"\n")
+            if start is None and count + newlines >= number - 1:
+                start = offset + _after_newline(block, number - 1 - count)
+            count += newlines
+            remaining -= len(block)
+            offset += len(block)
+            last = block[-1:]
+        count += last != b"\n"
+        if start is None or not 1 <= number <= count:
+            return count, None
+        file.seek(start)
+        line = file.read(min(MAX_LINE_BYTES + 1, size - start))
+    end = line.find(b"\n")
+    line = line if end < 0 else line[:end]
+    return count, line if len(line) <= MAX_LINE_BYTES else None
+
+
+def _after_newline(block: bytes, nth: int) -> int:
+    """Where the byte after the ``nth`` newline of the block is (``nth`` >= 1)."""
+    position = -1
+    for _ in range(nth):
+        position = block.index(b"\n", position + 1)
+    return position + 1
+
+
 class _Cutter:
     """The first ``size`` bytes of a file cut into lines a chunk at a time, read in blocks: a
     line is found by ``bytes.find`` and its bytes stay in the run of lines around it, so that no

@@ -10,6 +10,8 @@ order. ``--local --workers 1`` settles the chunks in this process, one after the
 - A failure of the server itself (unavailable, deadline) stops the job after
   writing every line before the failed chunk; ``--resume`` continues from the
   first line not written, so nothing is redone or duplicated.
+- ``--resume`` goes on only with this job's output: settled under the settings its
+  summary records, its last complete line answering the input's line at its place.
 """
 
 from __future__ import annotations
@@ -27,9 +29,17 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from batch.interrupts import EXIT_CODES, Interrupts
-from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
+from batch.lines import (
+    MAX_LINE_BYTES,
+    InputChanged,
+    InputState,
+    count_lines,
+    count_lines_and_line,
+    is_parquet,
+    numbered_chunks,
+)
 from batch.paths import same_file
-from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts
+from batch.records import COUNTED, VERSIONED, add_versions, count_record, new_counts, request_id_of
 from clients.cli_args import UsageError, refuse_same_file
 from clients.rescore_report import changes_lines, dask_summary_line, local_summary_line
 from clients.rescore_workers import ServerFailure, init_worker, local_settings, settle_chunk
@@ -52,6 +62,7 @@ class Summary:
     stopped: str | None = None  # why this run ended before the input did: "interrupted", the server's error
     engine_versions: dict[str, int] = field(default_factory=dict)  # answers by the engine that computed them
     profile_digests: dict[str, str] = field(default_factory=dict)  # each digest settled under: its profile
+    settings: dict = field(default_factory=dict)  # what decides the answers (`answer_settings`), for --resume
 
     @property
     def complete(self) -> bool:
@@ -68,8 +79,27 @@ class Summary:
         add_versions(self.__dict__, counts)
 
 
-def _complete_lines(path: Path) -> int:
-    """Count complete lines of a partial output, dropping a torn last line."""
+START_OVER = "use a new output, or run without --resume (and with --force) to start over"
+LONGEST_ANSWER = 4 * MAX_LINE_BYTES  # an answer is a few thousand bytes: a longer line's id is not looked at
+
+
+def answer_settings(settings: dict) -> dict:
+    """What decides a job's answers: the rules (profile, overrides, house profiles) and what
+    settles (this process, or which server). The summary records them, as JSON has them, and
+    --resume goes on only under the same: one output never mixes two jobs' answers."""
+    local = bool(settings["local"])
+    chosen = {
+        "local": local,
+        "target": None if local else settings.get("target"),
+        "profile": settings.get("profile"),
+        "overrides": settings.get("overrides") or {},
+        "house": settings.get("house") or [],
+    }
+    return json.loads(json.dumps(chosen))
+
+
+def _complete_lines(path: Path) -> tuple[int, int]:
+    """The complete lines of a partial output, and their bytes: a torn last line is not one."""
     count = 0
     last_newline = -1
     with open(path, "rb") as file:
@@ -80,26 +110,115 @@ def _complete_lines(path: Path) -> int:
             if index >= 0:
                 last_newline = offset + index
             offset += len(block)
-    with open(path, "r+b") as file:
-        file.truncate(last_newline + 1)
-    return count
+    return count, last_newline + 1
+
+
+def _lines_kept(
+    input_path: Path, state: InputState, output_path: Path, last: dict | None, settings: dict
+) -> tuple[int, int]:
+    """(the lines of the output a resumed job keeps, the input's lines when it keeps any): its
+    complete lines, once they are known to be this job's; a torn last line is dropped. Else a
+    UsageError, the output left as it was. The input is read once, to count its lines."""
+    lines, whole = _complete_lines(output_path)
+    input_lines = 0
+    if lines:
+        _check_settings(output_path, last, settings)
+        input_lines, asked = count_lines_and_line(input_path, state.size, lines)
+        if lines > input_lines:
+            raise UsageError(
+                f"{output_path} has {lines} lines but {input_path} only {input_lines}: it is not this input's output"
+            )
+        _check_last_line(output_path, lines, _last_line(output_path, whole), asked)
+    with open(output_path, "r+b") as file:
+        file.truncate(whole)
+    return lines, input_lines
+
+
+def _check_settings(output_path: Path, last: dict | None, settings: dict) -> None:
+    """Refuse an output whose summary says it was settled under other rules or by another server
+    (`answer_settings`), as --dask refuses a directory whose _job.json differs. A summary written
+    before it recorded them, or none (a job killed outright), says nothing here."""
+    recorded = last.get("settings") if isinstance(last, dict) else None
+    if not isinstance(recorded, dict):
+        return
+    differs = [key for key in settings if recorded.get(key) != settings[key]]
+    if differs:
+        raise UsageError(
+            f"--resume: {output_path} holds another job's output ({', '.join(differs)} differ); {START_OVER}"
+        )
+
+
+def _check_last_line(output_path: Path, lines: int, answer: bytes | None, asked: bytes | None) -> None:
+    """Refuse an output whose last complete line answers another request than the input's line at
+    its place (both carrying an id): another input's output, or an input with lines put before its
+    own. One line of each, whatever their size: what a summary cannot say, a job killed outright
+    having written none."""
+    answered, request = _request_id(answer), _request_id(asked)
+    if answered and request and answered != request:
+        raise UsageError(
+            f"{output_path} is not this input's output: line {lines} answers {_shown(answered)}, "
+            f"the input's line {lines} is {_shown(request)}; {START_OVER}"
+        )
+
+
+def _last_line(path: Path, end: int) -> bytes | None:
+    """The line whose newline is the byte before ``end``, read back from there in blocks; None
+    when it is longer than any answer."""
+    pieces, length, start = [], 0, end - 1
+    with open(path, "rb") as file:
+        while start > 0 and length <= LONGEST_ANSWER:
+            step = min(1 << 16, start)
+            start -= step
+            file.seek(start)
+            block = file.read(step)
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                pieces.append(block[newline + 1 :])
+                return b"".join(reversed(pieces))
+            pieces.append(block)
+            length += step
+    return b"".join(reversed(pieces)) if length <= LONGEST_ANSWER else None
+
+
+def _request_id(line: bytes | None) -> str | None:
+    """The request id a line carries; None for none, an empty one (an error line for a line that
+    could not be read) or a line that is not a JSON object."""
+    if line is None:
+        return None
+    try:
+        data = json.loads(line.removeprefix(b"\xef\xbb\xbf"))  # the input's first line may have a BOM
+    except (ValueError, RecursionError):
+        return None
+    return request_id_of(data) or None
+
+
+def _shown(request_id: str) -> str:
+    """A request id from a file, as a terminal may be given it: cut short, escaped if need be."""
+    from clients.report import printable
+
+    return printable(request_id if len(request_id) <= 80 else request_id[:80] + "…")
 
 
 def summary_path_of(output_path: Path, summary: str | None = None) -> Path:
     return Path(summary or f"{output_path}.summary.json")
 
 
-def _earlier_counts(output_path: Path, summary_path: Path, lines: int) -> dict:
+def _last_summary(summary_path: Path) -> dict | None:
+    """The summary the output's last run wrote, if one can be read."""
+    try:
+        last = json.loads(summary_path.read_text())
+    except (OSError, ValueError):
+        return None
+    return last if isinstance(last, dict) else None
+
+
+def _earlier_counts(output_path: Path, last: dict | None, lines: int) -> dict:
     """The counts of the first ``lines`` lines of an output being resumed: the last run's summary
     when it describes exactly this output, else counted again from the output itself (a job
     killed outright wrote no summary)."""
     counts = new_counts()
     if not lines:
         return counts
-    try:
-        last = json.loads(summary_path.read_text())
-    except (OSError, ValueError):
-        last = None
     if (
         isinstance(last, dict)
         and last.get("lines") == lines
@@ -132,32 +251,55 @@ def run_rescore(
     """Settle the input into the output; the summary covers the whole output. A run that ends
     early (Ctrl-C, a server failure, a worker killed) says why in ``stopped``, every line before
     it written whole, so that ``--resume`` goes on from there."""
-    summary = Summary()
+    summary = Summary(settings=answer_settings(settings))
+    summary_path = summary_path or summary_path_of(output_path)
     start = time.perf_counter()
     with Interrupts() as interrupts:
+        state, counted = None, False
         try:
             state = InputState.of(input_path)
-            skip = _complete_lines(output_path) if resume and output_path.exists() else 0
+            last = _last_summary(summary_path)
+            skip = 0
+            if resume and output_path.exists():  # the output's lines checked against the input's
+                skip, summary.input_lines = _lines_kept(input_path, state, output_path, last, summary.settings)
+                counted = bool(skip)
             bar = progress and sys.stderr.isatty()  # a bar in a log file is a line of carriage returns
-            counted = bool(skip) or bar  # the output's lines checked against the input's, the bar's total
-            if counted:
+            if bar and not counted:  # the bar's total
                 summary.input_lines = count_lines(input_path, state.size)
-            if skip > summary.input_lines:
-                raise UsageError(
-                    f"{output_path} has {skip} lines but {input_path} only {summary.input_lines}: "
-                    "it is not this input's output"
-                )
-            summary.lines = summary.skipped_by_resume = skip
-            summary.add(_earlier_counts(output_path, summary_path or summary_path_of(output_path), skip))
+                counted = True
+            if not skip:  # a summary of no line kept, a job this one replaces: gone before it writes
+                summary_path.unlink(missing_ok=True)
+            earlier = _earlier_counts(output_path, last, skip)
+            with interrupts.held():  # the lines kept and their counts, both or neither
+                summary.lines = summary.skipped_by_resume = skip
+                summary.add(earlier)
             _settle_into(input_path, state, output_path, settings, workers, chunk, resume, bar, summary, interrupts)
-            if not counted:  # no pass over the whole file first (0.2 CPU µs a line) where none needs it
-                summary.input_lines = summary.lines  # a job that ended as it should read every line
-                if summary.stopped is not None:
-                    summary.input_lines = count_lines(input_path, state.size)
         except KeyboardInterrupt:
             summary.stopped = interrupts.reason
+        interrupts.noted_only()  # the job is over: a signal from here on stops nothing
+        if state is not None:
+            _ended(input_path, state, summary, counted)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _ended(input_path: Path, state: InputState, summary: Summary, counted: bool) -> None:
+    """The input's lines, where the job did not count them first (no pass over the whole file,
+    0.2 CPU µs a line, where none needs it: a job that ended as it should read every line). A
+    signal that came once every line was written stopped nothing, as --dask has it: the job is
+    complete, not one to resume."""
+    if not counted:
+        summary.input_lines = summary.lines if summary.stopped is None else count_lines(input_path, state.size)
+    if summary.stopped in EXIT_CODES and summary.lines == summary.input_lines and _unchanged(input_path, state):
+        summary.stopped = None
+
+
+def _unchanged(input_path: Path, state: InputState) -> bool:
+    """The input as the job found it (the check at the job's end, which a signal may have cut)."""
+    try:
+        return InputState.of(input_path) == state
+    except OSError:
+        return False
 
 
 def _settle_into(
@@ -264,7 +406,8 @@ def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: In
             pending.cancel()
         # After a failure or Ctrl-C, do not wait here for the chunks still being settled: the
         # summary is written first (the workers finish their chunk and exit with this process).
-        pool.shutdown(wait=finished, cancel_futures=True)
+        with interrupts.held():  # a finished pool's workers reaped, whenever a signal comes
+            pool.shutdown(wait=finished, cancel_futures=True)
 
 
 JOB_SPAN = "shmj rescore"  # as --dask's (batch.dask_job)
