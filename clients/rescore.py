@@ -449,6 +449,11 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     if output_path.exists() and not (args.resume or args.force):
         raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
     if args.compare:
+        if same_file(Path(args.compare), output_path):
+            raise UsageError(
+                f"the output {output_path} is the --compare file, the earlier results it is to be compared with; "
+                "choose another -o"
+            )
         _check_previous(args.compare)
     settings = {
         "local": args.local,

@@ -165,3 +165,17 @@ def test_a_failed_part_is_said_in_one_short_line_without_the_bytes_it_could_not_
     said = failure_said(OSError("Couldn't deserialize thrift\n" + "page header failed " * 50))
     assert said.startswith("OSError: Couldn't deserialize thrift page header failed") and len(said) <= 300
     assert "\n" not in said
+
+
+def test_the_output_may_not_be_the_earlier_results_it_is_compared_with(earlier, tmp_path, capsys):
+    """Found from outside: `--local --force -o X --compare X` overwrote the earlier results, then
+    compared the new output with itself ("0 of 27 matched records changed")."""
+    copy = tmp_path / "before.jsonl"
+    copy.write_bytes(earlier.read_bytes())
+    code, err = run(["rescore", HANDS, "-o", str(copy), "--force", "--compare", str(copy), *LOCAL], capsys)
+    assert (code, err) == (
+        2,
+        f"shmj: the output {copy} is the --compare file, the earlier results it is to be compared with; "
+        "choose another -o\n",
+    )
+    assert copy.read_bytes() == earlier.read_bytes()
