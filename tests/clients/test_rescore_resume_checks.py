@@ -16,7 +16,7 @@ import pytest
 
 from batch import lines as batch_lines
 from batch.lines import InputState
-from clients import rescore
+from clients import rescore, rescore_resume
 from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
@@ -192,7 +192,7 @@ def test_the_outputs_last_line_is_read_back_from_its_end(tmp_path, monkeypatch):
     """Only the output's last complete line is read for its request id, across blocks; one longer
     than any answer is not read."""
     path = tmp_path / "out.jsonl"
-    monkeypatch.setattr(rescore, "LONGEST_ANSWER", 300_000)
+    monkeypatch.setattr(rescore_resume, "LONGEST_ANSWER", 300_000)
     long, longer = b"x" * 200_000, b"y" * 400_000
     for data, last in [
         (b"a\n" + long + b"\n", long),
@@ -203,7 +203,7 @@ def test_the_outputs_last_line_is_read_back_from_its_end(tmp_path, monkeypatch):
         (b"a\n" + longer + b"\n", None),
     ]:
         path.write_bytes(data)
-        assert rescore._last_line(path, len(data)) == last
+        assert rescore_resume.last_line(path, len(data)) == last
 
 
 # --- a signal once every line is written stops nothing ----------------------------------------
