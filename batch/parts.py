@@ -80,6 +80,16 @@ def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
     return list(found.items())
 
 
+def input_sizes(files: list[tuple[str, str]]) -> dict[str, int]:
+    """Each input's size in bytes, by URL: what a job record keeps so that ``--resume`` can tell
+    an input that grew or shrank since the job began (its parts were cut from the bytes it had)."""
+    sizes = {}
+    for url, _ in files:
+        fs, path = url_to_fs(url)
+        sizes[url] = fs.size(path)
+    return sizes
+
+
 def _static_root(path: str) -> str:
     """A glob's directory before its first wildcard; a plain path as it is."""
     magic = [path.index(c) for c in "*?[" if c in path]

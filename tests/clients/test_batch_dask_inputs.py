@@ -1,0 +1,68 @@
+"""`shmj rescore --dask` and what it is given to read and write: an input that changed before
+--resume, hidden directories in a searched directory, Parquet under a JSON Lines name, Parquet
+that cannot be read, and -o naming a file. Each is found before the job writes anything."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.clients.test_batch_dask import EXAMPLES, parts, rescore, scheduler  # noqa: F401  (the cluster, shared)
+
+
+def hands(count: int, first: int = 0) -> str:
+    """``count`` lines of examples/hands.jsonl over and over, each with a request id of its own."""
+    examples = (EXAMPLES / "hands.jsonl").read_text().splitlines()
+    lines = []
+    for number in range(first, first + count):
+        request = json.loads(examples[number % len(examples)])
+        request["requestId"] = f"hand-{number}"
+        lines.append(json.dumps(request, separators=(",", ":")) + "\n")
+    return "".join(lines)
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` and its bytes: what a refused run must leave as it was."""
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("where", ["appended", "inserted at the front"])
+def test_resume_refuses_an_input_that_changed_since_the_job_began(tmp_path, scheduler, capsys, where):  # noqa: F811
+    """Finding 1: lines added to the input after a job began were nowhere in its output (or
+    its parts held lines twice), yet --resume said the job was complete."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    source.write_text(hands(3000))
+    then = source.stat().st_size
+    arguments = ["-o", out, "--dask", scheduler, "--block-size", 0.3, "--no-progress"]
+    assert rescore(source, *arguments) == 0
+    written = snapshot(out)
+    more = hands(1000, first=3000)
+    source.write_text(source.read_text() + more if where == "appended" else more + source.read_text())
+    now = source.stat().st_size
+    capsys.readouterr()
+    assert rescore(source, *arguments, "--resume") == 2
+    assert capsys.readouterr().err == (
+        f"shmj: --resume: the input {source} has changed since the job in {out} began "
+        f"({then} bytes then, {now} now); use a new directory or --force\n"
+    )
+    assert snapshot(out) == written  # nothing written
+    assert rescore(source, *arguments, "--force") == 0
+    assert json.loads((out / "summary.json").read_text())["records"] == 4000
+
+
+def test_resume_goes_on_from_a_job_record_of_an_earlier_release(tmp_path, scheduler):  # noqa: F811
+    """A job record written before input sizes were recorded names the inputs only: --resume
+    still finishes the job it describes."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    source.write_text(hands(1000))
+    arguments = ["-o", out, "--dask", scheduler, "--block-size", 0.1, "--no-progress"]
+    assert rescore(source, *arguments) == 0
+    full = parts(out)
+    record = json.loads((out / "_job.json").read_text())
+    (out / "_job.json").write_text(json.dumps({k: v for k, v in record.items() if k != "input_bytes"}))
+    (out / "part-00001.jsonl").unlink()
+    assert rescore(source, *arguments, "--resume") == 0
+    assert parts(out) == full
+    assert json.loads((out / "_job.json").read_text()) == record  # recorded from now on
