@@ -49,8 +49,13 @@ def _kind(path: str) -> str | None:
     return next((kind for suffix, kind in KINDS.items() if path.endswith(suffix)), None)
 
 
-def _hidden(path: str) -> bool:
-    return posixpath.basename(path).startswith(("_", "."))
+def _hidden(path: str, directory: str) -> bool:
+    """Whether a file found in ``directory`` is under a name starting with ``_`` or ``.`` below it,
+    at any depth: Spark's and Hadoop's ``_temporary/0/...`` and ``.spark-staging/`` hold copies
+    of parts being written, ``_stats/`` this job's own kind of statistics, none of them data
+    (the directory itself the user named, whatever its name)."""
+    below = path[len(directory.rstrip("/")) :].strip("/")
+    return any(name.startswith(("_", ".")) for name in below.split("/"))
 
 
 def _url(fs, path: str) -> str:
@@ -65,7 +70,7 @@ def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
         if any(magic in path for magic in "*?["):
             matches = [p for p in fs.glob(path) if fs.isfile(p)]
         elif fs.isdir(path):
-            matches = [p for p in fs.find(path) if _kind(p) and not _hidden(p)]
+            matches = [p for p in fs.find(path) if _kind(p) and not _hidden(p, path)]
         elif fs.exists(path):
             matches = [path]
         else:

@@ -66,3 +66,25 @@ def test_resume_goes_on_from_a_job_record_of_an_earlier_release(tmp_path, schedu
     assert rescore(source, *arguments, "--resume") == 0
     assert parts(out) == full
     assert json.loads((out / "_job.json").read_text()) == record  # recorded from now on
+
+
+def test_names_starting_with_an_underscore_or_a_dot_are_skipped_at_any_depth(tmp_path, scheduler):  # noqa: F811
+    """Finding 2: only the directory's own files were skipped by name, so the staging and
+    statistics directories Spark and Hadoop leave in a lake (``_temporary/0/``, ``.spark-staging/``,
+    ``_stats/``) were read as input: 108 records where the lake holds 27."""
+    lake = tmp_path / "lake"
+    text = (EXAMPLES / "hands.jsonl").read_text()
+    for name in ("hands.jsonl", "2026/01/part-1.jsonl", "_temporary/0/part-1.jsonl", ".spark-staging/part-1.jsonl"):
+        (lake / name).parent.mkdir(parents=True, exist_ok=True)
+        (lake / name).write_text(text)
+    (lake / "_stats").mkdir()
+    (lake / "_stats" / "s.jsonl").write_text(text)
+    arguments = ["--dask", scheduler, "--no-progress"]
+    assert rescore(lake, "-o", tmp_path / "out", *arguments) == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["inputs"] == [str(lake / "2026/01/part-1.jsonl"), str(lake / "hands.jsonl")]
+    assert summary["records"] == 54
+    # a file, or a directory, named by the user is read whatever its name
+    assert rescore(lake / "_temporary", lake / "_stats/s.jsonl", "-o", tmp_path / "named", *arguments) == 0
+    summary = json.loads((tmp_path / "named" / "summary.json").read_text())
+    assert summary["inputs"] == [str(lake / "_temporary/0/part-1.jsonl"), str(lake / "_stats/s.jsonl")]
