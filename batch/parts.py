@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
+from batch.lines import PARQUET_MAGIC
 from batch.paths import InputError, refuse_same_file
 from batch.records import output_line
 
@@ -49,6 +50,15 @@ def _kind(path: str) -> str | None:
     return next((kind for suffix, kind in KINDS.items() if path.endswith(suffix)), None)
 
 
+def _kinds(fs, paths: list[str]) -> list[str | None]:
+    """Each file's kind: Parquet by its first bytes whatever its name, as ``--local`` tells it
+    (``batch.lines.is_parquet``), since a Parquet file named .jsonl cut into lines of text is
+    nothing but error records; else by its name. The first bytes of every file are asked at
+    once, concurrently on an object store; a file that gives none (empty) goes by its name."""
+    heads = fs.cat_ranges(paths, [0] * len(paths), [len(PARQUET_MAGIC)] * len(paths), on_error="return")
+    return ["parquet" if head == PARQUET_MAGIC else _kind(path) for path, head in zip(paths, heads, strict=True)]
+
+
 def _hidden(path: str, directory: str) -> bool:
     """Whether a file found in ``directory`` is under a name starting with ``_`` or ``.`` below it,
     at any depth: Spark's and Hadoop's ``_temporary/0/...`` and ``.spark-staging/`` hold copies
@@ -63,7 +73,8 @@ def _url(fs, path: str) -> str:
 
 
 def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
-    """(url, kind) of every input file, in the order given, each directory and glob sorted."""
+    """(url, kind) of every input file, in the order given, each directory and glob sorted. A
+    directory holds inputs by their names; a file is Parquet by its first bytes (``_kinds``)."""
     found: dict[str, str] = {}
     for text in inputs:
         fs, path = url_to_fs(text)
@@ -77,8 +88,8 @@ def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
             raise InputError(f"no such input: {text}")
         if not matches:
             raise InputError(f"{text}: no .jsonl or .parquet file there")
-        for match in sorted(matches):
-            kind = _kind(match)
+        matches = sorted(matches)
+        for match, kind in zip(matches, _kinds(fs, matches), strict=True):
             if kind is None:
                 raise InputError(f"{match}: not a .jsonl, .ndjson or .parquet file")
             found.setdefault(_url(fs, match), kind)

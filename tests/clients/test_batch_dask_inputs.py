@@ -88,3 +88,16 @@ def test_names_starting_with_an_underscore_or_a_dot_are_skipped_at_any_depth(tmp
     assert rescore(lake / "_temporary", lake / "_stats/s.jsonl", "-o", tmp_path / "named", *arguments) == 0
     summary = json.loads((tmp_path / "named" / "summary.json").read_text())
     assert summary["inputs"] == [str(lake / "_temporary/0/part-1.jsonl"), str(lake / "_stats/s.jsonl")]
+
+
+def test_parquet_is_read_as_parquet_whatever_its_name(tmp_path, scheduler):  # noqa: F811
+    """Finding 3: a Parquet file named .jsonl was cut into lines of text, 74 error records and
+    exit 0, where --local recognises Parquet by its first bytes (and refuses it)."""
+    misnamed = tmp_path / "hands.jsonl"
+    misnamed.write_bytes((EXAMPLES / "hands.parquet").read_bytes())
+    arguments = ["--dask", scheduler, "--no-progress"]
+    assert rescore(EXAMPLES / "hands.parquet", "-o", tmp_path / "parquet", *arguments) == 0
+    assert rescore(misnamed, "-o", tmp_path / "misnamed", *arguments) == 0
+    assert parts(tmp_path / "misnamed") == parts(tmp_path / "parquet")
+    summary = json.loads((tmp_path / "misnamed" / "summary.json").read_text())
+    assert (summary["records"], summary["rejected"]) == (27, 1)
