@@ -148,8 +148,7 @@ def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Part
             for start in range(0, max(size, 1), block_bytes):
                 partitions.append(Partition(len(partitions), url, kind, start, start + block_bytes))
         else:
-            with fs.open(path, "rb") as file:
-                metadata = pq.ParquetFile(file).metadata
+            metadata = _parquet_metadata(fs, path, url)
             first, rows, size, number = 0, 0, 0, 1
             for group in range(metadata.num_row_groups):
                 size += metadata.row_group(group).total_byte_size
@@ -161,6 +160,18 @@ def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Part
             if metadata.num_row_groups == 0:
                 partitions.append(Partition(len(partitions), url, kind, 0, 0, 1, 0))
     return partitions
+
+
+def _parquet_metadata(fs, path: str, url: str):
+    """A Parquet file's footer, read here before the job starts: a file that is not Parquet
+    (cut short, empty, text named .parquet) is refused in one line naming it, where a task
+    reading it would fail the job with pyarrow's traceback."""
+    try:
+        with fs.open(path, "rb") as file:
+            return pq.ParquetFile(file).metadata
+    except pa.ArrowException as error:
+        why = " ".join(str(error).split())
+        raise InputError(f"{url}: not a readable Parquet file ({why})") from None
 
 
 def _lines(file, start: int, stop: int, block: int = 1 << 20) -> Iterator[bytes]:

@@ -101,3 +101,26 @@ def test_parquet_is_read_as_parquet_whatever_its_name(tmp_path, scheduler):  # n
     assert parts(tmp_path / "misnamed") == parts(tmp_path / "parquet")
     summary = json.loads((tmp_path / "misnamed" / "summary.json").read_text())
     assert (summary["records"], summary["rejected"]) == (27, 1)
+
+
+PARQUET = (EXAMPLES / "hands.parquet").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "why"),
+    [
+        ("half.parquet", PARQUET[: len(PARQUET) // 2], "Parquet magic bytes not found in footer"),
+        ("half.jsonl", PARQUET[: len(PARQUET) // 2], "Parquet magic bytes not found in footer"),
+        ("empty.parquet", b"", "Parquet file size is 0 bytes"),
+        ("text.parquet", (EXAMPLES / "hands.jsonl").read_bytes(), "Parquet magic bytes not found in footer"),
+    ],
+)
+def test_a_parquet_file_that_cannot_be_read_is_refused_before_the_job_starts(tmp_path, capsys, name, data, why):
+    """Finding 4: a Parquet file cut short, empty, or text named .parquet ended the command with
+    pyarrow's ArrowInvalid and a full traceback, exit 1."""
+    bad, out = tmp_path / name, tmp_path / "out"
+    bad.write_bytes(data)
+    assert rescore(EXAMPLES / "hands.jsonl", bad, "-o", out, "--dask", "local:1", "--no-progress") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"shmj: {bad}: not a readable Parquet file ({why}") and err.count("\n") == 1, err
+    assert not out.exists()
