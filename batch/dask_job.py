@@ -257,7 +257,11 @@ def dashboard_address(client) -> str | None:
 
 
 def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
-    """Refuse an output directory holding something else; with --force, clear a job's files."""
+    """Refuse an output directory holding something else, or a file where the directory would
+    be (listed, it looked like a directory not empty, and --force then failed making _stats/ in
+    it); with --force, clear a job's files."""
+    if fs.isfile(outdir):
+        raise InputError(f"-o {outdir} is a file: --dask writes a directory of part files; name a directory")
     manifest = posixpath.join(outdir, "_job.json")
     if fs.exists(outdir) and fs.ls(outdir):
         if resume and fs.exists(manifest):

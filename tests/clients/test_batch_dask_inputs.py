@@ -124,3 +124,17 @@ def test_a_parquet_file_that_cannot_be_read_is_refused_before_the_job_starts(tmp
     err = capsys.readouterr().err
     assert err.startswith(f"shmj: {bad}: not a readable Parquet file ({why}") and err.count("\n") == 1, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("flag", [None, "--force", "--resume"])
+def test_an_output_that_is_a_file_is_refused_and_left_alone(tmp_path, capsys, flag):
+    """Finding 5: -o naming a file was "not empty: --resume ... --force", and with --force the
+    job failed on "victim.jsonl/_stats: Not a directory", exit 1."""
+    victim = tmp_path / "victim.jsonl"
+    victim.write_text("precious\n")
+    arguments = ["--dask", "local:1", "--no-progress", *([flag] if flag else [])]
+    assert rescore(EXAMPLES / "hands.jsonl", "-o", victim, *arguments) == 2
+    assert capsys.readouterr().err == (
+        f"shmj: -o {victim} is a file: --dask writes a directory of part files; name a directory\n"
+    )
+    assert victim.read_text() == "precious\n"
