@@ -48,6 +48,7 @@ from batch.parts import (
     check_output,
     count_lines,
     expand_inputs,
+    input_sizes,
     numbered,
     plan_partitions,
     read_json,
@@ -61,6 +62,7 @@ from profile_files import registry_of
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 JOB_SPAN = "shmj rescore"
+SIZES = "input_bytes"  # the job record's sizes of its inputs, by URL (none in an earlier release's)
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
 
 
@@ -271,17 +273,22 @@ def dashboard_address(client) -> str | None:
 
 
 def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: bool) -> None:
-    """Refuse an output directory holding something else; with --force, clear a job's files."""
+    """Refuse an output directory holding something else, or a file where the directory would
+    be (listed, it looked like a directory not empty, and --force then failed making _stats/ in
+    it); with --force, clear a job's files."""
+    if fs.isfile(outdir):
+        raise InputError(f"-o {outdir} is a file: --dask writes a directory of part files; name a directory")
     manifest = posixpath.join(outdir, "_job.json")
     if fs.exists(outdir) and fs.ls(outdir):
         if resume and fs.exists(manifest):
             earlier = read_json(fs, manifest)
-            differs = [key for key in job_record if earlier.get(key) != job_record[key]]
+            differs = [key for key in job_record if key != SIZES and earlier.get(key) != job_record[key]]
             if differs:
                 raise InputError(
                     f"--resume: {outdir} holds another job's output ({', '.join(differs)} differ); "
                     "use a new directory or --force"
                 )
+            _refuse_changed_inputs(outdir, earlier.get(SIZES), job_record[SIZES])
         elif force:
             for name in fs.ls(outdir, detail=False):
                 base = posixpath.basename(name.rstrip("/"))
@@ -291,6 +298,21 @@ def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: 
             raise InputError(f"{outdir} is not empty: --resume to continue the job in it, --force to start over")
         else:
             raise InputError(f"--resume: {outdir} holds no job manifest (_job.json); use a new directory")
+
+
+def _refuse_changed_inputs(outdir: str, then: dict | None, now: dict) -> None:
+    """Refuse to resume a job whose inputs are no longer the size they were when it began: its
+    parts were cut from those bytes, so lines added or removed since would be missed or written
+    twice, and the job still said complete. A record of an earlier release has no sizes (None):
+    it resumes as it did."""
+    if then is None:
+        return
+    for url, size in now.items():
+        if then.get(url) != size:
+            raise InputError(
+                f"--resume: the input {url} has changed since the job in {outdir} began "
+                f"({then.get(url)} bytes then, {size} now); use a new directory or --force"
+            )
 
 
 def _write_manifest(fs, outdir: str, job_record: dict) -> None:
@@ -336,6 +358,7 @@ def run_job(
     fs, outdir = url_to_fs(output)
     job_record = {
         "inputs": [url for url, _ in files],
+        SIZES: input_sizes(files),
         "format": fmt,
         "profile": profile,
         "overrides": overrides or {},

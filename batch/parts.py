@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from fsspec.core import url_to_fs
 
-from batch.lines import MAX_LINE_BYTES
+from batch.lines import MAX_LINE_BYTES, PARQUET_MAGIC
 from batch.paths import InputError, refuse_same_file
 from batch.records import output_line
 
@@ -50,8 +50,22 @@ def _kind(path: str) -> str | None:
     return next((kind for suffix, kind in KINDS.items() if path.endswith(suffix)), None)
 
 
-def _hidden(path: str) -> bool:
-    return posixpath.basename(path).startswith(("_", "."))
+def _kinds(fs, paths: list[str]) -> list[str | None]:
+    """Each file's kind: Parquet by its first bytes whatever its name, as ``--local`` tells it
+    (``batch.lines.is_parquet``), since a Parquet file named .jsonl cut into lines of text is
+    nothing but error records; else by its name. The first bytes of every file are asked at
+    once, concurrently on an object store; a file that gives none (empty) goes by its name."""
+    heads = fs.cat_ranges(paths, [0] * len(paths), [len(PARQUET_MAGIC)] * len(paths), on_error="return")
+    return ["parquet" if head == PARQUET_MAGIC else _kind(path) for path, head in zip(paths, heads, strict=True)]
+
+
+def _hidden(path: str, directory: str) -> bool:
+    """Whether a file found in ``directory`` is under a name starting with ``_`` or ``.`` below it,
+    at any depth: Spark's and Hadoop's ``_temporary/0/...`` and ``.spark-staging/`` hold copies
+    of parts being written, ``_stats/`` this job's own kind of statistics, none of them data
+    (the directory itself the user named, whatever its name)."""
+    below = path[len(directory.rstrip("/")) :].strip("/")
+    return any(name.startswith(("_", ".")) for name in below.split("/"))
 
 
 def _url(fs, path: str) -> str:
@@ -59,26 +73,37 @@ def _url(fs, path: str) -> str:
 
 
 def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
-    """(url, kind) of every input file, in the order given, each directory and glob sorted."""
+    """(url, kind) of every input file, in the order given, each directory and glob sorted. A
+    directory holds inputs by their names; a file is Parquet by its first bytes (``_kinds``)."""
     found: dict[str, str] = {}
     for text in inputs:
         fs, path = url_to_fs(text)
         if any(magic in path for magic in "*?["):
             matches = [p for p in fs.glob(path) if fs.isfile(p)]
         elif fs.isdir(path):
-            matches = [p for p in fs.find(path) if _kind(p) and not _hidden(p)]
+            matches = [p for p in fs.find(path) if _kind(p) and not _hidden(p, path)]
         elif fs.exists(path):
             matches = [path]
         else:
             raise InputError(f"no such input: {text}")
         if not matches:
             raise InputError(f"{text}: no .jsonl or .parquet file there")
-        for match in sorted(matches):
-            kind = _kind(match)
+        matches = sorted(matches)
+        for match, kind in zip(matches, _kinds(fs, matches), strict=True):
             if kind is None:
                 raise InputError(f"{match}: not a .jsonl, .ndjson or .parquet file")
             found.setdefault(_url(fs, match), kind)
     return list(found.items())
+
+
+def input_sizes(files: list[tuple[str, str]]) -> dict[str, int]:
+    """Each input's size in bytes, by URL: what a job record keeps so that ``--resume`` can tell
+    an input that grew or shrank since the job began (its parts were cut from the bytes it had)."""
+    sizes = {}
+    for url, _ in files:
+        fs, path = url_to_fs(url)
+        sizes[url] = fs.size(path)
+    return sizes
 
 
 def _static_root(path: str) -> str:
@@ -123,8 +148,7 @@ def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Part
             for start in range(0, max(size, 1), block_bytes):
                 partitions.append(Partition(len(partitions), url, kind, start, start + block_bytes))
         else:
-            with fs.open(path, "rb") as file:
-                metadata = pq.ParquetFile(file).metadata
+            metadata = _parquet_metadata(fs, path, url)
             first, rows, size, number = 0, 0, 0, 1
             for group in range(metadata.num_row_groups):
                 size += metadata.row_group(group).total_byte_size
@@ -136,6 +160,18 @@ def plan_partitions(files: list[tuple[str, str]], block_bytes: int) -> list[Part
             if metadata.num_row_groups == 0:
                 partitions.append(Partition(len(partitions), url, kind, 0, 0, 1, 0))
     return partitions
+
+
+def _parquet_metadata(fs, path: str, url: str):
+    """A Parquet file's footer, read here before the job starts: a file that is not Parquet
+    (cut short, empty, text named .parquet) is refused in one line naming it, where a task
+    reading it would fail the job with pyarrow's traceback."""
+    try:
+        with fs.open(path, "rb") as file:
+            return pq.ParquetFile(file).metadata
+    except pa.ArrowException as error:
+        why = " ".join(str(error).split())
+        raise InputError(f"{url}: not a readable Parquet file ({why})") from None
 
 
 def _lines(file, start: int, stop: int, block: int = 1 << 20) -> Iterator[bytes | None]:
