@@ -178,6 +178,8 @@ def test_rule_change_report_with_local(tmp_path):
         "by_outcome": {"OUTCOME_DISCARD": 1, "OUTCOME_SELF_DRAW": 1},
         "by_pattern": {"PATTERN_ALL_PUNGS": 1, "PATTERN_CONCEALED": 1, "PATTERN_FULL_FLUSH": 1},
         "absolute_change_per_seat": [6.0, 22.0, 22.0, 2.0],
+        "earlier_unreadable": 0,
+        "first_unreadable": None,
     }
     records = [json.loads(line) for line in (tmp_path / "after.jsonl.changes.jsonl").read_text().splitlines()]
     assert [(r["requestId"], r["changed"]) for r in records] == [
