@@ -235,6 +235,9 @@ def test_ctrl_c_while_the_command_loads_is_one_line_not_a_traceback(monkeypatch,
                 raise KeyboardInterrupt
             return None
 
+    # shmj sets GRPC_VERBOSITY for the process: set here, it is put back as it was after the test, for
+    # the servers later tests start (at ERROR, gRPC's core logs no failed TLS handshake: test_logs.py)
+    monkeypatch.setenv("GRPC_VERBOSITY", "ERROR")
     monkeypatch.delitem(sys.modules, "clients.cli")
     monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
     assert shmj.main(["health"]) == 130
