@@ -58,25 +58,20 @@ def is_parquet(path: Path) -> bool:
 
 def count_lines(path: Path, size: int) -> int:
     """Lines in the first ``size`` bytes: the newlines, and a last line without one."""
-    count, remaining, last = 0, size, b"\n"
-    with open(path, "rb") as file:
-        while remaining and (block := file.read(min(BLOCK, remaining))):
-            count += block.count(b"\n")
-            remaining -= len(block)
-            last = block[-1:]
-    return count + (last != b"\n")
+    return count_lines_and_line(path, size, 0)[0]
 
 
 def count_lines_and_line(path: Path, size: int, number: int) -> tuple[int, bytes | None]:
     """``count_lines``, and line ``number``'s bytes without its newline, found in the same pass:
-    None when there is no such line or it is longer than any request. A resumed job checks the
-    output's last line against the input's line at its place without reading the input again."""
+    None when there is no such line (0 asks for none) or it is longer than any request. A resumed
+    job checks the output's last line against the input's line at its place without reading the
+    input again."""
     count, remaining, last = 0, size, b"\n"
     offset, start = 0, 0 if number == 1 else None  # where line ``number`` starts
     with open(path, "rb") as file:
         while remaining and (block := file.read(min(BLOCK, remaining))):
             newlines = block.count(b"\n")
-            if start is None and count + newlines >= number - 1:
+            if start is None and number > 1 and count + newlines >= number - 1:
                 start = offset + _after_newline(block, number - 1 - count)
             count += newlines
             remaining -= len(block)

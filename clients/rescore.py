@@ -28,13 +28,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from batch.interrupts import EXIT_CODES, Interrupts
-from batch.lines import (
-    InputChanged,
-    InputState,
-    count_lines,
-    is_parquet,
-    numbered_chunks,
-)
+from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
 from batch.paths import same_file
 from batch.records import COUNTED, add_versions
 from clients.cli_args import UsageError, refuse_same_file
