@@ -61,16 +61,20 @@ def settle_records(
 
 
 def settle_answers(
-    batch: pa.RecordBatch | pa.Table,
+    batch: pa.RecordBatch | pa.Table | list[bytes | None],
     first_number: int = 1,
     profile: str | None = None,
     overrides: dict | None = None,
     house: list | None = None,
 ) -> list[SettleResult | dict]:
     """The answer of each row as ``batch.local.settle_answer`` gives it: rules_core's result,
-    or a record (an error, a hand record's answer); the arguments as ``settle_records``'s."""
+    or a record (an error, a hand record's answer); the arguments as ``settle_records``'s. A
+    list is a JSON Lines partition's lines (``batch.parts.read_partition``: None for a line too
+    long to read), read as --local reads its lines."""
     overrides = overrides or {}
     profiles = registry_of(house) if house else None
+    if isinstance(batch, list):
+        return line_answers(enumerate(batch, start=first_number), profile, overrides, profiles)
     if is_json_column(batch.schema):
         lines = enumerate((line or "" for line in _json_lines(batch.column(0))), start=first_number)
         return line_answers(lines, profile, overrides, profiles)

@@ -42,7 +42,7 @@ from batch.compare import (
 )
 from batch.interrupts import Interrupts, StoppedBeforeWriting
 from batch.job_tracing import job_span, partition_span
-from batch.local import answer_output, answer_record, line_answers
+from batch.local import answer_output, answer_record
 from batch.parts import (
     Partition,
     check_output,
@@ -58,7 +58,6 @@ from batch.parts import (
 )
 from batch.paths import InputError
 from batch.records import VERSIONED, add_counts, add_versions, count_any, new_counts
-from profile_files import registry_of
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
 JOB_SPAN = "shmj rescore"
@@ -139,20 +138,15 @@ def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: 
     it returns, before the collector runs again, whose first allocation after the pause would
     otherwise walk it all (the answers, their dicts), once a batch."""
     fmt = job["format"]
-    of_lines = isinstance(batch, list)  # a JSON Lines partition's
-    if fmt == "parquet" and not comparing and not job.get("house") and not of_lines:  # each row built in turn, counted
+    nested = not isinstance(batch, list)  # a list: a JSON Lines partition's lines
+    if fmt == "parquet" and not comparing and not job.get("house") and nested:  # each row built in turn, counted
         batch_counts = new_counts()
         results = settled_in_turn(batch, job["profile"], job["overrides"], batch_counts)
         if results is not None:
             add_counts(counts, batch_counts)
             part.write(None, results)
             return results.num_rows, []
-    if of_lines:
-        house = job.get("house")
-        profiles = registry_of(house) if house else None
-        answers = line_answers(enumerate(batch, start=number), job["profile"], job["overrides"], profiles)
-    else:
-        answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
+    answers = settle_answers(batch, number, job["profile"], job["overrides"], job.get("house"))
     if fmt == "jsonl" and not comparing:  # each answer's line written from its core result: no dict
         part.write_lines(b"".join([answer_output(answer, counts) for answer in answers]))
         return len(answers), []
