@@ -22,6 +22,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from batch.paths import InputError
 from clients import cli_args as check
 from clients import command_tracing, report
 from clients.cli_args import UsageError
@@ -521,7 +522,7 @@ def run_command(args) -> int:
     except KeyboardInterrupt:
         print("shmj: interrupted", file=sys.stderr)
         return 130
-    except UsageError as error:
+    except (UsageError, InputError) as error:  # InputError: a batch job's input or output it cannot use
         print(f"shmj: {error}", file=sys.stderr)
         return 2
     except rc.NotationError as error:

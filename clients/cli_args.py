@@ -2,8 +2,8 @@
 
 A mistake is reported before anything runs or is written, as one line naming the flag
 (``shmj rescore: argument --workers: must be a whole number of at least 1, got '0'``),
-with exit status 2. Checks across flags and paths that need each other's values
-(`refuse_same_file`) raise `UsageError`, which the command prints the same way.
+with exit status 2. Checks across flags that need each other's values raise `UsageError`, which
+the command prints the same way (and `batch.paths.InputError`, a batch job's refusal of a path).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from batch import paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
 from rules_core.house_profiles import NAME_PATTERN
@@ -282,14 +281,6 @@ def plot_path(text: str) -> str:
     if Path(text).suffix.lower() not in PLOT_SUFFIXES:
         raise Invalid(f"{text}: the plot is written as .png, .svg or .pdf")
     return writable_path(text)
-
-
-def refuse_same_file(input_path: Path, output_path: Path, what: str = "the output") -> None:
-    """`batch.paths.refuse_same_file`, its refusal a usage mistake."""
-    try:
-        paths.refuse_same_file(input_path, output_path, what)
-    except paths.InputError as error:
-        raise UsageError(str(error)) from None
 
 
 # --- exit -----------------------------------------------------------------------------------

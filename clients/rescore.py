@@ -29,9 +29,9 @@ from pathlib import Path
 
 from batch.interrupts import EXIT_CODES, Interrupts
 from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
-from batch.paths import same_file
+from batch.paths import refuse_same_file, same_file
 from batch.records import COUNTED, add_versions
-from clients.cli_args import UsageError, refuse_same_file
+from clients.cli_args import UsageError
 from clients.rescore_report import changes_lines, dask_summary_line, local_summary_line
 from clients.rescore_resume import earlier_counts, last_summary, lines_kept
 from clients.rescore_workers import ServerFailure, init_worker, local_settings, settle_chunk
@@ -306,7 +306,9 @@ def rescore_command(args, overrides: dict, house: list) -> int:
                 f"the output {output_path} is the --compare file, the earlier results it is to be compared with; "
                 "choose another -o"
             )
-        _check_previous(args.compare)
+        from batch.compare import check_previous
+
+        check_previous([args.compare])  # earlier results that cannot be read at all: refused before the job
     settings = {
         "local": args.local,
         "target": args.target,
@@ -369,23 +371,10 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     return 0
 
 
-def _check_previous(previous: str) -> None:
-    """Earlier results that cannot be read at all refused before the job, in one line: the
-    report is made after it, when the output is already written."""
-    from batch.compare import check_previous
-    from batch.paths import InputError
-
-    try:
-        check_previous([previous])
-    except InputError as error:
-        raise UsageError(str(error)) from None
-
-
 def dask_command(args, overrides: dict, house: list) -> int:
     """``shmj rescore --dask``: the job run on a cluster, its summary said in a few lines."""
     from batch.dask_job import run_job
     from batch.interrupts import StoppedBeforeWriting
-    from batch.paths import InputError
     from clients import trace_context
 
     try:
@@ -405,8 +394,6 @@ def dask_command(args, overrides: dict, house: list) -> int:
             progress=not args.no_progress,
             tracer=trace_context.TRACER,  # the command's, when OTEL_* variables turn tracing on
         )
-    except InputError as error:
-        raise UsageError(str(error)) from None
     except StoppedBeforeWriting as stop:
         print(f"shmj rescore: {stop.reason} before the job began; nothing was written", file=sys.stderr)
         return EXIT_CODES[stop.reason]
