@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.clients.test_cli_errors import run
+from tests.clients.test_rescore import summary_of
 from tests.server.conftest import ROOT
 
 HANDS = str(ROOT / "examples" / "hands.jsonl")
@@ -38,10 +39,6 @@ def with_bad_lines(earlier, path):
     bad = [BAD_UTF8 + b"\n", b'{"requestId": "ex-2", \n', b'["ex-3"]\n', b'{"winners": []}\n']
     path.write_bytes(b"".join(lines[:3] + bad + lines[3:]))
     return path
-
-
-def summary_of(output) -> dict:
-    return json.loads(output.with_name(output.name + ".summary.json").read_text())
 
 
 def test_a_line_that_cannot_be_read_costs_that_line_only_locally(earlier, tmp_path, capsys):

@@ -51,6 +51,15 @@ def read_jsonl(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def summary_path(output):
+    """Where `shmj rescore --local` writes the summary of ``output`` (no --summary given)."""
+    return output.with_name(output.name + ".summary.json")
+
+
+def summary_of(output) -> dict:
+    return json.loads(summary_path(output).read_text())
+
+
 def check_mixed_output(out):
     rows = read_jsonl(out)
     assert len(rows) == 8

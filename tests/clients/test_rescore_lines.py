@@ -13,16 +13,12 @@ import time
 
 from clients.cli import main
 from rules_core.random_hands import generate_requests
-from tests.clients.test_rescore import mixed_file, read_jsonl, request_line
+from tests.clients.test_rescore import mixed_file, read_jsonl, request_line, summary_of
 from tests.server.conftest import ROOT
 
 
 def rescore(source, output, *more) -> int:
     return main(["rescore", str(source), "-o", str(output), "--local", "--workers", "1", "--no-progress", *more])
-
-
-def summary_of(output):
-    return json.loads(output.with_name(output.name + ".summary.json").read_text())
 
 
 def test_a_carriage_return_inside_a_line_is_whitespace_not_a_line_break(tmp_path):

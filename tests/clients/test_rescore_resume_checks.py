@@ -21,20 +21,12 @@ from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
 from tests.clients.test_house_profiles_cli import CLUB_A
-from tests.clients.test_rescore import request_line
+from tests.clients.test_rescore import request_line, summary_of, summary_path
 from tests.server.conftest import ROOT
 
 HANDS = ROOT / "examples" / "hands.jsonl"  # 27 lines, ids ex-1 ... and the abandons
 TOTAL = 40
 ADVICE = "use a new output, or run without --resume (and with --force) to start over"
-
-
-def summary_path(output):
-    return output.with_name(output.name + ".summary.json")
-
-
-def summary_of(output):
-    return json.loads(summary_path(output).read_text())
 
 
 def ids_of(path) -> list:

@@ -15,7 +15,7 @@ import pytest
 from clients.cli import main
 from rules_core.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
-from tests.clients.test_rescore import mixed_file, request_line
+from tests.clients.test_rescore import mixed_file, request_line, summary_of
 from tests.server.conftest import ROOT
 
 
@@ -85,10 +85,6 @@ def test_resume_refuses_an_output_longer_than_the_input(source, tmp_path, capsys
         f"shmj: {output} has 9 lines but {source} only 8: it is not this input's output\n",
     )
     assert output.read_text() == "{}\n" * 9
-
-
-def summary_of(output):
-    return json.loads(output.with_name(output.name + ".summary.json").read_text())
 
 
 WHOLE_FILE = {"lines": 8, "input_lines": 8, "complete": True, "settled": 3, "rejected": 5, "legal_wins": 2}

@@ -10,13 +10,10 @@ from collections import Counter
 import rules_core as rc
 from clients.cli import main
 from rules_core.house_profiles import read_house_profile
+from tests.clients.test_rescore import summary_of
 from tests.server.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
-
-
-def summary_of(output) -> dict:
-    return json.loads(output.with_name(output.name + ".summary.json").read_text())
 
 
 def test_the_summary_names_the_engine_and_the_digests_settled_under(tmp_path):
