@@ -19,7 +19,7 @@ from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
-from rules_core.json_text import JsonTextError, read_json
+from rules_core.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.overrides import CHECKS, KNOWN_PROFILES
 from rules_core.table_notation import parse_claims, parse_dice
 
@@ -204,6 +204,8 @@ def json_request(text: str) -> dict:
     data = _read_bounded(text, Invalid, "request")
     try:
         request = read_json(data)
+    except KeyGivenTwice as error:
+        raise Invalid(f"{text}: {error}") from None
     except JsonTextError as error:
         raise Invalid(f"{text} is not JSON: {error}") from None
     if not isinstance(request, dict):
@@ -228,6 +230,8 @@ def record_request(path: str, line: int | None) -> dict:
         try:
             lines = [data]  # one object over several lines, perhaps
             read_json(data)
+        except KeyGivenTwice as error:
+            raise UsageError(f"{path}: {error}") from None
         except JsonTextError:
             raise UsageError(f"{path} holds {len(every):,} lines: choose one with --line N") from None
     elif line is not None:
@@ -272,6 +276,8 @@ def _line_of_file(path: str, line: int | None) -> bytes:
 def _record_of(text: bytes, where: str) -> dict:
     try:
         record = read_json(text)
+    except KeyGivenTwice as error:
+        raise UsageError(f"{where}: {error}") from None
     except JsonTextError as error:
         raise UsageError(f"{where} is not JSON: {error}") from None
     if not isinstance(record, dict):

@@ -19,7 +19,7 @@ import convert
 from convert.json_fields import json_violations
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
-from rules_core.json_text import JsonTextError
+from rules_core.json_text import JsonTextError, KeyGivenTwice
 from rules_core.validation import request_id_violation
 from server import errors
 from server.http.json_steps import read_in_steps
@@ -67,6 +67,8 @@ def read_request(method_name: str, request_class: type, body: bytes) -> tuple[ob
     """The request message of a JSON body, and the batch entries it holds that cannot be read."""
     try:
         data = read_in_steps(body) if body else {}  # read_json's value, in steps when large (json_steps)
+    except KeyGivenTwice as error:  # refused as a field given under both of its names is
+        raise Refused(errors.invalid_request(InvalidRequest([FieldViolation(error.path, "given twice")]))) from None
     except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
     if not isinstance(data, dict):

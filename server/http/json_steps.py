@@ -51,7 +51,7 @@ def _object_in_steps(text: str) -> dict:
         return _at_end(text, position + 1, value)
     while True:
         key, position = _DECODER.raw_decode(text, position)
-        if not isinstance(key, str):
+        if not isinstance(key, str) or key in value:  # read_json names a key given twice
             raise _NotInSteps
         position = _skip(text, position)
         if text[position : position + 1] != ":":

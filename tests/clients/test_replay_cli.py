@@ -227,3 +227,10 @@ def test_a_line_longer_than_any_record_is_refused_by_its_number(capsys, tmp_path
         0,
         "Record 牌谱 self-draw  profile 规则 classic, dealer 庄家 seat 3, 30 events 步",
     )
+
+
+def test_a_record_key_given_twice_is_refused_naming_it(capsys, tmp_path):
+    path = tmp_path / "twice.json"
+    path.write_text(RECORD.read_text().replace('"dealerSeat": ', '"dealerSeat": 1, "dealerSeat": ', 1))
+    code, _, err = shmj(["replay", str(path), "--local"], capsys)
+    assert (code, err) == (2, f"shmj: {path}: dealerSeat: given twice\n")

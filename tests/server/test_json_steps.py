@@ -29,8 +29,16 @@ def _refusal(reader, text):
 
 def test_a_large_batch_reads_as_read_json_reads_it():
     assert len(BATCH) > STEP_MIN_BYTES
-    for text in (BATCH, INDENTED, b'\r\n {"requests" :[ ] , "requests": ' + BATCH[13:] + b"\t"):
+    for text in (BATCH, INDENTED, b'\r\n {"requests" :' + BATCH[12:] + b"\t"):
         assert read_in_steps(text) == read_json(text)
+
+
+def test_a_key_given_twice_is_refused_in_the_same_words_at_the_top_and_in_an_element():
+    top = b'{"requests": [], "requests": ' + BATCH[12:]
+    entry = BATCH.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1)
+    assert entry != BATCH
+    assert _refusal(read_in_steps, top) == _refusal(read_json, top) == "requests: given twice"
+    assert _refusal(read_in_steps, entry) == _refusal(read_json, entry) == "requests[0].dealerSeat: given twice"
 
 
 def test_an_element_nested_too_deep_is_refused_in_the_same_words():
