@@ -23,6 +23,10 @@ MAX_PROFILES = 256  # a ListProfiles answer of the built-in and every house prof
 # A profile with each list at its bound and a description of 500 characters is under 16 KB of JSON.
 MAX_PROFILE_BYTES = 20 * 1024
 MAX_BODY_BYTES = MAX_PROFILES * MAX_PROFILE_BYTES
+# Counted before the body is parsed (each object it holds is made, a microsecond each): such a
+# profile has about 700 commas, and its description 500 more at most.
+MAX_PROFILE_COMMAS = 2048
+MAX_COMMAS = MAX_PROFILES * MAX_PROFILE_COMMAS
 # The profile's lists by either spelling of their names (each bounded in `MAX_LENGTHS`).
 _LISTS = {
     spelling: field.name
@@ -33,6 +37,11 @@ _LISTS = {
 
 
 def read_profile_words(body: bytes) -> dict:
+    commas = body.count(b",")
+    if commas > MAX_COMMAS:
+        raise BadExplorerBody(
+            f"the body has {commas:,} commas: more than {MAX_PROFILES} profiles hold ({MAX_COMMAS:,})"
+        )
     data = read_object(body, ("profiles",), '{"profiles": [{"name": "classic", ...}]}')
     profiles = data.get("profiles", [])
     if not isinstance(profiles, list) or len(profiles) > MAX_PROFILES:

@@ -73,6 +73,18 @@ def test_a_body_larger_than_the_pages_largest_is_refused_unread(http, path, size
     assert (reply.status, reply.body) == (413, b"too large\n")
 
 
+def test_more_values_than_the_most_profiles_hold_are_refused_before_they_are_read(http):
+    """A body of 600,000 empty profiles (1.8 MB) was read whole, an object made for each, before
+    its length was seen (5 MiB of them: 1.5 s of CPU)."""
+    assert largest_body().count(b",") < profile_view.MAX_COMMAS
+    body = b'{"profiles": [' + b",".join([b"{}"] * 600_000) + b"]}"
+    reply = http.request("POST", "/explorer/profile-words", body, JSON)
+    assert (reply.status, reply.body.decode()) == (
+        400,
+        "the body has 599,999 commas: more than 256 profiles hold (524,288)\n",
+    )
+
+
 def test_arrays_nested_deeper_than_a_page_sends_are_refused(http):
     body = b'{"payments": ' + b"[" * 40 + b"]" * 40 + b"}"
     reply = http.request("POST", "/explorer/why", body, JSON)
