@@ -12,8 +12,8 @@ fallback (call `read_json` to learn what is wrong with a text another parser ref
   readers could read two different hands; the product refuses it, as it refuses a field given
   under both of its names.
 
-The usual text costs what ``json.loads`` costs and a sixth more (each object's keys are counted
-as it is made); the depth is measured only when the text holds more brackets than `MAX_DEPTH`,
+The usual text costs what ``json.loads`` costs, and each object's keys counted as it is made (a
+sixth more for a 4 MB batch, 15 µs more for a request of 400 bytes); the depth is measured only when the text holds more brackets than `MAX_DEPTH`,
 and the integers are looked at only when ``json.loads`` refused one.
 """
 
