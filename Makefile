@@ -161,7 +161,7 @@ bench-service: install
 WITHOUT_ISSUE_25 := $(dir $(CURDIR))$(notdir $(CURDIR))-without-versioned-answers
 bench-tracing-off: install
 	$(PY) -m bench.without_versioned_answers --checkout $(WITHOUT_ISSUE_25) --rounds 30 --calls 6000 \
-		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab.json
+		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab-bench.json
 	$(PY) -m bench.unary_instructions --baseline $(WITHOUT_ISSUE_25)
 
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
@@ -183,7 +183,7 @@ bench-http: install
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).
 bench-records: install
-	$(PY) -m bench.records_bench --json docs/records-bench.json
+	$(PY) -m bench.records_bench --json bench/results/records-bench.json
 
 # gRPC health latency in a worker while two 10k-hand JSON batches run over HTTP (docs/HTTP.md).
 .PHONY: bench-json-batches
