@@ -77,6 +77,10 @@ _NESTED_62 = b"[" * 62 + b"]" * 62
 _SETTLE = convert.settle_request_message(WORKED_EXAMPLES[0][1])
 
 
+def _fat_entry(size: int) -> bytes:
+    return _repeated(b'{"winners":[', b"[]", size - 1, b"]}")
+
+
 def _proto_empty_entries(size: int) -> Body:
     return Body(SERVICE + "SettleBatch", b"\x0a\x00" * (size // 2), {"Content-Type": "application/proto"})
 
@@ -106,11 +110,8 @@ CASES: dict[str, Case] = {
         lambda size: _json("Settle", _repeated(b'{"winners":[', _NESTED_62, size, b"]}")),
     ),
     "json-batch-fat-entries": Case(
-        "a JSON SettleBatch of entries each of 500 short lists (the worst that reads every entry)",
-        lambda size: _json(
-            "SettleBatch",
-            _repeated(b'{"requests":[', _repeated(b'{"winners":[', b"[]", 1500, b"]}"), size, b"]}"),
-        ),
+        "a JSON SettleBatch of 9,000 entries each of hundreds of short lists (the worst read whole)",
+        lambda size: _json("SettleBatch", _repeated(b'{"requests":[', _fat_entry(size // 9_000), size, b"]}")),
     ),
     "proto-batch-empty-entries": Case(
         "an application/proto SettleBatch of 8.3M empty entries: 2.7 s on the loop",
