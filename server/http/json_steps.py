@@ -118,7 +118,7 @@ def read_in_steps(text: bytes, limits: Limits = NO_LIMITS) -> Any:
         return read_json(text)
     text = bytes(text)
     try:
-        return _Steps(text.decode("utf-8"), limits).object()
+        return _Steps(text.decode("utf-8-sig"), limits).object()  # a BOM, as read_json
     except (_NotInSteps, UnicodeDecodeError) as refused:
         if most_values(text) <= WHOLE_READ_VALUES:
             return read_json(text)  # its value, or its exact words
@@ -129,7 +129,7 @@ def read_in_steps(text: bytes, limits: Limits = NO_LIMITS) -> Any:
             if b"[" * (MAX_DEPTH + 1) in text:  # what read_json would say first
                 raise JsonTextError(f"nested deeper than {MAX_DEPTH} levels") from None
             raise NotAnObject(_KINDS.get(start, "a number")) from None
-        decoded = text.decode("utf-8")
+        decoded = text.decode("utf-8-sig")
         line = decoded.count("\n", 0, refused.position) + 1
         column = refused.position - decoded.rfind("\n", 0, refused.position)
         raise JsonTextError(refused.message, line, column) from None
