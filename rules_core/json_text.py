@@ -44,6 +44,12 @@ class KeyGivenTwice(JsonTextError):
         self.path = path
         super().__init__(f"{path}: given twice")
 
+    def under(self, path: str) -> KeyGivenTwice:
+        """The same key, its path from ``path`` (where the text read was in a larger one)."""
+        if not path:
+            return self
+        return KeyGivenTwice(path + self.path if self.path.startswith("[") else f"{path}.{self.path}")
+
 
 class _Twice(Exception):
     """Raised by `_object` as soon as an object gives a key twice."""
@@ -147,6 +153,14 @@ def _twice_path(text: str) -> str:
         elif isinstance(value, list):
             pending.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
     return "(a key)"  # not reached: the text gives one
+
+
+def most_values(data: bytes) -> int:
+    """The most values and keys the JSON text ``data`` (UTF-8) can hold, counted on its bytes
+    before anything is read (4 C passes): every value but the first of an array or object follows
+    a comma, every key precedes a colon; commas, colons and brackets in strings count too."""
+    data = bytes(data)
+    return data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{") + 1
 
 
 _ALL_BUT_BRACKETS_AND_QUOTES = bytes(c for c in range(256) if c not in b'[]{}"')
