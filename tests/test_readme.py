@@ -47,7 +47,7 @@ def test_the_set_up_on_another_python_stops_at_once_saying_which_is_needed(tmp_p
         f"make: Python 3.11 is needed, {fake} is 3.12: install python3.11, or name it with make PYTHON=/path/to/python3.11"
     )
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^\$\(STAMP\): .*\| python-version$", makefile, flags=re.M)  # before the venv is made
+    assert re.search(r"^\$\(SERVER_STAMP\): .*\| python-version$", makefile, flags=re.M)  # before the venv is made
     assert subprocess.run(["make", "-s", "python-version"], cwd=ROOT, capture_output=True).returncode == 0
 
 
