@@ -84,6 +84,11 @@ client-java: $(JAVA_CLIENT)
 $(JAVA_CLIENT): $(PROTOS) $(wildcard clients/java/src/com/mahjong/shanghai/client/*.java) clients/java/build.sh
 	clients/java/build.sh build/java
 
+# The Python client library as a wheel of its own (build/dist/shmj_client-*.whl; docs/CLIENTS.md):
+# pure Python, needing grpcio, protobuf and googleapis-common-protos only.
+client-wheel: $(GEN_STAMP)
+	$(PY) clients/python/build_wheel.py --out build/dist
+
 # The Go and C++ clients and their example programs (clients/go, clients/cpp), built offline
 # from Debian's packages into build/clients/ (clients/toolchain.sh names the packages).
 .PHONY: client-go client-cpp
