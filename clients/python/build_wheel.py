@@ -39,15 +39,11 @@ ROOT = HERE.parents[1]
 PACKAGE = "shmj_client"
 # The modules of clients/ that are the library (the rest is the `shmj` command and batch work).
 CLIENT_MODULES = ("__init__", "aio", "build", "client", "errors", "trace_context")
-# The project's packages the wheel carries, and their names inside it.
-RENAMED = {
-    "mahjong.shanghai.v1": f"{PACKAGE}.v1",
-    "clients": PACKAGE,
-    "rules_core": f"{PACKAGE}.rules_core",
-    "convert": f"{PACKAGE}.convert",
-}
-# The other top-level packages of the project: a module of the wheel must import none of them.
-PROJECT = {"mahjong", "clients", "rules_core", "convert", "batch", "server", "profile_files", "tracing_setup"}
+# The generated code and clients/ by their names inside the wheel; the project's packages these
+# import (`carried_packages`: rules_core, convert) go whole into it as shmj_client.<name>.
+RENAMED = {"mahjong.shanghai.v1": f"{PACKAGE}.v1", "clients": PACKAGE}
+# Packages of the project a client module must never need.
+REFUSED = {"server", "batch"}
 # What the wheel's modules may import besides the standard library and themselves: the three
 # dependencies (google: protobuf and googleapis-common-protos; typing_extensions comes with
 # grpcio), and OpenTelemetry, which trace_context imports only when the caller already has.
@@ -59,15 +55,15 @@ class BuildError(Exception):
     """Something the wheel would carry that it must not, or a source it lacks."""
 
 
-def renamed(dotted: str) -> str | None:
-    """A project module's name inside the wheel, or None when it is not one the wheel renames."""
-    for old, new in RENAMED.items():
+def renamed(dotted: str, renames: dict[str, str]) -> str | None:
+    """A project module's name inside the wheel (``renames``: package, its new name), or None."""
+    for old, new in renames.items():
         if dotted == old or dotted.startswith(old + "."):
             return new + dotted[len(old) :]
     return None
 
 
-def rewrite(source: str, modules: set[str]) -> str:
+def rewrite(source: str, modules: set[str], renames: dict[str, str]) -> str:
     """``source`` with the project's module names renamed: the module of an import statement,
     the names a bare ``import`` of one binds wherever they are used, and strings that name one
     of ``modules`` (the wheel's, by their new names) once renamed, as the lazy imports of
@@ -78,7 +74,7 @@ def rewrite(source: str, modules: set[str]) -> str:
         for node in ast.walk(tree)
         if isinstance(node, ast.Import)
         for alias in node.names
-        if alias.asname is None and renamed(alias.name)
+        if alias.asname is None and renamed(alias.name, renames)
     }
     tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     edits: list[tuple[tuple[int, int], tuple[int, int], str]] = []
@@ -88,14 +84,14 @@ def rewrite(source: str, modules: set[str]) -> str:
         token = tokens[index]
         if token.type == tokenize.NAME and _names_a_module(statement, token.string in bound):
             end, dotted = _dotted(tokens, index)
-            new = renamed(dotted)
+            new = renamed(dotted, renames)
             if new is not None:
                 edits.append((token.start, tokens[end].end, new))
                 statement.append(dotted)
                 index = end + 1
                 continue
         if token.type == tokenize.STRING:
-            new = _renamed_string(token.string, modules)
+            new = _renamed_string(token.string, modules, renames)
             if new != token.string:
                 edits.append((token.start, token.end, new))
         if token.type == tokenize.NEWLINE or token.string == ";":
@@ -126,12 +122,12 @@ def _dotted(tokens: list[tokenize.TokenInfo], index: int) -> tuple[int, str]:
     return end, ".".join(names)
 
 
-def _renamed_string(literal: str, modules: set[str]) -> str:
+def _renamed_string(literal: str, modules: set[str], renames: dict[str, str]) -> str:
     prefix = re.match(r"[A-Za-z]*", literal).group(0)
     if prefix.lower() not in ("", "r", "u"):  # bytes (a serialised descriptor) and f-strings stay
         return literal
     value = ast.literal_eval(literal)
-    new = renamed(value) if _DOTTED.fullmatch(value) else None
+    new = renamed(value, renames) if _DOTTED.fullmatch(value) else None
     if new not in modules:
         return literal
     quote = literal[len(prefix)]  # the dotted name has no escapes: only the name changes
@@ -172,11 +168,49 @@ def generated_folder() -> Path:
     return Path(list(spec.submodule_search_locations)[0]).parents[2]
 
 
-def sources(gen: Path) -> dict[str, Path]:
+def project_packages() -> set[str]:
+    """The project's top-level packages, and the generated code's."""
+    return {path.name for path in ROOT.iterdir() if (path / "__init__.py").is_file()} | {"mahjong"}
+
+
+def imported(source: str) -> list[tuple[int, str]]:
+    """The absolute imports of a module: (line, module name), wherever they stand."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append((node.lineno, node.module))
+    return names
+
+
+def carried_packages() -> list[str]:
+    """The project's packages that the client modules need, and those need, and so on."""
+    project = project_packages() - {"clients", "mahjong"}
+    carried: list[str] = []
+    pending = [ROOT / "clients" / f"{name}.py" for name in CLIENT_MODULES]
+    while pending:
+        path = pending.pop()
+        for line, name in imported(path.read_text(encoding="utf-8")):
+            top = name.split(".")[0]
+            if top in REFUSED:
+                where = path.relative_to(ROOT)
+                raise BuildError(f"{where}:{line} imports {name}: a client never needs the server or batch work")
+            if top in project and top not in carried:
+                carried.append(top)
+                pending += sorted((ROOT / top).rglob("*.py"))
+    return sorted(carried)
+
+
+def renames_of(carried: list[str]) -> dict[str, str]:
+    return {**RENAMED, **{package: f"{PACKAGE}.{package}" for package in carried}}
+
+
+def sources(gen: Path, carried: list[str]) -> dict[str, Path]:
     """Every file the wheel carries, by its path inside the wheel."""
     files = {f"{PACKAGE}/{name}.py": ROOT / "clients" / f"{name}.py" for name in CLIENT_MODULES}
     files[f"{PACKAGE}/py.typed"] = ROOT / "clients" / "py.typed"
-    for package in ("rules_core", "convert"):
+    for package in carried:
         for path in sorted((ROOT / package).rglob("*.py")):
             if "__pycache__" not in path.parts:
                 files[f"{PACKAGE}/{path.relative_to(ROOT).as_posix()}"] = path
@@ -189,13 +223,13 @@ def sources(gen: Path) -> dict[str, Path]:
     return files
 
 
-def stage(gen: Path, folder: Path) -> list[str]:
+def stage(gen: Path, folder: Path, carried: list[str]) -> list[str]:
     """The wheel's sources laid out in ``folder`` with the project's imports renamed; their paths."""
     shutil.rmtree(folder, ignore_errors=True)
     for name in ("pyproject.toml", "README.md"):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(HERE / name, folder / name)
-    files = sources(gen)
+    files = sources(gen, carried)
     files.setdefault(f"{PACKAGE}/v1/__init__.py", None)  # the generated folder is a namespace package
     modules = {_module_name(relative) for relative in files if relative.endswith((".py", ".pyi"))}
     for relative, path in files.items():
@@ -204,7 +238,8 @@ def stage(gen: Path, folder: Path) -> list[str]:
         if path is None:
             target.write_text('"""The messages and stubs generated from mahjong/shanghai/v1/*.proto."""\n')
         elif path.suffix in (".py", ".pyi"):
-            target.write_text(rewrite(path.read_text(encoding="utf-8"), modules), encoding="utf-8")
+            source = path.read_text(encoding="utf-8")
+            target.write_text(rewrite(source, modules, renames_of(carried)), encoding="utf-8")
         else:
             shutil.copy2(path, target)
     return sorted(files)
@@ -214,26 +249,19 @@ def check_imports(folder: Path, files: list[str]) -> None:
     """Every import of the staged modules is the standard library, an allowed dependency, or a
     module the wheel carries."""
     modules = {_module_name(relative) for relative in files if relative.endswith((".py", ".pyi"))}
+    project = project_packages()
     wrong = []
     for relative in files:
         if not relative.endswith((".py", ".pyi")):
             continue
-        tree = ast.parse((folder / relative).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                top = name.split(".")[0]
-                if top == PACKAGE and name not in modules:
-                    wrong.append(f"{relative}:{node.lineno} imports {name}, which the wheel lacks")
-                elif top in PROJECT:
-                    wrong.append(f"{relative}:{node.lineno} imports {name} (the project's, not the client library's)")
-                elif top not in sys.stdlib_module_names and top not in ALLOWED | {PACKAGE, "__future__"}:
-                    wrong.append(f"{relative}:{node.lineno} imports {name}, which is not a dependency of the wheel")
+        for line, name in imported((folder / relative).read_text(encoding="utf-8")):
+            top = name.split(".")[0]
+            if top == PACKAGE and name not in modules:
+                wrong.append(f"{relative}:{line} imports {name}, which the wheel lacks")
+            elif top in project:
+                wrong.append(f"{relative}:{line} imports {name} (the project's, not the client library's)")
+            elif top not in sys.stdlib_module_names and top not in ALLOWED | {PACKAGE, "__future__"}:
+                wrong.append(f"{relative}:{line} imports {name}, which is not a dependency of the wheel")
     if wrong:
         raise BuildError("the client library would not import on its own:\n  " + "\n  ".join(wrong))
 
@@ -269,7 +297,7 @@ def build(out: Path, gen: Path) -> Path:
     """Stage, check and build the wheel into ``out``; its path."""
     check_versions(gen)
     folder = ROOT / "build" / "client-python"
-    files = stage(gen, folder)
+    files = stage(gen, folder, carried_packages())
     check_imports(folder, files)
     out.mkdir(parents=True, exist_ok=True)
     built = subprocess.run(

@@ -167,7 +167,12 @@ def test_the_renaming_follows_imports_and_module_names_and_keeps_proto_names_and
         """
     )
     modules = {"shmj_client.aio", "shmj_client.errors", "shmj_client.build", "shmj_client.rules_core.notation"}
-    assert build_wheel_module().rewrite(source, modules) == textwrap.dedent(
+    renames = {
+        "mahjong.shanghai.v1": "shmj_client.v1",
+        "clients": "shmj_client",
+        "rules_core": "shmj_client.rules_core",
+    }
+    assert build_wheel_module().rewrite(source, modules, renames) == textwrap.dedent(
         """\
         import shmj_client.rules_core.notation
         from shmj_client.v1 import tiles_pb2 as rules_core_tiles
