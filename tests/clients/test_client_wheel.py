@@ -95,12 +95,17 @@ def test_the_wheel_holds_one_package_the_clients_and_what_they_need_and_no_serve
     assert not [name for name in modules if name.endswith((".so", ".c"))]  # pure Python
 
 
-def test_the_documented_example_runs_with_the_installed_wheel(client_python, server, tmp_path):
-    """docs/CLIENTS.md's Python example, run as written against a real server: its printed
-    answer is the one the page shows."""
+def python_section() -> str:
+    """The Python part of docs/CLIENTS.md."""
     clients_md = (ROOT / "docs/CLIENTS.md").read_text()
-    section = clients_md[clients_md.index("### Python") : clients_md.index("### Go")]
-    (program,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    return clients_md[clients_md.index("### Python") : clients_md.index("### Go")]
+
+
+def test_the_documented_example_runs_with_the_installed_wheel(client_python, server, tmp_path):
+    """docs/CLIENTS.md's first Python example, run as written against a real server: its printed
+    answer is the one the page shows."""
+    section = python_section()
+    program = re.findall(r"```python\n(.*?)```", section, re.S)[0]
     shown = section[section.index("$ python example.py\n") :].split("\n", 1)[1].split("```")[0]
     assert shown == (
         "seat deltas 36.0 -12.0 -12.0 -12.0\n"
@@ -110,6 +115,14 @@ def test_the_documented_example_runs_with_the_installed_wheel(client_python, ser
     )
     assert program.count('"127.0.0.1:50051"') == 1
     assert run_client(client_python, program.replace("127.0.0.1:50051", server.address), tmp_path) == shown
+
+
+def test_the_other_examples_print_what_their_comments_say_with_the_installed_wheel(client_python, server, tmp_path):
+    blocks = re.findall(r"```python\n(.*?)```", python_section(), re.S)[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        printed = run_client(client_python, block.replace("127.0.0.1:50051", server.address), tmp_path)
+        assert printed.splitlines() == re.findall(r"print\(.*\)  # (.*)", block)
 
 
 def test_the_asyncio_client_settles_a_discard_and_imports_nothing_of_the_repository(client_python, server, tmp_path):
