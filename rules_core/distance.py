@@ -1,0 +1,297 @@
+"""The distance of a holding to a legal win, path by path (RULES.md 15.2-15.3).
+
+A target of a holding with m melds keeps its melds and has n = 14 - 3m concealed tiles. The
+distance d is n minus the most of the holding's concealed tiles a target keeps (its overlap):
+for a 14 - 3m holding, the tiles that must go; for a 13 - 3m one, the tiles still to come. A
+path is a pattern (and, for the flushes, a suit) that targets qualify through; its distance is
+over the targets that carry it. Each path is a way to combine the parts of
+`rules_core.target_parts` (the suits and the honours) into k = 4 - m sets and one pair:
+
+- `ALL_PUNGS`: every part, pungs only; no chow among the melds.
+- `FULL_FLUSH` (and `_PUNGS`) of a suit: that suit alone; every meld of it.
+- `HALF_FLUSH` (and `_PUNGS`) of a suit: that suit and the honours, each present in the
+  target or its melds; every meld of the two.
+- `ALL_HONOURS`: any n honours (乱风向 holds whatever the shape); every meld of honours.
+- `ALL_HONOURS_PUNGS`: the honours, pungs only.
+- `BIG_HANGING`, with four melds only: a pair, of any tile.
+- `CONCEALED`, where it qualifies and every meld is a concealed kong: every part, chows allowed.
+
+A path is one only when its pattern qualifies under the profile. The holding's overlap is the
+best of its paths'; a holding no path reaches is dead. Alongside each overlap comes the mask of
+useful tiles (bit t for tile t): the tiles some best target of the path holds more of than the
+holding does, which are exactly the tiles whose draw raises the path's overlap by one (15.4).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from rules_core.patterns import Pattern
+from rules_core.requests import CHOW, CONCEALED_KONG, Meld
+from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
+
+# How a path combines the parts.
+_ALL_PARTS_PUNGS: Final = 1
+_ALL_PARTS_MIXED: Final = 2
+_ONE_SUIT: Final = 3
+_SUIT_AND_HONOURS: Final = 4
+_HONOURS_ANY_SHAPE: Final = 5
+_HONOURS_PUNGS: Final = 6
+
+_HONOUR_BIT: Final = 8  # in a meld signature's suits: bits 1, 2, 4 the suits
+NO_SUIT: Final = -1
+
+
+class PathRule(NamedTuple):
+    """One path of a holding: its pattern, its suit (0-2; `NO_SUIT` if none), how it combines
+    the parts, and whether the target keeps pungs only."""
+
+    pattern: Pattern
+    suit: int
+    combine: int
+    pungs: bool
+
+
+class PathFound(NamedTuple):
+    pattern: Pattern
+    suit: int
+    overlap: int  # `NO_TARGET` when no target carries the path
+    useful: int  # bit mask of tiles
+
+
+class Melds(NamedTuple):
+    """What a holding's melds say about its targets: how many, their tile counts (the four-copies
+    limit), the suits they show, whether one is a chow, whether all are concealed kongs."""
+
+    count: int
+    held: list[int]
+    suits: int
+    has_chow: bool
+    all_concealed: bool
+
+
+def meld_summary(melds: tuple[Meld, ...]) -> Melds:
+    held = [0] * TILE_KINDS
+    suits = 0
+    has_chow = False
+    all_concealed = True
+    for meld in melds:
+        for tile in meld.tiles:
+            held[tile] += 1  # type: ignore[index]  # validated: no None
+        first: int = meld.tiles[0]  # type: ignore[assignment]
+        suits |= _HONOUR_BIT if first >= FIRST_HONOUR else 1 << (first // 9)
+        if meld.kind == CHOW:
+            has_chow = True
+        if meld.kind != CONCEALED_KONG:
+            all_concealed = False
+    return Melds(len(melds), held, suits, has_chow, all_concealed)
+
+
+_FLUSHES: Final = (
+    (Pattern.HALF_FLUSH, _SUIT_AND_HONOURS, False),
+    (Pattern.FULL_FLUSH, _ONE_SUIT, False),
+    (Pattern.HALF_FLUSH_PUNGS, _SUIT_AND_HONOURS, True),
+    (Pattern.FULL_FLUSH_PUNGS, _ONE_SUIT, True),
+)
+_RULES: dict[tuple[int, int, int, bool, bool], tuple[PathRule, ...]] = {}
+
+
+def path_rules(qualifying_mask: int, melds: Melds) -> tuple[PathRule, ...]:
+    """The paths a holding with these melds may take under a profile's qualifying patterns, in
+    pattern order, then suit order (cached: few combinations occur)."""
+    key = (qualifying_mask, melds.count, melds.suits, melds.has_chow, melds.all_concealed)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _RULES[key] = tuple(sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit)))
+    return rules
+
+
+def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
+    def qualifies(pattern: Pattern) -> bool:
+        return bool(qualifying_mask >> pattern & 1)
+
+    suits = melds.suits
+    found = []
+    if qualifies(Pattern.ALL_PUNGS) and not melds.has_chow:
+        found.append(PathRule(Pattern.ALL_PUNGS, NO_SUIT, _ALL_PARTS_PUNGS, True))
+    for suit in range(3):
+        bit = 1 << suit
+        for pattern, combine, pungs in _FLUSHES:
+            if not qualifies(pattern) or (pungs and melds.has_chow):
+                continue
+            allowed = bit | _HONOUR_BIT if combine == _SUIT_AND_HONOURS else bit
+            if suits & ~allowed == 0:
+                found.append(PathRule(pattern, suit, combine, pungs))
+    if suits & ~_HONOUR_BIT == 0:
+        if qualifies(Pattern.ALL_HONOURS):
+            found.append(PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_ANY_SHAPE, False))
+        if qualifies(Pattern.ALL_HONOURS_PUNGS):
+            found.append(PathRule(Pattern.ALL_HONOURS_PUNGS, NO_SUIT, _HONOURS_PUNGS, True))
+    if qualifies(Pattern.BIG_HANGING) and melds.count == 4:
+        found.append(PathRule(Pattern.BIG_HANGING, NO_SUIT, _ALL_PARTS_PUNGS, True))
+    if qualifies(Pattern.CONCEALED) and melds.all_concealed:
+        found.append(PathRule(Pattern.CONCEALED, NO_SUIT, _ALL_PARTS_MIXED, False))
+    return found
+
+
+def part_tables(counts: list[int], held: list[int]) -> list[PartTable]:
+    """The tables of the four parts: 万, 筒, 条, honours."""
+    return [suit_table(counts, held, 0), suit_table(counts, held, 9), suit_table(counts, held, 18), honour_table(counts, held)]
+
+
+def paths_found(
+    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds
+) -> list[PathFound]:
+    """Each path's overlap and useful tiles, in the order of ``rules``."""
+    sets = 4 - melds.count
+    size = 14 - 3 * melds.count
+    found = []
+    for rule in rules:
+        overlap, useful = _combine(rule, tables, counts, melds, sets, size)
+        found.append(PathFound(rule.pattern, rule.suit, overlap, useful))
+    return found
+
+
+def best_overlap(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> tuple[int, int]:
+    """The best overlap over the paths and the useful tiles of the paths that reach it."""
+    sets = 4 - melds.count
+    size = 14 - 3 * melds.count
+    best = NO_TARGET
+    useful = 0
+    for rule in rules:
+        overlap, mask = _combine(rule, tables, counts, melds, sets, size)
+        if overlap > best:
+            best = overlap
+            useful = mask
+        elif overlap == best:
+            useful |= mask
+    return best, useful
+
+
+_SHIFT: Final = (0, 9, 18, 27)
+
+
+def _combine(
+    rule: PathRule, tables: list[PartTable], counts: list[int], melds: Melds, sets: int, size: int
+) -> tuple[int, int]:
+    combine = rule.combine
+    which = 1 if rule.pungs else 0
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
+        return _all_parts(tables, which, sets)
+    if combine == _ONE_SUIT:
+        return _one_part(tables, rule.suit, which, sets)
+    if combine == _SUIT_AND_HONOURS:
+        return _suit_and_honours(tables, rule.suit, which, sets, melds.suits)
+    if combine == _HONOURS_PUNGS:
+        return _one_part(tables, 3, 1, sets)
+    return _honours_any_shape(counts, melds.held, size)
+
+
+def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
+    """The whole target in one part: ``sets`` sets and the pair."""
+    table = tables[part]
+    index = slot(sets, 1)
+    value = table[which][index]
+    if value <= NO_TARGET // 2:
+        return NO_TARGET, 0
+    return value, table[which + 2][index] << _SHIFT[part]
+
+
+def _all_parts(tables: list[PartTable], which: int, sets: int) -> tuple[int, int]:
+    """Every part together: the most kept with ``sets`` sets and one pair in all (a max-plus
+    convolution over the parts), and the union of useful tiles over the best splits."""
+    # acc[slot] over the parts folded so far; pungs-only tables for honours whatever ``which``.
+    first = tables[0]
+    acc_value = first[which][:]
+    acc_mask = first[which + 2][:]
+    for part in range(1, 4):
+        table = tables[part]
+        kind = 1 if part == 3 else which
+        values = table[kind]
+        masks = table[kind + 2]
+        shift = _SHIFT[part]
+        last = part == 3
+        new_value = [NO_TARGET] * 10
+        new_mask = [0] * 10
+        for total in range(sets + 1):
+            for pairs in range(2):
+                if last and (total != sets or pairs != 1):
+                    continue
+                best = NO_TARGET
+                mask = 0
+                for here in range(total + 1):
+                    for here_pairs in range(pairs + 1):
+                        before = acc_value[slot(total - here, pairs - here_pairs)]
+                        if before <= NO_TARGET // 2:
+                            continue
+                        value = values[slot(here, here_pairs)]
+                        if value <= NO_TARGET // 2:
+                            continue
+                        value += before
+                        if value > best:
+                            best = value
+                            mask = acc_mask[slot(total - here, pairs - here_pairs)] | (
+                                masks[slot(here, here_pairs)] << shift
+                            )
+                        elif value == best:
+                            mask |= acc_mask[slot(total - here, pairs - here_pairs)] | (
+                                masks[slot(here, here_pairs)] << shift
+                            )
+                index = slot(total, pairs)
+                new_value[index] = best
+                new_mask[index] = mask
+        acc_value = new_value
+        acc_mask = new_mask
+    index = slot(sets, 1)
+    return acc_value[index], acc_mask[index]
+
+
+def _suit_and_honours(tables: list[PartTable], suit: int, which: int, sets: int, meld_suits: int) -> tuple[int, int]:
+    """A half flush of ``suit``: the suit and the honours, each present in the target or the melds."""
+    suited = tables[suit]
+    honours = tables[3]
+    suit_melded = bool(meld_suits >> suit & 1)
+    honour_melded = bool(meld_suits & _HONOUR_BIT)
+    shift = _SHIFT[suit]
+    best = NO_TARGET
+    mask = 0
+    for here in range(sets + 1):
+        for pairs in range(2):
+            if not suit_melded and here == 0 and pairs == 0:
+                continue
+            other_sets = sets - here
+            other_pairs = 1 - pairs
+            if not honour_melded and other_sets == 0 and other_pairs == 0:
+                continue
+            value = suited[which][slot(here, pairs)]
+            other = honours[1][slot(other_sets, other_pairs)]
+            if value <= NO_TARGET // 2 or other <= NO_TARGET // 2:
+                continue
+            value += other
+            found = (suited[which + 2][slot(here, pairs)] << shift) | (honours[3][slot(other_sets, other_pairs)] << 27)
+            if value > best:
+                best = value
+                mask = found
+            elif value == best:
+                mask |= found
+    return best, mask
+
+
+def _honours_any_shape(counts: list[int], held: list[int], size: int) -> tuple[int, int]:
+    """乱风向: any ``size`` honours within the four copies. A best target keeps every honour held
+    and fills the rest with any honour that has a copy left."""
+    kept = 0
+    room = 0
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        kept += counts[tile]
+        room += 4 - held[tile]
+    if room < size:
+        return NO_TARGET, 0
+    if kept >= size:
+        return size, 0
+    mask = 0
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        if counts[tile] + held[tile] < 4:
+            mask |= 1 << tile
+    return kept, mask
