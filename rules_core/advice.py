@@ -23,7 +23,9 @@ from rules_core.advice_values import (
 )
 from rules_core.distance import (
     NO_SUIT,
+    Melds,
     PathFound,
+    PathRule,
     best_overlap,
     meld_summary,
     part_tables,
@@ -35,7 +37,7 @@ from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_SELF_DRAW, Hand, Winner
 from rules_core.settle import evaluate_winner
-from rules_core.target_parts import NO_TARGET, honour_table, suit_table
+from rules_core.target_parts import NO_TARGET, PartTable, honour_table, suit_table
 from rules_core.tiles import ALL_TILES, FIRST_HONOUR, TILE_KINDS, Tile
 
 _SUITS: Final = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
@@ -66,8 +68,8 @@ def advise_holding(
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds.held)
-    size = 14 - 3 * melds.count
-    found = [f for f in paths_found(rules, tables, counts, melds) if f.overlap > NO_TARGET // 2]
+    size = 14 - 3 * melds.meld_count
+    found = _reached(rules, tables, counts, melds)
     if not found:  # 死手: no target with these melds
         return AdviceResult("", False, None, (), _NO_USEFUL, 0, _NO_WAITS, 0.0, _NO_OPTIONS, profile.digest)
     paths = _paths(found, size)
@@ -90,6 +92,20 @@ def advise_holding(
         )
     options = _options(counts, tables, rules, melds, size, own, seen, valuer)
     return AdviceResult("", True, shanten, paths, _NO_USEFUL, 0, _NO_WAITS, 0.0, options, profile.digest)
+
+
+def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[Path, ...]:
+    """The paths of a real holding (``counts`` its concealed counts), by shanten, then pattern,
+    then suit; none for a dead holding. The first path's shanten is the holding's."""
+    melds = meld_summary(hand.melds)
+    rules = path_rules(profile.qualifying_mask, melds)
+    found = _reached(rules, part_tables(counts, melds.held), counts, melds)
+    return _paths(found, 14 - 3 * melds.meld_count)
+
+
+def _reached(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> list[PathFound]:
+    """The paths some target carries."""
+    return [f for f in paths_found(rules, tables, counts, melds) if f.overlap > NO_TARGET // 2]
 
 
 def _paths(found: list[PathFound], size: int) -> tuple[Path, ...]:
@@ -154,7 +170,16 @@ class _Valuer:
         return value
 
 
-def _options(counts, tables, rules, melds, size, own, seen, valuer) -> tuple[DiscardOption, ...]:
+def _options(
+    counts: list[int],
+    tables: list[PartTable],
+    rules: tuple[PathRule, ...],
+    melds: Melds,
+    size: int,
+    own: list[int],
+    seen: list[int],
+    valuer: _Valuer,
+) -> tuple[DiscardOption, ...]:
     """One option per distinct concealed tile, in the order of 15.5, the best marked. The
     discarded tile lies on the table: live counts are those of the 14-tile holding."""
     held = melds.held

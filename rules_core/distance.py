@@ -64,7 +64,7 @@ class Melds(NamedTuple):
     """What a holding's melds say about its targets: how many, their tile counts (the four-copies
     limit), the suits they show, whether one is a chow, whether all are concealed kongs."""
 
-    count: int
+    meld_count: int
     held: list[int]
     suits: int
     has_chow: bool
@@ -100,7 +100,7 @@ _RULES: dict[tuple[int, int, int, bool, bool], tuple[PathRule, ...]] = {}
 def path_rules(qualifying_mask: int, melds: Melds) -> tuple[PathRule, ...]:
     """The paths a holding with these melds may take under a profile's qualifying patterns, in
     pattern order, then suit order (cached: few combinations occur)."""
-    key = (qualifying_mask, melds.count, melds.suits, melds.has_chow, melds.all_concealed)
+    key = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
     rules = _RULES.get(key)
     if rules is None:
         rules = _RULES[key] = tuple(sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit)))
@@ -128,7 +128,7 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
             found.append(PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_ANY_SHAPE, False))
         if qualifies(Pattern.ALL_HONOURS_PUNGS):
             found.append(PathRule(Pattern.ALL_HONOURS_PUNGS, NO_SUIT, _HONOURS_PUNGS, True))
-    if qualifies(Pattern.BIG_HANGING) and melds.count == 4:
+    if qualifies(Pattern.BIG_HANGING) and melds.meld_count == 4:
         found.append(PathRule(Pattern.BIG_HANGING, NO_SUIT, _ALL_PARTS_PUNGS, True))
     if qualifies(Pattern.CONCEALED) and melds.all_concealed:
         found.append(PathRule(Pattern.CONCEALED, NO_SUIT, _ALL_PARTS_MIXED, False))
@@ -144,8 +144,8 @@ def paths_found(
     rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds
 ) -> list[PathFound]:
     """Each path's overlap and useful tiles, in the order of ``rules``."""
-    sets = 4 - melds.count
-    size = 14 - 3 * melds.count
+    sets = 4 - melds.meld_count
+    size = 14 - 3 * melds.meld_count
     found = []
     for rule in rules:
         overlap, useful = _combine(rule, tables, counts, melds, sets, size)
@@ -155,8 +155,8 @@ def paths_found(
 
 def best_overlap(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> tuple[int, int]:
     """The best overlap over the paths and the useful tiles of the paths that reach it."""
-    sets = 4 - melds.count
-    size = 14 - 3 * melds.count
+    sets = 4 - melds.meld_count
+    size = 14 - 3 * melds.meld_count
     best = NO_TARGET
     useful = 0
     for rule in rules:
@@ -198,84 +198,79 @@ def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tupl
     return value, table[which + 2][index] << _SHIFT[part]
 
 
+def _splits(sets: int, final: bool) -> list[tuple[int, int, int]]:
+    """The ways to split j sets and p pairs between what is folded so far and one more part, as
+    (slot so far, slot of the part, slot together), for j up to ``sets`` and p up to 1; with
+    ``final``, only those that make ``sets`` sets and the pair."""
+    found = []
+    for total in range(sets + 1):
+        for pairs in range(2):
+            if final and (total != sets or pairs != 1):
+                continue
+            for here in range(total + 1):
+                for here_pairs in range(pairs + 1):
+                    found.append((slot(total - here, pairs - here_pairs), slot(here, here_pairs), slot(total, pairs)))
+    return found
+
+
+_ALL_SPLITS: Final = tuple(_splits(sets, False) for sets in range(5))
+_FINAL_SPLITS: Final = tuple(_splits(sets, True) for sets in range(5))
+
+
+def _fold(
+    values: list[int], masks: list[int], part_values: list[int], part_masks: list[int], shift: int, splits
+) -> tuple[list[int], list[int]]:
+    """One more part folded in (a max-plus convolution), with the union of useful tiles over the
+    best splits; overlaps are never negative, so a negative one is `NO_TARGET`."""
+    new_values = [NO_TARGET] * 10
+    new_masks = [0] * 10
+    for before, here, out in splits:
+        kept = values[before]
+        added = part_values[here]
+        if kept < 0 or added < 0:
+            continue
+        total = kept + added
+        best = new_values[out]
+        if total > best:
+            new_values[out] = total
+            new_masks[out] = masks[before] | (part_masks[here] << shift)
+        elif total == best:
+            new_masks[out] |= masks[before] | (part_masks[here] << shift)
+    return new_values, new_masks
+
+
 def _all_parts(tables: list[PartTable], which: int, sets: int) -> tuple[int, int]:
-    """Every part together: the most kept with ``sets`` sets and one pair in all (a max-plus
-    convolution over the parts), and the union of useful tiles over the best splits."""
-    # acc[slot] over the parts folded so far; pungs-only tables for honours whatever ``which``.
+    """Every part together: the most kept with ``sets`` sets and one pair in all, and the union of
+    useful tiles over the best splits; the honours pungs only whatever ``which`` says."""
     first = tables[0]
-    acc_value = first[which][:]
-    acc_mask = first[which + 2][:]
-    for part in range(1, 4):
-        table = tables[part]
-        kind = 1 if part == 3 else which
-        values = table[kind]
-        masks = table[kind + 2]
-        shift = _SHIFT[part]
-        last = part == 3
-        new_value = [NO_TARGET] * 10
-        new_mask = [0] * 10
-        for total in range(sets + 1):
-            for pairs in range(2):
-                if last and (total != sets or pairs != 1):
-                    continue
-                best = NO_TARGET
-                mask = 0
-                for here in range(total + 1):
-                    for here_pairs in range(pairs + 1):
-                        before = acc_value[slot(total - here, pairs - here_pairs)]
-                        if before <= NO_TARGET // 2:
-                            continue
-                        value = values[slot(here, here_pairs)]
-                        if value <= NO_TARGET // 2:
-                            continue
-                        value += before
-                        if value > best:
-                            best = value
-                            mask = acc_mask[slot(total - here, pairs - here_pairs)] | (
-                                masks[slot(here, here_pairs)] << shift
-                            )
-                        elif value == best:
-                            mask |= acc_mask[slot(total - here, pairs - here_pairs)] | (
-                                masks[slot(here, here_pairs)] << shift
-                            )
-                index = slot(total, pairs)
-                new_value[index] = best
-                new_mask[index] = mask
-        acc_value = new_value
-        acc_mask = new_mask
+    values, masks = first[which], first[which + 2]
+    splits = _ALL_SPLITS[sets]
+    values, masks = _fold(values, masks, tables[1][which], tables[1][which + 2], 9, splits)
+    values, masks = _fold(values, masks, tables[2][which], tables[2][which + 2], 18, splits)
+    values, masks = _fold(values, masks, tables[3][1], tables[3][3], 27, _FINAL_SPLITS[sets])
     index = slot(sets, 1)
-    return acc_value[index], acc_mask[index]
+    return values[index], masks[index]
 
 
 def _suit_and_honours(tables: list[PartTable], suit: int, which: int, sets: int, meld_suits: int) -> tuple[int, int]:
     """A half flush of ``suit``: the suit and the honours, each present in the target or the melds."""
     suited = tables[suit]
     honours = tables[3]
-    suit_melded = bool(meld_suits >> suit & 1)
-    honour_melded = bool(meld_suits & _HONOUR_BIT)
-    shift = _SHIFT[suit]
-    best = NO_TARGET
-    mask = 0
-    for here in range(sets + 1):
-        for pairs in range(2):
-            if not suit_melded and here == 0 and pairs == 0:
-                continue
-            other_sets = sets - here
-            other_pairs = 1 - pairs
-            if not honour_melded and other_sets == 0 and other_pairs == 0:
-                continue
-            value = suited[which][slot(here, pairs)]
-            other = honours[1][slot(other_sets, other_pairs)]
-            if value <= NO_TARGET // 2 or other <= NO_TARGET // 2:
-                continue
-            value += other
-            found = (suited[which + 2][slot(here, pairs)] << shift) | (honours[3][slot(other_sets, other_pairs)] << 27)
-            if value > best:
-                best = value
-                mask = found
-            elif value == best:
-                mask |= found
-    return best, mask
+    suited_values = suited[which]
+    honour_values = honours[1]
+    if not meld_suits >> suit & 1 or not meld_suits & _HONOUR_BIT:
+        # a part that the melds do not show must hold a set or the pair: its empty slot is no target
+        suited_values = suited_values[:]
+        honour_values = honour_values[:]
+        if not meld_suits >> suit & 1:
+            suited_values[0] = NO_TARGET
+        if not meld_suits & _HONOUR_BIT:
+            honour_values[0] = NO_TARGET
+    values, masks = _fold(
+        suited_values, [m << _SHIFT[suit] for m in suited[which + 2]], honour_values, honours[3], 27, _FINAL_SPLITS[sets]
+    )
+    index = slot(sets, 1)
+    return values[index], masks[index]
 
 
 def _honours_any_shape(counts: list[int], held: list[int], size: int) -> tuple[int, int]:

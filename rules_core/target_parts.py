@@ -80,21 +80,28 @@ def honour_table(counts: list[int], held: list[int]) -> PartTable:
     return table
 
 
+_STATES: Final = 250  # (chows begun two tiles back, one tile back, sets, pairs): 5 x 5 x 5 x 2
+
+
 def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], list[int]]:
     """Over every target part: the best overlap and the union of useful tiles of the best, per
-    slot. A state is (chows begun two tiles back, chows begun one tile back, sets, pairs)."""
+    slot. A state is (chows begun two tiles back, chows begun one tile back, sets, pairs),
+    coded a + 5b + 25 sets + 125 pairs; ``best`` holds -1 for a state no target part reaches."""
     size = len(part)
-    # state code: a + 5 * (b + 5 * (sets + 5 * pairs)) -> overlap, useful mask
-    best: dict[int, int] = {0: 0}
-    useful: dict[int, int] = {0: 0}
+    best = [-1] * _STATES
+    useful = [0] * _STATES
+    best[0] = 0
+    active = [0]
     for i in range(size):
         held = part[i]
         cap = caps[i]
         bit = 1 << i
         may_chow = chows and i + 2 < size
-        next_best: dict[int, int] = {}
-        next_useful: dict[int, int] = {}
-        for state, value in best.items():
+        next_best = [-1] * _STATES
+        next_useful = [0] * _STATES
+        next_active: list[int] = []
+        for state in active:
+            value = best[state]
             mask = useful[state]
             a = state % 5
             b = state // 5 % 5
@@ -103,38 +110,45 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
             carried = a + b
             if carried > cap:
                 continue
-            most_chows = min(4 - sets, cap - carried) if may_chow else 0
+            most_chows = 4 - sets if may_chow else 0
+            if most_chows > cap - carried:
+                most_chows = cap - carried
             for c in range(most_chows + 1):
-                for pung in range(2):
-                    for pair in range(2):
-                        if pung and pair:
+                base = carried + c
+                after = b + 5 * c
+                for choice in range(3):  # nothing more, a pung, the pair
+                    if choice == 0:
+                        tiles = base
+                        code = after + 25 * (sets + c) + 125 * pairs
+                    elif choice == 1:
+                        tiles = base + 3
+                        if sets + c == 4 or tiles > cap:
                             continue
-                        if pair and pairs:
+                        code = after + 25 * (sets + c + 1) + 125 * pairs
+                    else:
+                        tiles = base + 2
+                        if pairs or tiles > cap:
                             continue
-                        new_sets = sets + c + pung
-                        if new_sets > 4:
-                            continue
-                        tiles = carried + c + 3 * pung + 2 * pair
-                        if tiles > cap:
-                            continue
-                        gain = tiles if tiles < held else held
-                        new_mask = mask | bit if tiles > held else mask
-                        code = b + 5 * (c + 5 * (new_sets + 5 * (pairs + pair)))
-                        new_value = value + gain
-                        old = next_best.get(code)
-                        if old is None or new_value > old:
-                            next_best[code] = new_value
-                            next_useful[code] = new_mask
-                        elif new_value == old:
-                            next_useful[code] |= new_mask
+                        code = after + 25 * (sets + c) + 125
+                    new_value = value + (tiles if tiles < held else held)
+                    new_mask = mask | bit if tiles > held else mask
+                    old = next_best[code]
+                    if new_value > old:
+                        if old < 0:
+                            next_active.append(code)
+                        next_best[code] = new_value
+                        next_useful[code] = new_mask
+                    elif new_value == old:
+                        next_useful[code] |= new_mask
         best = next_best
         useful = next_useful
+        active = next_active
     values = [NO_TARGET] * SLOTS
     masks = [0] * SLOTS
-    for state, value in best.items():
+    for state in active:
         if state % 25:
             continue  # chows still open past the last tile: never made (may_chow stops them)
         index = slot(state // 25 % 5, state // 125)
-        values[index] = value
+        values[index] = best[state]
         masks[index] = useful[state]
     return values, masks
