@@ -19,7 +19,7 @@ CORE_STAMP := $(VENV)/.core-compiled
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -179,6 +179,11 @@ bench-batch-memory: install
 
 bench-http: install
 	$(PY) -m bench.http_bench
+
+# Advice against `mahjong`'s regular shanten on the same 10,000 holdings (shanten 0-3, with
+# melds and without), and the review of simulated records (RULES.md section 15).
+bench-advice: install $(BENCH_STAMP)
+	$(PY) -m bench.advice_bench --reference-path $(BENCH_DEPS) --json bench/results/advice.json
 
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).

@@ -33,6 +33,7 @@ from rules_core.distance import (
     paths_found,
 )
 from rules_core.multipliers import Multipliers, multipliers
+from rules_core.patterns import Pattern
 from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_SELF_DRAW, Hand, Winner
@@ -69,7 +70,7 @@ def advise_holding(
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds.held)
     size = 14 - 3 * melds.meld_count
-    found = _reached(rules, tables, counts, melds)
+    found = _reached(rules, tables, counts, melds, False)
     if not found:  # 死手: no target with these melds
         return AdviceResult("", False, None, (), _NO_USEFUL, 0, _NO_WAITS, 0.0, _NO_OPTIONS, profile.digest)
     paths = _paths(found, size)
@@ -77,12 +78,7 @@ def advise_holding(
     own = held_counts(hand, counts)
     valuer = _Valuer(profile, multi, seat, dealer_seat, hand)
     if sum(counts) < size:  # waiting: it draws or claims next
-        useful_mask = 0
-        best = size - 1 - shanten
-        for path in found:
-            if path.overlap == best:
-                useful_mask |= path.useful
-        useful, live_total = _useful(useful_mask, own, seen)
+        useful, live_total = _useful(best_overlap(rules, tables, counts, melds)[1], own, seen)
         waits: tuple[AdviceWait, ...] = _NO_WAITS
         live_value = 0.0
         if shanten == 0:
@@ -99,21 +95,33 @@ def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[
     then suit; none for a dead holding. The first path's shanten is the holding's."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
-    found = _reached(rules, part_tables(counts, melds.held), counts, melds)
+    found = _reached(rules, part_tables(counts, melds.held), counts, melds, False)
     return _paths(found, 14 - 3 * melds.meld_count)
 
 
-def _reached(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> list[PathFound]:
-    """The paths some target carries."""
-    return [f for f in paths_found(rules, tables, counts, melds) if f.overlap > NO_TARGET // 2]
+def _reached(
+    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds, useful: bool
+) -> list[PathFound]:
+    """The paths some target carries, with their useful tiles when asked."""
+    return [f for f in paths_found(rules, tables, counts, melds, useful) if f.overlap >= 0]
+
+
+_PATHS: dict[int, Path] = {}  # by sort key: few (pattern, suit, shanten) occur, and a Path is immutable
 
 
 def _paths(found: list[PathFound], size: int) -> tuple[Path, ...]:
     """The paths by shanten, then pattern, then suit."""
-    ordered = sorted(found, key=lambda f: (size - f.overlap, f.pattern, f.suit))
-    return tuple(
-        Path(f.pattern, None if f.suit == NO_SUIT else _SUITS[f.suit], size - f.overlap - 1) for f in ordered
-    )
+    keys = sorted([(size - f.overlap) << 12 | int(f.pattern) << 4 | (f.suit + 1) for f in found])
+    paths = []
+    for key in keys:
+        path = _PATHS.get(key)
+        if path is None:
+            suit = (key & 15) - 1
+            path = _PATHS[key] = Path(
+                Pattern(key >> 4 & 255), None if suit == NO_SUIT else _SUITS[suit], (key >> 12) - 1
+            )
+        paths.append(path)
+    return tuple(paths)
 
 
 def _useful(mask: int, own: list[int], seen: list[int]) -> tuple[tuple[UsefulTile, ...], int]:

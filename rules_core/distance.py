@@ -141,31 +141,30 @@ def part_tables(counts: list[int], held: list[int]) -> list[PartTable]:
 
 
 def paths_found(
-    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds
+    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds, useful: bool = True
 ) -> list[PathFound]:
-    """Each path's overlap and useful tiles, in the order of ``rules``."""
+    """Each path's overlap, in the order of ``rules``, and with ``useful`` its useful tiles (0
+    without: the overlaps alone cost less)."""
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
     found = []
     for rule in rules:
-        overlap, useful = _combine(rule, tables, counts, melds, sets, size)
-        found.append(PathFound(rule.pattern, rule.suit, overlap, useful))
+        overlap, mask = _combine(rule, tables, counts, melds, sets, size, useful)
+        found.append(PathFound(rule.pattern, rule.suit, overlap, mask))
     return found
 
 
 def best_overlap(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> tuple[int, int]:
-    """The best overlap over the paths and the useful tiles of the paths that reach it."""
+    """The best overlap over the paths and the useful tiles of the paths that reach it (the
+    overlaps first; the useful tiles of the best paths only)."""
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
-    best = NO_TARGET
+    overlaps = [_combine(rule, tables, counts, melds, sets, size, False)[0] for rule in rules]
+    best = max(overlaps)
     useful = 0
-    for rule in rules:
-        overlap, mask = _combine(rule, tables, counts, melds, sets, size)
-        if overlap > best:
-            best = overlap
-            useful = mask
-        elif overlap == best:
-            useful |= mask
+    for index in range(len(rules)):
+        if overlaps[index] == best:
+            useful |= _combine(rules[index], tables, counts, melds, sets, size, True)[1]
     return best, useful
 
 
@@ -173,16 +172,16 @@ _SHIFT: Final = (0, 9, 18, 27)
 
 
 def _combine(
-    rule: PathRule, tables: list[PartTable], counts: list[int], melds: Melds, sets: int, size: int
+    rule: PathRule, tables: list[PartTable], counts: list[int], melds: Melds, sets: int, size: int, useful: bool
 ) -> tuple[int, int]:
     combine = rule.combine
     which = 1 if rule.pungs else 0
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
-        return _all_parts(tables, which, sets)
+        return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
         return _one_part(tables, rule.suit, which, sets)
     if combine == _SUIT_AND_HONOURS:
-        return _suit_and_honours(tables, rule.suit, which, sets, melds.suits)
+        return _suit_and_honours(tables, rule.suit, which, sets, melds.suits, useful)
     if combine == _HONOURS_PUNGS:
         return _one_part(tables, 3, 1, sets)
     return _honours_any_shape(counts, melds.held, size)
@@ -193,15 +192,15 @@ def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tupl
     table = tables[part]
     index = slot(sets, 1)
     value = table[which][index]
-    if value <= NO_TARGET // 2:
+    if value < 0:
         return NO_TARGET, 0
     return value, table[which + 2][index] << _SHIFT[part]
 
 
-def _splits(sets: int, final: bool) -> list[tuple[int, int, int]]:
-    """The ways to split j sets and p pairs between what is folded so far and one more part, as
-    (slot so far, slot of the part, slot together), for j up to ``sets`` and p up to 1; with
-    ``final``, only those that make ``sets`` sets and the pair."""
+def _splits(sets: int, final: bool) -> list[int]:
+    """The ways to split j sets and p pairs between what is folded so far and one more part, for
+    j up to ``sets`` and p up to 1 (with ``final``, only those that make ``sets`` sets and the
+    pair), as triples laid end to end: slot so far, slot of the part, slot together."""
     found = []
     for total in range(sets + 1):
         for pairs in range(2):
@@ -209,65 +208,101 @@ def _splits(sets: int, final: bool) -> list[tuple[int, int, int]]:
                 continue
             for here in range(total + 1):
                 for here_pairs in range(pairs + 1):
-                    found.append((slot(total - here, pairs - here_pairs), slot(here, here_pairs), slot(total, pairs)))
+                    found += [slot(total - here, pairs - here_pairs), slot(here, here_pairs), slot(total, pairs)]
     return found
 
 
-_ALL_SPLITS: Final = tuple(_splits(sets, False) for sets in range(5))
-_FINAL_SPLITS: Final = tuple(_splits(sets, True) for sets in range(5))
+_ALL_SPLITS: Final = [_splits(sets, False) for sets in range(5)]
+_FINAL_SPLITS: Final = [_splits(sets, True) for sets in range(5)]
 
 
 def _fold(
-    values: list[int], masks: list[int], part_values: list[int], part_masks: list[int], shift: int, splits
+    values: list[int],
+    masks: list[int],
+    shift: int,
+    part_values: list[int],
+    part_masks: list[int],
+    part_shift: int,
+    splits: list[int],
+    useful: bool,
+    present: bool = False,
 ) -> tuple[list[int], list[int]]:
-    """One more part folded in (a max-plus convolution), with the union of useful tiles over the
-    best splits; overlaps are never negative, so a negative one is `NO_TARGET`."""
+    """One more part folded in (a max-plus convolution) and, with ``useful``, the union of useful
+    tiles over the best splits (each side's masks shifted to its tiles). Overlaps are never
+    negative, so a negative one is `NO_TARGET`. With ``present``, each side holds a set or the
+    pair (a half flush's suit and honours not shown by the melds)."""
     new_values = [NO_TARGET] * 10
     new_masks = [0] * 10
-    for before, here, out in splits:
+    for index in range(0, len(splits), 3):
+        before = splits[index]
+        here = splits[index + 1]
+        if present and (before == 0 or here == 0):
+            continue
         kept = values[before]
         added = part_values[here]
         if kept < 0 or added < 0:
             continue
         total = kept + added
+        out = splits[index + 2]
         best = new_values[out]
         if total > best:
             new_values[out] = total
-            new_masks[out] = masks[before] | (part_masks[here] << shift)
-        elif total == best:
-            new_masks[out] |= masks[before] | (part_masks[here] << shift)
+            if useful:
+                new_masks[out] = (masks[before] << shift) | (part_masks[here] << part_shift)
+        elif useful and total == best:
+            new_masks[out] |= (masks[before] << shift) | (part_masks[here] << part_shift)
     return new_values, new_masks
 
 
-def _all_parts(tables: list[PartTable], which: int, sets: int) -> tuple[int, int]:
+def _all_parts(tables: list[PartTable], which: int, sets: int, useful: bool) -> tuple[int, int]:
     """Every part together: the most kept with ``sets`` sets and one pair in all, and the union of
     useful tiles over the best splits; the honours pungs only whatever ``which`` says."""
     first = tables[0]
-    values, masks = first[which], first[which + 2]
+    second = tables[1]
+    third = tables[2]
+    honours = tables[3]
     splits = _ALL_SPLITS[sets]
-    values, masks = _fold(values, masks, tables[1][which], tables[1][which + 2], 9, splits)
-    values, masks = _fold(values, masks, tables[2][which], tables[2][which + 2], 18, splits)
-    values, masks = _fold(values, masks, tables[3][1], tables[3][3], 27, _FINAL_SPLITS[sets])
+    values, masks = _fold(first[which], first[which + 2], 0, second[which], second[which + 2], 9, splits, useful)
+    values, masks = _fold(values, masks, 0, third[which], third[which + 2], 18, splits, useful)
+    values, masks = _fold(values, masks, 0, honours[1], honours[3], 27, _FINAL_SPLITS[sets], useful)
     index = slot(sets, 1)
     return values[index], masks[index]
 
 
-def _suit_and_honours(tables: list[PartTable], suit: int, which: int, sets: int, meld_suits: int) -> tuple[int, int]:
+def _suit_and_honours(
+    tables: list[PartTable], suit: int, which: int, sets: int, meld_suits: int, useful: bool
+) -> tuple[int, int]:
     """A half flush of ``suit``: the suit and the honours, each present in the target or the melds."""
     suited = tables[suit]
     honours = tables[3]
+    splits = _FINAL_SPLITS[sets]
+    if meld_suits >> suit & 1 and meld_suits & _HONOUR_BIT:
+        present = False
+    elif not meld_suits >> suit & 1 and not meld_suits & _HONOUR_BIT:
+        present = True
+    else:  # one side shown by the melds: only the other must hold a set or the pair
+        return _half_shown(suited, honours, suit, which, sets, bool(meld_suits >> suit & 1), useful)
+    values, masks = _fold(
+        suited[which], suited[which + 2], _SHIFT[suit], honours[1], honours[3], 27, splits, useful, present
+    )
+    index = slot(sets, 1)
+    return values[index], masks[index]
+
+
+def _half_shown(
+    suited: PartTable, honours: PartTable, suit: int, which: int, sets: int, suit_shown: bool, useful: bool
+) -> tuple[int, int]:
+    """A half flush whose melds show one of its two sides: the other holds a set or the pair."""
     suited_values = suited[which]
     honour_values = honours[1]
-    if not meld_suits >> suit & 1 or not meld_suits & _HONOUR_BIT:
-        # a part that the melds do not show must hold a set or the pair: its empty slot is no target
-        suited_values = suited_values[:]
+    if suit_shown:
         honour_values = honour_values[:]
-        if not meld_suits >> suit & 1:
-            suited_values[0] = NO_TARGET
-        if not meld_suits & _HONOUR_BIT:
-            honour_values[0] = NO_TARGET
+        honour_values[0] = NO_TARGET
+    else:
+        suited_values = suited_values[:]
+        suited_values[0] = NO_TARGET
     values, masks = _fold(
-        suited_values, [m << _SHIFT[suit] for m in suited[which + 2]], honour_values, honours[3], 27, _FINAL_SPLITS[sets]
+        suited_values, suited[which + 2], _SHIFT[suit], honour_values, honours[3], 27, _FINAL_SPLITS[sets], useful
     )
     index = slot(sets, 1)
     return values[index], masks[index]

@@ -110,9 +110,9 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
             carried = a + b
             if carried > cap:
                 continue
-            most_chows = 4 - sets if may_chow else 0
-            if most_chows > cap - carried:
-                most_chows = cap - carried
+            most_chows = 0
+            if may_chow:  # within the sets left and the copies of the chow's three tiles
+                most_chows = min(4 - sets, cap - carried, caps[i + 1] - b, caps[i + 2])
             for c in range(most_chows + 1):
                 base = carried + c
                 after = b + 5 * c
