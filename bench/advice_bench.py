@@ -72,7 +72,9 @@ def make_holdings(count: int, seed: int) -> list[Holding]:
     while len(found) < count:
         profile = PROFILES[number % 3]
         number += 1
-        hand = random_holding(rng, waiting=True, exchanges=rng.choice((0, 1, 2, 3, 4)), melds=rng.choice((0, 1, 2, 3, 4)))
+        hand = random_holding(
+            rng, waiting=True, exchanges=rng.choice((0, 1, 2, 3, 4)), melds=rng.choice((0, 1, 2, 3, 4))
+        )
         holding = Holding(hand, profile, 0)
         paths = holding_paths(BUILTIN_PROFILES[profile], hand, holding.counts)
         if not paths:

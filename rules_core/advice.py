@@ -38,7 +38,7 @@ from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_SELF_DRAW, Hand, Winner
 from rules_core.settle import evaluate_winner
-from rules_core.target_parts import NO_TARGET, PartTable, honour_table, suit_table
+from rules_core.target_parts import PartTable, honour_table, suit_table
 from rules_core.tiles import ALL_TILES, FIRST_HONOUR, TILE_KINDS, Tile
 
 _SUITS: Final = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
@@ -138,9 +138,7 @@ def _useful(mask: int, own: list[int], seen: list[int]) -> tuple[tuple[UsefulTil
     return tuple(useful), total
 
 
-def _waits(
-    useful: tuple[UsefulTile, ...], valuer: _Valuer, counts: list[int]
-) -> tuple[tuple[AdviceWait, ...], float]:
+def _waits(useful: tuple[UsefulTile, ...], valuer: _Valuer, counts: list[int]) -> tuple[tuple[AdviceWait, ...], float]:
     """A ready holding's waits (its useful tiles) with the value of each as a self-draw."""
     waits = []
     live_value = 0.0

@@ -137,7 +137,12 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
 
 def part_tables(counts: list[int], held: list[int]) -> list[PartTable]:
     """The tables of the four parts: 万, 筒, 条, honours."""
-    return [suit_table(counts, held, 0), suit_table(counts, held, 9), suit_table(counts, held, 18), honour_table(counts, held)]
+    return [
+        suit_table(counts, held, 0),
+        suit_table(counts, held, 9),
+        suit_table(counts, held, 18),
+        honour_table(counts, held),
+    ]
 
 
 def paths_found(
@@ -154,7 +159,9 @@ def paths_found(
     return found
 
 
-def best_overlap(rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds) -> tuple[int, int]:
+def best_overlap(
+    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds
+) -> tuple[int, int]:
     """The best overlap over the paths and the useful tiles of the paths that reach it (the
     overlaps first; the useful tiles of the best paths only)."""
     sets = 4 - melds.meld_count

@@ -95,7 +95,9 @@ def review_record(request: SettleRecordRequest, profiles: ProfileRegistry = BUIL
         )
         if not advice.reachable:
             reviews.append(
-                DiscardReview(holding.event_index, holding.seat, False, None, holding.discarded, None, (), False, False, False)
+                DiscardReview(
+                    holding.event_index, holding.seat, False, None, holding.discarded, None, (), False, False, False
+                )
             )
             continue
         options = advice.options

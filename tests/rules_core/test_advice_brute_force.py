@@ -163,5 +163,5 @@ def test_at_shanten_one_the_useful_tiles_are_those_after_which_one_exchange_wins
             continue
         checked += 1
         profile = profile_of(name, overrides)
-        useful = drawn_where(hand, counts_of(hand), lambda drawn: one_exchange_wins(profile, hand, drawn))
+        useful = drawn_where(hand, counts_of(hand), lambda drawn, p=profile, h=hand: one_exchange_wins(p, h, drawn))
         assert [u.tile for u in result.useful] == useful, hand

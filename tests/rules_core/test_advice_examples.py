@@ -90,9 +90,7 @@ def test_5_four_copies_no_fifth_east():
     result = advice("EEEE 123p 456p 789p")
     assert result.shanten == 1
     assert paths(result)[:2] == ["HALF_FLUSH 筒 1", "FULL_FLUSH 筒 4"]
-    assert useful(result.useful) == " ".join(
-        [f"{n}p:3" for n in range(1, 10)] + [f"{h}:4" for h in "SWNCFP"]
-    )  # not E
+    assert useful(result.useful) == " ".join([f"{n}p:3" for n in range(1, 10)] + [f"{h}:4" for h in "SWNCFP"])  # not E
     assert result.live_total == 9 * 3 + 6 * 4 == 51
 
 

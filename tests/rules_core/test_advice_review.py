@@ -8,9 +8,8 @@ import pytest
 from rules_core.build import chow, concealed_kong, deal, discard, draw, exhaustive_draw, pung
 from rules_core.errors import InvalidRequest
 from rules_core.records import SettleRecordRequest
-from rules_core.replay import settle_record
+from rules_core.replay import replay, settle_record
 from rules_core.review import _Table, review_record
-from rules_core.replay import replay
 from rules_core.tiles import TILE_NOTATION
 from tests.rules_core.advice_helpers import useful, waits
 

@@ -30,7 +30,13 @@ def test_a_chow_rules_out_every_pung_form():
 
 def test_a_suited_meld_rules_out_other_suits_flushes_and_all_honours():
     result = advice("11p 456p 789p EE S [555p@2]", seat=1)
-    assert patterns(result) == {"ALL_PUNGS", "HALF_FLUSH 筒", "FULL_FLUSH 筒", "HALF_FLUSH_PUNGS 筒", "FULL_FLUSH_PUNGS 筒"}
+    assert patterns(result) == {
+        "ALL_PUNGS",
+        "HALF_FLUSH 筒",
+        "FULL_FLUSH 筒",
+        "HALF_FLUSH_PUNGS 筒",
+        "FULL_FLUSH_PUNGS 筒",
+    }
 
 
 def test_an_honour_meld_keeps_half_flushes_and_all_honours_and_rules_out_full_flushes():

@@ -26,7 +26,9 @@ def fields(*args, **changes) -> list[str]:
 
 
 def test_a_holding_of_twelve_or_fifteen_is_named_at_hand_concealed():
-    assert violations("111m 555m 999p CC 7s") == [("hand.concealed", "0 meld(s) leave 13 or 14 concealed tiles, got 12")]
+    assert violations("111m 555m 999p CC 7s") == [
+        ("hand.concealed", "0 meld(s) leave 13 or 14 concealed tiles, got 12")
+    ]
     assert fields("111m 555m 999p CC 77s 12m") == ["hand.concealed"]
     assert violations("111m 555m 99p [123s@0]") == [
         ("hand.concealed", "1 meld(s) leave 10 or 11 concealed tiles, got 8")
@@ -42,7 +44,9 @@ def test_a_winning_tile_is_malformed():
 
 def test_a_fifth_copy_in_the_holding_is_named_at_hand():
     assert fields("11111m 555m 999p CC 7s") == ["hand"]
-    assert violations("11m 555m 999p CC 7s [111m@2]") == [("hand", "a tile has only four copies: 1m x5")]  # meld counted
+    assert violations("11m 555m 999p CC 7s [111m@2]") == [
+        ("hand", "a tile has only four copies: 1m x5")
+    ]  # meld counted
 
 
 def test_an_unspecified_tile_a_bad_meld_and_a_bad_seat_are_each_named():
@@ -81,7 +85,6 @@ def test_the_table_is_checked_as_every_request_s():
     assert fields(profile="Classic") == ["profile"]
     with pytest.raises(ProfileDigestMismatch):
         advise(AdviseRequest("classic", 1, hand("111m 555m 999p CC 77s"), profile_digest="sha256:" + "0" * 64))
-
 
 
 def test_faults_of_the_seat_the_hand_and_seen_are_reported_together():
