@@ -24,19 +24,20 @@ from rules_core.advice_values import (
 from rules_core.distance import (
     NO_SUIT,
     Melds,
-    PathFound,
-    PathRule,
-    best_overlap,
     meld_summary,
     part_tables,
+    path_overlaps,
     path_rules,
-    paths_found,
+    rule_pattern,
+    rule_suit,
+    useful_of_best,
 )
 from rules_core.multipliers import Multipliers, multipliers
 from rules_core.patterns import Pattern
 from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_SELF_DRAW, Hand, Winner
+from rules_core.results import new
 from rules_core.settle import evaluate_winner
 from rules_core.target_parts import PartTable, honour_table, suit_table
 from rules_core.tiles import ALL_TILES, FIRST_HONOUR, TILE_KINDS, Tile
@@ -70,15 +71,15 @@ def advise_holding(
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds.held)
     size = 14 - 3 * melds.meld_count
-    found = _reached(rules, tables, counts, melds, False)
-    if not found:  # 死手: no target with these melds
+    overlaps = path_overlaps(rules, tables, counts, melds)
+    paths = _paths(rules, overlaps, size)
+    if not paths:  # 死手: no target with these melds
         return AdviceResult("", False, None, (), _NO_USEFUL, 0, _NO_WAITS, 0.0, _NO_OPTIONS, profile.digest)
-    paths = _paths(found, size)
     shanten = paths[0].shanten
     own = held_counts(hand, counts)
     valuer = _Valuer(profile, multi, seat, dealer_seat, hand)
     if sum(counts) < size:  # waiting: it draws or claims next
-        useful, live_total = _useful(best_overlap(rules, tables, counts, melds)[1], own, seen)
+        useful, live_total = _useful(useful_of_best(rules, overlaps, tables, counts, melds)[1], own, seen)
         waits: tuple[AdviceWait, ...] = _NO_WAITS
         live_value = 0.0
         if shanten == 0:
@@ -86,7 +87,7 @@ def advise_holding(
         return AdviceResult(
             "", True, shanten, paths, useful, live_total, waits, live_value, _NO_OPTIONS, profile.digest
         )
-    options = _options(counts, tables, rules, melds, size, own, seen, valuer)
+    options = _options(counts, tables, rules, overlaps, melds, size, own, seen, valuer)
     return AdviceResult("", True, shanten, paths, _NO_USEFUL, 0, _NO_WAITS, 0.0, options, profile.digest)
 
 
@@ -95,23 +96,22 @@ def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[
     then suit; none for a dead holding. The first path's shanten is the holding's."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
-    found = _reached(rules, part_tables(counts, melds.held), counts, melds, False)
-    return _paths(found, 14 - 3 * melds.meld_count)
-
-
-def _reached(
-    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds, useful: bool
-) -> list[PathFound]:
-    """The paths some target carries, with their useful tiles when asked."""
-    return [f for f in paths_found(rules, tables, counts, melds, useful) if f.overlap >= 0]
+    overlaps = path_overlaps(rules, part_tables(counts, melds.held), counts, melds)
+    return _paths(rules, overlaps, 14 - 3 * melds.meld_count)
 
 
 _PATHS: dict[int, Path] = {}  # by sort key: few (pattern, suit, shanten) occur, and a Path is immutable
 
 
-def _paths(found: list[PathFound], size: int) -> tuple[Path, ...]:
-    """The paths by shanten, then pattern, then suit."""
-    keys = sorted([(size - f.overlap) << 12 | int(f.pattern) << 4 | (f.suit + 1) for f in found])
+def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]:
+    """The paths some target carries, by shanten, then pattern, then suit."""
+    keys = []
+    for index in range(len(rules)):
+        overlap = overlaps[index]
+        if overlap >= 0:
+            rule = rules[index]
+            keys.append((size - overlap) << 12 | rule_pattern(rule) << 4 | (rule_suit(rule) + 1))
+    keys.sort()
     paths = []
     for key in keys:
         path = _PATHS.get(key)
@@ -133,7 +133,7 @@ def _useful(mask: int, own: list[int], seen: list[int]) -> tuple[tuple[UsefulTil
             live = 4 - own[tile] - seen[tile]
             if live < 0:
                 live = 0
-            useful.append(UsefulTile(ALL_TILES[tile], live))
+            useful.append(new(UsefulTile, (ALL_TILES[tile], live)))
             total += live
     return tuple(useful), total
 
@@ -179,7 +179,8 @@ class _Valuer:
 def _options(
     counts: list[int],
     tables: list[PartTable],
-    rules: tuple[PathRule, ...],
+    rules: list[int],
+    overlaps: list[int],
     melds: Melds,
     size: int,
     own: list[int],
@@ -197,7 +198,8 @@ def _options(
         part = 3 if tile >= FIRST_HONOUR else tile // 9
         changed = tables[:]
         changed[part] = honour_table(counts, held) if part == 3 else suit_table(counts, held, part * 9)
-        overlap, mask = best_overlap(rules, changed, counts, melds)
+        after = path_overlaps(rules, changed, counts, melds, overlaps, part)
+        overlap, mask = useful_of_best(rules, after, changed, counts, melds)
         shanten = size - 1 - overlap
         useful, live_total = _useful(mask, own, seen)
         waits: tuple[AdviceWait, ...] = _NO_WAITS

@@ -52,12 +52,19 @@ class PathRule(NamedTuple):
     combine: int
     pungs: bool
 
+    @property
+    def code(self) -> int:
+        """The rule as one int (what the hot loops read): pattern, suit + 1, combine, pungs."""
+        return int(self.pattern) | (self.suit + 1) << 8 | self.combine << 12 | int(self.pungs) << 16
 
-class PathFound(NamedTuple):
-    pattern: Pattern
-    suit: int
-    overlap: int  # `NO_TARGET` when no target carries the path
-    useful: int  # bit mask of tiles
+
+def rule_pattern(code: int) -> int:
+    return code & 255
+
+
+def rule_suit(code: int) -> int:
+    """0-2, or `NO_SUIT`."""
+    return (code >> 8 & 15) - 1
 
 
 class Melds(NamedTuple):
@@ -94,16 +101,17 @@ _FLUSHES: Final = (
     (Pattern.HALF_FLUSH_PUNGS, _SUIT_AND_HONOURS, True),
     (Pattern.FULL_FLUSH_PUNGS, _ONE_SUIT, True),
 )
-_RULES: dict[tuple[int, int, int, bool, bool], tuple[PathRule, ...]] = {}
+_RULES: dict[tuple[int, int, int, bool, bool], list[int]] = {}
 
 
-def path_rules(qualifying_mask: int, melds: Melds) -> tuple[PathRule, ...]:
+def path_rules(qualifying_mask: int, melds: Melds) -> list[int]:
     """The paths a holding with these melds may take under a profile's qualifying patterns, in
-    pattern order, then suit order (cached: few combinations occur)."""
+    pattern order, then suit order, as `PathRule.code`s (cached: few combinations occur)."""
     key = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
     rules = _RULES.get(key)
     if rules is None:
-        rules = _RULES[key] = tuple(sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit)))
+        found = sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit))
+        rules = _RULES[key] = [rule.code for rule in found]
     return rules
 
 
@@ -145,53 +153,86 @@ def part_tables(counts: list[int], held: list[int]) -> list[PartTable]:
     ]
 
 
-def paths_found(
-    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds, useful: bool = True
-) -> list[PathFound]:
-    """Each path's overlap, in the order of ``rules``, and with ``useful`` its useful tiles (0
-    without: the overlaps alone cost less)."""
+def path_overlaps(
+    rules: list[int],
+    tables: list[PartTable],
+    counts: list[int],
+    melds: Melds,
+    before: list[int] | None = None,
+    changed_part: int = -1,
+) -> list[int]:
+    """Each path's overlap (`NO_TARGET` where no target carries it), in the order of ``rules``.
+    Given the overlaps ``before`` one part changed (``changed_part``: 0-2 a suit, 3 the honours),
+    only the paths that read that part are combined again."""
+    held = melds.held
+    suits = melds.suits
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
-    found = []
-    for rule in rules:
-        overlap, mask = _combine(rule, tables, counts, melds, sets, size, useful)
-        found.append(PathFound(rule.pattern, rule.suit, overlap, mask))
-    return found
+    if before is None:
+        return [_combine(rule, tables, counts, held, suits, sets, size, False)[0] for rule in rules]
+    bit = 1 << changed_part
+    overlaps = before[:]
+    for index in range(len(rules)):
+        rule = rules[index]
+        if _parts_read(rule) & bit:
+            overlaps[index] = _combine(rule, tables, counts, held, suits, sets, size, False)[0]
+    return overlaps
 
 
-def best_overlap(
-    rules: tuple[PathRule, ...], tables: list[PartTable], counts: list[int], melds: Melds
+def useful_of_best(
+    rules: list[int], overlaps: list[int], tables: list[PartTable], counts: list[int], melds: Melds
 ) -> tuple[int, int]:
-    """The best overlap over the paths and the useful tiles of the paths that reach it (the
-    overlaps first; the useful tiles of the best paths only)."""
+    """The best of the paths' ``overlaps`` and the useful tiles of the paths that reach it."""
+    held = melds.held
+    suits = melds.suits
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
-    overlaps = [_combine(rule, tables, counts, melds, sets, size, False)[0] for rule in rules]
     best = max(overlaps)
     useful = 0
     for index in range(len(rules)):
         if overlaps[index] == best:
-            useful |= _combine(rules[index], tables, counts, melds, sets, size, True)[1]
+            useful |= _combine(rules[index], tables, counts, held, suits, sets, size, True)[1]
     return best, useful
+
+
+def _parts_read(rule: int) -> int:
+    """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
+        return 15
+    suit = (rule >> 8 & 15) - 1
+    if combine == _ONE_SUIT:
+        return 1 << suit
+    if combine == _SUIT_AND_HONOURS:
+        return 1 << suit | 8
+    return 8
 
 
 _SHIFT: Final = (0, 9, 18, 27)
 
 
 def _combine(
-    rule: PathRule, tables: list[PartTable], counts: list[int], melds: Melds, sets: int, size: int, useful: bool
+    rule: int,
+    tables: list[PartTable],
+    counts: list[int],
+    held: list[int],
+    meld_suits: int,
+    sets: int,
+    size: int,
+    useful: bool,
 ) -> tuple[int, int]:
-    combine = rule.combine
-    which = 1 if rule.pungs else 0
+    combine = rule >> 12 & 15
+    which = rule >> 16 & 1
+    suit = (rule >> 8 & 15) - 1
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
         return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
-        return _one_part(tables, rule.suit, which, sets)
+        return _one_part(tables, suit, which, sets)
     if combine == _SUIT_AND_HONOURS:
-        return _suit_and_honours(tables, rule.suit, which, sets, melds.suits, useful)
+        return _suit_and_honours(tables, suit, which, sets, meld_suits, useful)
     if combine == _HONOURS_PUNGS:
         return _one_part(tables, 3, 1, sets)
-    return _honours_any_shape(counts, melds.held, size)
+    return _honours_any_shape(counts, held, size)
 
 
 def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
