@@ -224,6 +224,8 @@ def _combine(
     combine = rule >> 12 & 15
     which = rule >> 16 & 1
     suit = (rule >> 8 & 15) - 1
+    if combine == _ALL_PARTS_PUNGS and not useful:
+        return _pungs_overlap(counts, held, sets), 0
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
         return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
@@ -233,6 +235,46 @@ def _combine(
     if combine == _HONOURS_PUNGS:
         return _one_part(tables, 3, 1, sets)
     return _honours_any_shape(counts, held, size)
+
+
+def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
+    """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
+    pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
+    most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
+    that keep most; a pair on one of those hands its place to the next best."""
+    gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
+    for tile in range(TILE_KINDS):
+        if held[tile] <= 1:
+            count = counts[tile]
+            gains[3 if count > 3 else count] += 1
+    total = 0  # kept by the `sets` best pungs
+    taken = 0
+    following = -1  # what the next best pung keeps (-1: no tile left for one)
+    for gain in range(3, -1, -1):
+        number = gains[gain]
+        while number and taken < sets:
+            total += gain
+            taken += 1
+            number -= 1
+        if number and following < 0 and taken == sets:
+            following = gain
+    if taken < sets:
+        return NO_TARGET
+    best = NO_TARGET
+    for tile in range(TILE_KINDS):
+        if held[tile] > 2:
+            continue  # no room for a pair
+        count = counts[tile]
+        pair = 2 if count > 2 else count
+        kept = total
+        if held[tile] <= 1 and sets:  # a tile the pungs could take: they must do without it
+            if following < 0:
+                continue
+            pung = 3 if count > 3 else count
+            kept = total + following - (pung if pung > following else following)
+        if pair + kept > best:
+            best = pair + kept
+    return best
 
 
 def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
