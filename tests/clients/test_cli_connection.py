@@ -146,7 +146,7 @@ def test_an_unknown_profile_is_exit_2_whether_the_cli_or_the_server_finds_it(ser
     assert run(["profiles", "--name", "Lezi", "--target", server.address], capsys) == (
         2,
         "",
-        f"shmj profiles: argument --name: unknown profile 'Lezi'; {KNOWN}\n",
+        f"shmj profiles: argument --name: unknown profile 'Lezi' (did you mean lezi?); {KNOWN}\n",
     )
     assert run(["profiles", "--name", "riichi", "--target", server.address], capsys) == (
         2,
