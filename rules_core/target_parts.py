@@ -90,6 +90,8 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
     size = len(part)
     best = [-1] * _STATES
     useful = [0] * _STATES
+    next_best = [-1] * _STATES  # the states after this tile; both lists are emptied as they are left
+    next_useful = [0] * _STATES
     best[0] = 0
     active = [0]
     for i in range(size):
@@ -97,8 +99,6 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
         cap = caps[i]
         bit = 1 << i
         may_chow = chows and i + 2 < size
-        next_best = [-1] * _STATES
-        next_useful = [0] * _STATES
         next_active: list[int] = []
         for state in active:
             value = best[state]
@@ -140,8 +140,11 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
                         next_useful[code] = new_mask
                     elif new_value == old:
                         next_useful[code] |= new_mask
-        best = next_best
-        useful = next_useful
+        for state in active:
+            best[state] = -1
+            useful[state] = 0
+        best, next_best = next_best, best
+        useful, next_useful = next_useful, useful
         active = next_active
     values = [NO_TARGET] * SLOTS
     masks = [0] * SLOTS
