@@ -169,13 +169,13 @@ def path_overlaps(
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
     if before is None:
-        return [_combine(rule, tables, counts, held, suits, sets, size, False)[0] for rule in rules]
+        return [_overlap(rule, tables, counts, held, suits, sets, size) for rule in rules]
     bit = 1 << changed_part
     overlaps = before[:]
     for index in range(len(rules)):
         rule = rules[index]
         if _parts_read(rule) & bit:
-            overlaps[index] = _combine(rule, tables, counts, held, suits, sets, size, False)[0]
+            overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
     return overlaps
 
 
@@ -209,6 +209,41 @@ def _parts_read(rule: int) -> int:
 
 
 _SHIFT: Final = (0, 9, 18, 27)
+
+
+def _overlap(
+    rule: int, tables: list[PartTable], counts: list[int], held: list[int], meld_suits: int, sets: int, size: int
+) -> int:
+    """A path's overlap alone: `_combine` without the useful tiles, and without building them."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS:
+        return _pungs_overlap(counts, held, sets)
+    if combine == _SUIT_AND_HONOURS:
+        suit = (rule >> 8 & 15) - 1
+        suited = tables[suit][rule >> 16 & 1]
+        return _half_flush_overlap(
+            suited, tables[3][1], sets, bool(meld_suits >> suit & 1), bool(meld_suits & _HONOUR_BIT)
+        )
+    return _combine(rule, tables, counts, held, meld_suits, sets, size, False)[0]
+
+
+def _half_flush_overlap(suited: list[int], honours: list[int], sets: int, suit_shown: bool, honour_shown: bool) -> int:
+    """The best split of ``sets`` sets and the pair between a suit and the honours, each side
+    holding a set or the pair unless the melds show it (`_suit_and_honours` without the useful
+    tiles)."""
+    best = NO_TARGET
+    for here in range(sets + 1):
+        for pairs in range(2):
+            if here == 0 and pairs == 0 and not suit_shown:
+                continue
+            there = sets - here
+            if there == 0 and pairs == 1 and not honour_shown:
+                continue
+            kept = suited[here * 2 + pairs]
+            added = honours[there * 2 + 1 - pairs]
+            if kept >= 0 and added >= 0 and kept + added > best:
+                best = kept + added
+    return best
 
 
 def _combine(

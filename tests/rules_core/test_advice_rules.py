@@ -10,8 +10,16 @@ import pytest
 from rules_core.advice import advise
 from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.distance import _all_parts, _pungs_overlap, meld_summary, part_tables
+from rules_core.distance import (
+    _all_parts,
+    _half_flush_overlap,
+    _pungs_overlap,
+    _suit_and_honours,
+    meld_summary,
+    part_tables,
+)
 from rules_core.patterns import Pattern
+from rules_core.target_parts import NO_TARGET
 from rules_core.tiles import ALL_TILES, TILE_KINDS
 from tests.rules_core.advice_helpers import advice, paths, useful
 from tests.rules_core.advice_holdings import SEAT, random_holding
@@ -161,9 +169,9 @@ def test_options_one_per_tile_in_order_and_the_best_are_the_first_s_equals(seed)
                 assert option.waits == () and option.live_value == 0
 
 
-def test_all_pungs_counted_tile_by_tile_agrees_with_the_fold_over_the_parts():
-    # The distance of the pung paths is counted tile by tile when no useful tile is asked, and
-    # folded over the suit tables when one is: both must find the same overlap.
+def test_overlaps_counted_alone_agree_with_the_folds_that_find_the_useful_tiles():
+    # When no useful tile is asked, the pung paths are counted tile by tile and a half flush by
+    # its splits alone; when one is, both are folded over the part tables: the same overlaps.
     rng = random.Random(41)
     for _ in range(3000):
         hand = random_holding(rng, waiting=rng.random() < 0.5, exchanges=rng.choice((0, 1, 2, 3, 5)))
@@ -172,5 +180,12 @@ def test_all_pungs_counted_tile_by_tile_agrees_with_the_fold_over_the_parts():
             counts[tile] += 1
         melds = meld_summary(hand.melds)
         sets = 4 - melds.meld_count
-        folded = _all_parts(part_tables(counts, melds.held), 1, sets, True)[0]
-        assert _pungs_overlap(counts, melds.held, sets) == folded, hand
+        tables = part_tables(counts, melds.held)
+        assert _pungs_overlap(counts, melds.held, sets) == _all_parts(tables, 1, sets, True)[0], hand
+        suit_shown = [bool(melds.suits >> suit & 1) for suit in range(3)]
+        honour_shown = bool(melds.suits & 8)
+        for suit in range(3):
+            for pungs in (0, 1):
+                alone = _half_flush_overlap(tables[suit][pungs], tables[3][1], sets, suit_shown[suit], honour_shown)
+                folded = _suit_and_honours(tables, suit, pungs, sets, melds.suits, True)[0]
+                assert alone == max(folded, NO_TARGET), hand
