@@ -69,7 +69,7 @@ def advise_holding(
     tiles seen outside it."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
-    tables = part_tables(counts, melds.held)
+    tables = part_tables(counts, melds)
     size = 14 - 3 * melds.meld_count
     overlaps = path_overlaps(rules, tables, counts, melds)
     paths = _paths(rules, overlaps, size)
@@ -96,7 +96,7 @@ def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[
     then suit; none for a dead holding. The first path's shanten is the holding's."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
-    overlaps = path_overlaps(rules, part_tables(counts, melds.held), counts, melds)
+    overlaps = path_overlaps(rules, part_tables(counts, melds), counts, melds)
     return _paths(rules, overlaps, 14 - 3 * melds.meld_count)
 
 
@@ -197,7 +197,8 @@ def _options(
         counts[tile] -= 1
         part = 3 if tile >= FIRST_HONOUR else tile // 9
         changed = tables[:]
-        changed[part] = honour_table(counts, held) if part == 3 else suit_table(counts, held, part * 9)
+        melded = bool(melds.suits >> part & 1)
+        changed[part] = honour_table(counts, held, melded) if part == 3 else suit_table(counts, held, part * 9, melded)
         after = path_overlaps(rules, changed, counts, melds, overlaps, part)
         overlap, mask = useful_of_best(rules, after, changed, counts, melds)
         shanten = size - 1 - overlap

@@ -79,6 +79,8 @@ class Melds(NamedTuple):
 
 
 def meld_summary(melds: tuple[Meld, ...]) -> Melds:
+    if not melds:
+        return _NO_MELDS
     held = [0] * TILE_KINDS
     suits = 0
     has_chow = False
@@ -94,6 +96,8 @@ def meld_summary(melds: tuple[Meld, ...]) -> Melds:
             all_concealed = False
     return Melds(len(melds), held, suits, has_chow, all_concealed)
 
+
+_NO_MELDS: Final = Melds(0, [0] * TILE_KINDS, 0, False, True)  # its counts are only ever read
 
 _FLUSHES: Final = (
     (Pattern.HALF_FLUSH, _SUIT_AND_HONOURS, False),
@@ -143,13 +147,15 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
     return found
 
 
-def part_tables(counts: list[int], held: list[int]) -> list[PartTable]:
+def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
     """The tables of the four parts: 万, 筒, 条, honours."""
+    held = melds.held
+    suits = melds.suits
     return [
-        suit_table(counts, held, 0),
-        suit_table(counts, held, 9),
-        suit_table(counts, held, 18),
-        honour_table(counts, held),
+        suit_table(counts, held, 0, bool(suits & 1)),
+        suit_table(counts, held, 9, bool(suits & 2)),
+        suit_table(counts, held, 18, bool(suits & 4)),
+        honour_table(counts, held, bool(suits & _HONOUR_BIT)),
     ]
 
 

@@ -41,20 +41,24 @@ _SUIT_TABLES: dict[int, PartTable] = {}
 _HONOUR_TABLES: dict[int, PartTable] = {}
 
 
-def part_key(counts: list[int], held: list[int], start: int, size: int) -> int:
-    """The key of a part: its counts, three bits a tile, then the meld counts above them."""
+def part_key(counts: list[int], held: list[int], start: int, size: int, melded: bool) -> int:
+    """The key of a part: its counts, three bits a tile, then (``melded``: the melds hold some of
+    its tiles) the meld counts above them."""
     key = 0
-    melded = 0
     for tile in range(start, start + size):
         key = (key << 3) | counts[tile]
-        melded = (melded << 3) | held[tile]
-    return key | (melded << 27)
+    if melded:
+        in_melds = 0
+        for tile in range(start, start + size):
+            in_melds = (in_melds << 3) | held[tile]
+        key |= in_melds << 27
+    return key
 
 
-def suit_table(counts: list[int], held: list[int], start: int) -> PartTable:
+def suit_table(counts: list[int], held: list[int], start: int, melded: bool = True) -> PartTable:
     """The table of the suit whose tiles start at ``start`` (0, 9 or 18); ``held`` counts the
-    tiles of the melds."""
-    key = part_key(counts, held, start, 9)
+    tiles of the melds (``melded`` false: none of this suit)."""
+    key = part_key(counts, held, start, 9, melded)
     table = _SUIT_TABLES.get(key)
     if table is None:
         if len(_SUIT_TABLES) >= MAX_PART_PATTERNS:
@@ -67,9 +71,9 @@ def suit_table(counts: list[int], held: list[int], start: int) -> PartTable:
     return table
 
 
-def honour_table(counts: list[int], held: list[int]) -> PartTable:
+def honour_table(counts: list[int], held: list[int], melded: bool = True) -> PartTable:
     """The table of the honours (tiles 27-33): pungs only, whatever is asked."""
-    key = part_key(counts, held, 27, 7)
+    key = part_key(counts, held, 27, 7, melded)
     table = _HONOUR_TABLES.get(key)
     if table is None:
         if len(_HONOUR_TABLES) >= MAX_PART_PATTERNS:

@@ -180,7 +180,7 @@ def test_overlaps_counted_alone_agree_with_the_folds_that_find_the_useful_tiles(
             counts[tile] += 1
         melds = meld_summary(hand.melds)
         sets = 4 - melds.meld_count
-        tables = part_tables(counts, melds.held)
+        tables = part_tables(counts, melds)
         assert _pungs_overlap(counts, melds.held, sets) == _all_parts(tables, 1, sets, True)[0], hand
         suit_shown = [bool(melds.suits >> suit & 1) for suit in range(3)]
         honour_shown = bool(melds.suits & 8)
