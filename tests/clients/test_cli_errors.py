@@ -202,15 +202,17 @@ def test_no_server_is_one_line_and_exit_1(capsys):
     )
 
 
-def test_the_readme_mistakes_are_what_a_user_gets(tmp_path):
+def test_the_mistakes_cli_md_shows_are_what_a_user_gets(tmp_path):
     import re
     import shutil
 
-    from tests.test_readme import README, fenced
+    from tests.test_readme import fenced, guide
 
-    (block,) = fenced(README[README.index("Every flag is checked where it is read") :], "console")[:1]
+    cli = guide("CLI.md")
+    (block,) = fenced(cli[cli.index("Every flag is checked where it is read") :], "console")[:1]
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")  # a copy: the refusal is what is tested
+    (tmp_path / "scratch").mkdir()  # as the README says to make it
     before = (tmp_path / "examples" / "requests.jsonl").read_bytes()
     steps = re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
     assert len(steps) == 3
