@@ -2,8 +2,8 @@
 fields are wrong (`server.errors`).
 
 Every rpc's faults are named by their path of proto field names, as a gRPC call's are:
-rules_core's readers name them for `Settle`, `ListWaits` and `SettleRecord` (with its own words for each
-value), `convert.json_fields` for the other rpcs. In `SettleBatch`, as over gRPC, a request
+rules_core's readers name them for `Settle`, `ListWaits`, `SettleRecord`, `ReviewRecord` and
+`Advise` (with its own words for each value), `convert.json_fields` for the other rpcs. In `SettleBatch`, as over gRPC, a request
 that cannot be read is that entry's error, not a failed call: the entry is settled as an
 empty request, and its result is replaced with the error (`BatchEntryErrors`).
 """
@@ -16,6 +16,8 @@ from google.protobuf import json_format
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
+from convert.advice import advise_request_message
+from convert.advice_json import read_advise_request
 from convert.json_fields import json_violations
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_names import camel
@@ -33,6 +35,8 @@ from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries,
 _READ_BY_RULES_CORE = {
     "Settle": lambda data: convert.settle_request_message(read_settle_request(data)),
     "SettleRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),
+    "ReviewRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),
+    "Advise": lambda data: advise_request_message(read_advise_request(data)),
 }
 # The rpcs whose bodies rules_core checks before protobuf reads them (no message is made
 # from rules_core's reading of them yet): what rules_core refuses is refused here too.
