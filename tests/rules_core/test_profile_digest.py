@@ -4,17 +4,22 @@ canonical, equal wherever the values are equal and different wherever one differ
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import rules_core as rc
 from rules_core import BUILTIN_PROFILES
 from rules_core import profile_digest as digest_module
 from rules_core.house_profiles import read_house_profile
 from rules_core.json_read import read_overrides
 from rules_core.overrides import resolve_profile
 from rules_core.profile_digest import canonical_profile_json
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 # Fixed for good: a change here changes every stored answer's digest.
 GOLDEN = {
@@ -36,6 +41,20 @@ def effective(name: str, overrides_json: dict | None):
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_the_built_in_profiles_digests_are_fixed(name):
     assert BUILTIN_PROFILES[name].digest == GOLDEN[name]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_every_answer_under_a_built_in_profile_carries_its_fixed_digest(name):
+    """Through the JSON entry points alone, whichever module computes the digest."""
+    request = json.loads((EXAMPLES / "settle-request.json").read_text())
+    waits = json.loads((EXAMPLES / "list-waits-request.json").read_text())
+    record = json.loads((EXAMPLES / "record.json").read_text())
+    answers = (
+        rc.settle_json({**request, "profile": name}),
+        rc.list_waits_json({**waits, "profile": name}),
+        rc.settle_record_json({**record, "profile": name}),
+    )
+    assert [answer["profileDigest"] for answer in answers] == [GOLDEN[name]] * 3
 
 
 def test_the_digest_is_sha256_of_the_canonical_json():
