@@ -30,12 +30,13 @@ from clients.cli_environment import DEFAULT_TARGET, apply_environment
 from clients.cli_failures import exit_status, explain, status_said
 from clients.client import ScoringClient
 from clients.errors import ScoringError
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
 from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 from rules_core.vocabulary import term
 from tracing_setup import TracingConfigError
 

@@ -9,6 +9,7 @@ from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
+from convert.profile_digest import profile_digest
 from rules_core.errors import FieldViolation
 from rules_core.profile import (
     ENUM_FIELDS,
@@ -113,7 +114,7 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
 def get_profile_response(profile: RuleProfile, entry: ProfileEntry) -> svc.GetProfileResponse:
     """GetProfile's answer: the effective profile, with the base and description of its entry."""
     return svc.GetProfileResponse(
-        profile=rule_profile(profile), base=entry.base, description=entry.description, digest=profile.digest
+        profile=rule_profile(profile), base=entry.base, description=entry.description, digest=profile_digest(profile)
     )
 
 
@@ -123,7 +124,7 @@ def list_profiles_response(entries: Iterable[ProfileEntry]) -> svc.ListProfilesR
     return svc.ListProfilesResponse(
         profiles=[rule_profile(e.profile) for e in entries],
         summaries=[
-            svc.ProfileSummary(name=e.name, base=e.base, description=e.description, digest=e.profile.digest)
+            svc.ProfileSummary(name=e.name, base=e.base, description=e.description, digest=profile_digest(e.profile))
             for e in entries
         ],
     )

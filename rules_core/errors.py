@@ -141,5 +141,6 @@ class ProfileDigestMismatch(Exception):
         self.expected = expected
         self.actual = actual
         super().__init__(
-            f"profile_digest: the request expects {bounded(expected, 80)} but the effective profile is {actual}"
+            f"profile_digest: the request expects {bounded(expected, 80)} but the effective profile is "
+            + (actual or "not digested (its registry was given no digest function)")
         )
