@@ -42,7 +42,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 import convert
 import rules_core as rc
 from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTLE_PATH = "/mahjong.shanghai.v1.ScoringService/Settle"

@@ -29,8 +29,8 @@ from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
 from batch.records import read_line
+from generators.random_hands import generate_requests
 from rules_core.json_read import read_settle_request
-from rules_core.random_hands import generate_requests
 
 BASES = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(200, seed=23)]
 

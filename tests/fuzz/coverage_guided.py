@@ -57,7 +57,7 @@ def _seeds(target: str) -> list[bytes]:
     from google.protobuf.json_format import MessageToJson
 
     import convert
-    from rules_core.random_hands import HandGenerator
+    from generators.random_hands import HandGenerator
     from tests.fuzz.seeds import Seeds
 
     requests = [HandGenerator(1).request(i) for i in range(40)]

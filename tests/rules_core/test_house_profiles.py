@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
+from generators.random_hands import HandGenerator
 from rules_core import BUILTIN_PROFILES, InvalidRequest, LiabilityMode, Pattern, check_win, list_waits, settle
 from rules_core.house_profiles import Problem, house_registry, read_house_profile
 from rules_core.json_read import read_overrides
 from rules_core.overrides import resolve_profile
 from rules_core.profile import PROFILE_FIELDS
-from rules_core.random_hands import HandGenerator
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
 from tests.worked_examples import WORKED_EXAMPLES

@@ -1,14 +1,14 @@
-"""Properties of replaying simulated hands (rules_core.record_simulator): RULES.md section 13 over
+"""Properties of replaying simulated hands (generators.record_simulator): RULES.md section 13 over
 whole hands of every outcome, in both builds (`make test` runs tests/rules_core pure as well)."""
 
 from collections import Counter
 
 import pytest
 
+from generators.record_simulator import simulate_records
 from rules_core import CheckWinRequest, Outcome, settle, settle_record, settle_record_json
 from rules_core.json_write import settle_record_request_dict, settle_record_response_dict
 from rules_core.patterns import mask_of
-from rules_core.record_simulator import simulate_records
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.replay import Win
 from rules_core.waits import check_win

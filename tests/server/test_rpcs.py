@@ -11,9 +11,9 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from generators.random_hands import generate_requests
 from rules_core.build import hand, winner
 from rules_core.json_api import settle_json
-from rules_core.random_hands import generate_requests
 from tests.server.error_details import bad_request
 from tests.worked_examples import WORKED_EXAMPLES
 
