@@ -97,7 +97,7 @@ def engine_settle(jsonl: Path) -> float:
     core values (those the reader refuses are not settled): what a batch record is measured
     against, by the same function as SettleBatch's ceiling in `bench.service_bench`."""
     import rules_core as rc
-    from rules_core.json_read import read_settle_request
+    from convert.json_read import read_settle_request
 
     requests = []
     for line in jsonl.read_bytes().splitlines():

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from convert.profile_digest import BUILTIN_REGISTRY, profile_digest
+from convert.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
+from convert.profile_digest import BUILTIN_REGISTRY
 from profile_files.parse import parse_json, parse_yaml
-from rules_core.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
 from rules_core.registry import ProfileRegistry
 
 HOUSE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -119,7 +119,7 @@ def read_documents(
 def load_profiles_dir(directory: Path | str, follow_links: bool = False) -> LoadedProfiles:
     """The house profiles of a directory with the built-in ones, or every problem found."""
     documents, problems = read_documents(directory, follow_links)
-    registry, invalid = house_registry(documents, profile_digest)
+    registry, invalid = house_registry(documents)
     problems = problems + invalid
     if problems:
         return LoadedProfiles(None, tuple(problems), tuple(documents))
@@ -143,7 +143,7 @@ def registry_of(documents) -> ProfileRegistry:
     key = json.dumps(documents, sort_keys=True, ensure_ascii=False)
     registry = _REGISTRIES.get(key)
     if registry is None:
-        registry, problems = house_registry(((source, document) for source, document in documents), profile_digest)
+        registry, problems = house_registry((source, document) for source, document in documents)
         if registry is None:
             raise ValueError("bad house profiles: " + "; ".join(map(str, problems)))
         if len(_REGISTRIES) >= 8:

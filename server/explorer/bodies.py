@@ -3,8 +3,8 @@ JSON object of known keys, or `BadExplorerBody` saying what is wrong (answered 4
 
 from __future__ import annotations
 
+from convert.json_text import JsonTextError, read_json
 from rules_core.errors import key_path
-from rules_core.json_text import JsonTextError, read_json
 
 
 class BadExplorerBody(ValueError):

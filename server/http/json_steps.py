@@ -4,7 +4,7 @@
 0.16-0.25 s for the 5 MB body of a 10,000-hand batch, during which no other thread runs, the
 event loop that serves gRPC included, even when the call runs in a thread of its own
 (`server.http.calls.off_loop`). So a large body that is an object of long arrays (a batch's
-``requests``) is read element by element, each element by `rules_core.json_text.read_json`
+``requests``) is read element by element, each element by `convert.json_text.read_json`
 with the same bounds; anything else, and anything the steps refuse, is read whole by
 ``read_json``, which then says what is wrong exactly as it always does. A large answer is
 written the same way, each element of its long arrays by ``json.dumps``; the text is the same
@@ -18,7 +18,7 @@ import re
 from functools import partial
 from typing import Any
 
-from rules_core.json_text import MAX_DEPTH, read_json
+from convert.json_text import MAX_DEPTH, read_json
 
 STEP_ITEMS = 64  # arrays longer than this are read and written element by element
 STEP_MIN_BYTES = 64 * 1024  # a shorter text is read whole: one C call of well under a millisecond

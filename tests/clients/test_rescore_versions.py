@@ -9,8 +9,8 @@ from collections import Counter
 
 import rules_core as rc
 from clients.cli import main
+from convert.house_profiles import read_house_profile
 from convert.profile_digest import profile_digest
-from rules_core.house_profiles import read_house_profile
 from tests.clients.test_rescore import summary_of
 from tests.server.conftest import ROOT
 

@@ -14,10 +14,10 @@ import pytest
 
 import rules_core as rc
 from convert import profile_digest as digest_module
+from convert.house_profiles import read_house_profile
+from convert.json_read import read_overrides
 from convert.profile_digest import canonical_profile_json, profile_digest
 from rules_core import BUILTIN_PROFILES
-from rules_core.house_profiles import read_house_profile
-from rules_core.json_read import read_overrides
 from rules_core.overrides import resolve_profile
 from rules_core.registry import ProfileRegistry
 

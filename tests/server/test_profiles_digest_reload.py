@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from structlog.testing import capture_logs
 
+from convert.house_profiles import read_house_profile
 from convert.profile_digest import profile_digest
-from rules_core.house_profiles import read_house_profile
 from server.profiles import PROFILE_DIGEST_CHANGES, HouseProfiles
 
 

@@ -16,15 +16,15 @@ Every problem is a `FieldViolation` whose field is the path inside the document
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from convert.json_read import read_overrides
+from convert.profile_digest import profile_digest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, excerpt, key_path
-from rules_core.json_read import read_overrides
 from rules_core.overrides import apply_overrides
-from rules_core.profile import RuleProfile
 from rules_core.registry import ProfileEntry, ProfileRegistry
 
 DOCUMENT_FIELDS = ("name", "base", "description", "overrides")
@@ -99,12 +99,10 @@ def read_house_profile(document: Any, source: str = "") -> tuple[ProfileEntry | 
     return entry, []
 
 
-def house_registry(
-    documents: Iterable[tuple[str, Any]], digest: Callable[[RuleProfile], str] | None = None
-) -> tuple[ProfileRegistry | None, list[Problem]]:
+def house_registry(documents: Iterable[tuple[str, Any]]) -> tuple[ProfileRegistry | None, list[Problem]]:
     """A registry of the built-in profiles and the house profiles of ``(source, document)`` pairs
     (read in the order given), or None and every problem: all of them are valid or none is used.
-    ``digest``: the registry's digest function (`ProfileRegistry`)."""
+    Answers under it carry the profile digest (`convert.profile_digest`)."""
     problems: list[Problem] = []
     entries: dict[str, ProfileEntry] = {}
     for count, (source, document) in enumerate(documents, 1):
@@ -122,4 +120,4 @@ def house_registry(
             entries[entry.name] = entry
     if problems:
         return None, problems
-    return ProfileRegistry(entries.values(), digest), []
+    return ProfileRegistry(entries.values(), profile_digest), []

@@ -11,7 +11,8 @@ raises `InvalidRequest` with the path of every field that is wrong.
 
 from __future__ import annotations
 
-from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core.json_write import list_waits_response_dict, settle_record_response_dict, settle_response_dict
 from rules_core.registry import ProfileRegistry
 from rules_core.replay import settle_record
@@ -19,28 +20,18 @@ from rules_core.settle import settle
 from rules_core.waits import list_waits
 
 
-def list_waits_json(request: dict, profiles: ProfileRegistry | None = None) -> dict:
+def list_waits_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
     """List the waits of a `ListWaitsRequest` given as a proto3 JSON dict; return the response dict."""
-    return list_waits_response_dict(list_waits(read_list_waits_request(request), _or_builtin(profiles)))
+    return list_waits_response_dict(list_waits(read_list_waits_request(request), profiles))
 
 
-def settle_json(request: dict, profiles: ProfileRegistry | None = None) -> dict:
+def settle_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
     """Settle a `SettleRequest` given as a proto3 JSON dict; return the `SettleResponse` dict.
     ``profiles``: the profiles a request may name (house profiles with the built-in ones)."""
-    return settle_response_dict(settle(read_settle_request(request), _or_builtin(profiles)))
+    return settle_response_dict(settle(read_settle_request(request), profiles))
 
 
-def settle_record_json(request: dict, profiles: ProfileRegistry | None = None) -> dict:
+def settle_record_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
     """Replay a hand record (a `SettleRecordRequest` as a proto3 JSON dict), settle what it implies,
     and return the `SettleRecordResponse` dict (RULES.md section 13)."""
-    profiles = _or_builtin(profiles)
     return settle_record_response_dict(settle_record(read_settle_record_request(request, profiles), profiles))
-
-
-def _or_builtin(profiles: ProfileRegistry | None) -> ProfileRegistry:
-    """The registry given, or the built-in profiles with their digests (the wire layer's)."""
-    if profiles is not None:
-        return profiles
-    from convert.profile_digest import BUILTIN_REGISTRY  # the wire layer: imported when answering
-
-    return BUILTIN_REGISTRY
