@@ -19,7 +19,7 @@ CORE_STAMP := $(VENV)/.core-compiled
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install python-version gen client-java run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
 
 install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
 
@@ -125,7 +125,13 @@ $(TOOLS_STAMP): requirements-tools.txt
 	$(TOOLS)/bin/python -m pip install --quiet -r requirements-tools.txt
 	touch $@
 
-lint: install
+# rules_core's layering (pyproject.toml, [tool.importlinter]): it imports nothing else of the
+# project, nor gRPC or protobuf, and its modules form no import circle. `make test` runs it too
+# (tests/rules_core/test_layering.py).
+lint-imports: install
+	$(VENV)/bin/lint-imports
+
+lint: install lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	cd $(PROTO_DIR) && ../$(VENV)/bin/buf lint
