@@ -133,37 +133,6 @@ class RuleProfile:
         return self.abandon_penalty > 0
 
 
-# RuleProfile's fields by how they are written in a message (all but `name` and the tables),
-# for the conversions to JSON and protobuf.
-INT_FIELDS = (
-    "lazi_value",
-    "ordinary_base",
-    "ordinary_lazi_threshold",
-    "huangfan_multiplier",
-    "kaibao_multiplier",
-    "liability_threshold",
-    "abandon_penalty",
-)
-SHARE_FIELDS = (
-    "self_draw_share",
-    "discard_share",
-    "robbing_kong_share",
-    "liability_discard_share",
-    "liability_self_draw_share",
-    "liability_robbing_kong_share",
-    "sankou_related_discarder_share",
-    "sankou_related_seat_share",
-)
-FLAG_FIELDS = ("fan_on_fixed",)
-ENUM_FIELDS: dict[str, type[IntEnum]] = {
-    "unit": Unit,
-    "combine_fixed": CombineFixed,
-    "huangfan_mode": HuangfanMode,
-    "liability_mode": LiabilityMode,
-}
-PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
-PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
-
 # Field names, in declaration order, that a caller may set (everything but the derived ones).
 PROFILE_FIELDS: tuple[str, ...] = tuple(
     f for f in RuleProfile.__dataclass_fields__ if RuleProfile.__dataclass_fields__[f].init
