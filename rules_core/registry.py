@@ -12,11 +12,13 @@ digest. A registry given none, as `BUILTIN_REGISTRY` here, answers with an empty
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.errors import MAX_EXCERPT_CHARS, excerpt
 from rules_core.profile import RuleProfile
 
 BUILTIN_DESCRIPTIONS = MappingProxyType(
@@ -91,6 +93,10 @@ class ProfileRegistry:
         return tuple(self._entries.values())
 
     @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._entries)
+
+    @property
     def house(self) -> tuple[ProfileEntry, ...]:
         return tuple(e for e in self._entries.values() if e.is_house)
 
@@ -102,3 +108,17 @@ class ProfileRegistry:
 
 
 BUILTIN_REGISTRY = ProfileRegistry()
+
+
+def unknown_profile(name: str, known: Iterable[str]) -> str:
+    """``unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou``: the
+    one wording of an unknown profile, the engine's and the CLI's, with the nearest known name
+    when one is near (letter case aside)."""
+    known = sorted(known)
+    near = None
+    if len(name) <= MAX_EXCERPT_CHARS:
+        lowered = {k.lower(): k for k in known}
+        match = difflib.get_close_matches(name.lower(), lowered, n=1, cutoff=0.7)
+        near = lowered[match[0]] if match else None
+    guess = f" (did you mean {near}?)" if near else ""
+    return f"unknown profile {excerpt(name)}{guess}; known profiles: {', '.join(known)}"
