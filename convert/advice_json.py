@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from rules_core.advice import advise
+from convert.json_read import _bounded_list, _read_table, _Reader, read_hand
 from rules_core.advice_validation import MAX_SEEN
 from rules_core.advice_values import (
     AdviceResult,
@@ -25,10 +25,7 @@ from rules_core.advice_values import (
 )
 from rules_core.errors import InvalidRequest, Violations
 from rules_core.json_names import PATTERN, TILE, EnumCodec
-from rules_core.json_read import _bounded_list, _read_table, _Reader, read_hand, read_settle_record_request
 from rules_core.json_write import pass_dict
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.review import review_record
 from rules_core.version import ENGINE_VERSION
 
 SUIT: Final = EnumCodec(Suit, "SUIT_")
@@ -127,14 +124,3 @@ def review_record_response_dict(result: ReviewResult) -> dict:
         "engineVersion": ENGINE_VERSION,
         "profileDigest": result.profile_digest,
     }
-
-
-def advise_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
-    """Advise on an `AdviseRequest` given as a proto3 JSON dict; return the `AdviseResponse` dict."""
-    return advise_response_dict(advise(read_advise_request(request), profiles))
-
-
-def review_record_json(request: dict, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> dict:
-    """Review a hand record (a `SettleRecordRequest` as a proto3 JSON dict) discard by discard and
-    return the `ReviewRecordResponse` dict (RULES.md section 15.6)."""
-    return review_record_response_dict(review_record(read_settle_record_request(request, profiles), profiles))

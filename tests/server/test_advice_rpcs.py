@@ -13,7 +13,8 @@ from mahjong.shanghai.v1 import advice_pb2
 import convert
 import rules_core as rc
 from convert.advice import advise_request_message
-from convert.advice_json import advise_json, review_record_json
+from convert.json_read import read_settle_record_request
+from rules_core import advise_json, review_record_json
 from rules_core.advice_values import AdviseRequest
 from rules_core.build import hand
 from rules_core.json_write import settle_record_request_dict
@@ -33,7 +34,7 @@ def _record(**fields) -> dict:
 
 
 def _record_message(record: dict):
-    return convert.settle_record_request_message(rc.json_read.read_settle_record_request(record))
+    return convert.settle_record_request_message(read_settle_record_request(record))
 
 
 @pytest.mark.parametrize("request_", [EXAMPLE_9, EXAMPLE_2], ids=["example 9", "example 2"])
