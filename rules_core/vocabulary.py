@@ -82,6 +82,10 @@ ENUM_WORDS: dict[str, Words] = {
     "MELD_KIND_EXPOSED_KONG": Words("明杠", "exposed kong", "别人打出的第四张"),
     "MELD_KIND_ADDED_KONG": Words("加杠", "added kong", "碰后自己摸到第四张"),
     "MELD_KIND_CONCEALED_KONG": Words("暗杠", "concealed kong", "自己摸齐四张"),
+    # Suit (advice: the suit of a flush path)
+    "SUIT_CHARACTERS": Words("万", "characters", "万子"),
+    "SUIT_DOTS": Words("筒", "dots", "筒子"),
+    "SUIT_BAMBOO": Words("条", "bamboo", "条子"),
 }
 
 PROFILE_FIELD_WORDS: dict[str, Words] = {
@@ -236,6 +240,30 @@ TERMS: dict[str, Term] = {
     "related_seats": Term("有关系的家数", "related seats"),
     "claims_from_one_seat": Term("口", "claims from one seat"),
     "more_huangfan": Term("荒番数", "荒番 count"),
+    # shmj advise and shmj review (RULES.md section 15)
+    "shanten": Term("向听数", "Shanten"),
+    "ready": Term("听牌", "ready"),
+    "dead_holding": Term("死手", "dead holding"),
+    "no_path": Term("这些副露下没有可胡的路线", "no legal win can be reached with these melds"),
+    "paths": Term("胡牌路线", "Paths"),
+    "ordinary_path": Term("垃圾胡", "Ordinary hand"),
+    "useful_tiles": Term("有效牌", "Useful tiles"),
+    "live": Term("剩余张数", "live"),
+    "total": Term("合计", "total"),
+    "waits": Term("听牌", "Waits"),
+    "live_value": Term("剩余价值", "live value"),
+    "discard_tile": Term("打出", "Discard"),
+    "shanten_after": Term("打后向听", "shanten after"),
+    "best": Term("最佳", "best"),
+    "discards_made": Term("打牌", "discards"),
+    "among_the_best": Term("最佳打法", "among the best"),
+    "backward": Term("退向", "backward"),
+    "forced_discards": Term("听后摸打", "forced"),
+    "dead_discards": Term("死手打牌", "dead"),
+    "passes": Term("漏胡", "passes"),
+    "not_among_the_best": Term("非最佳打牌", "Discards not among the best"),
+    "best_instead": Term("最佳应打", "best"),
+    "all_among_the_best": Term("每张都是最佳打法", "every discard was among the best"),
 }
 
 
