@@ -309,20 +309,30 @@ def cmd_profiles_check(args) -> int:
     return 0
 
 
-def cmd_replay(args) -> int:
-    from clients.replay_report import record_story
+def answered_record(args, local, remote) -> tuple[dict, rc.SettleRecordRequest, dict]:
+    """The record of ``args.file`` (``--line``), read here (a malformed one is named before
+    anything is sent, and a server gets this reading, not protobuf's of the JSON), and its
+    answer: ``local(data, profiles)`` with ``--local``, else ``remote(client, message)``."""
     from convert.json_read import read_settle_record_request
     from convert.records import settle_record_request_message
-    from convert.results import settle_record_response_dict
 
     data = check.record_request(args.file, args.line)
-    record = read_settle_record_request(data)  # a malformed record is named before anything is sent
+    record = read_settle_record_request(data)
     if args.local:
-        response = rc.settle_record_json(data, house_profiles(args))
-    else:
-        with _client(args) as client:  # the record read here, not protobuf's reading of the JSON
-            answer = client.settle_record(settle_record_request_message(record))
-            response = settle_record_response_dict(answer)
+        return data, record, local(data, house_profiles(args))
+    with _client(args) as client:
+        return data, record, remote(client, settle_record_request_message(record))
+
+
+def cmd_replay(args) -> int:
+    from clients.replay_report import record_story
+    from convert.results import settle_record_response_dict
+
+    data, record, response = answered_record(
+        args,
+        rc.settle_record_json,
+        lambda client, message: settle_record_response_dict(client.settle_record(message)),
+    )
     if args.json:
         print(json.dumps(response, ensure_ascii=False, indent=2))
     else:
@@ -363,18 +373,12 @@ def cmd_review(args) -> int:
     from clients.advice_report import review_table
     from convert.advice import review_result
     from convert.advice_json import review_record_response_dict
-    from convert.json_read import read_settle_record_request
-    from convert.records import settle_record_request_message
 
-    data = check.record_request(args.file, args.line)
-    record = read_settle_record_request(data)  # a malformed record is named before anything is sent
-    if args.local:
-        response = rc.review_record_json(data, house_profiles(args))
-    else:
-        with _client(args) as client:
-            response = review_record_response_dict(
-                review_result(client.review_record(settle_record_request_message(record)))
-            )
+    _, _, response = answered_record(
+        args,
+        rc.review_record_json,
+        lambda client, message: review_record_response_dict(review_result(client.review_record(message))),
+    )
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else review_table(response))
     return 0
 
