@@ -8,7 +8,7 @@ import json
 
 import grpc
 import pytest
-from mahjong.shanghai.v1 import advice_pb2
+from mahjong.shanghai.v1 import advice_pb2, scoring_service_pb2_grpc
 
 import convert
 import rules_core as rc
@@ -21,8 +21,11 @@ from rules_core.json_write import settle_record_request_dict
 from rules_core.notation import parse_tiles
 from rules_core.records import SettleRecordRequest
 from tests.rules_core.test_advice_review import EXAMPLE_11
+from tests.server import test_tracing
 from tests.server.error_details import bad_request, error_info, http_error_info
+from tests.server.otlp_receiver import GrpcReceiver
 from tests.server.test_http_errors import bad_request_of
+from tests.server.test_tracing import PARENT_ID, SERVICE, TRACE_ID, TRACEPARENT
 from tests.server.test_versioned_answers import CLASSIC, LEZI, OTHER
 
 EXAMPLE_9 = AdviseRequest("classic", 1, hand("111p 222p 333p 7789p C"), request_id="e9")
@@ -136,3 +139,30 @@ def test_advice_and_review_are_counted_and_logged(server, stub):
         ("mahjong.shanghai.v1.ScoringService/Advise", "OK", CLASSIC),
         ("mahjong.shanghai.v1.ScoringService/ReviewRecord", "OK", CLASSIC),
     ]
+
+
+traced = test_tracing.traced  # the fixture: a server exporting its spans to a receiver
+
+
+def test_advice_and_review_are_traced_as_the_other_rpcs(traced):
+    with GrpcReceiver() as receiver, traced(receiver, "grpc") as server:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = scoring_service_pb2_grpc.ScoringServiceStub(channel)
+            stub.Advise(advise_request_message(EXAMPLE_9), metadata=[("traceparent", TRACEPARENT)])
+            stub.ReviewRecord(_record_message(_record()))
+        spans = {s["name"]: s for s in receiver.wait_for(2)}
+    advise = spans[f"{SERVICE}/Advise"]
+    assert (advise["trace_id"], advise["parent_span_id"]) == (TRACE_ID, PARENT_ID)
+    assert advise["attributes"] == {
+        "rpc.system": "grpc",
+        "rpc.service": SERVICE,
+        "rpc.method": "Advise",
+        "rpc.grpc.status_code": 0,
+        "shmj.profile": "classic",
+        "shmj.profile_digest": CLASSIC,
+    }
+    review = spans[f"{SERVICE}/ReviewRecord"]
+    assert (review["attributes"]["rpc.method"], review["attributes"]["shmj.profile_digest"]) == (
+        "ReviewRecord",
+        CLASSIC,
+    )
