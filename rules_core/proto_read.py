@@ -102,6 +102,12 @@ def _int32(value: int) -> int:
     return value - 0x100000000 if value >= 0x80000000 else value
 
 
+def _bool(value: int) -> bool:
+    """A bool field's value from its varint: whether its low 64 bits are not all zero, as
+    protobuf reads it (a varint of 2^64 is false)."""
+    return value & 0xFFFFFFFFFFFFFFFF != 0
+
+
 def _field(body: bytes, position: int, stop: int) -> tuple[int, int]:
     """The field number and wire type of the tag at ``position`` (one byte: every field here is
     numbered under 16), and the position after it."""
@@ -272,9 +278,9 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
             if number == 1:
                 seat = _int32(value)
             elif number == 4:
-                replacement_draw = value != 0
+                replacement_draw = _bool(value)
             elif number == 5:
-                first_go_around = value != 0
+                first_go_around = _bool(value)
             else:
                 raise Unusual("an unknown field")
         elif tag & 7 == 2:

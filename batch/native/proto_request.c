@@ -358,10 +358,10 @@ static int winner_varint(unsigned number, const Varint *value, WinnerFields *w) 
         w->seat = int32_of(value);
         return 0;
     case 4:
-        w->replacement_draw = value->low != 0 || value->wide;
+        w->replacement_draw = value->low != 0; /* protobuf keeps the low 64 bits */
         return 0;
     case 5:
-        w->first_go_around = value->low != 0 || value->wide;
+        w->first_go_around = value->low != 0;
         return 0;
     default:
         return -1;
