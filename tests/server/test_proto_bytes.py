@@ -1,15 +1,11 @@
-"""SettleBatch's entries read from the body's bytes (``rules_core.proto_read``) are what reading
+"""SettleBatch's entries read from the body's bytes (``convert.proto_bytes``) are what reading
 them from the parsed message gives (``convert.settle_request``), or left to that reading: for
-generated requests, valid and malformed, and for entries in unusual wire forms (unknown
-fields, a field twice, repeated fields unpacked, overrides, negative numbers)."""
+generated requests, valid and malformed, for entries in unusual wire forms (unknown fields, a
+field twice, repeated fields unpacked, overrides, negative numbers), for every form of a varint
+protobuf reads, and for mutated entries."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-import pytest
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.json_format import ParseDict, ParseError
 from hypothesis import HealthCheck, given, settings
@@ -19,8 +15,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
-from batch import native
-from rules_core.proto_read import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
+from convert.proto_bytes import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
 from rules_core.random_hands import generate_requests
 from tests.batch.test_readers_agree import requests as json_requests
 from tests.fuzz.wire import overlong_varint, tag, varint
@@ -143,19 +138,10 @@ def test_a_batch_whose_entry_length_does_not_end_is_left_to_the_message():
     assert read_batch(b"\x0a" + b"\xff" * 10 + b"\x01") is None
 
 
-@pytest.mark.skipif(native.load("proto_request") is None, reason="batch.native.proto_request not built")
-def test_settle_batch_reads_with_the_native_reader_where_it_is_built():
+def test_settle_batch_reads_its_entries_with_this_reader():
     from server import service
 
-    assert service.read_batch.__self__ is service._NATIVE_PROTO
-    assert service.read_batch.__name__ == "read_batch"
-
-
-def test_settle_batch_reads_with_the_python_reader_under_shmj_pure_python():
-    script = "from server import service\nfrom rules_core import proto_read\nprint(service.read_batch is proto_read.read_batch)"
-    env = {**os.environ, "SHMJ_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
-    assert out.stdout.strip() == "True"
+    assert service.read_batch is read_batch
 
 
 def _tag(number: int, wire_type: int) -> bytes:
