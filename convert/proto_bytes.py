@@ -82,6 +82,70 @@ def read_batch(body: bytes) -> list[SettleRequest | None] | None:
     return entries
 
 
+def batch_extent(body: bytes, max_entry_bytes: int) -> tuple[int, int, int]:
+    """How many entries a serialised SettleBatchRequest holds, from its fields' tags and lengths
+    alone (no entry is read, nothing is made per entry): ``(entries, index, size)``, ``index``
+    the first entry longer than ``max_entry_bytes`` (``size`` its length), or -1. The walk
+    stops at that entry, and at anything protobuf refuses (a varint that does not end, a length
+    past the body, field 0, a wire type that is none, a group that does not close), with the
+    entries counted so far: protobuf then says what is wrong with the body. Fields of other
+    numbers (a newer client's) are stepped over as protobuf steps over them, groups included."""
+    position = 0
+    end = len(body)
+    entries = 0
+    while position < end:
+        if body[position] == _REQUESTS_TAG:  # the usual field first: one byte
+            position += 1
+            try:
+                size, position = _varint(body, position, end)
+            except Unusual:
+                break
+            if size > max_entry_bytes:
+                return entries, entries, size
+            if size > end - position:
+                break
+            entries += 1
+            position += size
+            continue
+        try:
+            position = _skipped(body, position, end, 0)
+        except Unusual:
+            break
+    return entries, -1, 0
+
+
+MAX_GROUP_DEPTH: Final = 100  # protobuf's own recursion limit
+
+
+def _skipped(body: bytes, position: int, end: int, depth: int) -> int:
+    """The position after the field whose tag is at ``position`` (a group with all it holds)."""
+    key, position = _varint(body, position, end)
+    number = key >> 3
+    kind = key & 7
+    if number == 0 or number > 0x1FFFFFFF:
+        raise Unusual("not a field number")
+    if kind == 0:
+        return _varint(body, position, end)[1]
+    if kind == 2:
+        size, position = _varint(body, position, end)
+        if size > end - position:
+            raise Unusual("a payload past the body")
+        return position + size
+    if kind == 1 or kind == 5:
+        position += 8 if kind == 1 else 4
+        if position > end:
+            raise Unusual("a number past the body")
+        return position
+    if kind == 3 and depth < MAX_GROUP_DEPTH:
+        closing = number << 3 | 4
+        while position < end:
+            inner, after = _varint(body, position, end)
+            if inner == closing:
+                return after
+            position = _skipped(body, position, end, depth + 1)
+    raise Unusual("a group that does not close, or no wire type")
+
+
 def _varint(body: bytes, position: int, stop: int) -> tuple[int, int]:
     """The varint at ``position`` and the position after it; one that runs past ``stop``, the
     end of its message, does not end (protobuf refuses it: read on, it took the next entry's

@@ -3,7 +3,7 @@
 ``json.loads`` and ``json.dumps`` are single C calls that hold the interpreter throughout:
 0.16-0.25 s for the 5 MB body of a 10,000-hand batch, during which no other thread runs, the
 event loop that serves gRPC included, even when the call runs in a thread of its own
-(`server.http.calls.off_loop`). So a large body that is an object of long arrays (a batch's
+(`server.off_loop`). So a large body that is an object of long arrays (a batch's
 ``requests``) is read element by element, each element by `rules_core.json_text.read_json`
 with the same bounds; anything else, and anything the steps refuse, is read whole by
 ``read_json``, which then says what is wrong exactly as it always does. A large answer is

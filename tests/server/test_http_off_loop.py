@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from server.http.calls import OFF_LOOP_BYTES, off_loop
+from server.off_loop import OFF_LOOP_BYTES, off_loop
 
 
 def _thread_name() -> str:
@@ -29,7 +29,7 @@ def test_large_json_is_read_and_written_off_the_event_loop_and_small_json_on_it(
     loop, small, large = asyncio.run(where_each_runs())
     assert OFF_LOOP_BYTES == 65536
     assert small == loop
-    assert large == "shmj-json_0"
+    assert large == "shmj-bodies_0"
 
 
 def test_what_the_thread_raises_reaches_the_call():

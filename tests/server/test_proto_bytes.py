@@ -188,7 +188,9 @@ def widened_entries(draw):
         if index < len(message.winners):
             message.winners[index].replacement_draw ^= True
 
-    widened = draw(st.sets(st.sampled_from([FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_ENUM])))
+    widened = draw(
+        st.sets(st.sampled_from([FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_ENUM]))
+    )
 
     def written(value: int, field_type: int) -> bytes:
         shortest = max(1, (value.bit_length() + 6) // 7)
