@@ -196,16 +196,7 @@ explorer-screenshots: install
 	$(PY) -m tests.explorer.screenshots
 
 .PHONY: fuzz fuzz-native
-# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
-# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
-fuzz-native: install
-	mkdir -p build
-	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
-	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-		SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native $(PY) -m pytest -p no:cacheprovider -m native tests
-
-# Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
-# coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
+# atheris (requirements-fuzz.txt), for fuzz and fuzz-native.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 50000
 FUZZ_SECONDS ?= 120
@@ -214,6 +205,28 @@ $(FUZZ_STAMP): requirements-fuzz.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-fuzz.txt
 	touch $@
 
+# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
+# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
+# Then each module fuzzed coverage-guided against its Python twin (atheris, on the usual build),
+# and every input the fuzzer kept replayed against the sanitized build (tests/fuzz/native_guided.py).
+FUZZ_NATIVE_SECONDS ?= 30
+NATIVE_MODULES := json_request arrow_requests json_answer arrow_results
+NATIVE_CORPUS := build/native-corpus
+SANITIZED_RUN := ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native
+fuzz-native: install $(FUZZ_STAMP)
+	mkdir -p build
+	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
+	$(SANITIZED_RUN) $(PY) -m pytest -p no:cacheprovider -m native tests
+	for module in $(NATIVE_MODULES); do \
+		rm -rf $(NATIVE_CORPUS)/$$module && \
+		$(PY) -m tests.fuzz.native_guided $$module --corpus $(NATIVE_CORPUS)/$$module \
+			-max_total_time=$(FUZZ_NATIVE_SECONDS) -timeout=10 -seed=$(FUZZ_SEED) && \
+		$(SANITIZED_RUN) $(PY) -m tests.fuzz.native_guided $$module --replay $(NATIVE_CORPUS)/$$module || exit 1; \
+	done
+
+# Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
+# coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
 fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --report fuzz-report.json
 	$(PY) -m tests.fuzz.coverage_guided notation -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
