@@ -1,4 +1,4 @@
-"""Work a body can stretch, run in the worker's thread for it rather than on the event loop.
+"""Work a body can stretch, run in the worker's threads for it rather than on the event loop.
 
 A large JSON body read or answer written (`server.http.calls`), and a large SettleBatch body's
 entries counted (`server.call_book.Decoder`): on the loop, each held gRPC's health checks and
@@ -14,11 +14,14 @@ import asyncio
 import concurrent.futures
 
 OFF_LOOP_BYTES = 64 * 1024
-_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shmj-bodies")
+# Several threads, so that one client's large body never makes another's wait for it to be read:
+# they share the interpreter in turns (`server.http.endpoint.SWITCH_INTERVAL_S`).
+JSON_THREADS = 2
+_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=JSON_THREADS, thread_name_prefix="shmj-json")
 
 
 async def off_loop(size: int, work, *args):
-    """``work(*args)``, in the worker's thread when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
+    """``work(*args)``, in one of the worker's threads when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
     if size < OFF_LOOP_BYTES:
         return work(*args)
     return await asyncio.get_running_loop().run_in_executor(_THREADS, work, *args)

@@ -63,8 +63,8 @@ NO_ENTRY_ERRORS = BatchEntryErrors()
 
 
 # JSON bodies and answers of `OFF_LOOP_BYTES` or more are read and written in the worker's
-# thread, not on the event loop: a 10,000-hand batch's JSON took the loop for seconds, and
-# gRPC's health checks in the same worker waited (docs/HTTP.md).
+# threads for large bodies (`server.off_loop`), not on the event loop: a 10,000-hand batch's JSON
+# took the loop for seconds, and gRPC's health checks in the same worker waited (docs/HTTP.md).
 
 
 class CallEnded(grpc.aio.AbortError):
@@ -193,9 +193,11 @@ class Calls:
         if codec == connect.PROTO:
             return await self.decoders[method.name](body, context), NO_ENTRY_ERRORS
         try:
-            return await off_loop(len(body), read_request, method.name, method.request_class, body)
+            return await off_loop(
+                len(body), read_request, method.name, method.request_class, body, self.servicer.max_batch_size
+            )
         except Refused as refused:
-            if refused.failure.reason == errors.Reason.INVALID_REQUEST:
+            if refused.failure.reason in (errors.Reason.INVALID_REQUEST, errors.Reason.BATCH_TOO_LARGE):
                 metrics.REJECTED.labels(method.name).inc()
             await errors.abort(context, refused.failure)
 
