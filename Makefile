@@ -16,13 +16,13 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # The hot path (rules_core.compiled.HOT_PATH: rules_core's modules, batch/fast_requests.py and convert/proto_bytes.py)
 # compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
 # package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py convert/proto_bytes.py
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py convert/proto_bytes.py
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -194,6 +194,11 @@ bench-batch-memory: install
 
 bench-http: install
 	$(PY) -m bench.http_bench
+
+# Advice against `mahjong`'s regular shanten on the same 10,000 holdings (shanten 0-3, with
+# melds and without), and the review of simulated records (RULES.md section 15).
+bench-advice: install $(BENCH_STAMP)
+	$(PY) -m bench.advice_bench --reference-path $(BENCH_DEPS) --json bench/results/advice.json
 
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).

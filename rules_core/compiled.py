@@ -28,6 +28,8 @@ import os
 import sys
 
 HOT_PATH = (  # module names; a package with one of them imports this module first
+    "rules_core.advice",
+    "rules_core.distance",
     "rules_core.flowers",
     "rules_core.json_write",
     "rules_core.legality",
@@ -41,6 +43,7 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.replay",
     "rules_core.settle",
     "rules_core.shape",
+    "rules_core.target_parts",
     "rules_core.validation",
     "rules_core.valuation",
     "batch.fast_requests",

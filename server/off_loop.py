@@ -24,4 +24,9 @@ async def off_loop(size: int, work, *args):
     """``work(*args)``, in one of the worker's threads when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
     if size < OFF_LOOP_BYTES:
         return work(*args)
+    return await in_json_thread(work, *args)
+
+
+async def in_json_thread(work, *args):
+    """``work(*args)`` in one of the worker's threads for large bodies, whatever its size."""
     return await asyncio.get_running_loop().run_in_executor(_THREADS, work, *args)

@@ -20,7 +20,7 @@ from convert.json_fields import json_violations
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_names import camel
 from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
-from rules_core.json_text import JsonTextError
+from rules_core.json_text import JsonTextError, KeyGivenTwice
 from rules_core.validation import MAX_LENGTHS, request_id_violation
 from server import errors
 from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries, UnreadJson, read_in_steps
@@ -76,6 +76,8 @@ def read_request(
     limits = Limits({_REQUESTS: max_batch_size}, unread=_REQUESTS) if batch else _REQUEST_LIMITS
     try:
         data = read_in_steps(body, limits) if body else {}  # read_json's value, in steps when large (json_steps)
+    except KeyGivenTwice as error:  # refused as a field given under both of its names is
+        raise Refused(_violation(error.path, "given twice")) from None
     except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
     except TooManyEntries as found:  # a large body's list, refused unread past its limit
@@ -147,7 +149,7 @@ def _read_batch(
     for index, entry in enumerate(entries):
         try:
             if isinstance(entry, UnreadJson):  # a large batch's entries are read one at a time
-                entry = _entry_value(entry)
+                entry = _entry_value(entry, index)
             if not isinstance(entry, dict):
                 raise InvalidRequest(
                     [FieldViolation("request", f"expected a SettleRequest object, got {_json_kind(entry)}")]
@@ -159,10 +161,12 @@ def _read_batch(
     return request, found
 
 
-def _entry_value(entry: UnreadJson):
-    """An entry's value, or Refused as a body nested too deep is."""
+def _entry_value(entry: UnreadJson, index: int):
+    """An entry's value, or Refused as a body nested too deep, or giving a key twice, is."""
     try:
         return entry.read()
+    except KeyGivenTwice as twice:
+        raise Refused(_violation(twice.under(f"{_REQUESTS}[{index}]").path, "given twice")) from None
     except JsonTextError as error:
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
 

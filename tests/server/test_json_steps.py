@@ -32,10 +32,18 @@ def test_a_large_batch_reads_as_read_json_reads_it():
     for text in (
         BATCH,
         INDENTED,
-        b'\r\n {"requests" :[ ] , "requests": ' + BATCH[13:] + b"\t",
+        b'\r\n {"requests" :' + BATCH[12:] + b"\t",
         b"\xef\xbb\xbf" + BATCH,
     ):
         assert read_in_steps(text) == read_json(text)
+
+
+def test_a_key_given_twice_is_refused_in_the_same_words_at_the_top_and_in_an_element():
+    top = b'{"requests": [], "requests": ' + BATCH[12:]
+    entry = BATCH.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1)
+    assert entry != BATCH
+    assert _refusal(read_in_steps, top) == _refusal(read_json, top) == "requests: given twice"
+    assert _refusal(read_in_steps, entry) == _refusal(read_json, entry) == "requests[0].dealerSeat: given twice"
 
 
 def test_an_element_nested_too_deep_is_refused_in_the_same_words():
@@ -73,3 +81,15 @@ def test_a_large_text_that_is_not_json_and_holds_many_values_is_refused_in_read_
         == _refusal(read_json, broken)
         == "Expecting ',' delimiter (line 1, column 800017)"
     )
+
+
+def test_a_large_batch_entry_giving_a_key_twice_refuses_the_call_as_a_small_one_does():
+    from server.http.json_requests import Refused, read_request
+
+    one = MessageToJson(svc.SettleBatchRequest(requests=REQUESTS[:1]), indent=None).encode()
+    bodies = [text.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1) for text in (BATCH, one)]
+    assert len(bodies[0]) > STEP_MIN_BYTES > len(bodies[1])
+    for body in bodies:
+        with pytest.raises(Refused) as refused:
+            read_request("SettleBatch", svc.SettleBatchRequest, body, 10_000)
+        assert refused.value.failure.message == "requests[0].dealerSeat: given twice"
