@@ -149,7 +149,7 @@ class Calls:
         # gRPC's decoders of protobuf bodies (`server.call_book`): the same checks and errors,
         # the servicer's batch limit among them
         self.decoders = {
-            name: Decoder(method.request_class.FromString, max_batch_size=servicer.max_batch_size)
+            name: Decoder(method.request_class.FromString, max_batch_size=getattr(servicer, "max_batch_size", None))
             for name, method in METHODS.items()
         }
 
