@@ -115,10 +115,11 @@ class _NotInSteps(Exception):
         self.position = position
 
 
-def read_in_steps(text: bytes, limits: Limits = NO_LIMITS) -> Any:
+def read_in_steps(text: bytes, limits: Limits = NO_LIMITS, whole_below: int = STEP_MIN_BYTES) -> Any:
     """What ``read_json(text)`` gives, or raises, within ``limits`` (`TooManyEntries`, `TooLong`,
-    `NotAnObject` otherwise); the entries of ``limits.unread`` as `UnreadJson`."""
-    if len(text) < STEP_MIN_BYTES:
+    `NotAnObject` otherwise); the entries of ``limits.unread`` as `UnreadJson`. A text shorter
+    than ``whole_below`` is read whole (0: in steps whatever its size)."""
+    if len(text) < whole_below:
         return read_json(text)
     text = bytes(text)
     try:
