@@ -32,7 +32,7 @@ def test_a_record_is_stepped_through_with_its_pass_and_lock(page):
     assert page.get_attribute("#replay-step", "max") == "13"
     assert page.inner_text("#replay-passes") == "1 pass(es) 漏胡"
     page.click("#replay-next-pass")
-    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打牌 2m"
+    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打出 2m"
     passed = page.locator(".pass")
     assert (passed.get_attribute("data-seat"), passed.locator(".tile").get_attribute("data-tile")) == ("1", "2m")
     assert (
@@ -180,4 +180,4 @@ def test_the_labels_of_a_short_discard_row_and_its_locks_do_not_overlap(page):
     assert len(boxes) == 2
     (left_start, left_end, left_fits), (right_start, _, right_fits) = boxes
     assert left_end <= right_start and left_fits and right_fits, boxes
-    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打牌 2m"
+    assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打出 2m"
