@@ -31,10 +31,12 @@ def test_the_page_and_its_files_come_from_this_server_only(http):
         "/explorer/explorer.css",
         "/explorer/explorer.js",
         "/explorer/replay.js",
+        "/explorer/ticket.js",
     ]
     for path, kind in (
         ("/explorer/explorer.js", "text/javascript"),
         ("/explorer/replay.js", "text/javascript"),
+        ("/explorer/ticket.js", "text/javascript"),
         ("/explorer/explorer.css", "text/css"),
     ):
         reply = http.request("GET", path)

@@ -106,6 +106,16 @@ def test_a_held_pattern_that_adds_nothing_says_why(page):
     ]
 
 
+def test_a_pattern_under_a_fixed_value_says_the_value_is_that_one(page):
+    enter(page, REQUESTS["17"])  # seat 0: 混碰, with 碰碰胡 and 混一色 held too
+    settle(page)
+    assert page.locator("#result .winner-result[data-seat='0'] .no-value").all_inner_texts() == [
+        f"{words} adds nothing here: in classic it makes a hand legal (可胡番型 qualifying patterns) but has no value"
+        " of its own; the value is the fixed value of 混碰 Half flush all pungs. 此牌型只使胡牌合法，牌值取定值牌型。"
+        for words in ("碰碰胡 All pungs", "混一色 Half flush")
+    ]
+
+
 def test_a_notation_error_is_said_in_both_languages(page):
     page.fill("#winners .winner .w-hand", "123m 4x5p [789s@7] 11s EEE")
     page.locator("#winners .winner .notation-error").wait_for()

@@ -313,7 +313,7 @@ function fieldWords(field) {
 // Why a held pattern adds nothing, from where it stands in the profile ("why doesn't Half
 // flush count?"): a qualifying pattern only, a fixed value beaten by a higher one, a 番 that
 // does not apply to a fixed value, a floor the value is above, or none of these.
-function noValueLine(pattern, profile, unit) {
+function noValueLine(pattern, profile, unit, winner) {
   const named = (list) => (profile[list] || []).find((entry) => entry.pattern === pattern);
   const fixed = named("fixedValues"), fan = named("fan");
   const said = `${patternWords(pattern)} adds nothing here: in ${profile.name} `;
@@ -326,8 +326,10 @@ function noValueLine(pattern, profile, unit) {
   } else if ((profile.floorPatterns || []).includes(pattern)) {
     why = `it raises a lower value to 1 喇 (${fieldWords("floor_patterns")}); this hand's value needed no raising. 本手牌值无需保底。`;
   } else if ((profile.qualifyingPatterns || []).includes(pattern)) {
-    why = `it makes a hand legal (${fieldWords("qualifying_patterns")}) but has no value of its own; the hand is valued`
-      + " as an ordinary one, base and 花. 本规则中此牌型只使胡牌合法，不另计分。";
+    const fixedItem = (winner.items || []).find((item) => item.kind === "ITEM_KIND_PATTERN");
+    why = `it makes a hand legal (${fieldWords("qualifying_patterns")}) but has no value of its own; ` + (fixedItem
+      ? `the value is the fixed value of ${patternWords(`PATTERN_${fixedItem.code}`)}. 此牌型只使胡牌合法，牌值取定值牌型。`
+      : "the hand is valued as an ordinary one, base and 花. 本规则中此牌型只使胡牌合法，不另计分。");
   } else {
     why = "it is neither a fixed value, a 番 nor a qualifying pattern: it counts for nothing in the value. 本规则中此牌型不计分。";
   }
@@ -361,7 +363,7 @@ function winnerCard(winner, requestWinner, unit, profile) {
   card.append(el("p", { class: "value" }, `${term("value_per_share")} = `,
     el("strong", { class: "value-number", text: number(winner.value) }), ` ${unit}`,
     `  (${term("before_multipliers")} ${number(winner.baseValue)})`));
-  if (profile) silentPatterns(winner).forEach((pattern) => card.append(noValueLine(pattern, profile, unit)));
+  if (profile) silentPatterns(winner).forEach((pattern) => card.append(noValueLine(pattern, profile, unit, winner)));
   return card;
 }
 
@@ -435,13 +437,14 @@ function versionsLine(response) {
     " · engine 引擎 ", el("code", { class: "engine-version", text: response.engineVersion || "" }));
 }
 
-// whys: for each payment, the phrases saying why a liable (承包) or related (三口) seat pays
-// (paymentsWhy, the server's words, as `shmj score` prints them).
-// profile: the effective profile when a held pattern adds nothing (silentProfile), else null;
-// shownIn: the view it is shown in, "settle" or "replay".
-function settlementView(response, request, whys, profile = null, shownIn = "settle") {
+// shown: whys, the phrases saying why each liable or related seat pays (paymentsWhy); profile,
+// the effective profile when a held pattern adds nothing (silentProfile); view, the view it is
+// shown in ("settle" or "replay"); record, the hand record a replay settled (for the ticket).
+function settlementView(response, request, shown = {}) {
+  const { whys = [], profile = null, view: shownIn = "settle", record = null } = shown;
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
+  view.append(ticketButton(), ticketRecord(request, record));
   const unitWords = vocabulary.enums[response.unit] || {};
   view.append(el("p", { class: "profile-line" },
     `${term("profile")} ${response.profile} (${term("unit")}: ${[unitWords.zh, unitWords.en].filter(Boolean).join(" ")})`));
@@ -546,8 +549,8 @@ async function settle(note = "") {
   }
   try {
     const response = await call("Settle", request);
-    const view = settlementView(response, request, await paymentsWhy(response, request),
-      await silentProfile(response, request));
+    const view = settlementView(response, request,
+      { whys: await paymentsWhy(response, request), profile: await silentProfile(response, request) });
     if (state.compare) {
       const other = await call("Settle", { ...request, profile: state.compare });
       view.prepend(comparisonView(response, other));

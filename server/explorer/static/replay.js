@@ -24,7 +24,8 @@ function eventTerm(key) {
   return words ? `${words.en} ${words.zh}` : key;
 }
 
-const replayState = { record: null, response: null, whys: [], profile: null, steps: [], at: 0 };
+// record: as this page follows it (usualRecord); pasted: as it was given, for the ticket.
+const replayState = { record: null, pasted: null, response: null, whys: [], profile: null, steps: [], at: 0 };
 
 // The record in the one form this page follows, as the server read it: the proto3 JSON mapping
 // also takes snake_case keys, enum numbers, numbers in strings, and an unset field given null or
@@ -164,7 +165,7 @@ function deltasTable(record, response) {
 }
 
 function showStep(at) {
-  const { steps, record, response, whys, profile } = replayState;
+  const { steps, record, response, whys, profile, pasted } = replayState;
   replayState.at = Math.max(0, Math.min(at, steps.length - 1));
   const step = steps[replayState.at];
   $("#replay-step").value = String(replayState.at);
@@ -174,7 +175,7 @@ function showStep(at) {
   if (replayState.at === steps.length - 1) {
     const deltas = deltasTable(record, response); // what support looks for first: above the settlement
     if (deltas) parts.push(deltas);
-    parts.push(settlementView(response.settlement, response.derived, whys, profile, "replay"));
+    parts.push(settlementView(response.settlement, response.derived, { whys, profile, view: "replay", record: pasted }));
   }
   $("#replay-picture").replaceChildren(...parts);
 }
@@ -200,6 +201,7 @@ async function replayRecord(note = "") {
   try {
     const response = await call("SettleRecord", record);
     replayState.record = usualRecord(record);
+    replayState.pasted = record;
     replayState.response = response;
     replayState.whys = await paymentsWhy(response.settlement, response.derived);
     replayState.profile = await silentProfile(response.settlement, response.derived);
