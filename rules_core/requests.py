@@ -72,6 +72,8 @@ class Hand(NamedTuple):
     winning_tile: Tile | None = None
     melds: tuple[Meld, ...] = ()
     flowers: tuple[Flower | None, ...] = ()
+    # 敲麻 (`dragons_are_flowers`): the winner's 中发白, as tiles (`Tile.RED` ...), at most four of each
+    dragon_flowers: tuple[Tile | None, ...] = ()
 
 
 class Dice(NamedTuple):
@@ -85,6 +87,9 @@ class LiabilityRelation(NamedTuple):
     claimer_seat: int
     source_seat: int
     claims: int
+    # 承包 (LIABILITY_MODE_CONTRACT): the claimer's exposed melds at the end of the hand are all
+    # pungs and kongs, or of one suit at most (the caller's statement, as `claims` is)
+    pattern_kept: bool = False
 
 
 class Winner(NamedTuple):
@@ -93,6 +98,7 @@ class Winner(NamedTuple):
     passed_tiles: tuple[Tile | None, ...] = ()  # 漏胡 locks since the player's last action
     replacement_draw: bool = False  # won on a tile drawn after a kong or a flower
     first_go_around: bool = False
+    last_tile: bool = False  # 海底捞月: self-drawn on the last tile of the wall
 
 
 class SettleRequest(NamedTuple):
@@ -108,6 +114,7 @@ class SettleRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
+    declared_seats: tuple[int, ...] = ()  # 敲: the seats that have knocked by the end of the hand
 
 
 class CheckWinRequest(NamedTuple):
@@ -139,6 +146,24 @@ class ListWaitsRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
+
+
+# The fields RULES.md section 14 added, read from a value a fast reader may have built with
+# today's fields only (``tuple.__new__`` of the older length): a missing field is its default.
+def dragon_flowers_of(hand: Hand) -> tuple[Tile | None, ...]:
+    return hand[4] if len(hand) > 4 else ()
+
+
+def last_tile_of(winner: Winner) -> bool:
+    return winner[5] if len(winner) > 5 else False
+
+
+def declared_seats_of(request: SettleRequest) -> tuple[int, ...]:
+    return request[12] if len(request) > 12 else ()
+
+
+def pattern_kept_of(relation: LiabilityRelation) -> bool:
+    return relation[3] if len(relation) > 3 else False
 
 
 Value = TypeVar("Value", bound=tuple)

@@ -1,0 +1,126 @@
+"""Input that cannot be a real request under the fields of RULES.md section 14, named by field,
+and the bounds of their overrides."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core import InvalidRequest, Pattern, settle
+from rules_core.build import winner
+from rules_core.builtin_profiles import CLASSIC, FAMILY_PROFILES
+from rules_core.overrides import apply_overrides
+from rules_core.profile import FAMILY_DEFAULTS
+from rules_core.registry import FAMILIES_REGISTRY
+from tests.rules_core.conftest import DISCARD, SELF, request
+
+
+def violations(req) -> list[tuple[str, str]]:
+    with pytest.raises(InvalidRequest) as caught:
+        settle(req, FAMILIES_REGISTRY)
+    return [(v.field, v.description) for v in caught.value.violations]
+
+
+def fields(req) -> list[str]:
+    return [field for field, _ in violations(req)]
+
+
+_KNOCKED = {"declared_seats": (0,)}
+
+
+def test_a_dragon_among_the_tiles_under_dragons_are_flowers_is_named():
+    concealed = winner(0, "123m 123p 123s CCC NN", win="N")
+    assert fields(request("qiaoma", SELF, [concealed], **_KNOCKED)) == [
+        "winners[0].hand.concealed[9]",
+        "winners[0].hand.concealed[10]",
+        "winners[0].hand.concealed[11]",
+    ]
+    won_on = winner(0, "123m 123p 123s 789m PP", win="P")
+    assert fields(request("qiaoma_lezi", SELF, [won_on])) == [
+        "winners[0].hand.concealed[12]",
+        "winners[0].hand.concealed[13]",
+        "winners[0].hand.winning_tile",
+    ]
+    melded = winner(0, "123p 123s 789m NN [FFF@3]", win="N")
+    assert fields(request("qiaoma_lezi", SELF, [melded])) == [
+        "winners[0].hand.melds[0].tiles[0]",
+        "winners[0].hand.melds[0].tiles[1]",
+        "winners[0].hand.melds[0].tiles[2]",
+    ]
+    passed = winner(0, "123m 123p 123s 789m NN", win="N", passed="C")
+    assert fields(request("qiaoma_lezi", DISCARD, [passed], discarder_seat=2)) == ["winners[0].passed_tiles[0]"]
+
+
+def test_a_fifth_dragon_flower_and_a_dragon_flower_that_is_no_dragon():
+    five = winner(0, "123m 123p 123s 789m NN", win="N", dragon_flowers="C C C C C")
+    assert violations(request("qiaoma_lezi", SELF, [five])) == [
+        ("winners[0].hand.dragon_flowers[4]", "a dragon has only four copies: a fifth C")
+    ]
+    wind = winner(0, "123m 123p 123s 789m NN", win="N", dragon_flowers="E")
+    assert violations(request("qiaoma_lezi", SELF, [wind])) == [
+        ("winners[0].hand.dragon_flowers[0]", "must be a dragon 中发白 (C, F, P), got E")
+    ]
+
+
+def test_dragon_flowers_without_dragons_are_flowers():
+    w = winner(0, "123m 123p 123s 789m NN", win="N", dragon_flowers="C")
+    for profile in ("classic", "qinghunpeng"):
+        assert fields(request(profile, SELF, [w])) == ["winners[0].hand.dragon_flowers"]
+
+
+@pytest.mark.parametrize("profile", ["classic", "lezi", "qiaoma"])
+def test_declared_seats_out_of_range_or_repeated(profile):
+    w = winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f")
+    assert violations(request(profile, SELF, [w], declared_seats=(0, 4, 0))) == [
+        ("declared_seats[1]", "must be a seat 0-3"),
+        ("declared_seats[2]", "seat 0 is listed twice"),
+    ]
+    assert fields(request(profile, SELF, [w], declared_seats=(0, 1, 2, 3, 1))) == ["declared_seats"]
+
+
+@pytest.mark.parametrize("profile", ["classic", "qiaoma_lezi"])
+def test_last_tile_on_a_discard(profile):
+    w = winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f", last_tile=True)
+    assert fields(request(profile, DISCARD, [w], discarder_seat=1)) == ["winners[0].last_tile"]
+
+
+def test_the_section_14_fields_default_to_today():
+    assert all(getattr(CLASSIC, name) == default for name, default in FAMILY_DEFAULTS.items())
+    assert not CLASSIC.families
+    assert all(profile.families for profile in FAMILY_PROFILES.values())
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("cap_lazi_extra", 1000, "must be 0 to 999, got 1000"),
+        ("max_fan", 25, "must be 0 to 24, got 25"),
+        ("huangfan_max_count", -1, "must be 0 to 24, got -1"),
+        ("min_fan", 65, "must be 0 to 64, got 65"),
+        ("no_flowers_value", 101, "must be 0 to 100, got 101"),
+        ("ordinary_min_flowers_discard", 101, "must be 0 to 100, got 101"),
+        ("ordinary_base_fan", 9, "must be 0 to 8, got 9"),
+        ("liability_threshold_unconditional", 100_001, "must be 0 to 100000, got 100001"),
+        ("dragons_are_flowers", 1, "must be true or false"),
+        ("uncapped", "yes", "must be true or false"),
+    ],
+)
+def test_override_bounds_are_named_by_field(field, value, problem):
+    profile, faults = apply_overrides(CLASSIC, {field: value})
+    assert profile is None
+    assert [(v.field, v.description) for v in faults] == [(f"overrides.{field}", problem)]
+
+
+def test_shape_fan_is_merged_entry_by_entry_and_bounded():
+    qhp = FAMILY_PROFILES["qinghunpeng"]
+    profile, _ = apply_overrides(qhp, {"shape_fan": {Pattern.SEVEN_PAIRS: 2}})
+    assert dict(profile.shape_fan) == {**qhp.shape_fan, Pattern.SEVEN_PAIRS: 2}
+    _, faults = apply_overrides(qhp, {"shape_fan": [(Pattern.ALL_PUNGS, 9)]})
+    assert [(v.field, v.description) for v in faults] == [("overrides.shape_fan[0].value", "must be 0 to 8, got 9")]
+
+
+def test_overriding_a_section_14_field_takes_today_profiles_down_that_path():
+    w = winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f")
+    # classic with additive 番 and a cap of 3 喇: (3 + 3) x max(1, 1 门清) = 6
+    result = settle(request("classic", SELF, [w], overrides={"fan_additive": True, "cap_lazi_extra": 2}))
+    assert result.winners[0].value == 6
+    assert result.seat_deltas == (18, -6, -6, -6)
