@@ -88,7 +88,8 @@ def evaluate_family_winner(
             reasons.append(_R.NO_QUALIFYING_PATTERN)
         if not_declared:
             reasons.append(_R.NOT_DECLARED)
-        return _result(profile, winner.seat, multi, mask, tuple(reasons), sources, flowers, False)
+        valued = (0, ()) if reasons else family_value(profile, mask, sources, flowers, False)
+        return _result(profile, winner.seat, multi, mask, tuple(reasons), flowers, valued)
 
     situational = _CONCEALED if concealed else 0
     if winner.replacement_draw and outcome == ON_SELF_DRAW:
@@ -99,9 +100,7 @@ def evaluate_family_winner(
     if not readings:
         sources = flower_sources(counts, melds, flower_tiles, 0)
         incomplete = (_R.INCOMPLETE_SHAPE,)
-        return _result(
-            profile, winner.seat, multi, situational, incomplete, sources, flower_total(profile, sources), False
-        )
+        return _result(profile, winner.seat, multi, situational, incomplete, flower_total(profile, sources), (0, ()))
     if outcome == ON_SELF_DRAW and last_tile_of(winner):
         readings = [(mask | _LAST_TILE, pungs, kind) for mask, pungs, kind in readings]
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
@@ -114,13 +113,15 @@ def evaluate_family_winner(
         no_flowers = raw == 0 and profile.no_flowers_value > 0
         flowers = profile.no_flowers_value if no_flowers else raw
         reasons = _reasons(profile, outcome, mask, kind, raw, flowers, missed, not_declared)
-        may_win = not [r for r in reasons if r != _R.MISSED_WIN]
-        value = family_value(profile, mask, sources, flowers, no_flowers)[0] if may_win else 0
-        rank = (may_win, value, fan_total(profile, mask), bool(mask & _ALL_PUNGS))
+        may_win = not reasons or reasons == [_R.MISSED_WIN]
+        valued = family_value(profile, mask, sources, flowers, no_flowers) if may_win else (0, ())
+        if len(readings) == 1:
+            return _result(profile, winner.seat, multi, mask, tuple(reasons), flowers, valued)
+        rank = (may_win, valued[0], fan_total(profile, mask), bool(mask & _ALL_PUNGS))
         if best is None or rank > best[0]:
-            best = (rank, mask, tuple(reasons), sources, flowers, no_flowers)
-    _, mask, reasons, sources, flowers, no_flowers = cast(tuple, best)
-    return _result(profile, winner.seat, multi, mask, reasons, sources, flowers, no_flowers)
+            best = (rank, mask, tuple(reasons), flowers, valued)
+    _, mask, reasons, flowers, valued = cast(tuple, best)
+    return _result(profile, winner.seat, multi, mask, reasons, flowers, valued)
 
 
 def _readings(profile, outcome, dealer_seat, winner: Winner, counts, situational: int) -> list[tuple[int, int, int]]:
@@ -191,11 +192,12 @@ def _reasons(
     return reasons
 
 
-def _result(profile, seat, multi, mask, reasons, sources, flowers, no_flowers) -> WinnerResult:
+def _result(profile, seat, multi, mask, reasons, flowers, valued) -> WinnerResult:
+    """The winner's result; ``valued`` is (value, items) of a hand that may win, else unused."""
     patterns = patterns_of(mask)
     if reasons:
         return new(WinnerResult, (seat, False, reasons, patterns, flowers, (), 0.0, 0.0))
-    value, items = family_value(profile, mask, sources, flowers, no_flowers)
+    value, items = valued
     if multi.items:
         items = items + multi.items
     return new(WinnerResult, (seat, True, (), patterns, flowers, items, float(value), float(value * multi.factor)))
