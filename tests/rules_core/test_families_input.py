@@ -124,3 +124,15 @@ def test_overriding_a_section_14_field_takes_today_profiles_down_that_path():
     result = settle(request("classic", SELF, [w], overrides={"fan_additive": True, "cap_lazi_extra": 2}))
     assert result.winners[0].value == 6
     assert result.seat_deltas == (18, -6, -6, -6)
+
+
+def test_waits_under_dragons_are_flowers_keep_the_dragon_flowers_and_never_wait_on_a_dragon():
+    from rules_core import ListWaitsRequest, list_waits
+    from rules_core.build import hand
+
+    waiting = hand("123m 123p 123s 789m N", dragon_flowers="C")
+    waits = list_waits(ListWaitsRequest("qiaoma_lezi", 0, waiting), FAMILIES_REGISTRY)
+    assert [w.tile.notation for w in waits.self_draw] == ["N"]
+    (drawn,) = waits.self_draw
+    assert drawn.result.flowers == 1 and drawn.result.value == 8  # (3 + 1) x (1 兜底 + 1 门清)
+    assert [w.tile.notation for w in waits.discard] == ["N"]
