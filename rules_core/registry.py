@@ -48,9 +48,10 @@ class ProfileEntry:
 class ProfileRegistry:
     """Profiles by name: the built-in ones first, then the house ones in name order."""
 
-    __slots__ = ("_entries", "_profiles", "known")
+    __slots__ = ("_entries", "_profiles", "builtin", "known")
 
     def __init__(self, house: Iterable[ProfileEntry] = (), builtin: Mapping[str, RuleProfile] = BUILTIN_PROFILES):
+        self.builtin = builtin
         entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in builtin.items()}
         for entry in sorted(house, key=lambda e: e.name):
             if entry.name in entries:

@@ -136,3 +136,41 @@ def test_waits_under_dragons_are_flowers_keep_the_dragon_flowers_and_never_wait_
     (drawn,) = waits.self_draw
     assert drawn.result.flowers == 1 and drawn.result.value == 8  # (3 + 1) x (1 兜底 + 1 门清)
     assert [w.tile.notation for w in waits.discard] == ["N"]
+
+
+def test_house_profiles_set_section_14_fields_named_by_field():
+    from rules_core.house_profiles import house_registry, read_house_profile
+
+    room = {
+        "name": "qiaoma-two-point-room",
+        "base": "qiaoma_lezi",
+        "overrides": {
+            "ordinaryBase": 2,
+            "sevenPairs": True,
+            "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 2}],
+        },
+    }
+    entry, faults = read_house_profile(room, "room.yaml", families=True)
+    assert faults == []
+    profile = entry.profile
+    assert (profile.ordinary_base, profile.seven_pairs, profile.shape_fan[Pattern.SEVEN_PAIRS]) == (2, True, 2)
+    assert profile.dragons_are_flowers and profile.fan_additive  # the rest as its base
+    bad = dict(
+        room, overrides={"maxFan": 30, "uncapped": "no", "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 9}]}
+    )
+    _, faults = read_house_profile(bad, "room.yaml", families=True)
+    assert [(v.field, v.description) for v in faults] == [
+        ("overrides.max_fan", "must be 0 to 24, got 30"),
+        ("overrides.uncapped", "must be true or false"),
+        ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
+    ]
+    # Until the wire carries them, a server's house profiles know neither the fields nor the bases.
+    _, faults = read_house_profile(room, "room.yaml")
+    assert [(v.field, v.description) for v in faults] == [
+        ("base", "unknown profile 'qiaoma_lezi'; a house profile is based on one of classic, sankou, lezi"),
+        ("overrides.sevenPairs", "unknown field"),
+        ("overrides.shapeFan", "unknown field"),
+    ]
+    registry, problems = house_registry([("room.yaml", room)], families=True)
+    assert problems == [] and registry.get("qiaoma") is FAMILY_PROFILES["qiaoma"]
+    assert registry.get("qiaoma-two-point-room").ordinary_base == 2
