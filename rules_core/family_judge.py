@@ -13,6 +13,7 @@ higher value, then more 番, then the all-pungs one (14.10.4).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final, cast
 
 from rules_core.family_value import family_value, fan_total
@@ -20,7 +21,7 @@ from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import shape_patterns, suits_present
 from rules_core.multipliers import Multipliers
 from rules_core.patterns import IllegalReason, Pattern, patterns_of
-from rules_core.profile import RuleProfile
+from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.requests import (
     CHOW,
     CLAIMED_DISCARD,
@@ -38,6 +39,10 @@ from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import TILE_KINDS
 
 _ALL_PUNGS: Final = Pattern.ALL_PUNGS.bit
+_FULL_FLUSH: Final = Pattern.FULL_FLUSH.bit
+_HALF_FLUSH: Final = Pattern.HALF_FLUSH.bit
+_FULL_FLUSH_PUNGS: Final = Pattern.FULL_FLUSH_PUNGS.bit | _FULL_FLUSH | _ALL_PUNGS
+_HALF_FLUSH_PUNGS: Final = Pattern.HALF_FLUSH_PUNGS.bit | _HALF_FLUSH | _ALL_PUNGS
 _ALL_HONOURS: Final = Pattern.ALL_HONOURS.bit
 _PUNGS_ONLY: Final = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Pattern.FULL_FLUSH_PUNGS.bit
 _SEVEN_PAIRS: Final = Pattern.SEVEN_PAIRS.bit
@@ -74,7 +79,11 @@ def evaluate_family_winner(
     hand = winner.hand
     melds = hand.melds
     flower_tiles = len(hand.flowers) + len(dragon_flowers_of(hand))
-    concealed = all(cast(int, m.kind) == _CONCEALED_KONG_KIND for m in melds)
+    concealed = True
+    for meld in melds:
+        if cast(int, meld.kind) != _CONCEALED_KONG_KIND:
+            concealed = False
+            break
     not_declared = profile.win_requires_declaration and not declared
     if outcome == ON_EIGHT_FLOWERS:
         # The tiles are not evaluated: 花 from the flower tiles and the melds (14.4).
@@ -139,7 +148,7 @@ def _readings(profile, outcome, dealer_seat, winner: Winner, counts, situational
             mask |= _BIG_HANGING
         mask |= _first_go_around(profile, outcome, dealer_seat, winner)
         readings = [(mask, suited_pungs, _STANDARD)]
-        if all_pungs:
+        if all_pungs and not pungs_reading_always_best(profile):
             chow_pungs = most_pungs_with_a_chow(counts)
             if chow_pungs >= 0:
                 readings.append((mask & ~_PUNGS_ONLY, chow_pungs, _STANDARD))
@@ -154,6 +163,26 @@ def _readings(profile, outcome, dealer_seat, winner: Winner, counts, situational
     if all_honours and not profile.all_honours_need_shape:
         return [(mask | _ALL_HONOURS, 0, _SHAPELESS)]  # 乱风向: any shape, as today
     return []
+
+
+@lru_cache(maxsize=256)
+def pungs_reading_always_best(profile: RuleProfile) -> bool:
+    """Whether the all-pungs reading of a hand is never worth less than a reading with a chow
+    here, so that the chow readings need no valuing. True for the profiles of section 14.
+
+    The all-pungs reading's patterns are the chow reading's and the pungs patterns. With
+    suited pungs worth no 花, both readings have the same 花 (and so the same 无花), and every
+    step of `family_value` (the highest fixed value, the highest 牌型番, the summed 番, the
+    limits and the cap) never falls when patterns are added, as long as the pungs patterns
+    never turn an ordinary chow reading into a fixed-value one: checked for each suit class.
+    The reasons a reading may not win fall too with more patterns and 番."""
+    if profile.flower_values.get(FlowerSource.SUITED_PUNG, 0):
+        return False
+    fixed = profile.fixed_mask
+    for chow_mask, pungs_mask in ((_FULL_FLUSH, _FULL_FLUSH_PUNGS), (_HALF_FLUSH, _HALF_FLUSH_PUNGS), (0, _ALL_PUNGS)):
+        if pungs_mask & fixed and not chow_mask & fixed:
+            return False
+    return True
 
 
 def _first_go_around(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winner) -> int:

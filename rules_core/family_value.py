@@ -104,6 +104,7 @@ def _limited(profile: RuleProfile, fan: int, parts: list[ValueItem]) -> int:
 _CAP_WORDS = {Unit.FLOWER: ("喇", "lazi"), Unit.POINT: ("勒", "lezi")}
 
 
+@lru_cache(maxsize=1024)
 def _cap_item(profile: RuleProfile, change: int) -> ValueItem:
     if profile.cap_lazi_extra == 0:
         return change_item(ItemKind.CAP, "LAZI_CAP", change, profile)  # today's words: one 喇 / 勒
@@ -112,14 +113,17 @@ def _cap_item(profile: RuleProfile, change: int) -> ValueItem:
     return ValueItem(ItemKind.CAP, "LAZI_CAP", f"封顶 {lazi}{zh}", f"Capped at {lazi} {en}", change)
 
 
+@lru_cache(maxsize=1024)
 def _no_flowers_item(profile: RuleProfile) -> ValueItem:
     value = profile.no_flowers_value
     return ValueItem(ItemKind.FLOWERS, "NO_FLOWERS", f"无花（{value}花）", f"No flowers: counts {value}", value)
 
 
+@lru_cache(maxsize=1024)
 def _base_fan_item(fan: int) -> ValueItem:
     return ValueItem(ItemKind.FAN, "BASE_FAN", "兜底番", "Base fan", fan)
 
 
+@lru_cache(maxsize=1024)
 def _shape_fan_item(pattern: Pattern, fan: int) -> ValueItem:
     return ValueItem(ItemKind.FAN, pattern.name, f"{pattern.name_zh}（牌型番）", f"{pattern.name_en} (shape fan)", fan)

@@ -296,15 +296,16 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
 
 def _check_declared_seats(declared: tuple[int, ...], add) -> None:
     """敲: each seat that has knocked, once (RULES.md section 14.10.1), under every profile."""
-    if not _length_ok(declared, "declared_seats", "declared_seats", add):
+    if len(declared) > MAX_DECLARED and not _length_ok(declared, "declared_seats", "declared_seats", add):
         return
-    seen: set[int] = set()
+    seen = 0  # bits of the seats listed
     for index, seat in enumerate(declared):
         if not _is_seat(seat):
             add(FieldViolation(f"declared_seats[{index}]", _SEAT_TEXT))
-        elif seat in seen:
+        elif seen >> seat & 1:
             add(FieldViolation(f"declared_seats[{index}]", f"seat {seat} is listed twice"))
-        seen.add(seat)
+        else:
+            seen |= 1 << seat
 
 
 _DRAGON_TEXT = "中发白 are flowers under this profile (dragons_are_flowers): a dragon goes in hand.dragon_flowers"
@@ -315,7 +316,6 @@ def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> N
     winning tile or a passed tile, at most four of each among `dragon_flowers`; without it,
     `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request)."""
     hand_path = f"{path}.hand" if path else "hand"
-    passed_path = f"{path}.passed_tiles" if path else "passed_tiles"
     dragons = dragon_flowers_of(hand)
     if not profile.dragons_are_flowers:
         add(
@@ -325,20 +325,27 @@ def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> N
             )
         )
         return
-    for index, tile in enumerate(hand.concealed):
-        if tile is not None and tile >= FIRST_DRAGON:
-            add(FieldViolation(f"{hand_path}.concealed[{index}]", _DRAGON_TEXT))
+    if _holds_dragon(hand.concealed):
+        for index, tile in enumerate(hand.concealed):
+            if tile is not None and tile >= FIRST_DRAGON:
+                add(FieldViolation(f"{hand_path}.concealed[{index}]", _DRAGON_TEXT))
     winning = hand.winning_tile
     if winning is not None and winning >= FIRST_DRAGON:
         add(FieldViolation(f"{hand_path}.winning_tile", _DRAGON_TEXT))
     for index, meld in enumerate(hand.melds):
-        for tile_index, tile in enumerate(meld.tiles):
+        if _holds_dragon(meld.tiles):
+            for tile_index, tile in enumerate(meld.tiles):
+                if tile is not None and tile >= FIRST_DRAGON:
+                    add(FieldViolation(f"{hand_path}.melds[{index}].tiles[{tile_index}]", _DRAGON_TEXT))
+    if len(passed) <= MAX_PASSED and _holds_dragon(passed):
+        passed_path = f"{path}.passed_tiles" if path else "passed_tiles"
+        for index, tile in enumerate(passed):
             if tile is not None and tile >= FIRST_DRAGON:
-                add(FieldViolation(f"{hand_path}.melds[{index}].tiles[{tile_index}]", _DRAGON_TEXT))
-    for index, tile in enumerate(passed if len(passed) <= MAX_PASSED else ()):
-        if tile is not None and tile >= FIRST_DRAGON:
-            add(FieldViolation(f"{passed_path}[{index}]", _DRAGON_TEXT))
-    if not _length_ok(dragons, "dragon_flowers", f"{hand_path}.dragon_flowers", add):
+                add(FieldViolation(f"{passed_path}[{index}]", _DRAGON_TEXT))
+    if not dragons:
+        return
+    if len(dragons) > MAX_DRAGON_FLOWERS:
+        _length_ok(dragons, "dragon_flowers", f"{hand_path}.dragon_flowers", add)
         return
     seen = [0, 0, 0]
     for index, tile in enumerate(dragons):
@@ -513,6 +520,14 @@ def _forms(kind: int, tiles: tuple) -> bool:
         if other != first:
             return False
     return True
+
+
+def _holds_dragon(tiles) -> bool:
+    """Whether a 中发白 is among ``tiles`` (None for an unspecified tile skipped)."""
+    for tile in tiles:
+        if tile is not None and tile >= FIRST_DRAGON:
+            return True
+    return False
 
 
 def _holds_none(values: tuple) -> bool:

@@ -64,3 +64,27 @@ def test_the_new_path_at_the_defaults_judges_as_today():
             assert evaluate_family_winner(*args, True) == evaluate_winner(*args), request
             compared += 1
     assert compared > 3000
+
+
+@pytest.mark.parametrize("name", ["qiaoma", "qiaoma_lezi", "qinghunpeng"])
+def test_the_all_pungs_shortcut_of_the_new_profiles_answers_as_valuing_every_reading(name, monkeypatch):
+    from rules_core import family_judge
+    from rules_core.registry import FAMILIES_REGISTRY
+    from rules_core.requests import replace
+
+    requests = [replace(r, profile=name, declared_seats=(0, 1, 2)) for r in generate_requests(3000, 11)]
+
+    def answers():
+        found = []
+        for request in requests:
+            try:
+                found.append(settle(request, FAMILIES_REGISTRY))
+            except InvalidRequest:
+                found.append(None)
+        return found
+
+    assert family_judge.pungs_reading_always_best(FAMILIES_REGISTRY.get(name))
+    shortcut = answers()
+    monkeypatch.setattr(family_judge, "pungs_reading_always_best", lambda profile: False)
+    assert answers() == shortcut
+    assert sum(a is not None and any(w.legal for w in a.winners) for a in shortcut) > 300
