@@ -86,6 +86,8 @@ def dice_throw(first: int, second: int) -> DiceThrow:
     return (first, second) if first <= second else (second, first)
 
 
+FAMILY_PATTERNS_MASK = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
+
 # The defaults of the section 14 fields (today's behaviour), filled in below the class.
 FAMILY_DEFAULTS: dict[str, object] = {}
 
@@ -181,8 +183,15 @@ class RuleProfile:
             or self.no_flowers_value > 0
         )
         object.__setattr__(self, "no_flowers_named", named)
+        # The section 14 path also judges a profile that names one of its patterns (an override
+        # may give 海底捞月 番 under classic) or uses one of its liability modes.
+        named = self.qualifying_mask | self.fixed_mask | self.fan_mask | self.floor_mask | self.shape_fan_mask
         object.__setattr__(
-            self, "families", any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS)
+            self,
+            "families",
+            bool(named & FAMILY_PATTERNS_MASK)
+            or self.liability_mode >= LiabilityMode.BAOSANKOU
+            or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
         )
 
     @cached_property

@@ -174,3 +174,11 @@ def test_house_profiles_set_section_14_fields_named_by_field():
     registry, problems = house_registry([("room.yaml", room)], families=True)
     assert problems == [] and registry.get("qiaoma") is FAMILY_PROFILES["qiaoma"]
     assert registry.get("qiaoma-two-point-room").ordinary_base == 2
+
+
+def test_a_pattern_of_section_14_named_by_an_override_is_judged():
+    w = winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f", last_tile=True)
+    result = settle(request("classic", SELF, [w], overrides={"fan": {Pattern.LAST_TILE: 1}}))
+    assert result.winners[0].patterns == (Pattern.ALL_PUNGS, Pattern.CONCEALED, Pattern.LAST_TILE)
+    assert result.winners[0].value == 20  # (3 + 3) x 2^2 = 24, capped at 1 喇
+    assert settle(request("classic", SELF, [w])).winners[0].patterns == (Pattern.ALL_PUNGS, Pattern.CONCEALED)
