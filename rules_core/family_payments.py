@@ -86,10 +86,13 @@ def _contract(profile, request, outcome, winner, claims, base) -> list[tuple[int
         return [(seat, profile.liability_self_draw_share, _LIABILITY) for seat in partners]
     payer = request.discarder_seat
     share = profile.liability_discard_share if outcome == ON_DISCARD else profile.liability_robbing_kong_share
+    owed = [(seat, amount, reason) for seat, amount in base]
     if profile.win_requires_declaration and payer not in declared_seats_of(request):
         # A payer that has not knocked pays all of it: its share and every partner's.
-        return [*((seat, amount, reason) for seat, amount in base), (payer, share * len(partners), _LIABILITY)]
-    return [*((seat, amount, reason) for seat, amount in base), *((seat, share, _LIABILITY) for seat in partners)]
+        owed.append((payer, share * len(partners), _LIABILITY))
+    else:
+        owed.extend([(seat, share, _LIABILITY) for seat in partners])
+    return owed
 
 
 def _partners(

@@ -24,12 +24,13 @@ from rules_core.valuation import base_item, change_item, fan_items, fixed_value,
 
 @lru_cache(maxsize=4096)
 def fan_parts(profile: RuleProfile, patterns: int) -> tuple[int, int, Pattern | None, int]:
-    """(兜底番, 牌型番, the pattern that gives the 牌型番 or None, 附加番 summed) of a hand."""
+    """(兜底番, 牌型番, the pattern that gives the 牌型番 or None, 附加番 summed) of a hand. The
+    牌型番 is the highest `shape_fan` entry among the patterns."""
     shape = 0
     shape_pattern = None
     for pattern in patterns_of(patterns & profile.shape_fan_mask):
         value = profile.shape_fan[pattern]
-        if value > shape:
+        if value >= shape:  # on a tie the later pattern, the more telling one (混碰 over 碰碰胡)
             shape, shape_pattern = value, pattern
     extra = sum(profile.fan[p] for p in patterns_of(patterns & profile.fan_mask))
     return profile.ordinary_base_fan, shape, shape_pattern, extra

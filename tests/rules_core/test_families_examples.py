@@ -68,6 +68,8 @@ def test_04_qinghunpeng_half_flush_pungs_has_one_shape_fan():
     assert r.patterns == (P.ALL_PUNGS, P.HALF_FLUSH, P.HALF_FLUSH_PUNGS)
     assert r.flowers == 3  # the dragon pung counts 0
     assert r.value == 5  # (2 + 3) x 1
+    shape_fan = [(i.code, i.name_zh, i.contribution) for i in r.items if i.kind == ItemKind.FAN]
+    assert shape_fan == [("HALF_FLUSH_PUNGS", "混碰（牌型番）", 1)]
     assert result.seat_deltas == (-5, 5, 0, 0)
     assert settle(replace(request("lezi", DISCARD, [w], discarder_seat=0))).winners[0].value == 10
     assert settle(replace(request("classic", DISCARD, [w], discarder_seat=0))).winners[0].value == 20
