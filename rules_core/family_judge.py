@@ -34,7 +34,7 @@ from rules_core.requests import (
     dragon_flowers_of,
     last_tile_of,
 )
-from rules_core.results import WinnerResult, new
+from rules_core.results import ValueItem, WinnerResult, new
 from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import TILE_KINDS
 
@@ -65,6 +65,10 @@ _NO_TILES: Final = [0] * TILE_KINDS
 # How a hand is read: four sets and a pair, seven pairs, or a shapeless all-honour hand.
 _STANDARD, _SEVEN, _SHAPELESS = 1, 2, 3
 
+Valued = tuple[int, tuple[ValueItem, ...]]  # (value before multipliers, items) of a hand that may win
+_NOTHING: Final[Valued] = (0, ())
+_MISSED_ONLY: Final = (IllegalReason.MISSED_WIN,)
+
 
 def evaluate_family_winner(
     profile: RuleProfile,
@@ -74,8 +78,10 @@ def evaluate_family_winner(
     winner: Winner,
     counts: list[int],
     declared: bool,
+    every_reading: bool = False,
 ) -> WinnerResult:
-    """Legality, patterns, 花 and value of one validated winner; ``declared``: it has knocked."""
+    """Legality, patterns, 花 and value of one validated winner; ``declared``: it has knocked.
+    ``every_reading`` values the chow readings even where the all-pungs one provably counts."""
     hand = winner.hand
     melds = hand.melds
     flower_tiles = len(hand.flowers) + len(dragon_flowers_of(hand))
@@ -97,7 +103,7 @@ def evaluate_family_winner(
             reasons.append(_R.NO_QUALIFYING_PATTERN)
         if not_declared:
             reasons.append(_R.NOT_DECLARED)
-        valued = (0, ()) if reasons else family_value(profile, mask, sources, flowers, False)
+        valued = _NOTHING if reasons else family_value(profile, mask, sources, flowers, False)
         return _result(profile, winner.seat, multi, mask, tuple(reasons), flowers, valued)
 
     situational = _CONCEALED if concealed else 0
@@ -105,15 +111,15 @@ def evaluate_family_winner(
         situational |= _KONG_BLOOM
     if outcome == ON_ROBBING_KONG:
         situational |= _ROBBING_KONG
-    readings = _readings(profile, outcome, dealer_seat, winner, counts, situational)
+    readings = _readings(profile, outcome, dealer_seat, winner, counts, situational, every_reading)
     if not readings:
         sources = flower_sources(counts, melds, flower_tiles, 0)
         incomplete = (_R.INCOMPLETE_SHAPE,)
-        return _result(profile, winner.seat, multi, situational, incomplete, flower_total(profile, sources), (0, ()))
+        return _result(profile, winner.seat, multi, situational, incomplete, flower_total(profile, sources), _NOTHING)
     if outcome == ON_SELF_DRAW and last_tile_of(winner):
         readings = [(mask | _LAST_TILE, pungs, kind) for mask, pungs, kind in readings]
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
-    best = None
+    best: tuple[tuple[bool, int, int, bool], int, tuple[IllegalReason, ...], int, Valued] | None = None
     for mask, pungs, kind in readings:
         sources = flower_sources(counts, melds, flower_tiles, pungs)
         raw = flower_total(profile, sources)
@@ -121,19 +127,21 @@ def evaluate_family_winner(
             mask |= _NO_FLOWERS
         no_flowers = raw == 0 and profile.no_flowers_value > 0
         flowers = profile.no_flowers_value if no_flowers else raw
-        reasons = _reasons(profile, outcome, mask, kind, raw, flowers, missed, not_declared)
-        may_win = not reasons or reasons == [_R.MISSED_WIN]
-        valued = family_value(profile, mask, sources, flowers, no_flowers) if may_win else (0, ())
+        found = tuple(_reasons(profile, outcome, mask, kind, raw, flowers, missed, not_declared))
+        may_win = not found or found == _MISSED_ONLY
+        valued = family_value(profile, mask, sources, flowers, no_flowers) if may_win else _NOTHING
         if len(readings) == 1:
-            return _result(profile, winner.seat, multi, mask, tuple(reasons), flowers, valued)
+            return _result(profile, winner.seat, multi, mask, found, flowers, valued)
         rank = (may_win, valued[0], fan_total(profile, mask), bool(mask & _ALL_PUNGS))
         if best is None or rank > best[0]:
-            best = (rank, mask, tuple(reasons), flowers, valued)
-    _, mask, reasons, flowers, valued = cast(tuple, best)
-    return _result(profile, winner.seat, multi, mask, reasons, flowers, valued)
+            best = (rank, mask, found, flowers, valued)
+    assert best is not None  # there was a reading
+    return _result(profile, winner.seat, multi, best[1], best[2], best[3], best[4])
 
 
-def _readings(profile, outcome, dealer_seat, winner: Winner, counts, situational: int) -> list[tuple[int, int, int]]:
+def _readings(
+    profile, outcome, dealer_seat, winner: Winner, counts, situational: int, every_reading: bool
+) -> list[tuple[int, int, int]]:
     """(patterns, concealed suited pungs, kind of reading) of each way to read the hand; none
     when it is incomplete."""
     hand = winner.hand
@@ -148,7 +156,7 @@ def _readings(profile, outcome, dealer_seat, winner: Winner, counts, situational
             mask |= _BIG_HANGING
         mask |= _first_go_around(profile, outcome, dealer_seat, winner)
         readings = [(mask, suited_pungs, _STANDARD)]
-        if all_pungs and not pungs_reading_always_best(profile):
+        if all_pungs and (every_reading or not pungs_reading_always_best(profile)):
             chow_pungs = most_pungs_with_a_chow(counts)
             if chow_pungs >= 0:
                 readings.append((mask & ~_PUNGS_ONLY, chow_pungs, _STANDARD))
