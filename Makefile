@@ -161,7 +161,7 @@ bench-service: install
 WITHOUT_ISSUE_25 := $(dir $(CURDIR))$(notdir $(CURDIR))-without-versioned-answers
 bench-tracing-off: install
 	$(PY) -m bench.without_versioned_answers --checkout $(WITHOUT_ISSUE_25) --rounds 30 --calls 6000 \
-		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab.json
+		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab-bench.json
 	$(PY) -m bench.unary_instructions --baseline $(WITHOUT_ISSUE_25)
 
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
@@ -183,7 +183,7 @@ bench-http: install
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).
 bench-records: install
-	$(PY) -m bench.records_bench --json docs/records-bench.json
+	$(PY) -m bench.records_bench --json bench/results/records-bench.json
 
 # gRPC health latency in a worker while two 10k-hand JSON batches run over HTTP (docs/HTTP.md).
 .PHONY: bench-json-batches
@@ -236,9 +236,13 @@ api-doc: install
 # Hostile clients at full size against two workers (docs/RELIABILITY.md): 600 gRPC streams each
 # holding a body just under the core's limit, the issue's 60 x 30 MB, 72 streams holding 1 KB of a
 # body (their calls end after --grpc-body-timeout-s while a client calls Settle), 40 HTTP bodies of 15 MB,
-# then 43,500 silent HTTP connections from three addresses while gRPC health is checked.
+# then 43,500 silent HTTP connections from three addresses while gRPC health is checked. First,
+# each hostile body of the hardening rounds sent whole (a huge JSON batch, nested arrays, empty
+# protobuf entries, the explorer's, gzip members, tracing's): the workers' CPU per request and per
+# byte, and a gRPC probe's p99 meanwhile (bench/results/soak-hostile.json).
 .PHONY: soak-hostile
 soak-hostile: install
+	$(PY) -m bench.hostile_bodies --report bench/results/soak-hostile.json
 	$(PY) -m bench.incomplete_bodies --connections 60 --holder-addresses 60 --streams 10 --body-mb 4.1 --hold-s 30 --report soak-incomplete-grpc.json
 	$(PY) -m bench.incomplete_bodies --connections 60 --holder-addresses 60 --streams 1 --body-mb 30 --hold-s 30 --report soak-incomplete-grpc-30mb.json
 	$(PY) -m bench.incomplete_bodies --workers 1 --connections 4 --streams 18 --body-mb 0.001 --hold-s 30 --probe --report soak-incomplete-grpc-held.json

@@ -199,7 +199,7 @@ def main() -> None:
         help="the timed jobs' input is the hands this many times over (the costs over the engine take them once)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best of each figure is kept")
-    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "batch-bench.json")
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "results" / "batch-bench.json")
     parser.add_argument("--engine-only", action="store_true", help="only the costs over the engine's settle")
     parser.add_argument("--dask-only", action="store_true", help="only the Dask jobs: local:2 against local:1")
     args = parser.parse_args()

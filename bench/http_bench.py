@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each timed measurement")
     parser.add_argument("--rounds", type=int, default=2, help="off/on pairs")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--output", default="bench/results/http.json")
+    parser.add_argument("--output", default="bench/results/http-bench.json")
     args = parser.parse_args(argv)
 
     requests = generate_requests(20_000, args.seed)

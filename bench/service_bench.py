@@ -278,7 +278,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--stream-hands", type=int, default=20_000, help="hands per stream and connection")
     parser.add_argument("--workers", default="1,2", help="worker counts to measure")
-    parser.add_argument("--output", default="bench/results/service.json")
+    parser.add_argument("--output", default="bench/results/service-bench.json")
     parser.add_argument(
         "--unary-only", action="store_true", help="only the unary comparison with a bare grpc.aio servicer (h2load)"
     )

@@ -66,6 +66,22 @@ def table_json(args) -> dict:
     return request
 
 
+# RULES.md section 2 at hand, under `shmj score --help` and `shmj waits --help`.
+NOTATION_HELP = """\
+hand notation (RULES.md section 2):
+  123m 456p 789s  suited tiles 1-9: m 万 characters, p 筒 dots, s 条 bamboo
+  E S W N         winds 东南西北;  C F P  dragons 红中 发财 白板
+  EEE 77s         concealed tiles, the winning tile among them (and named by --win)
+  [123m@3]        a chow claimed from seat 3 (only the previous player's discard, 上家)
+  [555p@1]        a pung claimed from seat 1
+  [5555p@1]       an exposed kong (明杠) claimed from seat 1
+  [5555p+@1]      an added kong (上杠): a pung from seat 1, upgraded with a drawn tile
+  [5555p]         a concealed kong (暗杠)
+  1f 5f           flowers 1f-8f: 春夏秋冬梅兰竹菊 (in the hand or with --flowers)
+example: shmj score "111m 555m 999p EEE 77s" --win 7s --flowers "1f 5f"
+"""
+
+
 # The seat flags an outcome needs: (flag, its attribute, what the seat is).
 _SEAT_OF_OUTCOME = {
     "OUTCOME_DISCARD": ("--discarder", "discarder", "the seat whose discard won"),
@@ -97,6 +113,12 @@ def score_request(args) -> dict:
     outcome = args.outcome
     request.update(outcome=outcome, discarderSeat=args.discarder or 0, requestId=args.request_id)
     if outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
+        if args.hand or args.win:  # else the hand would be dropped without a word
+            spelling = outcome.removeprefix("OUTCOME_").lower().replace("_", "-")
+            raise UsageError(
+                f"a hand and --win name a winner, and --outcome {spelling} has none:"
+                " leave out the hand and --win, or give the outcome it was won by"
+            )
         request["abandoningSeat"] = args.abandoning or 0
         return request
     if not args.hand:
@@ -395,6 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
         "score",
         aliases=["request"],
         help="settle one hand and print the itemised result; as `request`, print the SettleRequest (one JSON line)",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
     score.add_argument("--win", help="the winning tile, e.g. 7s")
@@ -421,7 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
     _connection(score)
     score.set_defaults(run=cmd_score)
 
-    waits = commands.add_parser("waits", help="list the winning tiles of a hand one tile short")
+    waits = commands.add_parser(
+        "waits",
+        help="list the winning tiles of a hand one tile short",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     waits.add_argument("hand", help="13 tiles less 3 per meld, e.g. '111m 555m 999p EEE 7s'")
     _winner_flags(waits)
     _table(waits)

@@ -20,7 +20,8 @@ from rules_core.errors import NotationError
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
 from rules_core.json_text import JsonTextError, read_json
-from rules_core.overrides import CHECKS, KNOWN_PROFILES
+from rules_core.overrides import CHECKS
+from rules_core.registry import unknown_profile
 from rules_core.table_notation import parse_claims, parse_dice
 
 Invalid = argparse.ArgumentTypeError
@@ -86,7 +87,7 @@ def profile_name(text: str) -> str:
     """A built-in profile, or a name a house profile may have (the server, or --profiles-dir with
     --local, knows whether it exists)."""
     if text not in BUILTIN_PROFILES and not NAME_PATTERN.fullmatch(text):
-        raise Invalid(f"unknown profile {text!r}; known profiles: {KNOWN_PROFILES}")
+        raise Invalid(unknown_profile(text, BUILTIN_PROFILES))
     return text
 
 

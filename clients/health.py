@@ -43,10 +43,12 @@ def health_command(args, connect: Callable[[argparse.Namespace], ScoringClient])
         except grpc.RpcError as error:
             code = error.code()
             if code == grpc.StatusCode.NOT_FOUND:
-                said = f"the server reports on no service {args.service!r}; ask about {SERVICE}, or leave --service out"
-            else:
-                said = explain(code, error.details() or "", "the server", args.tls)
-            print(f"shmj: {args.target}: {status_said(code)}: {said}", file=sys.stderr)
+                said = (
+                    f"{args.target} reports on no service {args.service!r}; ask about {SERVICE}, or leave --service out"
+                )
+            else:  # in the words of every other command (clients/cli.py)
+                said = explain(code, error.details() or "", args.target, args.tls)
+            print(f"shmj: {status_said(code)}: {said}", file=sys.stderr)
             return exit_status(code)
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     words = SERVING_WORDS.get(status)

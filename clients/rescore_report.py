@@ -15,13 +15,14 @@ def _count(number: int, key: str) -> str:
 
 
 def settled_counts(summary: dict) -> str:
-    """``26 settled 已结算 (22 legal wins 合法胡牌, 3 not legal 不合法), 1 rejected 被拒``."""
+    """``26 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: 22 legal 合法, 3 not
+    legal 不合法``: lines and wins counted apart, since a line may hold two winners or none."""
     said = (
-        f"{_count(summary['settled'], 'settled')} ({_count(summary['legal_wins'], 'legal_wins')},"
-        f" {_count(summary['illegal_wins'], 'not_legal')}), {_count(summary['rejected'], 'rejected')}"
+        f"{_count(summary['settled'], 'settled')}, {_count(summary['rejected'], 'rejected')};"
+        f" {term('claimed_wins')}: {_count(summary['legal_wins'], 'legal')}, {_count(summary['illegal_wins'], 'not_legal')}"
     )
     mismatched = summary.get("mismatched_records", 0)
-    return said + (f", {_count(mismatched, 'mismatched_records')}" if mismatched else "")
+    return said + (f"; {_count(mismatched, 'mismatched_records')}" if mismatched else "")
 
 
 def local_summary_line(summary: dict, summary_path: str) -> str:

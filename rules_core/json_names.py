@@ -6,6 +6,7 @@ Shared by `rules_core.json_read` and `rules_core.json_write`; no gRPC or protobu
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cached_property
 
 from rules_core import profile
 from rules_core.errors import FieldViolation, excerpt
@@ -53,8 +54,37 @@ class EnumCodec:
             violations.append(FieldViolation(path, f"expected a {self.prefix}* name, got {excerpt(value)}"))
             return None
         if member is None:
-            violations.append(FieldViolation(path, f"unknown value {excerpt(value)}"))
+            violations.append(FieldViolation(path, f"unknown value {excerpt(value)}{self._hint(value)}"))
         return member
+
+    def _hint(self, value) -> str:
+        """What a person meant by an unknown name: the name it spells in another case or with
+        dashes (``'M2'``: TILE_M2, ``'self-draw'``: OUTCOME_SELF_DRAW), or the names accepted."""
+        if not isinstance(value, str):
+            return ""  # a number: the proto readers say the same, and no name would help
+        if len(value) <= 64:
+            spelled = value.strip().upper().replace("-", "_").replace(" ", "_")
+            for guess in (spelled, self.prefix + spelled):
+                if guess in self.by_name:
+                    return f" (did you mean {guess}?)"
+        return f"; expected {self.accepted}"
+
+    @cached_property
+    def accepted(self) -> str:
+        """``one of OUTCOME_SELF_DRAW, ...``, runs of numbered names shortened (TILE_M1…TILE_M9); a
+        long list as ``EVENT_KIND_ and one of DEAL, DRAW, ...``, or just the prefix when even that
+        would not fit in a violation's description."""
+        names: list[str] = []
+        for name in self.name_of.values():
+            if names and name[-1] == "9" and names[-1][:-1] == name[:-1] and names[-1][-1] == "1":
+                names[-1] = f"{names[-1]}…{name}"
+            elif not (names and name[-1].isdigit() and names[-1][:-1] == name[:-1]):
+                names.append(name)
+        listed = f"one of {', '.join(names)}"
+        if len(listed) <= 160:
+            return listed
+        short = f"{self.prefix} and one of {', '.join(n.removeprefix(self.prefix) for n in names)}"
+        return short if len(short) <= 200 else f"a {self.prefix}* name"
 
     def read_all(self, values: list, path: str, violations: list) -> tuple:
         """The members of a list: names are looked up at C speed, paths are built only for faults."""

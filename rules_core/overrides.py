@@ -15,7 +15,6 @@ from threading import Lock
 from types import MappingProxyType
 from typing import Any
 
-from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation
 from rules_core.memo_key import memo_key
 from rules_core.patterns import Pattern
@@ -29,7 +28,7 @@ from rules_core.profile import (
     Unit,
     dice_throw,
 )
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry, unknown_profile
 
 Check = Callable[[Any, Any], Any]  # (new value, current value) -> merged value; raises ValueError
 
@@ -297,8 +296,6 @@ CHECKS: dict[str, Check] = {
 }
 assert set(CHECKS) | {"name"} == set(PROFILE_FIELDS), "every profile field has a check"
 
-KNOWN_PROFILES = ", ".join(sorted(BUILTIN_PROFILES))
-
 
 def resolve_profile(
     name: str, overrides: Mapping[str, Any] | None, profiles: ProfileRegistry = BUILTIN_REGISTRY
@@ -309,7 +306,7 @@ def resolve_profile(
     if base is None:
         if not name:
             return None, [FieldViolation("profile", f"must be specified: one of {profiles.known}")]
-        return None, [FieldViolation("profile", f"unknown profile {name!r}; known profiles: {profiles.known}")]
+        return None, [FieldViolation("profile", unknown_profile(name, profiles.names))]
     if not overrides:
         return base, []
     key = memo_key(name, overrides)

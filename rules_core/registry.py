@@ -7,11 +7,13 @@ to the end. `BUILTIN_REGISTRY` holds the built-in profiles alone: the default ev
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
+from rules_core.errors import MAX_EXCERPT_CHARS, excerpt
 from rules_core.profile import RuleProfile
 
 BUILTIN_DESCRIPTIONS = MappingProxyType(
@@ -72,6 +74,10 @@ class ProfileRegistry:
         return tuple(self._entries.values())
 
     @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._entries)
+
+    @property
     def house(self) -> tuple[ProfileEntry, ...]:
         return tuple(e for e in self._entries.values() if e.is_house)
 
@@ -87,3 +93,16 @@ BUILTIN_REGISTRY = ProfileRegistry()
 # The built-in profiles with those of RULES.md section 14 (qiaoma, qiaoma_lezi, qinghunpeng): what
 # `BUILTIN_REGISTRY` becomes once the .proto, JSON and the profile digest carry their fields.
 FAMILIES_REGISTRY = ProfileRegistry(builtin={**BUILTIN_PROFILES, **FAMILY_PROFILES})
+
+def unknown_profile(name: str, known: Iterable[str]) -> str:
+    """``unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou``: the
+    one wording of an unknown profile, the engine's and the CLI's, with the nearest known name
+    when one is near (letter case aside)."""
+    known = sorted(known)
+    near = None
+    if len(name) <= MAX_EXCERPT_CHARS:
+        lowered = {k.lower(): k for k in known}
+        match = difflib.get_close_matches(name.lower(), lowered, n=1, cutoff=0.7)
+        near = lowered[match[0]] if match else None
+    guess = f" (did you mean {near}?)" if near else ""
+    return f"unknown profile {excerpt(name)}{guess}; known profiles: {', '.join(known)}"

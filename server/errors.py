@@ -137,9 +137,10 @@ def malformed_body(message: str) -> Failure:
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, Reason.MALFORMED_BODY, message)
 
 
-def batch_too_large(count: int, limit: int) -> Failure:
-    violation = ("requests", f"at most {limit} requests per call, got {count}")
-    metadata = {"count": str(count), "limit": str(limit)}
+def batch_too_large(count: int | None, limit: int) -> Failure:
+    """More than ``limit`` requests: ``count`` of them, or None when the rest went uncounted."""
+    violation = ("requests", f"at most {limit} requests per call, got {'more' if count is None else count}")
+    metadata = {"limit": str(limit)} if count is None else {"count": str(count), "limit": str(limit)}
     return Failure(
         grpc.StatusCode.INVALID_ARGUMENT, Reason.BATCH_TOO_LARGE, "batch too large; split it", (violation,), metadata
     )

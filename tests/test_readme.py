@@ -1,4 +1,6 @@
-"""The README says what the project does: its library example runs, its flag table is complete."""
+"""The README and the guides say what the project does: every session they show prints what a
+user gets, the library example runs, the flag table is complete, and following them leaves
+nothing new in the clone for `git status` to list."""
 
 from __future__ import annotations
 
@@ -21,8 +23,13 @@ from tests.server.conftest import ROOT, free_port, server  # noqa: F401  (the re
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README, flags=re.S)
+def guide(name: str) -> str:
+    """The text of docs/NAME."""
+    return (Path(__file__).resolve().parents[1] / "docs" / name).read_text()
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
 def test_readme_opens_with_the_two_commands():
@@ -72,7 +79,7 @@ def test_the_set_up_without_npm_says_what_to_install_and_that_the_node_tests_fai
 
 def test_library_example_runs_and_its_comments_are_true():
     namespace: dict = {}
-    exec(python_blocks()[0], namespace)
+    exec(python_blocks(guide("DEVELOPING.md"))[0], namespace)
     result = namespace["result"]
     assert str(result.winners[0].patterns) == "(<Pattern.ALL_PUNGS: 1>,)"
     assert result.winners[0].value == 12.0
@@ -81,13 +88,15 @@ def test_library_example_runs_and_its_comments_are_true():
 
 
 def test_every_server_flag_is_documented():
+    operations = guide("OPERATIONS.md")
     for f in fields(ServerConfig):
         flag = "--" + f.name.replace("_", "-")
-        assert f"`{flag}`" in README, flag
+        assert f"`{flag}`" in operations, flag
 
 
 def test_the_flag_tables_defaults_are_the_servers():
-    table = README[README.index("| flag | default | meaning |") :]
+    operations = guide("OPERATIONS.md")
+    table = operations[operations.index("| flag | default | meaning |") :]
     shown = {}
     for flags, default in re.findall(r"^\| ((?:`--[a-z-]+`(?:, )?)+) \|([^|]*)\|", table, flags=re.M):
         shown.update({flag: default.strip() for flag in re.findall(r"`(--[a-z-]+)`", flags)})
@@ -98,16 +107,16 @@ def test_the_flag_tables_defaults_are_the_servers():
         assert shown["--" + f.name.replace("_", "-")] == expected, f.name
 
 
-# --- the README's commands and client examples, run as written -------------------------------
+# --- the guides' commands and client examples, run as written -------------------------------
 
 EXAMPLES = ROOT / "examples"
 
 
-def section(title: str) -> str:
-    """The README text from a heading to the next heading of any level."""
-    start = README.index(f"### {title}\n")
-    following = re.search(r"\n#{2,3} ", README[start + 4 :])
-    return README[start : start + 4 + following.start()] if following else README[start:]
+def section(title: str, text: str = README) -> str:
+    """The text from a heading (of level 2 or 3) to the next heading of level 2 or 3."""
+    start = re.search(rf"^#{{2,3}} {re.escape(title)}\n", text, flags=re.M).start()
+    following = re.search(r"\n#{2,3} ", text[start + 4 :])
+    return text[start : start + 4 + following.start()] if following else text[start:]
 
 
 def fenced(text: str, language: str) -> list[str]:
@@ -116,10 +125,20 @@ def fenced(text: str, language: str) -> list[str]:
 
 @pytest.fixture
 def user_dir(tmp_path):
-    """A directory that looks like the repository root to the README's commands."""
+    """A clone as the README leaves it to the guides' commands (`scratch/` made), under git with
+    the repository's .gitignore: whatever a command leaves that `git status` would list as new
+    fails the test."""
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     (tmp_path / "examples").symlink_to(EXAMPLES)
-    return tmp_path
+    (tmp_path / "scratch").mkdir()
+    shutil.copy(ROOT / ".gitignore", tmp_path / ".gitignore")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / ".git/info/exclude").write_text("/.venv\n/examples\n/.gitignore\n/background-*.log\n")
+    yield tmp_path
+    left = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert left.stdout == ""
 
 
 def run_console(block: str, cwd: Path, address: str | None = None) -> None:
@@ -135,14 +154,14 @@ def run_console(block: str, cwd: Path, address: str | None = None) -> None:
 
 
 def test_sample_data_commands_run_as_written(user_dir):
-    (block,) = fenced(section("Sample data and request files"), "console")
+    (block,) = fenced(section("Sample data and request files", guide("CLI.md")), "console")
     run_console(block, user_dir)
-    (line,) = (user_dir / "my-hands.jsonl").read_text().splitlines()
+    (line,) = (user_dir / "scratch/my-hands.jsonl").read_text().splitlines()
     assert json.loads(line)["profile"] == "lezi"
 
 
 def test_replay_session_runs_as_written(user_dir):
-    (block,) = fenced(section("Replaying hand records (牌谱)"), "console")
+    (block,) = fenced(section("Replaying hand records (牌谱)", guide("CLI.md")), "console")
     run_console(block, user_dir)
 
 
@@ -160,20 +179,20 @@ def test_sample_data_covers_every_profile_and_outcome():
 
 
 def test_rescore_commands_run_as_written(user_dir, server):  # noqa: F811  (the fixture)
-    (block,) = fenced(section("Batch rescoring"), "sh")
+    (block,) = fenced(section("On one machine: `shmj rescore`", guide("BATCH.md")), "sh")
     lines = [line.split("  #")[0].strip() for line in block.strip().splitlines()]
     for line in lines:
         command = line.replace("127.0.0.1:50051", server.address) + " --no-progress"
         result = subprocess.run(["bash", "-c", command], cwd=user_dir, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, (command, result.stderr)
     for name in ("local.jsonl", "settled.jsonl", "lezi.jsonl"):
-        assert len((user_dir / name).read_text().splitlines()) == 27, name  # examples/hands.jsonl
-    local, settled = ((user_dir / n).read_text() for n in ("local.jsonl", "settled.jsonl"))
+        assert len((user_dir / "scratch" / name).read_text().splitlines()) == 27, name  # examples/hands.jsonl
+    local, settled = ((user_dir / "scratch" / n).read_text() for n in ("local.jsonl", "settled.jsonl"))
     assert local == settled
 
 
 def test_client_examples_print_what_their_comments_say(server, capsys):  # noqa: F811  (the fixture)
-    blocks = [b for b in python_blocks() if "ScoringClient(" in b]
+    blocks = [b for b in python_blocks(guide("CLIENTS.md")) if "ScoringClient(" in b]
     assert len(blocks) == 2
     for block in blocks:
         exec(block.replace("127.0.0.1:50051", server.address), {})
@@ -242,7 +261,7 @@ def test_the_field_violations_session_of_clients_md_is_a_step_of_the_example_ses
 
 
 def test_the_load_testing_command_runs_as_written_at_a_gentler_rate(user_dir, server):  # noqa: F811  (the fixture)
-    (block,) = fenced(section("Load testing"), "sh")
+    (block,) = fenced(section("Load testing", guide("CLI.md")), "sh")
     command = " ".join(block.replace("\\\n", " ").split())
     assert "--rate 1000 --duration 15" in command
     command = command.replace("--rate 1000 --duration 15", "--rate 100 --duration 1")
@@ -254,16 +273,17 @@ def test_the_load_testing_command_runs_as_written_at_a_gentler_rate(user_dir, se
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    report = json.loads((user_dir / "loadtest.json").read_text())
+    report = json.loads((user_dir / "scratch/loadtest.json").read_text())
     assert (report["sent"], report["completed"], report["errors_by_code"]) == (100, 100, {})
     assert set(report["latency_ms"]) >= {"p50", "p90", "p99", "max"} and len(report["by_rpc"]) == 4
-    assert (user_dir / "loadtest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (user_dir / "scratch/loadtest.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_layout_names_every_folder_of_the_repository():
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     folders = {name.split("/")[0] for name in tracked if "/" in name}
-    layout = README[README.index("## Layout\n") : README.index("## The rules library")]
+    developing = guide("DEVELOPING.md")
+    layout = developing[developing.index("## Layout\n") : developing.index("## The rules library")]
     named = {cell.split("/")[0] for cell in re.findall(r"^\| `([^`]+)` \|", layout, flags=re.M)}
     assert sorted(folders - named) == []
 
@@ -273,7 +293,7 @@ def test_the_dask_session_prints_what_the_readme_shows(user_dir):
     rescore jobs and the `ls`, each command's output (stderr and stdout, as a terminal shows
     them) equal to the README's. Only the ports (free ones, for a shared machine) and the
     time a job took differ; nothing else may."""
-    (block,) = fenced(section("On a Dask cluster, with Parquet and rule-change reports"), "console")
+    (block,) = fenced(section("A Dask session, with Parquet and rule-change reports", guide("BATCH.md")), "console")
     scheduler, dashboard = free_port(), free_port()
     block = block.replace("--port 8786", f"--port {scheduler} --dashboard-address 127.0.0.1:{dashboard}")
     block = block.replace(":8786", f":{scheduler}").replace(":8787/", f":{dashboard}/")

@@ -196,18 +196,40 @@ _NOT_FOUND = (
 ).encode()
 
 
+MAX_GZIP_MEMBERS = 256  # gzip members one body may hold: each costs a fresh inflater
+
+
 def _gunzip(body: bytes, limit: int) -> bytes:
-    """The inflated body, never more than ``limit`` bytes of it (a small gzip can inflate to gigabytes)."""
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        inflated = inflater.decompress(body, limit + 1)
-    except zlib.error as error:
-        raise BadBody(f"the body is not valid gzip: {error}") from None
-    if len(inflated) > limit:
-        raise TooLarge
-    if not inflater.eof:
-        raise BadBody("the gzip body is truncated")
-    return inflated
+    """The inflated body, every gzip member of it in turn (as gzip reads a file), never more than
+    ``limit`` bytes of it in all (a small gzip can inflate to gigabytes). Bytes after the last
+    member that begin no member are refused, not ignored."""
+    inflated: list[bytes] = []
+    size, rest = 0, body
+    while True:
+        if len(inflated) == MAX_GZIP_MEMBERS:
+            raise BadBody(f"the gzip body has more than {MAX_GZIP_MEMBERS} members")
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            member = inflater.decompress(rest, limit - size + 1)
+        except zlib.error as error:
+            if inflated:
+                raise BadBody(f"the gzip body's member {len(inflated) + 1} is not valid gzip: {error}") from None
+            raise BadBody(f"the body is not valid gzip: {error}") from None
+        size += len(member)
+        if size > limit:
+            raise TooLarge
+        if not inflater.eof:
+            raise BadBody("the gzip body is truncated")
+        inflated.append(member)
+        rest = inflater.unused_data
+        if not rest:
+            return b"".join(inflated)
+        if not rest.startswith(_GZIP_MAGIC):
+            trailing = f"{len(rest):,} byte{'s' if len(rest) > 1 else ''}"
+            raise BadBody(f"the gzip body has {trailing} after its last member that are not gzip")
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def _headers(scope) -> dict[str, str]:

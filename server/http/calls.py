@@ -64,11 +64,14 @@ METHODS = {m.name: _method(m) for m in _SERVICE.methods}
 NO_ENTRY_ERRORS = BatchEntryErrors()
 
 
-# JSON bodies and answers at least this large are read and written in a thread, not on the
+# JSON bodies and answers at least this large are read and written in threads, not on the
 # event loop: a 10,000-hand batch's JSON took the loop for seconds, and gRPC's health checks
-# in the same worker waited (docs/HTTP.md). Smaller ones cost less than the hand-off.
+# in the same worker waited (docs/HTTP.md). Smaller ones cost less than the hand-off. Several
+# threads, so that one client's large body never makes another's wait for it to be read: they
+# share the interpreter in turns (`server.http.endpoint.SWITCH_INTERVAL_S`).
 OFF_LOOP_BYTES = 64 * 1024
-_JSON_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="shmj-json")
+JSON_THREADS = 2
+_JSON_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=JSON_THREADS, thread_name_prefix="shmj-json")
 
 
 async def off_loop(size: int, work, *args):
@@ -198,9 +201,11 @@ class Calls:
         if codec == connect.PROTO:
             return await method.decode(body, context), NO_ENTRY_ERRORS
         try:
-            return await off_loop(len(body), read_request, method.name, method.request_class, body)
+            return await off_loop(
+                len(body), read_request, method.name, method.request_class, body, self.servicer.max_batch_size
+            )
         except Refused as refused:
-            if refused.failure.reason == errors.Reason.INVALID_REQUEST:
+            if refused.failure.reason in (errors.Reason.INVALID_REQUEST, errors.Reason.BATCH_TOO_LARGE):
                 metrics.REJECTED.labels(method.name).inc()
             await errors.abort(context, refused.failure)
 

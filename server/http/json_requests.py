@@ -18,11 +18,12 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 from convert.json_fields import json_violations
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
+from rules_core.json_names import camel
 from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
 from rules_core.json_text import JsonTextError
-from rules_core.validation import request_id_violation
+from rules_core.validation import MAX_LENGTHS, request_id_violation
 from server import errors
-from server.http.json_steps import read_in_steps
+from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries, UnreadJson, read_in_steps
 
 # The rpcs whose bodies rules_core reads, not protobuf: protobuf's parser takes more than the
 # proto3 JSON mapping (an enum number in a string, in full-width digits, or as 2.0), which
@@ -38,6 +39,9 @@ _READ_BY_RULES_CORE = {
 _CHECKED_BY_RULES_CORE = {"ListWaits": read_list_waits_request}
 _REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
 MAX_PARSE_MESSAGE_CHARS = 200
+# A large body's top-level lists, at most as long as a request's (`rules_core.validation`),
+# by both their names: a longer one is refused before the rest of its elements are read.
+_REQUEST_LIMITS = Limits({name: limit for key, limit in MAX_LENGTHS.items() for name in (key, camel(key))})
 
 
 class Refused(Exception):
@@ -63,17 +67,31 @@ class BatchEntryErrors:
             failure.fill_settle_error(result.error)
 
 
-def read_request(method_name: str, request_class: type, body: bytes) -> tuple[object, BatchEntryErrors]:
-    """The request message of a JSON body, and the batch entries it holds that cannot be read."""
+def read_request(
+    method_name: str, request_class: type, body: bytes, max_batch_size: int
+) -> tuple[object, BatchEntryErrors]:
+    """The request message of a JSON body, and the batch entries it holds that cannot be read.
+    A batch of more than ``max_batch_size`` entries is refused before any entry is read."""
+    batch = method_name == "SettleBatch"
+    limits = Limits({_REQUESTS: max_batch_size}, unread=_REQUESTS) if batch else _REQUEST_LIMITS
     try:
-        data = read_in_steps(body) if body else {}  # read_json's value, in steps when large (json_steps)
+        data = read_in_steps(body, limits) if body else {}  # read_json's value, in steps when large (json_steps)
     except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
+    except TooManyEntries as found:  # a large body's list, refused unread past its limit
+        if batch and found.path == _REQUESTS:
+            raise Refused(errors.batch_too_large(None, max_batch_size)) from None
+        raise Refused(_violation(found.path, f"at most {found.limit} entries, got more")) from None
+    except TooLong as found:
+        raise Refused(_violation(found.path, found.description)) from None
+    except NotAnObject as found:
+        data = found
     if not isinstance(data, dict):
         name = request_class.DESCRIPTOR.full_name
-        raise Refused(errors.malformed_body(f"the body must be a JSON object (a {name}), got {_json_kind(data)}"))
-    if method_name == "SettleBatch":
-        return _read_batch(data, request_class)
+        kind = data.kind if isinstance(data, NotAnObject) else _json_kind(data)
+        raise Refused(errors.malformed_body(f"the body must be a JSON object (a {name}), got {kind}"))
+    if batch:
+        return _read_batch(data, request_class, max_batch_size)
     read = _READ_BY_RULES_CORE.get(method_name)
     if read is not None:
         return _read_or_refused(read, data), BatchEntryErrors()
@@ -86,6 +104,10 @@ def read_request(method_name: str, request_class: type, body: bytes) -> tuple[ob
     except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
         raise Refused(errors.invalid_request(_violations(request_class, data, error))) from None
     return request, BatchEntryErrors()
+
+
+def _violation(path: str, description: str) -> errors.Failure:
+    return errors.invalid_request(InvalidRequest([FieldViolation(path, description)]))
 
 
 def _read_or_refused(read, data: dict):
@@ -103,10 +125,12 @@ def _violations(request_class: type, data: dict, error: Exception) -> InvalidReq
     return InvalidRequest(found)
 
 
-def _read_batch(data: dict, request_class: type) -> tuple[svc.SettleBatchRequest, BatchEntryErrors]:
+def _read_batch(
+    data: dict, request_class: type, max_batch_size: int
+) -> tuple[svc.SettleBatchRequest, BatchEntryErrors]:
     """A SettleBatchRequest whose entries are read as Settle bodies are, each unreadable one
     empty (its request id kept) with its error, or Refused when what is wrong is outside the
-    entries."""
+    entries, or when they are more than ``max_batch_size`` (then none is read)."""
     entries = data.get(_REQUESTS, [])
     others = {key: value for key, value in data.items() if key != _REQUESTS}
     outside = json_violations(request_class.DESCRIPTOR, others)
@@ -116,10 +140,14 @@ def _read_batch(data: dict, request_class: type) -> tuple[svc.SettleBatchRequest
         )
     if outside:
         raise Refused(errors.invalid_request(InvalidRequest(outside)))
+    if len(entries) > max_batch_size:
+        raise Refused(errors.batch_too_large(len(entries), max_batch_size))
     request, found = request_class(), BatchEntryErrors()
     read_entry = _READ_BY_RULES_CORE["Settle"]
     for index, entry in enumerate(entries):
         try:
+            if isinstance(entry, UnreadJson):  # a large batch's entries are read one at a time
+                entry = _entry_value(entry)
             if not isinstance(entry, dict):
                 raise InvalidRequest(
                     [FieldViolation("request", f"expected a SettleRequest object, got {_json_kind(entry)}")]
@@ -129,6 +157,14 @@ def _read_batch(data: dict, request_class: type) -> tuple[svc.SettleBatchRequest
             request.requests.add().request_id = _request_id(entry)
             found.by_index[index] = errors.invalid_request(fault)
     return request, found
+
+
+def _entry_value(entry: UnreadJson):
+    """An entry's value, or Refused as a body nested too deep is."""
+    try:
+        return entry.read()
+    except JsonTextError as error:
+        raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
 
 
 def _request_id(entry) -> str:

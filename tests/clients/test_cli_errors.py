@@ -42,7 +42,7 @@ def in_tmp(tmp_path, monkeypatch):
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--chunk", "many"], "argument --chunk: must be a whole number of at least 1, got 'many'"),
         (["rescore", "in.jsonl", "-o", "/nonexistent/dir/x.jsonl"], "argument -o/--output: no directory /nonexistent/dir to write x.jsonl in"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--summary", "/nonexistent/s.json"], "argument --summary: no directory /nonexistent to write s.json in"),
-        (["rescore", "in.jsonl", "-o", "out.jsonl", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi'; known profiles: classic, lezi, sankou"),
+        (["rescore", "in.jsonl", "-o", "out.jsonl", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--timeout", "0"], "argument --timeout: must be a number above 0, got '0'"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--override", "ordinary_base"], "argument --override: takes KEY=VALUE, such as ordinary_base=5, got 'ordinary_base'"),
         (["rescore", "in.jsonl", "-o", "out", "--dask", "local:1", "--block-size", "0"], "argument --block-size: must be a number above 0, got '0'"),
@@ -80,8 +80,8 @@ def in_tmp(tmp_path, monkeypatch):
         (["score", *HAND, "--override", "name=lezi"], "argument --override: the profile name cannot be overridden; use --profile"),
         (["score", *HAND, "--ca", "/nope.pem"], "argument --ca: cannot read /nope.pem: No such file or directory"),
         (["score", "--request", "nofile.json"], "argument --request: cannot read nofile.json: No such file or directory"),
-        (["waits", "111m 555m 999p EEE 7s", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi'; known profiles: classic, lezi, sankou"),
-        (["profiles", "--name", "Lezi"], "argument --name: unknown profile 'Lezi'; known profiles: classic, lezi, sankou"),
+        (["waits", "111m 555m 999p EEE 7s", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
+        (["profiles", "--name", "Lezi"], "argument --name: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
     ],
 )  # fmt: skip
 def test_a_bad_flag_is_one_line_and_exit_2_before_anything_runs(argv, message, in_tmp, capsys):
@@ -202,15 +202,17 @@ def test_no_server_is_one_line_and_exit_1(capsys):
     )
 
 
-def test_the_readme_mistakes_are_what_a_user_gets(tmp_path):
+def test_the_mistakes_cli_md_shows_are_what_a_user_gets(tmp_path):
     import re
     import shutil
 
-    from tests.test_readme import README, fenced
+    from tests.test_readme import fenced, guide
 
-    (block,) = fenced(README[README.index("Every flag is checked where it is read") :], "console")[:1]
+    cli = guide("CLI.md")
+    (block,) = fenced(cli[cli.index("Every flag is checked where it is read") :], "console")[:1]
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")  # a copy: the refusal is what is tested
+    (tmp_path / "scratch").mkdir()  # as the README says to make it
     before = (tmp_path / "examples" / "requests.jsonl").read_bytes()
     steps = re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
     assert len(steps) == 3

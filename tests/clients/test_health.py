@@ -86,7 +86,7 @@ def test_an_unknown_service_is_a_mistake_said_in_words_exit_2(capsys, mtls_serve
     assert _health(capsys, "--target", health, "--service", "no.Such") == (
         2,
         "",
-        f"shmj: {health}: not found 未找到 (NOT_FOUND): the server reports on no service 'no.Such'; ask about {SERVICE}, "
+        f"shmj: not found 未找到 (NOT_FOUND): {health} reports on no service 'no.Such'; ask about {SERVICE}, "
         "or leave --service out\n",
     )
 
@@ -107,17 +107,18 @@ def test_plaintext_against_a_tls_server_suggests_tls(capsys, mtls_server):
     assert _health(capsys, "--target", server.address) == (
         1,
         "",
-        f"shmj: {server.address}: server unavailable 无法连接服务器 (UNAVAILABLE): the server closed the connection at once: "
+        f"shmj: server unavailable 无法连接服务器 (UNAVAILABLE): {server.address} closed the connection at once: "
         "if it serves TLS, add --tls or SHMJ_TLS=1\n",
     )
 
 
 def test_an_untrusted_server_certificate_names_the_ca_flag(capsys, mtls_server):
     server, _, _ = mtls_server
-    code, out, err = _health(capsys, "--target", server.address.replace("127.0.0.1", "localhost"), "--tls")
+    target = server.address.replace("127.0.0.1", "localhost")
+    code, out, err = _health(capsys, "--target", target, "--tls")
     assert (code, out) == (1, "")
-    assert err.endswith(
-        ": server unavailable 无法连接服务器 (UNAVAILABLE): the certificate of the server is not trusted (CERTIFICATE_VERIFY_FAILED: "
+    assert err == (
+        f"shmj: server unavailable 无法连接服务器 (UNAVAILABLE): the certificate of {target} is not trusted (CERTIFICATE_VERIFY_FAILED: "
         "unable to get local issuer certificate): name its CA with --ca or SHMJ_CA\n"
     )
 
@@ -126,7 +127,7 @@ def test_no_server_is_unavailable_exit_1(capsys):
     target = f"127.0.0.1:{free_port()}"
     code, out, err = _health(capsys, "--target", target)
     assert (code, out) == (1, "")
-    assert err.startswith(f"shmj: {target}: server unavailable 无法连接服务器 (UNAVAILABLE): ")
+    assert err.startswith(f"shmj: server unavailable 无法连接服务器 (UNAVAILABLE): {target} refuses the connection")
     assert "Traceback" not in err
 
 

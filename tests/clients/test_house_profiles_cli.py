@@ -160,12 +160,12 @@ def test_rescore_local_and_on_dask_settle_under_the_house_profile(profiles, tmp_
     ]
 
 
-def test_the_readme_house_profiles_commands_run_as_written(tmp_path):
-    from tests.test_readme import fenced, run_console, section
+def test_the_house_profiles_commands_of_operations_md_run_as_written(tmp_path):
+    from tests.test_readme import fenced, guide, run_console, section
 
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     (tmp_path / "examples").symlink_to(ROOT / "examples")
-    text = section("House profiles")
+    text = section("House profiles", guide("OPERATIONS.md"))
     (block,) = fenced(text, "console")
     run_console(block, tmp_path)
     (example,) = fenced(text, "yaml")

@@ -51,7 +51,7 @@ def test_record_lines_are_answered_by_their_records_locally_and_by_a_server(tmp_
     assert differing == 3
     summary = json.loads((tmp_path / "local.jsonl.summary.json").read_text())
     assert (summary["settled"], summary["rejected"], summary["mismatched_records"]) == (36, 1, 3)
-    assert "1 rejected 被拒, 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;" in local_err
+    assert "1 rejected 被拒行; their claimed wins 所报胡牌:" in local_err
 
 
 def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_shmj_replay_reads_it(tmp_path, capsys):

@@ -109,8 +109,8 @@ def test_the_summary_counts_every_segment_of_a_resumed_job(source, tmp_path, cap
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith("0 lines this run 本次行数 in ")
     assert (
-        "; the output holds all 8 lines 行 输出共有: 3 settled 已结算 (2 legal wins 合法胡牌, 1 not legal 不合法),"
-        " 5 rejected 被拒; summary 摘要 in "
+        "; the output holds all 8 lines 行 输出共有: 3 lines settled 已结算行, 5 rejected 被拒行;"
+        " their claimed wins 所报胡牌: 2 legal 合法, 1 not legal 不合法; summary 摘要 in "
     ) in last
 
 

@@ -104,7 +104,7 @@ def _healthcheck_command() -> list[str]:
 
 @pytest.mark.parametrize("asked", ["SHMJ_PORT", "SHMJ_HEALTH_PORT", "SHMJ_PORT, SHMJ_HEALTH_PORT=0"])
 def test_the_healthcheck_asks_the_health_port_when_there_is_one_and_the_grpc_port_otherwise(grpc_server, asked):  # noqa: F811
-    """Its command run as the image runs it; SHMJ_HEALTH_PORT=0 is no health port (README), so the
+    """Its command run as the image runs it; SHMJ_HEALTH_PORT=0 is no health port (OPERATIONS.md), so the
     gRPC port is asked then too, where the command asked 127.0.0.1:0."""
     port = grpc_server.address.rsplit(":", 1)[1]
     settings = {"SHMJ_PORT": {"SHMJ_PORT": port}, "SHMJ_HEALTH_PORT": {"SHMJ_HEALTH_PORT": port, "SHMJ_PORT": "1"}}

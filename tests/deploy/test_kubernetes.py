@@ -204,7 +204,7 @@ def test_the_house_profiles_configmap_is_mounted_where_the_server_reads_it_and_i
     assert problems == []
     assert [(e.name, e.base) for e in registry.house] == [("shanghai-club-a", "lezi")]
     example = (KUBERNETES.parents[1] / "examples/profiles/shanghai-club-a.yaml").read_text()
-    assert data["shanghai-club-a.yaml"] == example.split("\n", 1)[1]  # the README's example, less its first comment
+    assert data["shanghai-club-a.yaml"] == example.split("\n", 1)[1]  # OPERATIONS.md's example, less its first comment
 
 
 def test_the_release_overlay_operations_md_shows_pins_the_image_by_digest(tmp_path):

@@ -98,7 +98,13 @@ def test_no_overrides_and_no_description_is_a_renamed_base():
         ),
         (
             {"name": "a", "base": "lezi", "overrides": {"liabilityMode": "LIABILITY_MODE_SOMETIMES"}},
-            [("overrides.liability_mode", "unknown value 'LIABILITY_MODE_SOMETIMES'")],
+            [
+                (
+                    "overrides.liability_mode",
+                    "unknown value 'LIABILITY_MODE_SOMETIMES'; expected one of LIABILITY_MODE_NONE,"
+                    " LIABILITY_MODE_ADDITIVE, LIABILITY_MODE_REPLACE, LIABILITY_MODE_SANKOU",
+                )
+            ],
         ),
         (
             {"name": "a", "base": "lezi", "overrides": {"fan": [{"pattern": "PATTERN_CONCEALED", "value": 99}]}},

@@ -3,6 +3,7 @@
 import pytest
 
 from rules_core import InvalidRequest, settle_json
+from tests.rules_core.words import ONE_OF_TILES
 
 EXAMPLE_1 = {
     "requestId": "ex1",
@@ -101,6 +102,6 @@ def test_each_bad_entry_of_an_enum_list_is_named_by_its_index():
         settle_json(dict(EXAMPLE_1, winners=[{"seat": 0, "hand": hand}]))
     assert [tuple(v) for v in error.value.violations] == [
         ("winners[0].hand.concealed[2]", "expected a TILE_* name, got a list"),
-        ("winners[0].hand.concealed[3]", "unknown value 'TILE_NOPE'"),
+        ("winners[0].hand.concealed[3]", "unknown value 'TILE_NOPE'" + ONE_OF_TILES),
         ("winners[0].hand.concealed[5]", "expected a TILE_* name, got an object"),
     ]

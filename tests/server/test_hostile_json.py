@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import json
 
+from tests.rules_core.words import ONE_OF_TILES
 from tests.server.conftest import ROOT
 from tests.server.error_details import http_error
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_profiles_reload import metric
 
+ONE_OF_OUTCOMES = (
+    "; expected one of OUTCOME_SELF_DRAW, OUTCOME_DISCARD, OUTCOME_ROBBING_KONG, OUTCOME_EIGHT_FLOWERS,"
+    " OUTCOME_EXHAUSTIVE_DRAW, OUTCOME_ABANDON"
+)
 DIGITS = "1" + "0" * 4999  # 5,000 digits: over Python's 4,300-digit limit for int()
 HANDLED = 'grpc_server_handled_total{grpc_code="%s",grpc_method="%s",grpc_service="mahjong.shanghai.v1.ScoringService",grpc_type="unary"}'
 
@@ -68,8 +73,8 @@ def test_a_settle_body_over_http_is_read_as_rules_core_and_shmj_rescore_read_it(
 
     request = json.loads((ROOT / "examples" / "requests.jsonl").read_text().splitlines()[0])
     for value, fault in (
-        ("1", "unknown value '1'"),
-        ("１", "unknown value '１'"),
+        ("1", "unknown value '1'" + ONE_OF_OUTCOMES),
+        ("１", "unknown value '１'" + ONE_OF_OUTCOMES),
         (1.0, "expected a OUTCOME_* name, got 1.0"),
     ):
         request["outcome"] = value
@@ -93,11 +98,13 @@ def test_a_batch_entry_over_http_is_read_as_a_settle_body_is_and_costs_that_entr
     first, second, third = reply.json()["results"]
     assert "error" not in first and first == third
     assert second["requestId"] == lenient["requestId"]
-    assert second["error"]["fieldViolations"] == [{"field": "outcome", "description": "unknown value '1'"}]
+    assert second["error"]["fieldViolations"] == [
+        {"field": "outcome", "description": "unknown value '1'" + ONE_OF_OUTCOMES}
+    ]
 
 
 def test_a_list_waits_body_over_http_is_read_as_rules_core_reads_it(http):
     request = json.loads((ROOT / "examples" / "list-waits-request.json").read_text())
     request["hand"]["concealed"][0] = "1"  # an enum number in a string, which protobuf's parser takes
     reply = http.post("ListWaits", json.dumps(request).encode())
-    assert (reply.status, bad_request_of(reply)) == (400, [("hand.concealed[0]", "unknown value '1'")])
+    assert (reply.status, bad_request_of(reply)) == (400, [("hand.concealed[0]", "unknown value '1'" + ONE_OF_TILES)])

@@ -42,8 +42,24 @@ def test_json_that_protobuf_cannot_read_names_the_field_with_its_index(http):
     assert reply.status == 400
     assert bad_request_of(reply) == [
         ("winners[0].seet", "unknown field"),
-        ("winners[0].hand.concealed[1]", "unknown value 'M2'"),
+        ("winners[0].hand.concealed[1]", "unknown value 'M2' (did you mean TILE_M2?)"),
     ]
+
+
+def test_an_unknown_name_says_the_names_accepted(http):
+    body = {"profile": "classic", "outcome": "self-draw", "winners": [{"hand": {"concealed": ["TILE_M1", "X9"]}}]}
+    reply = http.post("Settle", json.dumps(body).encode())
+    assert (reply.status, bad_request_of(reply)) == (
+        400,
+        [
+            ("outcome", "unknown value 'self-draw' (did you mean OUTCOME_SELF_DRAW?)"),
+            (
+                "winners[0].hand.concealed[1]",
+                "unknown value 'X9'; expected one of TILE_M1…TILE_M9, TILE_P1…TILE_P9, TILE_S1…TILE_S9, TILE_EAST,"
+                " TILE_SOUTH, TILE_WEST, TILE_NORTH, TILE_RED, TILE_GREEN, TILE_WHITE",
+            ),
+        ],
+    )
 
 
 def test_a_body_that_is_not_json_or_not_protobuf(http):

@@ -1,7 +1,7 @@
 """Issue 21, finding 5: four 10k-hand JSON SettleBatch calls over HTTP took the worker's event
 loop for seconds at a time (gRPC health checks in the same worker waited 1.0 s), while the same
 batches over gRPC let them through in 28 ms: protobuf's JSON parser and writer ran on the loop.
-Now a JSON body or answer of 64 KiB or more is read and written in the worker's JSON thread;
+Now a JSON body or answer of 64 KiB or more is read and written in one of the worker's JSON threads;
 `make bench-json-batches` measures the health checks' latency meanwhile (docs/HTTP.md)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_large_json_is_read_and_written_off_the_event_loop_and_small_json_on_it(
     loop, small, large = asyncio.run(where_each_runs())
     assert OFF_LOOP_BYTES == 65536
     assert small == loop
-    assert large == "shmj-json_0"
+    assert large in ("shmj-json_0", "shmj-json_1")  # one of the two JSON threads
 
 
 def test_what_the_thread_raises_reaches_the_call():

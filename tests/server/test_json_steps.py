@@ -29,7 +29,12 @@ def _refusal(reader, text):
 
 def test_a_large_batch_reads_as_read_json_reads_it():
     assert len(BATCH) > STEP_MIN_BYTES
-    for text in (BATCH, INDENTED, b'\r\n {"requests" :[ ] , "requests": ' + BATCH[13:] + b"\t"):
+    for text in (
+        BATCH,
+        INDENTED,
+        b'\r\n {"requests" :[ ] , "requests": ' + BATCH[13:] + b"\t",
+        b"\xef\xbb\xbf" + BATCH,
+    ):
         assert read_in_steps(text) == read_json(text)
 
 
@@ -56,3 +61,15 @@ def test_a_large_answer_is_written_as_one_json_dumps_writes_it():
     }
     answer["nested"] = {"list": list(range(100)), "x": None, "y": True}
     assert dumps_in_steps(answer) == json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_a_large_text_that_is_not_json_and_holds_many_values_is_refused_in_read_jsons_words():
+    """Not read whole again for the words: the steps say where the fault is, as json does."""
+    broken = b'{"requests":[' + b"0," * 400_000 + b"x]}"
+    assert _refusal(read_in_steps, broken) == _refusal(read_json, broken) == "Expecting value (line 1, column 800014)"
+    broken = b'{"requests":[' + b"0," * 400_000 + b'0] "more": 1}'
+    assert (
+        _refusal(read_in_steps, broken)
+        == _refusal(read_json, broken)
+        == "Expecting ',' delimiter (line 1, column 800017)"
+    )

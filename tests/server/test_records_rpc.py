@@ -13,6 +13,7 @@ from mahjong.shanghai.v1 import records_pb2
 
 import convert
 from rules_core import InvalidRequest, settle_record_json
+from tests.rules_core.words import ONE_OF_TILES
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_rpcs import bad_request
 
@@ -49,7 +50,10 @@ def test_the_first_impossible_event_is_named(stub, http):
 def test_a_json_body_that_protobuf_refuses_is_named_by_the_record_reader(http):
     body = json.dumps({"profile": "classic", "events": [{"kind": "EVENT_KIND_DEAL", "tiles": ["TILE_M10"]}]})
     reply = http.post("SettleRecord", body.encode())
-    assert (reply.status, bad_request_of(reply)) == (400, [("events[0].tiles[0]", "unknown value 'TILE_M10'")])
+    assert (reply.status, bad_request_of(reply)) == (
+        400,
+        [("events[0].tiles[0]", "unknown value 'TILE_M10'" + ONE_OF_TILES)],
+    )
 
 
 def test_hostile_records_are_refused_cheaply(stub):
@@ -132,11 +136,17 @@ def test_the_first_impossible_event_is_named_before_a_later_event_that_cannot_be
     assert (reply.status, bad_request_of(reply)) == (400, expected)
 
 
+ONE_OF_EVENT_KINDS = (
+    "; expected EVENT_KIND_ and one of DEAL, DRAW, DISCARD, CHOW, PUNG, EXPOSED_KONG, ADDED_KONG,"
+    " CONCEALED_KONG, WIN, EXHAUSTIVE_DRAW, ABANDON"
+)
+
+
 @pytest.mark.parametrize(
     ("value", "fault"),
     [
-        ("2", "unknown value '2'"),
-        ("２", "unknown value '２'"),
+        ("2", "unknown value '2'" + ONE_OF_EVENT_KINDS),
+        ("２", "unknown value '２'" + ONE_OF_EVENT_KINDS),
         (2.0, "expected a EVENT_KIND_* name, got 2.0"),
     ],
 )

@@ -74,7 +74,9 @@ def test_unknown_enum_numbers_name_the_field(stub):
 def test_unknown_profile_names_the_known_ones(stub):
     with pytest.raises(grpc.RpcError) as error:
         stub.Settle(pb.SettleRequest(profile="Classic", outcome=pb.OUTCOME_EXHAUSTIVE_DRAW))
-    assert bad_request(error.value) == [("profile", "unknown profile 'Classic'; known profiles: classic, lezi, sankou")]
+    assert bad_request(error.value) == [
+        ("profile", "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, sankou")
+    ]
 
 
 def test_an_illegal_win_is_a_normal_answer(stub):

@@ -1,5 +1,5 @@
-"""The README's HTTP/JSON session runs as written (against a server on a free port) and
-prints what the README shows."""
+"""docs/HTTP.md's curl session runs as written (against a server on a free port) and prints
+what it shows; so do the curl lines of docs/CLI.md and the error examples of HTTP.md."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import subprocess
 import rules_core as rc
 from tests.debian_tools import debian_tool
 from tests.server.conftest import ROOT
-from tests.test_readme import README
+from tests.test_readme import guide
 
 
 def session() -> list[tuple[str, str]]:
-    """The (command, output) pairs of the README's HTTP/JSON console block; a heredoc is
-    part of its command."""
-    section = README[README.index("### HTTP/JSON") :]
+    """The (command, output) pairs of HTTP.md's curl session; a heredoc is part of its command."""
+    text = guide("HTTP.md")
+    section = text[text.index("## A curl session") :]
     block = re.search(r"```console\n(.*?)```", section, flags=re.S).group(1)
     pairs: list[tuple[str, str]] = []
     lines = block.splitlines()
@@ -36,8 +36,9 @@ def session() -> list[tuple[str, str]]:
     return pairs
 
 
-def test_the_readme_http_session_prints_what_it_shows(server, tmp_path):
+def test_the_curl_session_of_http_md_prints_what_it_shows(server, tmp_path):
     port = server.http_url.rsplit(":", 1)[1]
+    (tmp_path / "scratch").mkdir()  # as the README says to make it
     pairs = session()
     assert [command.split()[0] for command, _ in pairs] == ["cat", "curl", "curl", "curl"]
     debian_tool("curl")
@@ -50,14 +51,16 @@ def test_the_readme_http_session_prints_what_it_shows(server, tmp_path):
             timeout=30,
         )
         assert (ran.returncode, ran.stderr) == (0, "")
-        # the README shows the compiled build `make run` gives; the suite may run either
+        # HTTP.md shows the compiled build `make run` gives; the suite may run either
         shown = shown.replace('"engineVersion":"0.1.0+compiled"', f'"engineVersion":"{rc.ENGINE_VERSION}"')
         assert ran.stdout == shown, command
 
 
-def test_the_example_request_files_are_answered_over_http_as_the_readme_shows(server):
-    """The README's curl line, as written, for each of the three files and its rpc."""
-    (command,) = re.findall(r"`(curl -s -H 'Content-Type: application/json' -d @examples/check-win[^`]*)`", README)
+def test_the_example_request_files_are_answered_over_http_as_cli_md_shows(server):
+    """CLI.md's curl line, as written, for each of the three files and its rpc."""
+    (command,) = re.findall(
+        r"`(curl -s -H 'Content-Type: application/json' -d @examples/check-win[^`]*)`", guide("CLI.md")
+    )
     port = server.http_url.rsplit(":", 1)[1]
     for name, method in [("check-win", "CheckWin"), ("settle", "Settle"), ("list-waits", "ListWaits")]:
         line = command.replace("check-win", name).replace("/CheckWin", f"/{method}").replace(":8080", f":{port}")
