@@ -20,7 +20,7 @@ from rules_core.family_value import family_value, fan_total
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import shape_patterns, suits_present
 from rules_core.multipliers import Multipliers
-from rules_core.patterns import IllegalReason, Pattern, patterns_of
+from rules_core.patterns import PATTERNS_OF_MASK, IllegalReason, Pattern, patterns_of
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.requests import (
     CHOW,
@@ -229,9 +229,11 @@ def _reasons(
     return reasons
 
 
-def _result(profile, seat, multi, mask, reasons, flowers, valued) -> WinnerResult:
+def _result(profile, seat, multi, mask: int, reasons, flowers, valued) -> WinnerResult:
     """The winner's result; ``valued`` is (value, items) of a hand that may win, else unused."""
-    patterns = patterns_of(mask)
+    patterns = PATTERNS_OF_MASK.get(mask)
+    if patterns is None:
+        patterns = patterns_of(mask)
     if reasons:
         return new(WinnerResult, (seat, False, reasons, patterns, flowers, (), 0.0, 0.0))
     value, items = valued

@@ -150,8 +150,12 @@ def validate_settle(
     for index, winner in enumerate(winners):
         path = _WINNER_PATHS[index]
         seat = _check_winner(winner, outcome, path, add, check_hands, all_counts)
-        if profile is not None and check_hands and (profile.dragons_are_flowers or dragon_flowers_of(winner.hand)):
-            check_dragons(profile, winner.hand, winner.passed_tiles, path, add)
+        if profile is not None and check_hands:
+            hand = winner.hand
+            if dragon_flowers_of(hand) or (
+                profile.dragons_are_flowers and not _dragon_free(all_counts[-1], hand, winner.passed_tiles)
+            ):
+                check_dragons(profile, hand, winner.passed_tiles, path, add)
         if seat is None:
             continue
         if seat in seen_seats:
@@ -520,6 +524,21 @@ def _forms(kind: int, tiles: tuple) -> bool:
         if other != first:
             return False
     return True
+
+
+def _dragon_free(counts: list[int], hand: Hand, passed) -> bool:
+    """Whether no 中发白 is among a hand's concealed tiles (``counts``, as `_check_hand` made
+    them), its melds or its passed tiles: the usual case, answered without naming a field. A
+    meld is looked at by its first tile (a meld a dragon breaks is refused as a meld)."""
+    if counts[FIRST_DRAGON] or counts[FIRST_DRAGON + 1] or counts[FIRST_DRAGON + 2]:
+        return False
+    for meld in hand.melds:
+        tiles = meld.tiles
+        if tiles:
+            first = tiles[0]
+            if first is not None and first >= FIRST_DRAGON:
+                return False
+    return not passed or not _holds_dragon(passed)
 
 
 def _holds_dragon(tiles) -> bool:
