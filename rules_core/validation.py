@@ -330,22 +330,15 @@ def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> N
         )
         return
     if _holds_dragon(hand.concealed):
-        for index, tile in enumerate(hand.concealed):
-            if tile is not None and tile >= FIRST_DRAGON:
-                add(FieldViolation(f"{hand_path}.concealed[{index}]", _DRAGON_TEXT))
+        add(FieldViolation(f"{hand_path}.concealed", _dragons_text(hand.concealed)))
     winning = hand.winning_tile
     if winning is not None and winning >= FIRST_DRAGON:
         add(FieldViolation(f"{hand_path}.winning_tile", _DRAGON_TEXT))
     for index, meld in enumerate(hand.melds):
         if _holds_dragon(meld.tiles):
-            for tile_index, tile in enumerate(meld.tiles):
-                if tile is not None and tile >= FIRST_DRAGON:
-                    add(FieldViolation(f"{hand_path}.melds[{index}].tiles[{tile_index}]", _DRAGON_TEXT))
+            add(FieldViolation(f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles)))
     if len(passed) <= MAX_PASSED and _holds_dragon(passed):
-        passed_path = f"{path}.passed_tiles" if path else "passed_tiles"
-        for index, tile in enumerate(passed):
-            if tile is not None and tile >= FIRST_DRAGON:
-                add(FieldViolation(f"{passed_path}[{index}]", _DRAGON_TEXT))
+        add(FieldViolation(f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed)))
     if not dragons:
         return
     if len(dragons) > MAX_DRAGON_FLOWERS:
@@ -524,6 +517,14 @@ def _forms(kind: int, tiles: tuple) -> bool:
         if other != first:
             return False
     return True
+
+
+def _dragons_text(tiles) -> str:
+    """What is wrong with a list of tiles holding 中发白 under `dragons_are_flowers`: one
+    violation for the list (a hand of dragon pungs would otherwise be a dozen)."""
+    at = [index for index, tile in enumerate(tiles) if tile is not None and tile >= FIRST_DRAGON]
+    shown = " ".join(TILE_NOTATION[tiles[index]] for index in at)
+    return f"{_DRAGON_TEXT}: {shown} at {at}"
 
 
 def _dragon_free(counts: list[int], hand: Hand, passed) -> bool:

@@ -27,27 +27,27 @@ def fields(req) -> list[str]:
 _KNOCKED = {"declared_seats": (0,)}
 
 
+_DRAGONS = "中发白 are flowers under this profile (dragons_are_flowers): a dragon goes in hand.dragon_flowers"
+
+
 def test_a_dragon_among_the_tiles_under_dragons_are_flowers_is_named():
     concealed = winner(0, "123m 123p 123s CCC NN", win="N")
-    assert fields(request("qiaoma", SELF, [concealed], **_KNOCKED)) == [
-        "winners[0].hand.concealed[9]",
-        "winners[0].hand.concealed[10]",
-        "winners[0].hand.concealed[11]",
+    assert violations(request("qiaoma", SELF, [concealed], **_KNOCKED)) == [
+        ("winners[0].hand.concealed", f"{_DRAGONS}: C C C at [9, 10, 11]")
     ]
     won_on = winner(0, "123m 123p 123s 789m PP", win="P")
-    assert fields(request("qiaoma_lezi", SELF, [won_on])) == [
-        "winners[0].hand.concealed[12]",
-        "winners[0].hand.concealed[13]",
-        "winners[0].hand.winning_tile",
+    assert violations(request("qiaoma_lezi", SELF, [won_on])) == [
+        ("winners[0].hand.concealed", f"{_DRAGONS}: P P at [12, 13]"),
+        ("winners[0].hand.winning_tile", _DRAGONS),
     ]
     melded = winner(0, "123p 123s 789m NN [FFF@3]", win="N")
-    assert fields(request("qiaoma_lezi", SELF, [melded])) == [
-        "winners[0].hand.melds[0].tiles[0]",
-        "winners[0].hand.melds[0].tiles[1]",
-        "winners[0].hand.melds[0].tiles[2]",
+    assert violations(request("qiaoma_lezi", SELF, [melded])) == [
+        ("winners[0].hand.melds[0]", f"{_DRAGONS}: F F F at [0, 1, 2]")
     ]
-    passed = winner(0, "123m 123p 123s 789m NN", win="N", passed="C")
-    assert fields(request("qiaoma_lezi", DISCARD, [passed], discarder_seat=2)) == ["winners[0].passed_tiles[0]"]
+    passed = winner(0, "123m 123p 123s 789m NN", win="N", passed="E C")
+    assert violations(request("qiaoma_lezi", DISCARD, [passed], discarder_seat=2)) == [
+        ("winners[0].passed_tiles", f"{_DRAGONS}: C at [1]")
+    ]
 
 
 def test_a_fifth_dragon_flower_and_a_dragon_flower_that_is_no_dragon():
