@@ -28,6 +28,7 @@ import os
 import sys
 
 HOT_PATH = (  # module names; a package with one of them imports this module first
+    "rules_core.added_fields",
     "rules_core.family_judge",
     "rules_core.family_payments",
     "rules_core.family_value",

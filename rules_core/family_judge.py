@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, cast
 
+from rules_core.added_fields import dragon_flowers_of, last_tile_of
 from rules_core.family_value import family_value, fan_total
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import shape_patterns, suits_present
@@ -31,8 +32,6 @@ from rules_core.requests import (
     ON_SELF_DRAW,
     Outcome,
     Winner,
-    dragon_flowers_of,
-    last_tile_of,
 )
 from rules_core.results import ValueItem, WinnerResult, new
 from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.added_fields import declared_seats_of, pattern_kept_of
 from rules_core.payments import ordinary_payers, outcome_reason
 from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.requests import (
@@ -28,8 +29,6 @@ from rules_core.requests import (
     ON_ROBBING_KONG,
     Outcome,
     SettleRequest,
-    declared_seats_of,
-    pattern_kept_of,
 )
 from rules_core.results import Payment, PaymentReason, WinnerResult, new
 

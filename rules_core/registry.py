@@ -94,6 +94,7 @@ BUILTIN_REGISTRY = ProfileRegistry()
 # `BUILTIN_REGISTRY` becomes once the .proto, JSON and the profile digest carry their fields.
 FAMILIES_REGISTRY = ProfileRegistry(builtin={**BUILTIN_PROFILES, **FAMILY_PROFILES})
 
+
 def unknown_profile(name: str, known: Iterable[str]) -> str:
     """``unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou``: the
     one wording of an unknown profile, the engine's and the CLI's, with the nearest known name

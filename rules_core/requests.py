@@ -148,24 +148,6 @@ class ListWaitsRequest(NamedTuple):
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
 
 
-# The fields RULES.md section 14 added, read from a value a fast reader may have built with
-# today's fields only (``tuple.__new__`` of the older length): a missing field is its default.
-def dragon_flowers_of(hand: Hand) -> tuple[Tile | None, ...]:
-    return hand[4] if len(hand) > 4 else ()
-
-
-def last_tile_of(winner: Winner) -> bool:
-    return winner[5] if len(winner) > 5 else False
-
-
-def declared_seats_of(request: SettleRequest) -> tuple[int, ...]:
-    return request[12] if len(request) > 12 else ()
-
-
-def pattern_kept_of(relation: LiabilityRelation) -> bool:
-    return relation[3] if len(relation) > 3 else False
-
-
 Value = TypeVar("Value", bound=tuple)
 
 

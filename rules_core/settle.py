@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.added_fields import declared_seats_of
 from rules_core.family_judge import evaluate_family_winner
 from rules_core.family_payments import FAMILY_LIABILITY_MODES, family_payments
 from rules_core.flowers import flower_sources, flower_total
@@ -14,7 +15,7 @@ from rules_core.patterns import PATTERNS_OF_MASK, patterns_of
 from rules_core.payments import claim_counts, winner_payments
 from rules_core.profile import FlowerSource, RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.requests import ON_ABANDON, ON_EIGHT_FLOWERS, Outcome, SettleRequest, Winner, declared_seats_of
+from rules_core.requests import ON_ABANDON, ON_EIGHT_FLOWERS, Outcome, SettleRequest, Winner
 from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult, new
 from rules_core.validation import validate_settle
 from rules_core.valuation import hand_value

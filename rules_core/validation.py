@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of
 from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
@@ -27,9 +28,6 @@ from rules_core.requests import (
     Outcome,
     SettleRequest,
     Winner,
-    declared_seats_of,
-    dragon_flowers_of,
-    last_tile_of,
 )
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 from rules_core.vocabulary import ENUM_WORDS

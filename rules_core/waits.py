@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rules_core.added_fields import dragon_flowers_of
 from rules_core.multipliers import multipliers
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner, dragon_flowers_of
+from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner
 from rules_core.results import WinnerResult
 from rules_core.settle import evaluate_winner
 from rules_core.tiles import ALL_TILES, FIRST_DRAGON, Tile
