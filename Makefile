@@ -2,7 +2,10 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# One venv, installed in two steps: what the server runs and builds with (`make run`), then
+# everything the tests, lint and benchmarks use on top (`make install`, `make test`).
+SERVER_STAMP := $(VENV)/.installed-server
+STAMP := $(VENV)/.installed-dev
 PROTO_DIR := proto
 GEN_DIR := gen
 PROTOS := $(wildcard $(PROTO_DIR)/mahjong/shanghai/v1/*.proto)
@@ -13,15 +16,18 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # The hot path (rules_core.compiled.HOT_PATH: rules_core's modules and batch/fast_requests.py)
 # compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
 # package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape validation valuation)) batch/fast_requests.py
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install python-version gen client-java run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
-install: $(STAMP) $(GEN_STAMP) $(NODE_STAMP) $(CORE_STAMP)
+install: install-server $(STAMP) $(NODE_STAMP)
+
+# The server alone: its runtime pins (requirements.txt), the generated code and the compiled hot path.
+install-server: $(SERVER_STAMP) $(GEN_STAMP) $(CORE_STAMP)
 
 # Python 3.11, which every pin and the compiled hot path are for: any other stops the set-up at
 # once, in one line, rather than in the middle of pip or mypyc.
@@ -29,11 +35,15 @@ python-version:
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 is needed and none was found: install python3.11"; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "make: Python 3.11 is needed, $(PYTHON) is %d.%d: install python3.11, or name it with make PYTHON=/path/to/python3.11" % sys.version_info[:2])'
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requirements-spark.txt pyproject.toml | python-version
+$(SERVER_STAMP): requirements.txt requirements-build.txt pyproject.toml | python-version
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-build.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+$(STAMP): $(SERVER_STAMP) requirements-dev.txt requirements-batch.txt requirements-spark.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
 # Generated protobuf code: built here, never edited, rebuilt whenever a .proto changes.
@@ -41,7 +51,7 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-batch.txt requireme
 # which the settlement explorer shows as the meaning of every profile field and enum value;
 # it lies in the generated package, whose package data carries it into the image's wheel.
 gen: $(GEN_STAMP)
-$(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
+$(GEN_STAMP): $(PROTOS) $(SERVER_STAMP) Makefile
 	rm -rf $(GEN_DIR) && mkdir -p $(GEN_DIR)/mahjong/shanghai/v1
 	echo "$(CURDIR)/$(GEN_DIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/shmj-generated.pth"
 	test -z "$(PROTOS)" || $(PY) -m grpc_tools.protoc -I $(PROTO_DIR) \
@@ -53,7 +63,7 @@ $(GEN_STAMP): $(PROTOS) $(STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(STAMP)
+$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP)
 	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
@@ -74,6 +84,11 @@ client-java: $(JAVA_CLIENT)
 $(JAVA_CLIENT): $(PROTOS) $(wildcard clients/java/src/com/mahjong/shanghai/client/*.java) clients/java/build.sh
 	clients/java/build.sh build/java
 
+# The Python client library as a wheel of its own (build/dist/shmj_client-*.whl; docs/CLIENTS.md):
+# pure Python, needing grpcio, protobuf and googleapis-common-protos only.
+client-wheel: $(GEN_STAMP)
+	$(PY) clients/python/build_wheel.py --out build/dist
+
 # The Go and C++ clients and their example programs (clients/go, clients/cpp), built offline
 # from Debian's packages into build/clients/ (clients/toolchain.sh names the packages).
 .PHONY: client-go client-cpp
@@ -82,7 +97,7 @@ client-go:
 client-cpp:
 	$(MAKE) -C clients/cpp GOOGLEAPIS_DIR="$$($(PY) -c 'import google.rpc, pathlib; print(pathlib.Path(google.rpc.__path__[0]).parents[1])')"
 
-run: install
+run: install-server
 	$(VENV)/bin/shmj-server
 
 # The whole suite against the build make install made, then the rules' tests against the
@@ -179,6 +194,11 @@ bench-batch-memory: install
 
 bench-http: install
 	$(PY) -m bench.http_bench
+
+# Advice against `mahjong`'s regular shanten on the same 10,000 holdings (shanten 0-3, with
+# melds and without), and the review of simulated records (RULES.md section 15).
+bench-advice: install $(BENCH_STAMP)
+	$(PY) -m bench.advice_bench --reference-path $(BENCH_DEPS) --json bench/results/advice.json
 
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).

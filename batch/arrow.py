@@ -26,6 +26,7 @@ from batch import arrow_results
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch, buffers_batch
 from batch.arrow_schema import REQUEST_SCHEMA
+from batch.arrow_soundness import malformed, malformed_rows, sound
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
@@ -76,13 +77,31 @@ def settle_answers(
     if isinstance(batch, list):
         return line_answers(enumerate(batch, start=first_number), profile, overrides, profiles)
     if is_json_column(batch.schema):
-        lines = enumerate((line or "" for line in _json_lines(batch.column(0))), start=first_number)
-        return line_answers(lines, profile, overrides, profiles)
+        return _json_answers(batch, first_number, profile, overrides, profiles)
     batch = _one_batch(batch)
-    try:
-        return _nested_answers(batch, profile, overrides, profiles)
-    except UnicodeDecodeError:  # a string not UTF-8 (Parquet does not check them): row by row
-        return [_row_answer(batch, row, first_number, profile, overrides, profiles) for row in range(batch.num_rows)]
+    if sound(batch):  # a malformed buffer read raised SystemError (`batch.arrow_soundness`)
+        try:
+            return _nested_answers(batch, profile, overrides, profiles)
+        except UnicodeDecodeError:  # a string not UTF-8 (Parquet does not check them): row by row
+            pass
+    return [_row_answer(batch, row, first_number, profile, overrides, profiles) for row in range(batch.num_rows)]
+
+
+def _json_answers(
+    batch: pa.RecordBatch | pa.Table, first_number: int, profile: str | None, overrides: dict, profiles
+) -> list:
+    """The answers of a JSON column's lines; a line whose buffers are malformed is an error
+    record naming it, its bytes never read."""
+    column = batch.column(0)
+    faults = malformed_rows(batch)
+    if faults:
+        column = [None if row in faults else _json_lines(column.slice(row, 1))[0] for row in range(len(column))]
+    else:
+        column = _json_lines(column)
+    answers = line_answers(enumerate((line or "" for line in column), start=first_number), profile, overrides, profiles)
+    for row, problem in faults.items():
+        answers[row] = error_line(None, f"line {first_number + row}: {problem}")
+    return answers
 
 
 def _nested_answers(batch: pa.RecordBatch, profile: str | None, overrides: dict, profiles) -> list:
@@ -103,11 +122,17 @@ def _json_lines(column: pa.Array | pa.ChunkedArray) -> list:
 
 def _row_answer(batch: pa.RecordBatch, row: int, first_number: int, profile: str | None, overrides: dict, profiles):
     """The answer of one row of the batch alone: an error record naming the row and its column
-    where a string of it is not UTF-8 (its request id echoed where that one is)."""
+    where a string of it is not UTF-8 or its buffers are malformed (its request id echoed where
+    that one is readable)."""
     one = batch.slice(row, 1)
     values: dict = {}
     bad = None
     for name, column in zip(one.schema.names, one.columns, strict=True):
+        problem = malformed(name, column)
+        if problem is not None:
+            values[name] = None
+            bad = bad or f"row {first_number + row}: {problem}"
+            continue
         try:
             values[name] = column.to_pylist()[0]
         except UnicodeDecodeError as error:
@@ -163,6 +188,8 @@ def settled_in_turn(
     if module is None or overrides or is_json_column(batch.schema):
         return None
     batch = _one_batch(batch)
+    if not sound(batch):  # malformed buffers, or a string not UTF-8: the usual path names the row
+        return None
     try:
         requests = read_requests(batch)
         if requests is None:

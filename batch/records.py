@@ -21,9 +21,10 @@ import msgspec
 from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
+from rules_core.errors import FieldViolation
 from rules_core.json_names import camel
 from rules_core.json_read import kind_of
-from rules_core.json_text import MAX_DEPTH, JsonTextError, read_json
+from rules_core.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, read_json
 from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
@@ -83,12 +84,14 @@ def read_line(
             if request is not None:
                 return request, None
         request = read_json_request(line)
-        if request is not None:
+        if request is not None and _keys_once(line):
             return (request._replace(profile=profile) if profile else request), None
     try:
         if _brackets(line) > MAX_DEPTH:  # may nest deeper than the bounded reader takes: let it judge
             raise RecursionError
         data = _decode(line)  # the usual line: msgspec, in C, about half json.loads's cost
+        if not _keys_once(line, data):
+            raise RecursionError  # the bounded reader names the key given twice
     except (msgspec.MsgspecError, UnicodeDecodeError, RecursionError):
         data, error = _read_refused(number, line)
         if error is not None:
@@ -96,6 +99,25 @@ def read_line(
     if not isinstance(data, dict):
         return None, error_line(None, f"line {number}: expected a JSON object, got {kind_of(data)}")
     return with_rules(data, profile, overrides), None
+
+
+def _keys_once(line: bytes | str, data=None) -> bool:
+    """Whether no object of a line msgspec read gives a key twice (msgspec keeps the last value,
+    where the native reader declines such a line and the bounded reader refuses it). Each key
+    is followed by a colon, and the values written out again keep the colons of their strings:
+    so the colons are as many as the line's only when no key and no value was dropped. An
+    escaped colon (``\\u003a``), which the writing spells as a colon, leaves the judgement to
+    the bounded reader. About 3 µs a line; only a line the native reader did not read pays it."""
+    escapes = (b"\\u003a", b"\\u003A") if isinstance(line, bytes) else ("\\u003a", "\\u003A")
+    if escapes[0] in line or escapes[1] in line:
+        return False
+    if data is None:
+        try:
+            data = _decode(line)
+        except (msgspec.MsgspecError, UnicodeDecodeError, RecursionError):
+            return False
+    colons = line.count(b":") if isinstance(line, bytes) else line.count(":")
+    return colons == _encode(data).count(b":")
 
 
 def _without_byte_order_mark(line: bytes | str) -> bytes | str:
@@ -125,6 +147,9 @@ def _read_refused(number: int, line: bytes | str) -> tuple[object, dict | None]:
         return None, error_line(None, f"line {number}: empty line")
     try:
         return read_json(text), None
+    except KeyGivenTwice as error:  # named as a field given under both of its names is
+        violation = FieldViolation(error.path, "given twice")
+        return None, error_line(None, f"{violation.field}: {violation.description}", [violation])
     except JsonTextError as error:  # an over-long integer is read: the request's check names its field
         return None, error_line(None, f"line {number}: not valid JSON: {error}")
 

@@ -537,6 +537,11 @@ def main(argv: list[str] | None = None) -> int:
             tracing.finish()  # the command's spans exported, or one line saying they were not
 
 
+# What batch work beyond one process needs (requirements-batch.txt), which the server's own
+# install (`make run`) leaves out.
+BATCH_PACKAGES = {"dask", "distributed", "pyarrow"}
+
+
 def run_command(args) -> int:
     """Run the parsed command; a user's mistake or a failed call is one message and an exit status."""
     try:
@@ -582,6 +587,15 @@ def run_command(args) -> int:
                 if detail.Unpack(bad_request):
                     print_violations((v.field, v.description) for v in bad_request.field_violations)
         return exit_status(error.code())
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in BATCH_PACKAGES:
+            raise
+        print(
+            f"shmj: this needs {error.name}, which this environment lacks: `make install` installs it with Dask"
+            " (requirements-batch.txt)",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as error:  # a file that could not be written during the run: a full disk
         where = f" {error.filename}" if error.filename else ""
         print(f"shmj:{where}: {error.strerror or error}", file=sys.stderr)

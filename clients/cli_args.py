@@ -19,7 +19,7 @@ from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
 from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
-from rules_core.json_text import JsonTextError, read_json
+from rules_core.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.overrides import CHECKS
 from rules_core.registry import unknown_profile
 from rules_core.table_notation import parse_claims, parse_dice
@@ -205,6 +205,8 @@ def json_request(text: str) -> dict:
     data = _read_bounded(text, Invalid, "request")
     try:
         request = read_json(data)
+    except KeyGivenTwice as error:
+        raise Invalid(f"{text}: {error}") from None
     except JsonTextError as error:
         raise Invalid(f"{text} is not JSON: {error}") from None
     if not isinstance(request, dict):
@@ -218,7 +220,10 @@ line_number = whole_number(1)
 
 def record_request(path: str, line: int | None) -> dict:
     """The hand record in ``path`` (``-``: stdin): a file of one JSON object, or JSON Lines of
-    them, one chosen by ``line`` (the only one otherwise). Every fault is a UsageError."""
+    them, one chosen by ``line`` (the only one otherwise). A JSON Lines file of any size is read
+    as `shmj rescore` reads it, a line at a time. Every fault is a UsageError."""
+    if _regular_file(path) and (line is not None or os.path.getsize(path) > MAX_REQUEST_FILE_BYTES):
+        return _record_of(_line_of_file(path, line), f"{path} line {line}")
     data = _read_bounded(path, UsageError, "record")
     every = data.removesuffix(b"\n").split(b"\n")  # lines as shmj rescore numbers them: at LF only
     lines = [text for text in every if text.strip()]
@@ -226,20 +231,54 @@ def record_request(path: str, line: int | None) -> dict:
         try:
             lines = [data]  # one object over several lines, perhaps
             read_json(data)
+        except KeyGivenTwice as error:
+            raise UsageError(f"{path}: {error}") from None
         except JsonTextError:
-            raise UsageError(f"{path} holds {len(every)} lines: choose one with --line N") from None
+            raise UsageError(f"{path} holds {len(every):,} lines: choose one with --line N") from None
     elif line is not None:
         lines = every  # blank ones too
         if line > len(lines):
-            raise UsageError(f"{path} has {len(lines)} line(s), not {line}")
+            raise UsageError(f"{path} has {len(lines):,} line(s), not {line}")
         lines = lines[line - 1 : line]
         if not lines[0].strip():
             raise UsageError(f"{path} line {line} is empty")
     if not lines:
         raise UsageError(f"{path} is empty")
-    where = f"{path} line {line}" if line else path
+    return _record_of(lines[0], f"{path} line {line}" if line else path)
+
+
+def _regular_file(path: str) -> bool:
+    """Whether ``path`` is a file that can be read twice (not stdin, a pipe or a folder)."""
+    return path != "-" and os.path.isfile(path)
+
+
+def _line_of_file(path: str, line: int | None) -> bytes:
+    """Line ``line`` of a JSON Lines file, found in one pass of bounded blocks (`batch.lines`),
+    numbered as `shmj rescore` numbers them; no line (None) is a file too large to be one record."""
+    from batch.lines import MAX_LINE_BYTES, count_lines_and_line
+
     try:
-        record = read_json(lines[0])
+        count, text = count_lines_and_line(Path(path), os.path.getsize(path), line or 0)
+    except OSError as fault:
+        raise UsageError(f"cannot read {path}: {fault.strerror}") from None
+    if line is None:
+        if count > 1:
+            raise UsageError(f"{path} holds {count:,} lines: choose one with --line N")
+        raise UsageError(f"{path} is larger than {MAX_REQUEST_FILE_BYTES:,} bytes, more than any record can be")
+    if line > count:
+        raise UsageError(f"{path} has {count:,} line(s), not {line}")
+    if text is None:
+        raise UsageError(f"{path} line {line} is longer than {MAX_LINE_BYTES:,} bytes, more than any record can be")
+    if not text.strip():
+        raise UsageError(f"{path} line {line} is empty")
+    return text
+
+
+def _record_of(text: bytes, where: str) -> dict:
+    try:
+        record = read_json(text)
+    except KeyGivenTwice as error:
+        raise UsageError(f"{where}: {error}") from None
     except JsonTextError as error:
         raise UsageError(f"{where} is not JSON: {error}") from None
     if not isinstance(record, dict):

@@ -5,6 +5,8 @@ A pure library: no gRPC, no I/O. The usual entry points:
 - `settle(SettleRequest) -> SettleResult`
 - `check_win(...)`, `list_waits(...)`
 - `settle_record(SettleRecordRequest) -> RecordResult`: a hand record (牌谱) replayed and settled
+- `advise(AdviseRequest) -> AdviceResult`: shanten and paths to a legal win, useful tiles, discards
+- `review_record(SettleRecordRequest) -> ReviewResult`: each discard of a record against that advice
 - `settle_json(dict) -> dict` and `settle_record_json(dict) -> dict`, in the proto3 JSON mapping of API.md
 - `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
 - `read_batch(bytes)`: the entries of a serialised SettleBatchRequest as core values (`proto_read`)
@@ -16,6 +18,19 @@ The hot path runs compiled with mypyc where `make install` could build it
 from rules_core.compiled import BUILD  # first: it decides where the hot-path modules come from
 
 # isort: split
+from rules_core.advice import advise
+from rules_core.advice_values import (
+    AdviceResult,
+    AdviceWait,
+    AdviseRequest,
+    DiscardOption,
+    DiscardReview,
+    Path,
+    ReviewResult,
+    SeatReview,
+    Suit,
+    UsefulTile,
+)
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, InvalidRequest, NotationError, ProfileDigestMismatch
 from rules_core.json_api import list_waits_json, settle_json, settle_record_json
@@ -48,6 +63,7 @@ from rules_core.results import (
     ValueItem,
     WinnerResult,
 )
+from rules_core.review import review_record
 from rules_core.settle import settle
 from rules_core.tiles import Flower, Tile
 from rules_core.version import ENGINE_VERSION
@@ -55,6 +71,18 @@ from rules_core.waits import Wait, Waits, check_win, list_waits
 
 __all__ = [
     "BUILD",
+    "AdviceResult",
+    "AdviceWait",
+    "AdviseRequest",
+    "DiscardOption",
+    "DiscardReview",
+    "Path",
+    "ReviewResult",
+    "SeatReview",
+    "Suit",
+    "UsefulTile",
+    "advise",
+    "review_record",
     "BUILTIN_PROFILES",
     "ENGINE_VERSION",
     "CheckWinRequest",

@@ -29,6 +29,8 @@ import sys
 
 HOT_PATH = (  # module names; a package with one of them imports this module first
     "rules_core.added_fields",
+    "rules_core.advice",
+    "rules_core.distance",
     "rules_core.family_judge",
     "rules_core.family_payments",
     "rules_core.family_value",
@@ -46,13 +48,18 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.replay",
     "rules_core.settle",
     "rules_core.shape",
+    "rules_core.target_parts",
     "rules_core.validation",
     "rules_core.valuation",
     "batch.fast_requests",
 )
 PURE_ENV = "SHMJ_PURE_PYTHON"
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)  # the folder of the packages: the project, or site-packages
+# The folder of the packages (the project, or site-packages): as many folders above this one as
+# the package is deep (rules_core, or shmj_client.rules_core in the client library's wheel).
+_ROOT = _HERE
+for _ in range(__name__.count(".")):
+    _ROOT = os.path.dirname(_ROOT)
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 STAMP = "compiled-sources.json"  # in a wheel's rules_core only: {"rules_core/settle.py": sha256, ...}
 

@@ -382,10 +382,17 @@ def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
 _OUTCOME_TEXT = {outcome: ENUM_WORDS[f"OUTCOME_{outcome.name}"].en for outcome in Outcome}
 
 
+def check_holding(hand: Hand, seat: int | None, path: str, add) -> list[int]:
+    """Check a holding (RULES.md 15.1): a hand between turns, 13 or 14 concealed tiles less three
+    per meld, checked as a winner's hand but with no winning tile; returns its concealed counts."""
+    return _check_hand(hand, seat, None, path, add, holding=True)
+
+
 def _check_hand(
-    hand: Hand, seat: int | None, outcome: Outcome | None, path: str, add, waiting: bool = False
+    hand: Hand, seat: int | None, outcome: Outcome | None, path: str, add, waiting: bool = False, holding: bool = False
 ) -> list[int]:
-    """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet."""
+    """Check one hand; ``waiting`` is a hand one tile short, with no winning tile yet; ``holding``
+    one with a tile short or not (`check_holding`)."""
     counts = [0] * TILE_KINDS
     concealed, melds, flowers = hand.concealed, hand.melds, hand.flowers
     if len(concealed) > MAX_CONCEALED or len(melds) > MAX_MELDS or len(flowers) > MAX_FLOWERS:
@@ -410,8 +417,8 @@ def _check_hand(
     eight_flowers = outcome == ON_EIGHT_FLOWERS
     expected = 14 - 3 * len(melds) - waiting
     got = len(concealed)
-    if got != expected and not (eight_flowers and got == expected - 1):
-        wanted = f"{expected - 1} or {expected}" if eight_flowers else str(expected)
+    if got != expected and not ((eight_flowers or holding) and got == expected - 1):
+        wanted = f"{expected - 1} or {expected}" if eight_flowers or holding else str(expected)
         add(
             FieldViolation(
                 f"{path}.concealed",
@@ -419,7 +426,10 @@ def _check_hand(
             )
         )
 
-    if not eight_flowers and not waiting:
+    if holding:
+        if hand.winning_tile is not None:
+            add(FieldViolation(f"{path}.winning_tile", "a holding has no winning tile: leave it unset"))
+    elif not eight_flowers and not waiting:
         winning = hand.winning_tile
         if winning is None:
             add(FieldViolation(f"{path}.winning_tile", "must be specified"))

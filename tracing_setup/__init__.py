@@ -11,6 +11,9 @@ hundred milliseconds, which a command must not pay for nothing).
 - ``OTEL_EXPORTER_OTLP_PROTOCOL`` (or ``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL``): ``grpc`` or
   ``http/protobuf`` (the default, as OpenTelemetry's); ``OTEL_EXPORTER_OTLP_ENDPOINT`` (or
   ``..._TRACES_ENDPOINT``), headers, timeouts and certificates as the OTLP exporters read them.
+- ``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`` (or ``OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT``): the most
+  characters of an attribute's value, `DEFAULT_ATTRIBUTE_CHARS` when neither is set
+  (OpenTelemetry's own default is no limit: a span kept a request's megabytes while queued).
 - ``OTEL_SERVICE_NAME`` and ``OTEL_RESOURCE_ATTRIBUTES`` (``service.name`` is the caller's
   default when neither names it); ``OTEL_TRACES_SAMPLER`` and ``OTEL_TRACES_SAMPLER_ARG``
   (``parentbased_always_on`` by default); ``OTEL_PROPAGATORS`` (W3C ``tracecontext,baggage``
@@ -25,6 +28,8 @@ from collections.abc import Mapping
 
 EXPORTERS = ("otlp", "console", "none")
 PROTOCOLS = ("grpc", "http/protobuf")
+DEFAULT_ATTRIBUTE_CHARS = 1024
+LENGTH_LIMITS = ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT")  # first found wins
 
 
 class TracingConfigError(ValueError):
@@ -53,6 +58,19 @@ def check(environ: Mapping[str, str] = os.environ, who: str = "this service") ->
     protocol = _protocol(environ)
     if kind == "otlp" and protocol not in (None, *PROTOCOLS):
         raise TracingConfigError(f"OTEL_EXPORTER_OTLP_PROTOCOL={protocol!r}: grpc or http/protobuf")
+    attribute_chars(environ)
+
+
+def attribute_chars(environ: Mapping[str, str] = os.environ) -> int:
+    """The most characters of a span attribute's value: the environment's limit, else
+    `DEFAULT_ATTRIBUTE_CHARS`; `TracingConfigError` for one that is not a whole number."""
+    for name in LENGTH_LIMITS:
+        text = environ.get(name, "").strip()
+        if text:
+            if not text.isdigit():
+                raise TracingConfigError(f"{name}={text!r}: a whole number of characters")
+            return int(text)
+    return DEFAULT_ATTRIBUTE_CHARS
 
 
 def span_exporter(environ: Mapping[str, str] = os.environ):
@@ -85,12 +103,14 @@ def tracer_provider(
     if exporter is None:
         return None, None
     from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace import SpanLimits, TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     named = "OTEL_SERVICE_NAME" in environ or "service.name=" in environ.get("OTEL_RESOURCE_ATTRIBUTES", "")
     resource = Resource.create({} if named else {"service.name": default_service_name})
-    provider = TracerProvider(resource=resource, shutdown_on_exit=on_exit)
+    chars = attribute_chars(environ)
+    limits = SpanLimits(max_attribute_length=chars, max_span_attribute_length=chars)
+    provider = TracerProvider(resource=resource, shutdown_on_exit=on_exit, span_limits=limits)
     processor = BatchSpanProcessor(exporter)
     provider.add_span_processor(processor)
     return provider, processor

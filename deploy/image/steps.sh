@@ -13,8 +13,8 @@ PYTHON=${PYTHON:-python}
 
 case "$1" in
 build-tools)
-    # mypy brings mypyc, with its own requirements as requirements-dev.txt pins them
-    grep -E '^(grpcio-tools|setuptools|mypy|mypy_extensions|pathspec|librt|ast-serialize)==' requirements-dev.txt \
+    # mypy brings mypyc, with its own requirements as requirements-build.txt pins them
+    grep -E '^(grpcio-tools|setuptools|mypy|mypy_extensions|pathspec|librt|ast-serialize)==' requirements-build.txt \
         >/tmp/build-requirements.txt
     # mypyc reads the types of what the compiled modules import: batch/fast_requests.py, msgspec
     grep -E '^msgspec==' requirements.txt >>/tmp/build-requirements.txt

@@ -18,10 +18,10 @@ import structlog
 
 from server import errors
 from server.explorer import notation, profile_view, static_files, why
-from server.explorer.bodies import BadExplorerBody
+from server.explorer.bodies import MAX_BODY_BYTES, BadExplorerBody
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
-from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
+from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer, in_json_thread
 from server.http.connections import CLOSED
 from server.service import SERVICE_NAME
 
@@ -89,27 +89,32 @@ class ConnectApp:
         elif path in self.files and scope["method"] in ("GET", "HEAD"):
             content_type, body = self.files[path]
             answer = Answer(200, content_type, body, list(static_files.HEADERS))
-        elif path == "/explorer/notation" and scope["method"] == "POST":
-            answer = await self._explorer(receive, share, lambda body: notation.read_notation(notation.read_body(body)))
-        elif path == "/explorer/why" and scope["method"] == "POST":
-            answer = await self._explorer(receive, share, why.read_why)
-        elif path == "/explorer/profile-words" and scope["method"] == "POST":
-            answer = await self._explorer(receive, share, profile_view.read_profile_words)
+        elif path in _EXPLORER and scope["method"] == "POST":
+            answer = await self._explorer(receive, share, *_EXPLORER[path])
         else:
             answer = Answer(404, "text/plain; charset=utf-8", _NOT_FOUND)
         return answer
 
-    async def _explorer(self, receive, share: BodyShare, answer_of: Callable[[bytes], dict]) -> Answer:
-        """One of the explorer's own endpoints: its body read as every body is, its answer in JSON."""
+    async def _explorer(self, receive, share: BodyShare, answer_of: Callable[[bytes], dict], max_body: int) -> Answer:
+        """One of the explorer's own endpoints: its body read as every body is, up to the
+        endpoint's bound, and answered in JSON in the JSON thread (a page's largest body is
+        seconds of work, which the event loop, serving gRPC too, must not wait for); an answer
+        over the message limit is refused."""
         try:
-            said = answer_of(await self._read_body({}, receive, share))
+            body = await self._read_body({}, receive, share, min(max_body, self.calls.max_message_bytes))
+            said = await in_json_thread(_json_of, answer_of, body)
         except TooLarge:
             return Answer(413, "text/plain; charset=utf-8", b"too large\n")
         except ClientGone:  # nobody reads this answer (uvicorn drops it)
             return Answer(499, "text/plain; charset=utf-8", b"client closed the connection\n")
         except BadExplorerBody as error:
             return Answer(400, "text/plain; charset=utf-8", f"{error}\n".encode())
-        return Answer(200, "application/json", json.dumps(said, ensure_ascii=False).encode())
+        if len(said) > self.calls.max_message_bytes:
+            failure = errors.answer_too_large(len(said), self.calls.max_message_bytes)
+            return Answer(
+                connect.HTTP_STATUS[failure.code], "text/plain; charset=utf-8", f"{failure.message}\n".encode()
+            )
+        return Answer(200, "application/json", said)
 
     def _health(self, path: str) -> Answer:
         if path == "/readyz" and not self.readiness.serving:
@@ -169,8 +174,8 @@ class ConnectApp:
             f"serves unary calls over HTTP/1.1: call {name} over {where}, or send the hands to SettleBatch"
         )
 
-    async def _read_body(self, headers: dict[str, str], receive, share: BodyShare) -> bytes:
-        limit = self.calls.max_message_bytes
+    async def _read_body(self, headers: dict[str, str], receive, share: BodyShare, limit: int | None = None) -> bytes:
+        limit = limit or self.calls.max_message_bytes
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise TooLarge
@@ -188,6 +193,22 @@ class ConnectApp:
             if not message.get("more_body", False):
                 break
         return b"".join(chunks)
+
+
+def _notation(body: bytes) -> dict:
+    return notation.read_notation(notation.read_body(body))
+
+
+# The explorer's own endpoints: each one's answer and the most bytes its body can be.
+_EXPLORER = {
+    "/explorer/notation": (_notation, MAX_BODY_BYTES),
+    "/explorer/why": (why.read_why, MAX_BODY_BYTES),
+    "/explorer/profile-words": (profile_view.read_profile_words, profile_view.MAX_BODY_BYTES),
+}
+
+
+def _json_of(answer_of: Callable[[bytes], dict], body: bytes) -> bytes:
+    return json.dumps(answer_of(body), ensure_ascii=False).encode()
 
 
 _NOT_FOUND = (

@@ -78,6 +78,11 @@ async def off_loop(size: int, work, *args):
     """``work(*args)``, in a thread of its own when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
     if size < OFF_LOOP_BYTES:
         return work(*args)
+    return await in_json_thread(work, *args)
+
+
+async def in_json_thread(work, *args):
+    """``work(*args)`` in the worker's JSON thread, whatever its size."""
     return await asyncio.get_running_loop().run_in_executor(_JSON_THREADS, work, *args)
 
 

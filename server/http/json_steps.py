@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from rules_core.json_text import MAX_DEPTH, JsonTextError, most_values, read_json
+from rules_core.errors import key_path
+from rules_core.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, most_values, read_json
 
 STEP_ITEMS = 64  # arrays longer than this are written element by element
 STEP_MIN_BYTES = 64 * 1024  # a shorter text is read whole: one C call of well under a millisecond
@@ -94,10 +95,13 @@ class UnreadJson:
         return _read_piece(self.text, 2)
 
 
-def _read_piece(text: str, levels_above: int) -> Any:
-    """``read_json`` of a value ``levels_above`` levels into the body, refused in the body's words."""
+def _read_piece(text: str, levels_above: int, path: str = "") -> Any:
+    """``read_json`` of a value ``levels_above`` levels into the body, at ``path`` in it,
+    refused in the body's words."""
     try:
         return read_json(text, MAX_DEPTH - levels_above)
+    except KeyGivenTwice as twice:
+        raise twice.under(path) from None
     except JsonTextError:  # the steps found where it ends, so it is JSON: it nests too deep
         raise JsonTextError(f"nested deeper than {MAX_DEPTH} levels") from None
 
@@ -111,10 +115,11 @@ class _NotInSteps(Exception):
         self.position = position
 
 
-def read_in_steps(text: bytes, limits: Limits = NO_LIMITS) -> Any:
+def read_in_steps(text: bytes, limits: Limits = NO_LIMITS, whole_below: int = STEP_MIN_BYTES) -> Any:
     """What ``read_json(text)`` gives, or raises, within ``limits`` (`TooManyEntries`, `TooLong`,
-    `NotAnObject` otherwise); the entries of ``limits.unread`` as `UnreadJson`."""
-    if len(text) < STEP_MIN_BYTES:
+    `NotAnObject` otherwise); the entries of ``limits.unread`` as `UnreadJson`. A text shorter
+    than ``whole_below`` is read whole (0: in steps whatever its size)."""
+    if len(text) < whole_below:
         return read_json(text)
     text = bytes(text)
     try:
@@ -164,6 +169,8 @@ class _Steps:
             if members > MAX_MEMBERS:
                 raise TooLong("request", f"at most {MAX_MEMBERS} fields, got more")
             key, position = self._key(position)
+            if key in value:
+                raise KeyGivenTwice(key_path(key))
             position = _skip(text, position)
             if text[position : position + 1] != ":":
                 raise _NotInSteps("Expecting ':' delimiter", position)
@@ -172,7 +179,7 @@ class _Steps:
                 value[key], position = self._array(key, position)
             else:
                 end = self._value_end(position, key)
-                value[key] = _read_piece(text[position:end], 1)
+                value[key] = _read_piece(text[position:end], 1, key_path(key))
                 position = end
             position = _skip(text, position)
             mark = text[position : position + 1]
@@ -199,7 +206,7 @@ class _Steps:
                 raise TooManyEntries(key, limit)
             end = self._value_end(position, f"{key}[{len(items)}]")
             piece = text[position:end]
-            items.append(UnreadJson(piece) if unread else _read_piece(piece, 2))
+            items.append(UnreadJson(piece) if unread else _read_piece(piece, 2, f"{key_path(key)}[{len(items)}]"))
             position = _skip(text, end)
             mark = text[position : position + 1]
             if mark == "]":

@@ -235,3 +235,25 @@ def test_a_request_file_is_read_alike_locally_against_a_server_and_by_request(se
     assert run(["score", "--request", str(request), "--local"], capsys) == said
     assert run(["score", "--request", str(request), "--target", server.address], capsys) == said
     assert run(["request", "--request", str(request)], capsys) == said
+
+
+def test_batch_work_in_the_servers_install_says_what_installs_dask_and_pyarrow(tmp_path):
+    """`make run` installs neither Dask nor pyarrow: a rescore that needs them is one line, exit 2."""
+    requests = tmp_path / "in.jsonl"
+    requests.write_text(json.dumps({"profile": "classic", "outcome": "OUTCOME_EXHAUSTIVE_DRAW"}) + "\n")
+    program = (
+        "import sys\n"
+        "for name in ('pyarrow', 'dask', 'distributed'):\n"
+        "    sys.modules[name] = None  # as if not installed: importing it raises ModuleNotFoundError\n"
+        "from clients.shmj import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    command = ["rescore", str(requests), "--output", str(tmp_path / "out.jsonl"), "--dask", "local:1"]
+    ran = subprocess.run(
+        [sys.executable, "-c", program, *command], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert (ran.returncode, ran.stderr) == (
+        2,
+        "shmj: this needs pyarrow, which this environment lacks: `make install` installs it with Dask"
+        " (requirements-batch.txt)\n",
+    )

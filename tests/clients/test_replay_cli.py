@@ -196,3 +196,41 @@ def test_a_pass_with_patterns_this_client_does_not_know_shows_them_as_sent():
         "      seat 1 could have won on 2m here — Full flush 清一色, PATTERN_FROM_2030, 77 — and passed 漏胡;"
         " locked to the end of the hand 锁定至本手结束"
     )
+
+
+def test_line_n_of_a_file_larger_than_any_record_is_read_as_rescore_reads_it(capsys, tmp_path):
+    """Found trying records as a hostile client: a JSON Lines file over 16 MiB was refused whole
+    ("more than any record can be"), though each of its records is small and `shmj rescore`
+    reads it; line N is now found in one pass of bounded blocks, each line bounded."""
+    lines = RECORDS.read_bytes().splitlines()
+    repeats = (16 * 1024 * 1024) // len(RECORDS.read_bytes()) + 1
+    path = tmp_path / "large.jsonl"
+    path.write_bytes(b"\n".join(lines * repeats) + b"\n")
+    assert path.stat().st_size > 16 * 1024 * 1024
+    number = len(lines) * (repeats - 1) + 12  # line 12 of the last copy
+    assert shmj(["replay", str(path), "--line", str(number), "--local"], capsys) == shmj(
+        ["replay", str(RECORDS), "--line", "12", "--local"], capsys
+    )
+    code, _, err = shmj(["replay", str(path), "--line", str(len(lines) * repeats + 1), "--local"], capsys)
+    assert (code, err) == (2, f"shmj: {path} has {len(lines) * repeats:,} line(s), not {len(lines) * repeats + 1}\n")
+    code, _, err = shmj(["replay", str(path), "--local"], capsys)
+    assert (code, err) == (2, f"shmj: {path} holds {len(lines) * repeats:,} lines: choose one with --line N\n")
+
+
+def test_a_line_longer_than_any_record_is_refused_by_its_number(capsys, tmp_path):
+    path = tmp_path / "long-line.jsonl"
+    path.write_bytes(RECORDS.read_bytes().splitlines()[0] + b"\n" + b" " * (1 << 20) + b"{}\n")
+    code, _, err = shmj(["replay", str(path), "--line", "2", "--local"], capsys)
+    assert (code, err) == (2, f"shmj: {path} line 2 is longer than 1,048,576 bytes, more than any record can be\n")
+    code, out, _ = shmj(["replay", str(path), "--line", "1", "--local"], capsys)
+    assert (code, out.splitlines()[0]) == (
+        0,
+        "Record 牌谱 self-draw  profile 规则 classic, dealer 庄家 seat 3, 30 events 步",
+    )
+
+
+def test_a_record_key_given_twice_is_refused_naming_it(capsys, tmp_path):
+    path = tmp_path / "twice.json"
+    path.write_text(RECORD.read_text().replace('"dealerSeat": ', '"dealerSeat": 1, "dealerSeat": ', 1))
+    code, _, err = shmj(["replay", str(path), "--local"], capsys)
+    assert (code, err) == (2, f"shmj: {path}: dealerSeat: given twice\n")

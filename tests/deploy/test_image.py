@@ -30,7 +30,7 @@ from tests.server.conftest import server as grpc_server  # noqa: F401  (the sess
 
 DOCKERFILE = DEPLOY / "Dockerfile"
 STEPS = "deploy/image/steps.sh"
-CONTEXT = {"requirements.txt", "requirements-dev.txt", "pyproject.toml", "setup.py", "compile_core.py", STEPS}
+CONTEXT = {"requirements.txt", "requirements-build.txt", "pyproject.toml", "setup.py", "compile_core.py", STEPS}
 # The image's build stage has gcc; a machine without it builds the pure-Python wheel only.
 BUILDS = ["compiled", "pure"] if shutil.which("gcc") else ["pure"]
 NO_GCC = pytest.mark.skipif("compiled" not in BUILDS, reason="no gcc: the wheel cannot be compiled here")

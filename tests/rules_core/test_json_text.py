@@ -148,3 +148,30 @@ def test_a_wrong_kind_of_value_is_named_by_kind_without_printing_it():
     violations: list = []
     read_overrides(leaf, "overrides", violations)
     assert violations == [("overrides", "expected a JSON object, got a list")]
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"dealerSeat": 1, "dealerSeat": 3}', "dealerSeat"),
+        ('{"winners": [{"seat": 1}, {"seat": 2, "hand": {"melds": [], "melds": [{}]}}]}', "winners[1].hand.melds"),
+        ('[{}, {"a": 1, "b": 2, "a": 1}]', "[1].a"),
+        ('{"dealerSeat": 1, "\\u0064ealerSeat": 3}', "dealerSeat"),  # an escape spells the same key
+        ('{"x\\u00e9": 1, "xé": 2}', "(a key of 2 characters)"),
+    ],
+)
+def test_a_key_given_twice_in_one_object_is_refused_naming_its_path(text, path):
+    """Found trying records as a hostile client: the last value won (two readers could read two
+    different hands), where a field given under both of its names is refused."""
+    with pytest.raises(JsonTextError) as caught:
+        read_json(text)
+    assert (type(caught.value).__name__, caught.value.path, str(caught.value)) == (
+        "KeyGivenTwice",
+        path,
+        f"{path}: given twice",
+    )
+
+
+def test_the_same_key_in_different_objects_is_no_repetition():
+    text = '{"winners": [{"seat": 1, "hand": {"seat": 2}}, {"seat": 3}], "seat": 4}'
+    assert read_json(text) == {"winners": [{"seat": 1, "hand": {"seat": 2}}, {"seat": 3}], "seat": 4}

@@ -32,10 +32,18 @@ def test_a_large_batch_reads_as_read_json_reads_it():
     for text in (
         BATCH,
         INDENTED,
-        b'\r\n {"requests" :[ ] , "requests": ' + BATCH[13:] + b"\t",
+        b'\r\n {"requests" :' + BATCH[12:] + b"\t",
         b"\xef\xbb\xbf" + BATCH,
     ):
         assert read_in_steps(text) == read_json(text)
+
+
+def test_a_key_given_twice_is_refused_in_the_same_words_at_the_top_and_in_an_element():
+    top = b'{"requests": [], "requests": ' + BATCH[12:]
+    entry = BATCH.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1)
+    assert entry != BATCH
+    assert _refusal(read_in_steps, top) == _refusal(read_json, top) == "requests: given twice"
+    assert _refusal(read_in_steps, entry) == _refusal(read_json, entry) == "requests[0].dealerSeat: given twice"
 
 
 def test_an_element_nested_too_deep_is_refused_in_the_same_words():
@@ -73,3 +81,18 @@ def test_a_large_text_that_is_not_json_and_holds_many_values_is_refused_in_read_
         == _refusal(read_json, broken)
         == "Expecting ',' delimiter (line 1, column 800017)"
     )
+
+
+def test_a_batch_entry_giving_a_key_twice_costs_that_entry_only_large_or_small():
+    from server.http.json_requests import read_request
+
+    two = MessageToJson(svc.SettleBatchRequest(requests=REQUESTS[:2]), indent=None).encode()
+    bodies = [text.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1) for text in (BATCH, two)]
+    assert len(bodies[0]) > STEP_MIN_BYTES > len(bodies[1])
+    for body in bodies:
+        request, unread = read_request("SettleBatch", svc.SettleBatchRequest, body, 10_000)
+        assert list(unread.by_index) == [0]
+        failure = unread.by_index[0]
+        assert failure.message == "dealerSeat: given twice"
+        assert request.requests[0].ByteSize() == 0  # its id is not read from an entry refused whole
+        assert request.requests[1] == REQUESTS[1]

@@ -183,3 +183,15 @@ def test_over_http_a_record_field_given_by_both_its_names_is_refused(http):
         400,
         [("dealer_seat", "given twice, as dealer_seat and as dealerSeat")],
     )
+
+
+def test_over_http_a_record_key_given_twice_is_refused_naming_it(http):
+    """Found trying records as a hostile client: the last value won, 200."""
+    text = json.dumps(EXAMPLES[0])
+    twice = text.replace('"dealerSeat": ', '"dealerSeat": 1, "dealerSeat": ', 1)
+    assert twice != text
+    reply = http.post("SettleRecord", twice.encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("dealerSeat", "given twice")])
+    nested = text.replace('"kind": ', '"kind": "EVENT_KIND_DRAW", "kind": ', 1)
+    reply = http.post("SettleRecord", nested.encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("events[0].kind", "given twice")])

@@ -149,3 +149,15 @@ def test_the_client_librarys_span_is_the_parent_of_the_servers_across_processes(
         (span,) = receiver.wait_for(1)
     assert (span["trace_id"], span["parent_span_id"]) == (f"{ids.trace_id:032x}", f"{ids.span_id:016x}")
     assert span["attributes"]["shmj.profile_digest"] == CLASSIC
+
+
+def test_a_long_profile_is_exported_cut_as_the_log_line_cuts_it(traced):
+    """Found trying the server with tracing on as a hostile client: the attribute kept it whole
+    (tests/server/test_tracing_bounds.py has the other bounds)."""
+    with HttpReceiver() as receiver, traced(receiver, "http/protobuf") as server:
+        with Http(server.http_url) as http:
+            request = example()
+            request.profile = "z" * 200_000  # as long as a body's value is read
+            assert http.json_call("Settle", request).status == 400
+        (span,) = receiver.wait_for(1)
+    assert span["attributes"]["shmj.profile"] == "z" * 128 + "… (200000 characters)"

@@ -1,0 +1,458 @@
+"""The distance of a holding to a legal win, path by path (RULES.md 15.2-15.3).
+
+A target of a holding with m melds keeps its melds and has n = 14 - 3m concealed tiles. The
+distance d is n minus the most of the holding's concealed tiles a target keeps (its overlap):
+for a 14 - 3m holding, the tiles that must go; for a 13 - 3m one, the tiles still to come. A
+path is a pattern (and, for the flushes, a suit) that targets qualify through; its distance is
+over the targets that carry it. Each path is a way to combine the parts of
+`rules_core.target_parts` (the suits and the honours) into k = 4 - m sets and one pair:
+
+- `ALL_PUNGS`: every part, pungs only; no chow among the melds.
+- `FULL_FLUSH` (and `_PUNGS`) of a suit: that suit alone; every meld of it.
+- `HALF_FLUSH` (and `_PUNGS`) of a suit: that suit and the honours, each present in the
+  target or its melds; every meld of the two.
+- `ALL_HONOURS`: any n honours (乱风向 holds whatever the shape); every meld of honours.
+- `ALL_HONOURS_PUNGS`: the honours, pungs only.
+- `BIG_HANGING`, with four melds only: a pair, of any tile.
+- `CONCEALED`, where it qualifies and every meld is a concealed kong: every part, chows allowed.
+
+A path is one only when its pattern qualifies under the profile. The holding's overlap is the
+best of its paths'; a holding no path reaches is dead. Alongside each overlap comes the mask of
+useful tiles (bit t for tile t): the tiles some best target of the path holds more of than the
+holding does, which are exactly the tiles whose draw raises the path's overlap by one (15.4).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from rules_core.patterns import Pattern
+from rules_core.requests import CHOW, CONCEALED_KONG, Meld
+from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
+from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
+
+# How a path combines the parts.
+_ALL_PARTS_PUNGS: Final = 1
+_ALL_PARTS_MIXED: Final = 2
+_ONE_SUIT: Final = 3
+_SUIT_AND_HONOURS: Final = 4
+_HONOURS_ANY_SHAPE: Final = 5
+_HONOURS_PUNGS: Final = 6
+
+_HONOUR_BIT: Final = 8  # in a meld signature's suits: bits 1, 2, 4 the suits
+NO_SUIT: Final = -1
+
+
+class PathRule(NamedTuple):
+    """One path of a holding: its pattern, its suit (0-2; `NO_SUIT` if none), how it combines
+    the parts, and whether the target keeps pungs only."""
+
+    pattern: Pattern
+    suit: int
+    combine: int
+    pungs: bool
+
+    @property
+    def code(self) -> int:
+        """The rule as one int (what the hot loops read): pattern, suit + 1, combine, pungs."""
+        return int(self.pattern) | (self.suit + 1) << 8 | self.combine << 12 | int(self.pungs) << 16
+
+
+def rule_pattern(code: int) -> int:
+    return code & 255
+
+
+def rule_suit(code: int) -> int:
+    """0-2, or `NO_SUIT`."""
+    return (code >> 8 & 15) - 1
+
+
+class Melds(NamedTuple):
+    """What a holding's melds say about its targets: how many, their tile counts (the four-copies
+    limit), the suits they show, whether one is a chow, whether all are concealed kongs."""
+
+    meld_count: int
+    held: list[int]
+    suits: int
+    has_chow: bool
+    all_concealed: bool
+
+
+def meld_summary(melds: tuple[Meld, ...]) -> Melds:
+    if not melds:
+        return _NO_MELDS
+    held = [0] * TILE_KINDS
+    suits = 0
+    has_chow = False
+    all_concealed = True
+    for meld in melds:
+        for tile in meld.tiles:
+            held[tile] += 1  # type: ignore[index]  # validated: no None
+        first: int = meld.tiles[0]  # type: ignore[assignment]
+        suits |= _HONOUR_BIT if first >= FIRST_HONOUR else 1 << (first // 9)
+        if meld.kind == CHOW:
+            has_chow = True
+        if meld.kind != CONCEALED_KONG:
+            all_concealed = False
+    return Melds(len(melds), held, suits, has_chow, all_concealed)
+
+
+_NO_MELDS: Final = Melds(0, [0] * TILE_KINDS, 0, False, True)  # its counts are only ever read
+
+_FLUSHES: Final = (
+    (Pattern.HALF_FLUSH, _SUIT_AND_HONOURS, False),
+    (Pattern.FULL_FLUSH, _ONE_SUIT, False),
+    (Pattern.HALF_FLUSH_PUNGS, _SUIT_AND_HONOURS, True),
+    (Pattern.FULL_FLUSH_PUNGS, _ONE_SUIT, True),
+)
+_RULES: dict[tuple[int, int, int, bool, bool], list[int]] = {}
+
+
+def path_rules(qualifying_mask: int, melds: Melds) -> list[int]:
+    """The paths a holding with these melds may take under a profile's qualifying patterns, in
+    pattern order, then suit order, as `PathRule.code`s (cached: few combinations occur)."""
+    key = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
+    rules = _RULES.get(key)
+    if rules is None:
+        found = sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit))
+        rules = _RULES[key] = [rule.code for rule in found]
+    return rules
+
+
+def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
+    def qualifies(pattern: Pattern) -> bool:
+        return bool(qualifying_mask >> pattern & 1)
+
+    suits = melds.suits
+    found = []
+    if qualifies(Pattern.ALL_PUNGS) and not melds.has_chow:
+        found.append(PathRule(Pattern.ALL_PUNGS, NO_SUIT, _ALL_PARTS_PUNGS, True))
+    for suit in range(3):
+        bit = 1 << suit
+        for pattern, combine, pungs in _FLUSHES:
+            if not qualifies(pattern) or (pungs and melds.has_chow):
+                continue
+            allowed = bit | _HONOUR_BIT if combine == _SUIT_AND_HONOURS else bit
+            if suits & ~allowed == 0:
+                found.append(PathRule(pattern, suit, combine, pungs))
+    if suits & ~_HONOUR_BIT == 0:
+        if qualifies(Pattern.ALL_HONOURS):
+            found.append(PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_ANY_SHAPE, False))
+        if qualifies(Pattern.ALL_HONOURS_PUNGS):
+            found.append(PathRule(Pattern.ALL_HONOURS_PUNGS, NO_SUIT, _HONOURS_PUNGS, True))
+    if qualifies(Pattern.BIG_HANGING) and melds.meld_count == 4:
+        found.append(PathRule(Pattern.BIG_HANGING, NO_SUIT, _ALL_PARTS_PUNGS, True))
+    if qualifies(Pattern.CONCEALED) and melds.all_concealed:
+        found.append(PathRule(Pattern.CONCEALED, NO_SUIT, _ALL_PARTS_MIXED, False))
+    return found
+
+
+def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
+    """The tables of the four parts: 万, 筒, 条, honours."""
+    held = melds.held
+    suits = melds.suits
+    return [
+        suit_table(counts, held, 0, bool(suits & 1)),
+        suit_table(counts, held, 9, bool(suits & 2)),
+        suit_table(counts, held, 18, bool(suits & 4)),
+        honour_table(counts, held, bool(suits & _HONOUR_BIT)),
+    ]
+
+
+def path_overlaps(
+    rules: list[int],
+    tables: list[PartTable],
+    counts: list[int],
+    melds: Melds,
+    before: list[int] | None = None,
+    changed_part: int = -1,
+) -> list[int]:
+    """Each path's overlap (`NO_TARGET` where no target carries it), in the order of ``rules``.
+    Given the overlaps ``before`` one part changed (``changed_part``: 0-2 a suit, 3 the honours),
+    only the paths that read that part are combined again."""
+    held = melds.held
+    suits = melds.suits
+    sets = 4 - melds.meld_count
+    size = 14 - 3 * melds.meld_count
+    if before is None:
+        return [_overlap(rule, tables, counts, held, suits, sets, size) for rule in rules]
+    bit = 1 << changed_part
+    overlaps = before[:]
+    for index in range(len(rules)):
+        rule = rules[index]
+        if _parts_read(rule) & bit:
+            overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
+    return overlaps
+
+
+def useful_of_best(
+    rules: list[int], overlaps: list[int], tables: list[PartTable], counts: list[int], melds: Melds
+) -> tuple[int, int]:
+    """The best of the paths' ``overlaps`` and the useful tiles of the paths that reach it."""
+    held = melds.held
+    suits = melds.suits
+    sets = 4 - melds.meld_count
+    size = 14 - 3 * melds.meld_count
+    best = max(overlaps)
+    useful = 0
+    for index in range(len(rules)):
+        if overlaps[index] == best:
+            useful |= _combine(rules[index], tables, counts, held, suits, sets, size, True)[1]
+    return best, useful
+
+
+def _parts_read(rule: int) -> int:
+    """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
+        return 15
+    suit = (rule >> 8 & 15) - 1
+    if combine == _ONE_SUIT:
+        return 1 << suit
+    if combine == _SUIT_AND_HONOURS:
+        return 1 << suit | 8
+    return 8
+
+
+_SHIFT: Final = (0, 9, 18, 27)
+
+
+def _overlap(
+    rule: int, tables: list[PartTable], counts: list[int], held: list[int], meld_suits: int, sets: int, size: int
+) -> int:
+    """A path's overlap alone: `_combine` without the useful tiles, and without building them."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS:
+        return _pungs_overlap(counts, held, sets)
+    if combine == _SUIT_AND_HONOURS:
+        suit = (rule >> 8 & 15) - 1
+        suited = tables[suit][rule >> 16 & 1]
+        return _half_flush_overlap(
+            suited, tables[3][1], sets, bool(meld_suits >> suit & 1), bool(meld_suits & _HONOUR_BIT)
+        )
+    return _combine(rule, tables, counts, held, meld_suits, sets, size, False)[0]
+
+
+def _half_flush_overlap(suited: list[int], honours: list[int], sets: int, suit_shown: bool, honour_shown: bool) -> int:
+    """The best split of ``sets`` sets and the pair between a suit and the honours, each side
+    holding a set or the pair unless the melds show it (`_suit_and_honours` without the useful
+    tiles)."""
+    best = NO_TARGET
+    for here in range(sets + 1):
+        for pairs in range(2):
+            if here == 0 and pairs == 0 and not suit_shown:
+                continue
+            there = sets - here
+            if there == 0 and pairs == 1 and not honour_shown:
+                continue
+            kept = suited[here * 2 + pairs]
+            added = honours[there * 2 + 1 - pairs]
+            if kept >= 0 and added >= 0 and kept + added > best:
+                best = kept + added
+    return best
+
+
+def _combine(
+    rule: int,
+    tables: list[PartTable],
+    counts: list[int],
+    held: list[int],
+    meld_suits: int,
+    sets: int,
+    size: int,
+    useful: bool,
+) -> tuple[int, int]:
+    combine = rule >> 12 & 15
+    which = rule >> 16 & 1
+    suit = (rule >> 8 & 15) - 1
+    if combine == _ALL_PARTS_PUNGS and not useful:
+        return _pungs_overlap(counts, held, sets), 0
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
+        return _all_parts(tables, which, sets, useful)
+    if combine == _ONE_SUIT:
+        return _one_part(tables, suit, which, sets)
+    if combine == _SUIT_AND_HONOURS:
+        return _suit_and_honours(tables, suit, which, sets, meld_suits, useful)
+    if combine == _HONOURS_PUNGS:
+        return _one_part(tables, 3, 1, sets)
+    return _honours_any_shape(counts, held, size)
+
+
+def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
+    """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
+    pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
+    most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
+    that keep most; a pair on one of those hands its place to the next best."""
+    gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
+    for tile in range(TILE_KINDS):
+        if held[tile] <= 1:
+            count = counts[tile]
+            gains[3 if count > 3 else count] += 1
+    total = 0  # kept by the `sets` best pungs
+    taken = 0
+    following = -1  # what the next best pung keeps (-1: no tile left for one)
+    for gain in range(3, -1, -1):
+        number = gains[gain]
+        while number and taken < sets:
+            total += gain
+            taken += 1
+            number -= 1
+        if number and following < 0 and taken == sets:
+            following = gain
+    if taken < sets:
+        return NO_TARGET
+    best = NO_TARGET
+    for tile in range(TILE_KINDS):
+        if held[tile] > 2:
+            continue  # no room for a pair
+        count = counts[tile]
+        pair = 2 if count > 2 else count
+        kept = total
+        if held[tile] <= 1 and sets:  # a tile the pungs could take: they must do without it
+            if following < 0:
+                continue
+            pung = 3 if count > 3 else count
+            kept = total + following - (pung if pung > following else following)
+        if pair + kept > best:
+            best = pair + kept
+    return best
+
+
+def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
+    """The whole target in one part: ``sets`` sets and the pair."""
+    table = tables[part]
+    index = slot(sets, 1)
+    value = table[which][index]
+    if value < 0:
+        return NO_TARGET, 0
+    return value, table[which + 2][index] << _SHIFT[part]
+
+
+def _splits(sets: int, final: bool) -> list[int]:
+    """The ways to split j sets and p pairs between what is folded so far and one more part, for
+    j up to ``sets`` and p up to 1 (with ``final``, only those that make ``sets`` sets and the
+    pair), as triples laid end to end: slot so far, slot of the part, slot together."""
+    found = []
+    for total in range(sets + 1):
+        for pairs in range(2):
+            if final and (total != sets or pairs != 1):
+                continue
+            for here in range(total + 1):
+                for here_pairs in range(pairs + 1):
+                    found += [slot(total - here, pairs - here_pairs), slot(here, here_pairs), slot(total, pairs)]
+    return found
+
+
+_ALL_SPLITS: Final = [_splits(sets, False) for sets in range(5)]
+_FINAL_SPLITS: Final = [_splits(sets, True) for sets in range(5)]
+
+
+def _fold(
+    values: list[int],
+    masks: list[int],
+    shift: int,
+    part_values: list[int],
+    part_masks: list[int],
+    part_shift: int,
+    splits: list[int],
+    useful: bool,
+    present: bool = False,
+) -> tuple[list[int], list[int]]:
+    """One more part folded in (a max-plus convolution) and, with ``useful``, the union of useful
+    tiles over the best splits (each side's masks shifted to its tiles). Overlaps are never
+    negative, so a negative one is `NO_TARGET`. With ``present``, each side holds a set or the
+    pair (a half flush's suit and honours not shown by the melds)."""
+    new_values = [NO_TARGET] * 10
+    new_masks = [0] * 10
+    for index in range(0, len(splits), 3):
+        before = splits[index]
+        here = splits[index + 1]
+        if present and (before == 0 or here == 0):
+            continue
+        kept = values[before]
+        added = part_values[here]
+        if kept < 0 or added < 0:
+            continue
+        total = kept + added
+        out = splits[index + 2]
+        best = new_values[out]
+        if total > best:
+            new_values[out] = total
+            if useful:
+                new_masks[out] = (masks[before] << shift) | (part_masks[here] << part_shift)
+        elif useful and total == best:
+            new_masks[out] |= (masks[before] << shift) | (part_masks[here] << part_shift)
+    return new_values, new_masks
+
+
+def _all_parts(tables: list[PartTable], which: int, sets: int, useful: bool) -> tuple[int, int]:
+    """Every part together: the most kept with ``sets`` sets and one pair in all, and the union of
+    useful tiles over the best splits; the honours pungs only whatever ``which`` says."""
+    first = tables[0]
+    second = tables[1]
+    third = tables[2]
+    honours = tables[3]
+    splits = _ALL_SPLITS[sets]
+    values, masks = _fold(first[which], first[which + 2], 0, second[which], second[which + 2], 9, splits, useful)
+    values, masks = _fold(values, masks, 0, third[which], third[which + 2], 18, splits, useful)
+    values, masks = _fold(values, masks, 0, honours[1], honours[3], 27, _FINAL_SPLITS[sets], useful)
+    index = slot(sets, 1)
+    return values[index], masks[index]
+
+
+def _suit_and_honours(
+    tables: list[PartTable], suit: int, which: int, sets: int, meld_suits: int, useful: bool
+) -> tuple[int, int]:
+    """A half flush of ``suit``: the suit and the honours, each present in the target or the melds."""
+    suited = tables[suit]
+    honours = tables[3]
+    splits = _FINAL_SPLITS[sets]
+    if meld_suits >> suit & 1 and meld_suits & _HONOUR_BIT:
+        present = False
+    elif not meld_suits >> suit & 1 and not meld_suits & _HONOUR_BIT:
+        present = True
+    else:  # one side shown by the melds: only the other must hold a set or the pair
+        return _half_shown(suited, honours, suit, which, sets, bool(meld_suits >> suit & 1), useful)
+    values, masks = _fold(
+        suited[which], suited[which + 2], _SHIFT[suit], honours[1], honours[3], 27, splits, useful, present
+    )
+    index = slot(sets, 1)
+    return values[index], masks[index]
+
+
+def _half_shown(
+    suited: PartTable, honours: PartTable, suit: int, which: int, sets: int, suit_shown: bool, useful: bool
+) -> tuple[int, int]:
+    """A half flush whose melds show one of its two sides: the other holds a set or the pair."""
+    suited_values = suited[which]
+    honour_values = honours[1]
+    if suit_shown:
+        honour_values = honour_values[:]
+        honour_values[0] = NO_TARGET
+    else:
+        suited_values = suited_values[:]
+        suited_values[0] = NO_TARGET
+    values, masks = _fold(
+        suited_values, suited[which + 2], _SHIFT[suit], honour_values, honours[3], 27, _FINAL_SPLITS[sets], useful
+    )
+    index = slot(sets, 1)
+    return values[index], masks[index]
+
+
+def _honours_any_shape(counts: list[int], held: list[int], size: int) -> tuple[int, int]:
+    """乱风向: any ``size`` honours within the four copies. A best target keeps every honour held
+    and fills the rest with any honour that has a copy left."""
+    kept = 0
+    room = 0
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        kept += counts[tile]
+        room += 4 - held[tile]
+    if room < size:
+        return NO_TARGET, 0
+    if kept >= size:
+        return size, 0
+    mask = 0
+    for tile in range(FIRST_HONOUR, TILE_KINDS):
+        if counts[tile] + held[tile] < 4:
+            mask |= 1 << tile
+    return kept, mask
