@@ -52,7 +52,7 @@ OUTCOMES: Final = _by_number(tuple(Outcome), 0)
 # wire's bytes it was read from, so what is read here the message's reading reads the same way.
 MAX_MELD_BYTES: Final = 32
 _REQUESTS_TAG: Final = 0x0A  # SettleBatchRequest.requests: field 1, length-delimited
-_EMPTY_HAND: Final = Hand((), None, (), ())
+_EMPTY_HAND: Final = Hand((), None, (), (), ())
 # A NamedTuple made by tuple's own constructor: its generated ``__new__`` is Python code, which
 # costs more than the rest of a meld's reading.
 _make: Final[Any] = tuple.__new__
@@ -293,6 +293,7 @@ def _request(body: bytes, position: int, stop: int) -> SettleRequest:
         None,
         request_id,
         digest,
+        (),  # declared_seats: not read from the wire yet (RULES.md section 14)
     )
     request: SettleRequest = _make(SettleRequest, fields)
     return request
@@ -326,7 +327,7 @@ def _dice(body: bytes, position: int, stop: int) -> Dice:
 
 
 def _liability(body: bytes, position: int, stop: int) -> LiabilityRelation:
-    relation: LiabilityRelation = _make(LiabilityRelation, _small_ints(body, position, stop, 3))
+    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), False))
     return relation
 
 
@@ -362,7 +363,7 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around))
+    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around, False))
     return winner
 
 
@@ -396,7 +397,7 @@ def _hand(body: bytes, position: int, stop: int) -> Hand:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers))
+    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers, ()))
     return hand
 
 

@@ -8,11 +8,11 @@ to the end. `BUILTIN_REGISTRY` holds the built-in profiles alone: the default ev
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
 from rules_core.errors import MAX_EXCERPT_CHARS, excerpt
 from rules_core.profile import RuleProfile
 
@@ -21,6 +21,9 @@ BUILTIN_DESCRIPTIONS = MappingProxyType(
         "classic": "Classic Shanghai rules: 花 counted, 1 喇 = 20 花, 底注花 3",
         "sankou": "三口 family (新算分规则): 底注花 1, 8 花 or more is 1 喇, 吃三口包五家",
         "lezi": "勒子 family: points, 1 勒 = 10 分, 底分 2, 开宝, 承包",
+        "qiaoma": "敲麻, MIL 2024 competition rules: 中发白 are flowers, (1 + 花) × 2^番 up to 3 番, 无花 10 花, the knock, 承包",
+        "qiaoma_lezi": "敲麻 in 勒子: 中发白 are flowers, 垃圾胡, additive 番, 底分 3, cap 8 勒, 包三口",
+        "qinghunpeng": "清混碰: additive 番, 底分 2, cap 8 勒, 无花果 self-draw only, 包三口",
     }
 )
 
@@ -47,10 +50,11 @@ class ProfileEntry:
 class ProfileRegistry:
     """Profiles by name: the built-in ones first, then the house ones in name order."""
 
-    __slots__ = ("_entries", "_profiles", "known")
+    __slots__ = ("_entries", "_profiles", "builtin", "known")
 
-    def __init__(self, house: Iterable[ProfileEntry] = ()):
-        entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in BUILTIN_PROFILES.items()}
+    def __init__(self, house: Iterable[ProfileEntry] = (), builtin: Mapping[str, RuleProfile] = BUILTIN_PROFILES):
+        self.builtin = builtin
+        entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in builtin.items()}
         for entry in sorted(house, key=lambda e: e.name):
             if entry.name in entries:
                 raise ValueError(f"profile {entry.name!r} is defined twice")
@@ -85,6 +89,10 @@ class ProfileRegistry:
 
 
 BUILTIN_REGISTRY = ProfileRegistry()
+
+# The built-in profiles with those of RULES.md section 14 (qiaoma, qiaoma_lezi, qinghunpeng): what
+# `BUILTIN_REGISTRY` becomes once the .proto, JSON and the profile digest carry their fields.
+FAMILIES_REGISTRY = ProfileRegistry(builtin={**BUILTIN_PROFILES, **FAMILY_PROFILES})
 
 
 def unknown_profile(name: str, known: Iterable[str]) -> str:
