@@ -75,7 +75,7 @@ def read_request(
     batch = method_name == "SettleBatch"
     limits = Limits({_REQUESTS: max_batch_size}, unread=_REQUESTS) if batch else _REQUEST_LIMITS
     try:
-        data = read_in_steps(body, limits) if body else {}  # read_json's value, in steps when large (json_steps)
+        data = _read_body(body, limits, batch)
     except KeyGivenTwice as error:  # refused as a field given under both of its names is
         raise Refused(_violation(error.path, "given twice")) from None
     except JsonTextError as error:  # not JSON, or nested too deep (an over-long integer is read)
@@ -106,6 +106,19 @@ def read_request(
     except Exception as error:  # ParseError, and TypeError or ValueError for some shapes
         raise Refused(errors.invalid_request(_violations(request_class, data, error))) from None
     return request, BatchEntryErrors()
+
+
+def _read_body(body: bytes, limits: Limits, batch: bool):
+    """read_json's value of the body, in steps when large (json_steps). A batch entry that gives a
+    key twice costs that entry only: the body is then read again with its entries apart."""
+    if not body:
+        return {}
+    try:
+        return read_in_steps(body, limits)
+    except KeyGivenTwice as error:
+        if not (batch and error.path.startswith(f"{_REQUESTS}[")):
+            raise
+    return read_in_steps(body, limits, whole_below=0)
 
 
 def _violation(path: str, description: str) -> errors.Failure:
@@ -165,8 +178,8 @@ def _entry_value(entry: UnreadJson, index: int):
     """An entry's value, or Refused as a body nested too deep, or giving a key twice, is."""
     try:
         return entry.read()
-    except KeyGivenTwice as twice:
-        raise Refused(_violation(twice.under(f"{_REQUESTS}[{index}]").path, "given twice")) from None
+    except KeyGivenTwice as twice:  # that entry's fault, as an unknown field in it is
+        raise InvalidRequest([FieldViolation(twice.path, "given twice")]) from None
     except JsonTextError as error:
         raise Refused(errors.malformed_body(f"the body is not JSON: {error}")) from None
 

@@ -108,3 +108,14 @@ def test_a_list_waits_body_over_http_is_read_as_rules_core_reads_it(http):
     request["hand"]["concealed"][0] = "1"  # an enum number in a string, which protobuf's parser takes
     reply = http.post("ListWaits", json.dumps(request).encode())
     assert (reply.status, bad_request_of(reply)) == (400, [("hand.concealed[0]", "unknown value '1'" + ONE_OF_TILES)])
+
+
+def test_a_batch_entry_that_gives_a_key_twice_costs_that_entry_only(http):
+    lines = (ROOT / "examples" / "requests.jsonl").read_text().splitlines()
+    twice = lines[1].replace('"dealerSeat": ', '"dealerSeat": 0, "dealerSeat": ', 1)
+    assert twice != lines[1]
+    reply = http.post("SettleBatch", f'{{"requests": [{lines[0]}, {twice}, {lines[0]}]}}'.encode())
+    assert reply.status == 200
+    first, second, third = reply.json()["results"]
+    assert "error" not in first and first == third
+    assert second["error"]["fieldViolations"] == [{"field": "dealerSeat", "description": "given twice"}]

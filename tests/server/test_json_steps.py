@@ -83,13 +83,16 @@ def test_a_large_text_that_is_not_json_and_holds_many_values_is_refused_in_read_
     )
 
 
-def test_a_large_batch_entry_giving_a_key_twice_refuses_the_call_as_a_small_one_does():
-    from server.http.json_requests import Refused, read_request
+def test_a_batch_entry_giving_a_key_twice_costs_that_entry_only_large_or_small():
+    from server.http.json_requests import read_request
 
-    one = MessageToJson(svc.SettleBatchRequest(requests=REQUESTS[:1]), indent=None).encode()
-    bodies = [text.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1) for text in (BATCH, one)]
+    two = MessageToJson(svc.SettleBatchRequest(requests=REQUESTS[:2]), indent=None).encode()
+    bodies = [text.replace(b'"dealerSeat": ', b'"dealerSeat": 0, "dealerSeat": ', 1) for text in (BATCH, two)]
     assert len(bodies[0]) > STEP_MIN_BYTES > len(bodies[1])
     for body in bodies:
-        with pytest.raises(Refused) as refused:
-            read_request("SettleBatch", svc.SettleBatchRequest, body, 10_000)
-        assert refused.value.failure.message == "requests[0].dealerSeat: given twice"
+        request, unread = read_request("SettleBatch", svc.SettleBatchRequest, body, 10_000)
+        assert list(unread.by_index) == [0]
+        failure = unread.by_index[0]
+        assert failure.message == "dealerSeat: given twice"
+        assert request.requests[0].ByteSize() == 0  # its id is not read from an entry refused whole
+        assert request.requests[1] == REQUESTS[1]
