@@ -21,6 +21,7 @@ from convert.advice_json import read_advise_request
 from convert.json_fields import json_violations
 from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
 from convert.json_text import JsonTextError, KeyGivenTwice
+from rules_core.advice_validation import MAX_SEEN
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_names import camel
 from rules_core.validation import MAX_LENGTHS, request_id_violation
@@ -43,9 +44,12 @@ _READ_BY_RULES_CORE = {
 _CHECKED_BY_RULES_CORE = {"ListWaits": read_list_waits_request}
 _REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
 MAX_PARSE_MESSAGE_CHARS = 200
-# A large body's top-level lists, at most as long as a request's (`rules_core.validation`),
-# by both their names: a longer one is refused before the rest of its elements are read.
-_REQUEST_LIMITS = Limits({name: limit for key, limit in MAX_LENGTHS.items() for name in (key, camel(key))})
+# A large body's top-level lists, at most as long as a request's (`rules_core.validation`, and
+# an AdviseRequest's `seen`), by both their names: a longer one is refused before the rest of
+# its elements are read.
+_REQUEST_LIMITS = Limits(
+    {name: limit for key, limit in {**MAX_LENGTHS, "seen": MAX_SEEN}.items() for name in (key, camel(key))}
+)
 
 
 class Refused(Exception):

@@ -166,3 +166,18 @@ def test_advice_and_review_are_traced_as_the_other_rpcs(traced):
         "ReviewRecord",
         CLASSIC,
     )
+
+
+def test_over_http_too_many_seen_tiles_are_one_violation(http):
+    body = {"profile": "classic", "seat": 1, "hand": {"concealed": ["TILE_M1"] * 13}, "seen": ["TILE_M2"] * 5000}
+    reply = http.post("Advise", json.dumps(body).encode())
+    assert (reply.status, bad_request_of(reply)) == (
+        400,
+        [("seen", "at most 136 tiles (every tile of the game once), got 5000")],
+    )
+
+
+def test_over_http_a_large_seen_list_is_refused_before_it_is_read(http):
+    body = {"profile": "classic", "seat": 1, "hand": {"concealed": ["TILE_M1"] * 13}, "seen": ["TILE_M2"] * 100_000}
+    reply = http.post("Advise", json.dumps(body).encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [("seen", "at most 136 entries, got more")])
