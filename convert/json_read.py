@@ -34,6 +34,7 @@ from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.registry import ProfileRegistry
 from rules_core.replay import first_impossible_event
 from rules_core.requests import (
+    CheckWinRequest,
     Dice,
     Hand,
     LiabilityRelation,
@@ -199,6 +200,7 @@ _DICE_FIELDS = Dice._fields
 _RELATION_FIELDS = LiabilityRelation._fields
 _REQUEST_FIELDS = SettleRequest._fields
 _WAITS_FIELDS = ListWaitsRequest._fields
+_CHECK_WIN_FIELDS = CheckWinRequest._fields
 
 
 def _meld(data, path, violations) -> Meld:
@@ -421,6 +423,20 @@ def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> list:
             continue
         table.append((key, er.int("value")))
     return table
+
+
+def read_check_win_request(data: dict) -> CheckWinRequest:
+    """A core CheckWinRequest from its proto3 JSON form, or InvalidRequest."""
+    violations = Violations()
+    r = _Reader(data, "", _CHECK_WIN_FIELDS, violations)
+    request = CheckWinRequest(
+        **_read_table(r),
+        outcome=r.enum("outcome", OUTCOME),
+        winner=read_winner(r.values.get("winner"), "winner", violations),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
 
 
 def read_list_waits_request(data: dict) -> ListWaitsRequest:

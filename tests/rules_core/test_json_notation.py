@@ -42,7 +42,9 @@ NOTATION_EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize(("example", "hand"), NOTATION_EXAMPLES, ids=[f"{e}-{i}" for i, (e, _) in enumerate(NOTATION_EXAMPLES)])
+@pytest.mark.parametrize(
+    ("example", "hand"), NOTATION_EXAMPLES, ids=[f"{e}-{i}" for i, (e, _) in enumerate(NOTATION_EXAMPLES)]
+)
 def test_a_hand_in_notation_settles_as_in_tile_names(example, hand):
     written = _with_hand(example, **hand)
     replacement = REQUESTS[example].winners[0].replacement_draw
@@ -118,7 +120,10 @@ def test_each_string_of_a_hand_is_checked_apart():
             "winners[0].hand.winning_tile",
             "bad notation at position 1 ('7⟨z⟩'): unexpected 'z': tiles are 1-9 with m/p/s, E S W N C F P, flowers 1f-8f",
         ),
-        ("winners[0].hand.melds", "bad notation at position 0 ('⟨5⟩55p'): melds are written in brackets, as in '[555p@1]'"),
+        (
+            "winners[0].hand.melds",
+            "bad notation at position 0 ('⟨5⟩55p'): melds are written in brackets, as in '[555p@1]'",
+        ),
         ("winners[0].hand.flowers", "bad notation at position 3 ('1f ⟨9⟩f'): flowers run from 1f to 8f"),
     ]
 
