@@ -7,6 +7,7 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 
 import convert
+from convert import json_read
 from rules_core import InvalidRequest, list_waits_json, settle_json
 from tests.worked_examples import REQUESTS
 
@@ -146,9 +147,22 @@ def test_flowers_and_melds_have_no_place_among_passed_tiles():
     ]
 
 
-def test_a_long_string_is_refused_by_its_length_before_it_is_read():
-    (fault,) = _faults(concealed="1m " * 100_000, winningTile="7s")
-    assert fault == ("winners[0].hand.concealed", "at most 400 characters of notation, got 300,000")
+def test_a_long_string_is_refused_by_its_length_before_it_is_read(monkeypatch):
+    def unread(text):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(json_read, "parse_hand", unread)
+    (fault,) = _faults(concealed="1m " * 3_500_000, winningTile="7s")
+    assert fault == ("winners[0].hand.concealed", "at most 400 characters of notation, got 10,500,000")
+    assert _faults(concealed="1m" * 201, winningTile="7s") == [
+        ("winners[0].hand.concealed", "at most 400 characters of notation, got 402")
+    ]
+
+
+def test_a_string_of_more_tiles_than_a_hand_holds_is_refused_as_such_a_list_is():
+    assert _faults(concealed="1m" * 200, winningTile="7s") == [
+        ("winners[0].hand.concealed", "at most 14 entries, got 200")
+    ]
 
 
 def test_list_waits_takes_notation():
