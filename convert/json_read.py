@@ -200,7 +200,6 @@ _DICE_FIELDS = Dice._fields
 _RELATION_FIELDS = LiabilityRelation._fields
 _REQUEST_FIELDS = SettleRequest._fields
 _WAITS_FIELDS = ListWaitsRequest._fields
-_CHECK_WIN_FIELDS = CheckWinRequest._fields
 
 
 def _meld(data, path, violations) -> Meld:
@@ -423,6 +422,9 @@ def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> list:
             continue
         table.append((key, er.int("value")))
     return table
+
+
+_CHECK_WIN_FIELDS = CheckWinRequest._fields
 
 
 def read_check_win_request(data: dict) -> CheckWinRequest:
