@@ -10,7 +10,7 @@ import json
 from google.protobuf.json_format import MessageToDict
 
 import convert
-from server.http.json_steps import STEP_MAX_CHARS
+from server.http.json_steps import STEP_MAX_CHARS, STEP_MIN_BYTES
 from tests.server.error_details import http_bad_request
 from tests.server.test_bounded_json import refusal, violations
 from tests.worked_examples import REQUESTS
@@ -109,3 +109,16 @@ def test_a_notation_string_of_10_mb_is_refused_unread_by_the_bound_on_a_body_val
     failure, allocated = refusal("SettleBatch", b'{"requests":[' + body + b"]}")
     assert violations(failure) == [("requests[0]", too_long)]
     assert allocated < 1.5 * len(body)
+
+
+def test_a_large_batch_in_notation_read_in_steps_is_settled_as_in_tile_names(http):
+    """A body of 64 KiB or more is read element by element (server/http/json_steps.py): its
+    notation strings, a few hundred characters each, pass the steps' bounds."""
+    spaced = (" " * 90).join(["111m", "555m", "999p", "EEE", "77s"])
+    entry = _in_notation("1", dict(EXAMPLE_1_HAND, concealed=spaced))
+    body = json.dumps({"requests": [entry] * 300}).encode()
+    assert len(body) > STEP_MIN_BYTES
+    reply = http.post("SettleBatch", body)
+    assert reply.status == 200, reply.body[:300]
+    expected = _answer(http, "Settle", _names("1"))
+    assert [result["response"] for result in reply.json()["results"]] == [expected] * 300
