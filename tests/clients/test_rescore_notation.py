@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from google.protobuf.json_format import MessageToDict
 
+import convert
 from batch import native
 from batch.fast_requests import read_json_request
+from clients.cli import main
 from rules_core import InvalidRequest, settle_json
 from tests.clients.test_hostile_files import rescore_lines
+from tests.worked_examples import REQUESTS
 
 EXAMPLE_1 = {
     "requestId": "n-1",
@@ -67,3 +71,15 @@ def test_rescore_answers_lines_in_notation_as_settle_json_does(tmp_path):
     assert violation.field == "winners[0].hand.concealed"
     assert violation.description.startswith("bad notation at position 10 ('111m 555m ⟨x⟩99p")
     assert (summary["settled"], summary["rejected"]) == (2, 1)
+
+
+def test_score_request_reads_a_file_in_notation_as_one_in_tile_names(tmp_path, capsys):
+    names = dict(MessageToDict(convert.settle_request_message(REQUESTS["9"])), requestId="n-9")
+    printed = []
+    for request in (EXAMPLE_9, names):
+        path = tmp_path / "request.json"
+        path.write_text(json.dumps(request))
+        assert main(["score", "--request", str(path), "--local"]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1]
+    assert "Seat 3  legal 合法" in printed[0]
