@@ -30,6 +30,7 @@ from clients.cli_environment import DEFAULT_TARGET, apply_environment
 from clients.cli_failures import exit_status, explain, status_said
 from clients.client import ScoringClient
 from clients.errors import ScoringError
+from clients.message_kind import refuse_a_record, refuse_a_request
 from convert.json_api import list_waits_json
 from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
@@ -108,6 +109,7 @@ def score_request(args) -> dict:
     if args.request is not None:
         if args.hand:
             raise UsageError("give a hand or --request FILE, not both")
+        refuse_a_record(args.request, "--request FILE")
         return args.request
     _check_outcome_seats(args)
     request = table_json(args)
@@ -316,6 +318,7 @@ def cmd_replay(args) -> int:
     from convert.results import settle_record_response_dict
 
     data = check.record_request(args.file, args.line)
+    refuse_a_request(data, f"{args.file} line {args.line}" if args.line else args.file)
     record = read_settle_record_request(data)  # a malformed record is named before anything is sent
     if args.local:
         response = rc.settle_record_json(data, house_profiles(args))

@@ -21,8 +21,9 @@ from server.explorer import notation, profile_view, static_files, why
 from server.explorer.bodies import MAX_BODY_BYTES, BadExplorerBody
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
-from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer, in_json_thread
+from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
 from server.http.connections import CLOSED
+from server.off_loop import in_json_thread
 from server.service import SERVICE_NAME
 
 log = structlog.get_logger("shmj.http")
@@ -86,6 +87,10 @@ class ConnectApp:
             answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :], share)
         elif path in ("/healthz", "/readyz") and scope["method"] in ("GET", "HEAD"):
             answer = self._health(path)
+        elif path in static_files.REDIRECTS and scope["method"] in ("GET", "HEAD"):
+            answer = Answer(
+                308, "text/plain; charset=utf-8", b"", [(b"location", static_files.REDIRECTS[path].encode())]
+            )
         elif path in self.files and scope["method"] in ("GET", "HEAD"):
             content_type, body = self.files[path]
             answer = Answer(200, content_type, body, list(static_files.HEADERS))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from batch import native
 from batch.arrow_columns import natively_readable, read_requests, read_requests_in_python
 from batch.arrow_schema import REQUEST, REQUEST_SCHEMA, record_batch
-from rules_core.requests import Hand, Meld, SettleRequest, Winner
+from rules_core.requests import Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.tiles import Tile
 from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.native_imports import import_error
@@ -108,7 +108,7 @@ def test_a_null_at_every_level_reads_as_absent():
     assert read[4].winners[0].hand == Hand(concealed=(Tile.M1, None), melds=(Meld(None, ()),), flowers=(None,))
     assert read[5].winners[0].hand.melds == (Meld(kind=None, tiles=(None, Tile.P2), from_seat=0),)
     assert [r.dice for r in read] == [None] * 8 + [(0, 3)]
-    assert read[7].liabilities == ((0, 0, 0), (0, 2, 0))
+    assert read[7].liabilities == (LiabilityRelation(0, 0, 0), LiabilityRelation(0, 2, 0))
     assert_reads_as_python(batch.slice(3, 4))
 
 
