@@ -284,6 +284,18 @@ def _given_twice(r: _Reader, name: str, in_concealed: tuple) -> bool:
 
 def read_hand(data, path, violations) -> Hand:
     r = _Reader(data, path, _HAND_FIELDS, violations)
+    if str in (type(r.values.get("concealed")), type(r.values.get("melds")), type(r.values.get("flowers"))):
+        return _hand_in_notation(r)
+    return Hand(
+        concealed=r.enums("concealed", TILE),
+        winning_tile=_tile(r, "winning_tile"),
+        melds=r.messages("melds", _meld),
+        flowers=r.enums("flowers", FLOWER),
+    )
+
+
+def _hand_in_notation(r: _Reader) -> Hand:
+    """A hand with one string of notation or more (the others lists of names)."""
     if isinstance(r.values.get("concealed"), str):
         whole = _notation(r, "concealed", parse_hand) or ParsedHand((), (), ())
     else:
