@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from convert.json_read import _bounded_list, _read_table, _Reader, read_hand
+from convert.json_read import _bounded_list, _notation, _read_table, _Reader, read_hand
 from rules_core.advice_validation import MAX_SEEN
 from rules_core.advice_values import (
     AdviceResult,
@@ -23,9 +23,10 @@ from rules_core.advice_values import (
     Suit,
     UsefulTile,
 )
-from rules_core.errors import InvalidRequest, Violations
+from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.json_names import PATTERN, TILE, EnumCodec
 from rules_core.json_write import pass_dict
+from rules_core.notation import parse_tiles
 from rules_core.version import ENGINE_VERSION
 
 SUIT: Final = EnumCodec(Suit, "SUIT_")
@@ -40,13 +41,24 @@ def read_advise_request(data: dict) -> AdviseRequest:
         **_read_table(r),
         seat=r.int("seat"),
         hand=read_hand(r.values.get("hand"), "hand", violations),
-        seen=TILE.read_all(
-            _bounded_list(r, "seen", MAX_SEEN, "tiles (every tile of the game once)"), "seen", violations
-        ),
+        seen=_seen(r),
     )
     if violations:
         raise InvalidRequest(violations)
     return request
+
+
+def _seen(r: _Reader) -> tuple:
+    """A list of TILE_ names (or numbers), or a string of tiles in notation (``"C C 7s"``), as a
+    request's ``passed_tiles``; more than every tile of the game once is refused unread."""
+    what = "tiles (every tile of the game once)"
+    if not isinstance(r.values.get("seen"), str):
+        return TILE.read_all(_bounded_list(r, "seen", MAX_SEEN, what), "seen", r.violations)
+    tiles = _notation(r, "seen", parse_tiles) or ()
+    if len(tiles) > MAX_SEEN:
+        r.violations.append(FieldViolation("seen", f"at most {MAX_SEEN} {what}, got {len(tiles)}"))
+        return ()
+    return tiles
 
 
 def useful_dicts(useful: tuple[UsefulTile, ...]) -> list[dict]:

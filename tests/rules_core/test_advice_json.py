@@ -150,3 +150,21 @@ def test_a_malformed_record_is_refused_as_settle_record_json_refuses_it():
     with pytest.raises(InvalidRequest) as caught:
         review_record_json(record)
     assert _fields(caught.value.violations) == ["events[4].tile"]
+
+
+def test_a_holding_and_seen_tiles_in_notation_read_as_their_names():
+    """As every request's hands and tiles, in the notation of RULES.md section 2."""
+    named = advise_json(
+        {"profile": "classic", "seat": 1, "hand": {"concealed": EXAMPLE_1}, "seen": ["TILE_RED", "TILE_RED", "TILE_S7"]}
+    )
+    written = advise_json(
+        {"profile": "classic", "seat": 1, "hand": {"concealed": "111m 555m 999p CC 77s"}, "seen": "C C 7s"}
+    )
+    assert written == named
+    with pytest.raises(InvalidRequest) as caught:
+        advise_json(
+            {"profile": "classic", "hand": {"concealed": "111m 555m 999p CC 77s"}, "seen": "123456789m " * 15 + "12m"}
+        )
+    assert [tuple(v) for v in caught.value.violations] == [
+        ("seen", "at most 136 tiles (every tile of the game once), got 137")
+    ]
