@@ -88,11 +88,10 @@ def honour_table(counts: list[int], held: list[int], melded: bool = True) -> Par
     return table
 
 
-MAX_SUFFIXES: Final = 262_144
-# A suffix's answer: (best overlap, useful mask) per slot of the sets and pairs begun on its tiles;
-# -1 where none; mask bit 0 is the suffix's first tile.
-_Suffix = tuple[list[int], list[int]]
-_SUFFIXES: dict[int, _Suffix] = {}
+MAX_SUFFIXES: Final = 131_072  # about 40 MB when full
+# A suffix's answer, per slot of the sets and pairs begun on its tiles: the best overlap (-1 where
+# none) at the slot's index, then its useful mask at SLOTS + the slot's (bit 0: the first tile).
+_SUFFIXES: dict[int, list[int]] = {}
 
 
 def clear_tables() -> None:
@@ -111,14 +110,14 @@ def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], l
     counts_code = [0] * (size + 1)
     caps_code = [0] * (size + 1)
     for i in range(size - 1, -1, -1):
-        counts_code[i] = counts_code[i + 1] * 8 + part[i]
-        caps_code[i] = caps_code[i + 1] * 8 + caps[i]
+        counts_code[i] = counts_code[i + 1] * 5 + part[i]  # 5**9 < 2**21: a key stays a small int
+        caps_code[i] = caps_code[i + 1] * 5 + caps[i]
     found = _suffix(part, caps, counts_code, caps_code, size, 0, 0, 0, chows)
     values = [NO_TARGET] * SLOTS
     for index in range(SLOTS):
-        if found[0][index] >= 0:
-            values[index] = found[0][index]
-    return values, found[1][:]
+        if found[index] >= 0:
+            values[index] = found[index]
+    return values, found[SLOTS:]
 
 
 def _suffix(
@@ -131,18 +130,17 @@ def _suffix(
     two_back: int,
     one_back: int,
     chows: bool,
-) -> _Suffix:
+) -> list[int]:
     """The answer of the tiles from ``i`` on, ``two_back`` chows begun on tile i - 2 and
     ``one_back`` on tile i - 1 (counted in the sets before)."""
     left = size - i
-    key = (((((counts_code[i] << 27) | caps_code[i]) << 4 | left) << 3 | two_back) << 3 | one_back) << 1 | chows
+    key = (((((counts_code[i] << 21) | caps_code[i]) << 4 | left) << 3 | two_back) << 3 | one_back) << 1 | chows
     known = _SUFFIXES.get(key)
     if known is not None:
         return known
-    values = [-1] * SLOTS
-    masks = [0] * SLOTS
+    found = [-1] * SLOTS + [0] * SLOTS
     if left == 0:
-        values[0] = 0  # no chow is begun on the last two tiles: nothing is carried past them
+        found[0] = 0  # no chow is begun on the last two tiles: nothing is carried past them
     else:
         carried = two_back + one_back
         cap = caps[i]
@@ -150,34 +148,44 @@ def _suffix(
         if carried <= cap:
             most_chows = 0
             if chows and left > 2:  # within the copies of the chow's three tiles
-                most_chows = min(4, cap - carried, caps[i + 1] - one_back, caps[i + 2])
+                most_chows = 4
+                if cap - carried < most_chows:
+                    most_chows = cap - carried
+                if caps[i + 1] - one_back < most_chows:
+                    most_chows = caps[i + 1] - one_back
+                if caps[i + 2] < most_chows:
+                    most_chows = caps[i + 2]
             for c in range(most_chows + 1):
                 after = _suffix(part, caps, counts_code, caps_code, size, i + 1, one_back, c, chows)
-                after_values = after[0]
-                after_masks = after[1]
                 for choice in range(3):  # nothing more, a pung, the pair
-                    tiles = carried + c + (0, 3, 2)[choice]
+                    tiles = carried + c
+                    added = 2 * c  # slot = 2 sets + pairs
+                    if choice == 1:
+                        tiles += 3
+                        added += 2
+                    elif choice == 2:
+                        tiles += 2
+                        added += 1
                     if tiles > cap:
                         continue
                     gain = tiles if tiles < held else held
                     bit = 1 if tiles > held else 0
-                    added = 2 * c + (0, 2, 1)[choice]  # slot = 2 sets + pairs
-                    for index in range(SLOTS):
-                        value = after_values[index]
+                    for index in range(SLOTS - added):
+                        value = after[index]
                         if value < 0:
                             continue
                         target = index + added
-                        if target >= SLOTS or (choice == 2 and index & 1):
+                        if choice == 2 and index & 1:
                             continue
                         value += gain
-                        mask = after_masks[index] << 1 | bit
-                        old = values[target]
+                        mask = after[SLOTS + index] << 1 | bit
+                        old = found[target]
                         if value > old:
-                            values[target] = value
-                            masks[target] = mask
+                            found[target] = value
+                            found[SLOTS + target] = mask
                         elif value == old:
-                            masks[target] |= mask
+                            found[SLOTS + target] |= mask
     if len(_SUFFIXES) >= MAX_SUFFIXES:
         _SUFFIXES.clear()
-    found = _SUFFIXES[key] = (values, masks)
+    _SUFFIXES[key] = found
     return found
