@@ -32,7 +32,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 import rules_core as rc
 from bench.batch_in_process import _NoDeadline, as_in_a_worker
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from server import service
 from server.config import ServerConfig
 from server.parsed_body import ParsedBody

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field
 from enum import IntEnum
-from functools import cached_property
 from types import MappingProxyType
 
 from rules_core.patterns import Pattern, mask_of
@@ -164,6 +163,9 @@ class RuleProfile:
     cap: int = field(init=False, repr=False, compare=False)  # the cap in units; 0 when uncapped
     no_flowers_named: bool = field(init=False, repr=False, compare=False)  # NO_FLOWERS is evaluated
     families: bool = field(init=False, repr=False, compare=False)  # a field of section 14 is set
+    # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
+    # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
+    digest_stamp: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         fixed = {p: v for p, v in self.fixed_values.items() if v}
@@ -194,14 +196,6 @@ class RuleProfile:
             or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
         )
 
-    @cached_property
-    def digest(self) -> str:
-        """``sha256:`` and 64 hex digits of the rule values (rules_core.profile_digest), computed
-        once per profile: a merged profile is memoised with it, so a call pays a look-up."""
-        from rules_core.profile_digest import profile_digest  # it reads this module
-
-        return profile_digest(self)
-
     @property
     def has_abandon_rule(self) -> bool:
         return self.abandon_penalty > 0
@@ -214,39 +208,8 @@ FAMILY_DEFAULTS.update(
 )
 
 
-# RuleProfile's fields by how they are written in a message (all but `name` and the tables),
-# for the conversions to JSON and protobuf.
-INT_FIELDS = (
-    "lazi_value",
-    "ordinary_base",
-    "ordinary_lazi_threshold",
-    "huangfan_multiplier",
-    "kaibao_multiplier",
-    "liability_threshold",
-    "abandon_penalty",
-)
-SHARE_FIELDS = (
-    "self_draw_share",
-    "discard_share",
-    "robbing_kong_share",
-    "liability_discard_share",
-    "liability_self_draw_share",
-    "liability_robbing_kong_share",
-    "sankou_related_discarder_share",
-    "sankou_related_seat_share",
-)
-FLAG_FIELDS = ("fan_on_fixed",)
-ENUM_FIELDS: dict[str, type[IntEnum]] = {
-    "unit": Unit,
-    "combine_fixed": CombineFixed,
-    "huangfan_mode": HuangfanMode,
-    "liability_mode": LiabilityMode,
-}
-PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
-PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
-
 # The fields of RULES.md section 14 (proto numbers 30-54 once the wire carries them), by how
-# they are written. They are kept out of the groups above until the .proto, JSON and profile
+# they are written. They are kept out of the message groups (`rules_core.json_names`) until the .proto, JSON and profile
 # digest learn them, so that today's converters see the profile they know.
 FAMILY_INT_FIELDS = (
     "ordinary_base_fan",

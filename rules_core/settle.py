@@ -75,7 +75,7 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
             next_hand(request, results, multi.huangfan_after_dice, profile),
             penalties,
             multi.huangfan_after_dice,
-            profile.digest,
+            profiles.digest(profile),
         ),
     )
 

@@ -15,6 +15,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
+from convert.profile_digest import profile_digest
 from convert.proto_bytes import read_batch
 from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
@@ -241,7 +242,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             await errors.abort(context, errors.unknown_profile(description, request.name))
         if violations:
             await errors.abort(context, errors.invalid_request(InvalidRequest(violations)))
-        answered_under(profile.digest)
+        answered_under(profile_digest(profile))
         return await self._fitting(context, convert.get_profile_response(profile, registry.entry(request.name)))
 
     @errors.guarded

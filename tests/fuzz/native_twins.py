@@ -26,9 +26,9 @@ from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request
 from batch.local import settle_answer
 from batch.records import output_line
-from rules_core.json_text import JsonTextError, read_json
+from convert.json_text import JsonTextError, read_json
+from generators.random_hands import generate_requests
 from rules_core.json_write import settle_response_dict
-from rules_core.random_hands import generate_requests
 from rules_core.results import SettleResult
 from tests.batch.test_native_arrow_requests import same_values
 from tests.fuzz.hostile_text import HOSTILE_JSON

@@ -1,6 +1,6 @@
 """The fields of RULES.md section 14 at their defaults change no answer of today's profiles.
 
-Two properties, on the generated requests of `rules_core.random_hands` (every profile and
+Two properties, on the generated requests of `generators.random_hands` (every profile and
 outcome, legal, illegal and malformed):
 
 - the answers equal those the engine gave before the fields existed (recorded from it: the
@@ -15,11 +15,12 @@ import hashlib
 
 import pytest
 
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
+from generators.random_hands import generate_requests
 from rules_core import InvalidRequest, Outcome, settle
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.family_judge import evaluate_family_winner
 from rules_core.multipliers import multipliers
-from rules_core.random_hands import generate_requests
 from rules_core.settle import evaluate_winner
 from rules_core.validation import validate_settle
 
@@ -34,7 +35,7 @@ ANSWERS_BEFORE = {
 
 def answer(request) -> str:
     try:
-        return repr(settle(request))
+        return repr(settle(request, DIGESTED))  # recorded with the profile digest in each answer
     except InvalidRequest as error:
         return "invalid " + repr(sorted((v.field, v.description) for v in error.violations))
 

@@ -139,7 +139,7 @@ def test_waits_under_dragons_are_flowers_keep_the_dragon_flowers_and_never_wait_
 
 
 def test_house_profiles_set_section_14_fields_named_by_field():
-    from rules_core.house_profiles import house_registry, read_house_profile
+    from convert.house_profiles import house_registry, read_house_profile
 
     room = {
         "name": "qiaoma-two-point-room",

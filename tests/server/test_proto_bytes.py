@@ -16,7 +16,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import convert
 import rules_core as rc
 from convert.proto_bytes import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.batch.test_readers_agree import requests as json_requests
 from tests.fuzz.wire import overlong_varint, tag, varint
 

@@ -20,10 +20,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from convert.json_read import read_overrides
+from convert.profile_digest import profile_digest
 from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
 from rules_core.errors import FieldViolation, excerpt, key_path
 from rules_core.json_names import PATTERN
-from rules_core.json_read import read_overrides
 from rules_core.overrides import apply_overrides
 from rules_core.profile import FAMILY_FIELDS, FAMILY_PATTERN_TABLE_FIELDS
 from rules_core.registry import FAMILIES_REGISTRY, ProfileEntry, ProfileRegistry
@@ -154,7 +155,8 @@ def house_registry(
 ) -> tuple[ProfileRegistry | None, list[Problem]]:
     """A registry of the built-in profiles and the house profiles of ``(source, document)`` pairs
     (read in the order given), or None and every problem: all of them are valid or none is used.
-    With ``families``, the profiles of RULES.md section 14 are built in too (`read_house_profile`)."""
+    With ``families``, the profiles of RULES.md section 14 are built in too (`read_house_profile`). Answers under it carry the profile digest
+    (`convert.profile_digest`)."""
     problems: list[Problem] = []
     entries: dict[str, ProfileEntry] = {}
     for count, (source, document) in enumerate(documents, 1):
@@ -173,5 +175,5 @@ def house_registry(
     if problems:
         return None, problems
     if families:
-        return ProfileRegistry(entries.values(), FAMILIES_REGISTRY.builtin), []
-    return ProfileRegistry(entries.values()), []
+        return ProfileRegistry(entries.values(), FAMILIES_REGISTRY.builtin, profile_digest), []
+    return ProfileRegistry(entries.values(), digest=profile_digest), []
