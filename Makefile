@@ -22,7 +22,7 @@ CORE_STAMP := $(VENV)/.core-compiled
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -140,7 +140,13 @@ $(TOOLS_STAMP): requirements-tools.txt
 	$(TOOLS)/bin/python -m pip install --quiet -r requirements-tools.txt
 	touch $@
 
-lint: install
+# rules_core's layering (pyproject.toml, [tool.importlinter]): it imports nothing else of the
+# project, nor gRPC or protobuf, and its modules form no import circle. `make test` runs it too
+# (tests/rules_core/test_layering.py).
+lint-imports: install
+	$(VENV)/bin/lint-imports
+
+lint: install lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	cd $(PROTO_DIR) && ../$(VENV)/bin/buf lint

@@ -31,8 +31,8 @@ from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
 from batch.records import count_any, error_line, with_rules
+from convert.profile_digest import BUILTIN_REGISTRY
 from profile_files import registry_of
-from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 

@@ -116,7 +116,7 @@ def _arrow_words(error: Exception) -> str:
 
 def _json_records(file) -> Iterator[tuple[int, dict | str]]:
     """Lines as bytes, split on b"\\n" alone: a line that is not UTF-8 is that line's fault."""
-    from rules_core.json_text import JsonTextError, read_json
+    from convert.json_text import JsonTextError, read_json
 
     for number, line in enumerate(file, 1):
         if not line.strip():
@@ -436,7 +436,7 @@ def compare_files(input_path, output_path, previous: str, changes_path) -> dict:
 
 
 def _json_object(text: bytes) -> dict | None:
-    from rules_core.json_text import JsonTextError, read_json
+    from convert.json_text import JsonTextError, read_json
 
     try:
         data = read_json(text)  # the input line as rescore read it: any depth, any integer

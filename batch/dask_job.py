@@ -71,7 +71,7 @@ SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining la
 def _request_records(batch) -> list[dict | None]:
     """The requests of a batch (or of a JSON Lines partition's lines) as JSON records (None
     where a line is not a JSON object)."""
-    from rules_core import json_text
+    from convert import json_text
 
     if isinstance(batch, list):
         texts = batch

@@ -21,10 +21,10 @@ import msgspec
 from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
+from convert.json_read import kind_of
+from convert.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, read_json
 from rules_core.errors import FieldViolation
 from rules_core.json_names import camel
-from rules_core.json_read import kind_of
-from rules_core.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, read_json
 from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
@@ -135,7 +135,7 @@ def _brackets(line: bytes | str) -> int:
 
 def _read_refused(number: int, line: bytes | str) -> tuple[object, dict | None]:
     """A line the fast decoder refused (or that may nest too deep), read again by the bounded
-    reader (``rules_core.json_text``) to say what is wrong with it, naming the line, or to read
+    reader (``convert.json_text``) to say what is wrong with it, naming the line, or to read
     what only that reader takes: an integer of any length (refused later, naming its field),
     NaN, an escaped lone surrogate."""
     try:

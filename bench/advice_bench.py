@@ -11,7 +11,7 @@ same holdings with one more tile drawn. Per holding, in one process, each timed 
     legality), both given their input ready-made;
 (b) `advise` on the 14-tile holding (validation, every option with its useful tiles and live
     counts, waits with values when ready) against 20 times `mahjong`'s median of (a);
-(c) the review of simulated records (`rules_core.record_simulator`): CPU time per discard reviewed.
+(c) the review of simulated records (`generators.record_simulator`): CPU time per discard reviewed.
 
 rules_core keeps per-suit tables of what a target can keep, filled on first sight of a suit's
 tiles: each figure is given on first sight (a fresh process, every table empty) and again on a
@@ -34,7 +34,7 @@ from rules_core import BUILD
 from rules_core.advice import advise, holding_paths
 from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.record_simulator import simulate_records
+from generators.record_simulator import simulate_records
 from rules_core.requests import Hand
 from rules_core.review import review_record
 from rules_core.tiles import ALL_TILES, TILE_KINDS

@@ -39,8 +39,8 @@ from batch.arrow import settle_answers, settle_arrow_batch
 from batch.arrow_columns import read_requests, read_requests_in_python
 from batch.arrow_results import CORE_TYPE, answers_batch
 from bench.batch_bench import write_inputs
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import requests as core_requests
-from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.results import SettleResult
 
 # An error row as Arrow converts it: every answer field at its default.

@@ -46,7 +46,7 @@ from batch.dask_job import connect, run_job, settle_part
 from batch.parts import CHUNK_ROWS, count_lines, expand_inputs, numbered, plan_partitions
 from bench.engine_rate import settle_rate
 from clients.rescore import run_rescore
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = 16  # partitions per job: enough for two workers to share evenly
@@ -97,7 +97,7 @@ def engine_settle(jsonl: Path) -> float:
     core values (those the reader refuses are not settled): what a batch record is measured
     against, by the same function as SettleBatch's ceiling in `bench.service_bench`."""
     import rules_core as rc
-    from rules_core.json_read import read_settle_request
+    from convert.json_read import read_settle_request
 
     requests = []
     for line in jsonl.read_bytes().splitlines():

@@ -22,6 +22,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 import rules_core as rc
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import proto_read
 from server import garbage, metrics
 from server.config import ServerConfig
@@ -86,7 +87,7 @@ def step_costs(payloads: list[bytes], passes: int = 3) -> dict[str, float]:
     outcomes: list = []
     for core in cores:
         try:
-            outcomes.append((core, rc.settle(core)))
+            outcomes.append((core, rc.settle(core, BUILTIN_REGISTRY)))
         except rc.InvalidRequest:
             pass
     tally = metrics.SettlementTally()
@@ -108,6 +109,6 @@ def step_costs(payloads: list[bytes], passes: int = 3) -> dict[str, float]:
 
 def _settled(core: rc.SettleRequest) -> rc.SettleResult | None:
     try:
-        return rc.settle(core)
+        return rc.settle(core, BUILTIN_REGISTRY)
     except rc.InvalidRequest:
         return None

@@ -34,7 +34,7 @@ from batch.arrow import settle_arrow_batch
 from batch.arrow_schema import REQUEST, record_batch
 from bench.memory_bench import rss_mb
 from clients import rescore_workers
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 
 CHUNK = 2000
 FORMS = ("jsonl", "arrow")

@@ -19,8 +19,8 @@ import json
 import sys
 import time
 
+from generators.random_hands import generate_requests
 from rules_core import BUILD, InvalidRequest, MeldKind, Outcome, SettleRequest, settle
-from rules_core.random_hands import generate_requests
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 
 WIN_OUTCOMES = (Outcome.SELF_DRAW, Outcome.DISCARD, Outcome.ROBBING_KONG)

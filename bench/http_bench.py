@@ -26,7 +26,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from bench.service_bench import ROOT, _settles, batch_throughput, free_port, unary_closed_loop
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 
 PATH = "/mahjong.shanghai.v1.ScoringService/Settle"
 TICKS = os.sysconf("SC_CLK_TCK")

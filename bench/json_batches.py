@@ -27,7 +27,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 from bench.unary_cost import percentiles
 from bench.verdict import verdict
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.server.conftest import run_server
 
 PATH = "/mahjong.shanghai.v1.ScoringService/SettleBatch"

@@ -26,8 +26,8 @@ from convert import requests as convert_requests
 from convert import responses as convert_responses
 from convert import wire
 from convert.messages import settle_request_message
+from generators.random_hands import HandGenerator
 from rules_core import InvalidRequest, legality, multipliers, overrides, patterns, settle, shape, valuation
-from rules_core.random_hands import HandGenerator
 from server.errors import invalid_request
 
 

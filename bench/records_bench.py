@@ -2,7 +2,7 @@
 
     make bench-records      # or: python -m bench.records_bench [--count 400] [--json FILE]
 
-Simulated hands (`rules_core.record_simulator`) of 80 to 120 events, about 100, are replayed
+Simulated hands (`generators.record_simulator`) of 80 to 120 events, about 100, are replayed
 with `settle_record` (every event checked, the 漏胡 passes judged, the derived request settled)
 and their derived requests settled alone with `settle`, on one core, in the compiled and the
 pure-Python builds (each in a child process, ``SHMJ_PURE_PYTHON=1`` for the second). CPU time
@@ -28,8 +28,8 @@ ROUNDS = 5
 
 def measure(count: int, seed: int) -> dict:
     """Records per second and the CPU ratio, in this process's build."""
+    from generators.record_simulator import RecordSimulator
     from rules_core import BUILD, settle, settle_record
-    from rules_core.record_simulator import RecordSimulator
 
     simulator = RecordSimulator(seed)
     records = []

@@ -19,9 +19,9 @@ import subprocess
 import sys
 import time
 
+from generators.random_hands import generate_requests
 from rules_core import BUILD, InvalidRequest, Pattern, settle
 from rules_core.profile import FlowerSource
-from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
 
 

@@ -35,7 +35,7 @@ from bench import unary_cost
 from bench.batch_in_process import handler_rate, step_costs
 from bench.engine_rate import settle_rate
 from bench.unary_cost import cpu_seconds, free_port
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from server import garbage
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -41,7 +41,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import convert
 import rules_core as rc
-from rules_core.random_hands import generate_requests
+from convert.profile_digest import BUILTIN_REGISTRY
+from generators.random_hands import generate_requests
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTLE_PATH = "/mahjong.shanghai.v1.ScoringService/Settle"
@@ -68,7 +69,7 @@ def bench_request(seed: int):
         if any(w.legal and w.patterns for w in result.winners):
             message = convert.settle_request_message(request)
             message.request_id = "h2load-bench-0001"
-            answer = convert.settle_response_bytes(rc.settle(convert.settle_request(message)))
+            answer = convert.settle_response_bytes(rc.settle(convert.settle_request(message), BUILTIN_REGISTRY))
             return message.SerializeToString(), answer
     raise RuntimeError("no legal win among the generated hands")
 

@@ -34,6 +34,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb  # noqa: E402
 import convert  # noqa: E402
 import rules_core as rc  # noqa: E402
 from bench.unary_cost import bench_request  # noqa: E402
+from convert.profile_digest import BUILTIN_REGISTRY  # noqa: E402
 from server import logs, metrics  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.observed_calls import CallObserver  # noqa: E402
@@ -73,11 +74,13 @@ def layers(body: bytes):
     wrapped = CallObserver(PRESERIALIZED_METHODS)._wrap(handler, SETTLE).stream_unary  # see `server.call_book.unary`
 
     async def core():
-        convert.settle_response_bytes(rc.settle(convert.settle_request(pb.SettleRequest.FromString(body))))
+        convert.settle_response_bytes(
+            rc.settle(convert.settle_request(pb.SettleRequest.FromString(body)), BUILTIN_REGISTRY)
+        )
 
     async def core_and_metrics():
         request = convert.settle_request(pb.SettleRequest.FromString(body))
-        result = rc.settle(request)
+        result = rc.settle(request, BUILTIN_REGISTRY)
         metrics.record_settlement(request.outcome, result)
         convert.settle_response_bytes(result)
 

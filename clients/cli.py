@@ -30,12 +30,13 @@ from clients.cli_environment import DEFAULT_TARGET, apply_environment
 from clients.cli_failures import exit_status, explain, status_said
 from clients.client import ScoringClient
 from clients.errors import ScoringError
+from convert.json_api import list_waits_json
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
-from rules_core.json_api import list_waits_json
 from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 from rules_core.vocabulary import term
 from tracing_setup import TracingConfigError
 
@@ -159,7 +160,7 @@ def check_tls_flags(args) -> None:
 def request_message(request: dict) -> pb.SettleRequest:
     """The message of a request in JSON, read by rules_core's reader as with --local: a fault is
     named by its field (rc.InvalidRequest) whichever way the request is settled."""
-    from rules_core.json_read import read_settle_request
+    from convert.json_read import read_settle_request
 
     return convert.settle_request_message(read_settle_request(request))
 
@@ -238,7 +239,7 @@ def liability_threshold(args, request: dict, response: dict) -> int | None:
         return None
     name, overrides = request.get("profile", ""), request.get("overrides") or None
     if args.local:
-        from rules_core.json_read import read_overrides
+        from convert.json_read import read_overrides
         from rules_core.overrides import resolve_profile
 
         changes = read_overrides(overrides, "overrides", [])  # already checked by the settlement
@@ -310,9 +311,9 @@ def cmd_profiles_check(args) -> int:
 
 def cmd_replay(args) -> int:
     from clients.replay_report import record_story
+    from convert.json_read import read_settle_record_request
     from convert.records import settle_record_request_message
     from convert.results import settle_record_response_dict
-    from rules_core.json_read import read_settle_record_request
 
     data = check.record_request(args.file, args.line)
     record = read_settle_record_request(data)  # a malformed record is named before anything is sent

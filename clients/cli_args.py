@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from convert.house_profiles import NAME_PATTERN
+from convert.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
-from rules_core.house_profiles import NAME_PATTERN
 from rules_core.json_names import camel
-from rules_core.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.overrides import CHECKS
 from rules_core.registry import unknown_profile
 from rules_core.table_notation import parse_claims, parse_dice
@@ -144,7 +144,7 @@ def override(text: str) -> tuple[str, object]:
     """``key=value``: a RuleProfile field (snake_case, or lowerCamelCase as in JSON) and its value,
     JSON where it parses (``5``, ``true``, ``[...]``), else the text (``PER_LEVEL``). The value is
     checked as a request's would be, so a mistake is named here and not by the server."""
-    from rules_core.json_read import read_overrides
+    from convert.json_read import read_overrides
     from rules_core.overrides import apply_overrides
 
     key, sep, value_text = text.partition("=")

@@ -33,7 +33,7 @@ import rules_core as rc
 from clients import trace_context
 from clients.cli_failures import status_name_said
 from clients.client import SERVICE
-from rules_core.random_hands import HandGenerator
+from generators.random_hands import HandGenerator
 from rules_core.vocabulary import term
 
 DEFAULT_MIX = "settle=80,check_win=10,list_waits=5,settle_batch=5"

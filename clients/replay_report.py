@@ -9,7 +9,7 @@ come from the answer, which a server may have judged under a house profile of it
 from __future__ import annotations
 
 from clients.report import pad, printable, settlement_table, tile_label, words
-from rules_core.json_read import read_winner
+from convert.json_read import read_winner
 from rules_core.liability_words import claimed_phrase
 from rules_core.notation import format_flowers, format_hand, format_meld, format_tiles
 from rules_core.patterns import Pattern

@@ -79,7 +79,7 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[SettleResult | d
     import convert
     import rules_core as rc
     from clients.errors import ScoringError
-    from rules_core.json_read import read_settle_request
+    from convert.json_read import read_settle_request
 
     out: list[SettleResult | dict | None] = [None] * len(requests)
     messages, positions = [], []
@@ -119,8 +119,8 @@ def settle_record_remote(record: dict) -> dict:
     import convert
     import rules_core as rc
     from clients.errors import ScoringError
+    from convert.json_read import read_settle_record_request
     from convert.results import settle_record_response_dict
-    from rules_core.json_read import read_settle_record_request
 
     try:
         message = convert.settle_record_request_message(read_settle_record_request(record))

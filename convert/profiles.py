@@ -9,21 +9,22 @@ from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
+from convert.profile_digest import profile_digest
 from rules_core.errors import FieldViolation
-from rules_core.profile import (
+from rules_core.json_names import (
     ENUM_FIELDS,
     FLAG_FIELDS,
     INT_FIELDS,
     PATTERN_LIST_FIELDS,
     PATTERN_TABLE_FIELDS,
     SHARE_FIELDS,
-    RuleProfile,
 )
+from rules_core.profile import RuleProfile
 from rules_core.registry import ProfileEntry
 from rules_core.validation import MAX_LENGTHS, over_limit
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
-_PROFILE_ENUMS = tuple((name, enum_table(enum)) for name, enum in ENUM_FIELDS.items())
+_PROFILE_ENUMS = tuple((name, enum_table(codec.core)) for name, codec in ENUM_FIELDS.items())
 _REPEATED = tuple(f.name for f in profile_pb2.RuleProfile.DESCRIPTOR.fields if f.is_repeated)
 assert set(_REPEATED) <= set(MAX_LENGTHS), "every repeated field of RuleProfile has a bound"
 
@@ -113,7 +114,7 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
 def get_profile_response(profile: RuleProfile, entry: ProfileEntry) -> svc.GetProfileResponse:
     """GetProfile's answer: the effective profile, with the base and description of its entry."""
     return svc.GetProfileResponse(
-        profile=rule_profile(profile), base=entry.base, description=entry.description, digest=profile.digest
+        profile=rule_profile(profile), base=entry.base, description=entry.description, digest=profile_digest(profile)
     )
 
 
@@ -123,7 +124,7 @@ def list_profiles_response(entries: Iterable[ProfileEntry]) -> svc.ListProfilesR
     return svc.ListProfilesResponse(
         profiles=[rule_profile(e.profile) for e in entries],
         summaries=[
-            svc.ProfileSummary(name=e.name, base=e.base, description=e.description, digest=e.profile.digest)
+            svc.ProfileSummary(name=e.name, base=e.base, description=e.description, digest=profile_digest(e.profile))
             for e in entries
         ],
     )

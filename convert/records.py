@@ -6,13 +6,14 @@ from mahjong.shanghai.v1 import records_pb2
 
 import rules_core as rc
 from convert.enums import FLOWER_IN, TILE_IN, Violations, enum_table, lookup, lookup_all
+from convert.json_read import read_events, record_or_faults
 from convert.messages import settle_request_message, table_fields, with_dice
+from convert.profile_digest import BUILTIN_REGISTRY
 from convert.requests import _table_fields
 from convert.wire import settle_response
 from rules_core.errors import FieldViolation
-from rules_core.json_read import read_events, record_or_faults
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 from rules_core.version import ENGINE_VERSION
 
 EVENT_KIND_IN = enum_table(rc.EventKind)

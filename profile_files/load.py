@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from convert.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
+from convert.profile_digest import BUILTIN_REGISTRY
 from profile_files.parse import parse_json, parse_yaml
-from rules_core.house_profiles import MAX_HOUSE_PROFILES, Problem, house_registry
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 
 HOUSE_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_FILE_BYTES = 256 * 1024  # a profile is a few hundred bytes; a larger file is a mistake

@@ -1,6 +1,6 @@
 """One profile file's text into a document, within bounds whatever the text (issue 21).
 
-- JSON through `rules_core.json_text.read_json`: nesting bounded, an over-long integer kept for the
+- JSON through `convert.json_text.read_json`: nesting bounded, an over-long integer kept for the
   profile's check to name its field.
 - YAML with no aliases (``*name``; a 351-byte file of nested aliases once stood for 9^9 values),
   nesting at most `MAX_DEPTH`, an integer of more than `MAX_INTEGER_CHARS` characters kept as a
@@ -21,8 +21,8 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from rules_core.errors import bounded, excerpt
-from rules_core.json_text import MAX_DEPTH, JsonTextError, LongInteger, read_json
+from convert.json_text import MAX_DEPTH, JsonTextError, read_json
+from rules_core.errors import LongInteger, bounded, excerpt
 
 MAX_INTEGER_CHARS = 32  # an int32 takes 11; an integer written longer is out of range anyway
 MAX_PROBLEM_CHARS = 160

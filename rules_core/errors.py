@@ -15,7 +15,26 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rules_core.json_text import LongInteger
+
+class LongInteger:
+    """An integer of an input with more digits than Python reads (the wire layer's JSON reader
+    makes one): kept as its number of digits only, for a field check to refuse as out of range."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits:,} digits"
+
+    __str__ = __repr__
+
+    def _refused(self):  # protobuf's JSON parser calls int() or float(): its error then names the field
+        raise ValueError(f"{self} is out of range")
+
+    __int__ = __float__ = __index__ = _refused
+
 
 MAX_VIOLATIONS = 20
 MAX_FIELD_CHARS = 120
@@ -141,5 +160,6 @@ class ProfileDigestMismatch(Exception):
         self.expected = expected
         self.actual = actual
         super().__init__(
-            f"profile_digest: the request expects {bounded(expected, 80)} but the effective profile is {actual}"
+            f"profile_digest: the request expects {bounded(expected, 80)} but the effective profile is "
+            + (actual or "not digested (its registry was given no digest function)")
         )

@@ -1,6 +1,6 @@
 """The vocabulary of the proto3 JSON mapping of API.md: enum names, field names, profile fields.
 
-Shared by `rules_core.json_read` and `rules_core.json_write`; no gRPC or protobuf needed.
+Shared by `convert.json_read` and `rules_core.json_write`; no gRPC or protobuf needed.
 """
 
 from __future__ import annotations
@@ -8,21 +8,9 @@ from __future__ import annotations
 from enum import IntEnum
 from functools import cached_property
 
-from rules_core import profile
 from rules_core.errors import FieldViolation, excerpt
 from rules_core.patterns import Pattern
-from rules_core.profile import (
-    FLAG_FIELDS,
-    INT_FIELDS,
-    PATTERN_LIST_FIELDS,
-    PATTERN_TABLE_FIELDS,
-    SHARE_FIELDS,
-    CombineFixed,
-    FlowerSource,
-    HuangfanMode,
-    LiabilityMode,
-    Unit,
-)
+from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, Unit
 from rules_core.records import EventKind
 from rules_core.requests import MeldKind, Outcome
 from rules_core.tiles import Flower, Tile
@@ -118,8 +106,40 @@ def camel(name: str) -> str:
 
 # --- the fields of RuleProfile, by how they are written --------------------------------------
 
+# All but `name`, the enums and the tables, by their type in a message.
+INT_FIELDS = (
+    "lazi_value",
+    "ordinary_base",
+    "ordinary_lazi_threshold",
+    "huangfan_multiplier",
+    "kaibao_multiplier",
+    "liability_threshold",
+    "abandon_penalty",
+)
+SHARE_FIELDS = (
+    "self_draw_share",
+    "discard_share",
+    "robbing_kong_share",
+    "liability_discard_share",
+    "liability_self_draw_share",
+    "liability_robbing_kong_share",
+    "sankou_related_discarder_share",
+    "sankou_related_seat_share",
+)
+FLAG_FIELDS = ("fan_on_fixed",)
+PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
+PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
+
 _CODECS = {codec.core: codec for codec in (UNIT, COMBINE_FIXED, HUANGFAN_MODE, LIABILITY_MODE)}
-ENUM_FIELDS = {name: _CODECS[enum] for name, enum in profile.ENUM_FIELDS.items()}
+ENUM_FIELDS = {
+    name: _CODECS[enum]
+    for name, enum in (
+        ("unit", Unit),
+        ("combine_fixed", CombineFixed),
+        ("huangfan_mode", HuangfanMode),
+        ("liability_mode", LiabilityMode),
+    )
+}
 PROFILE_MESSAGE_FIELDS = (
     ("name",)
     + INT_FIELDS

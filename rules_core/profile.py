@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import cached_property
 
 from rules_core.patterns import Pattern, mask_of
 
@@ -118,6 +117,9 @@ class RuleProfile:
     fixed_mask: int = field(init=False, repr=False, compare=False)
     fan_mask: int = field(init=False, repr=False, compare=False)
     floor_mask: int = field(init=False, repr=False, compare=False)
+    # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
+    # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
+    digest_stamp: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         fixed = {p: v for p, v in self.fixed_values.items() if v}
@@ -126,49 +128,10 @@ class RuleProfile:
         object.__setattr__(self, "fan_mask", mask_of(p for p, n in self.fan.items() if n))
         object.__setattr__(self, "floor_mask", mask_of(self.floor_patterns))
 
-    @cached_property
-    def digest(self) -> str:
-        """``sha256:`` and 64 hex digits of the rule values (rules_core.profile_digest), computed
-        once per profile: a merged profile is memoised with it, so a call pays a look-up."""
-        from rules_core.profile_digest import profile_digest  # it reads this module
-
-        return profile_digest(self)
-
     @property
     def has_abandon_rule(self) -> bool:
         return self.abandon_penalty > 0
 
-
-# RuleProfile's fields by how they are written in a message (all but `name` and the tables),
-# for the conversions to JSON and protobuf.
-INT_FIELDS = (
-    "lazi_value",
-    "ordinary_base",
-    "ordinary_lazi_threshold",
-    "huangfan_multiplier",
-    "kaibao_multiplier",
-    "liability_threshold",
-    "abandon_penalty",
-)
-SHARE_FIELDS = (
-    "self_draw_share",
-    "discard_share",
-    "robbing_kong_share",
-    "liability_discard_share",
-    "liability_self_draw_share",
-    "liability_robbing_kong_share",
-    "sankou_related_discarder_share",
-    "sankou_related_seat_share",
-)
-FLAG_FIELDS = ("fan_on_fixed",)
-ENUM_FIELDS: dict[str, type[IntEnum]] = {
-    "unit": Unit,
-    "combine_fixed": CombineFixed,
-    "huangfan_mode": HuangfanMode,
-    "liability_mode": LiabilityMode,
-}
-PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
-PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
 
 # Field names, in declaration order, that a caller may set (everything but the derived ones).
 PROFILE_FIELDS: tuple[str, ...] = tuple(

@@ -3,12 +3,17 @@
 A `ProfileRegistry` is immutable. A server that reloads its house profiles builds a new
 registry and swaps it in whole, so a call that started with one registry settles with it
 to the end. `BUILTIN_REGISTRY` holds the built-in profiles alone: the default everywhere.
+
+A profile's digest (API.md, "Versioned answers") is the SHA-256 of a wire form of it, so the
+rules do not compute it: a registry is given the function that does (the wire layer's,
+`convert.profile_digest`), and answers and pinned requests under it carry and check that
+digest. A registry given none, as `BUILTIN_REGISTRY` here, answers with an empty digest.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -47,9 +52,11 @@ class ProfileEntry:
 class ProfileRegistry:
     """Profiles by name: the built-in ones first, then the house ones in name order."""
 
-    __slots__ = ("_entries", "_profiles", "known")
+    __slots__ = ("_digest", "_entries", "_profiles", "known")
 
-    def __init__(self, house: Iterable[ProfileEntry] = ()):
+    def __init__(self, house: Iterable[ProfileEntry] = (), digest: Callable[[RuleProfile], str] | None = None):
+        """``digest``: the digest of a profile, stamped on it (`RuleProfile.digest_stamp`) by the
+        function itself, so that each profile is digested once; None: no digests."""
         entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in BUILTIN_PROFILES.items()}
         for entry in sorted(house, key=lambda e: e.name):
             if entry.name in entries:
@@ -58,6 +65,22 @@ class ProfileRegistry:
         self._entries = MappingProxyType(entries)
         self._profiles = MappingProxyType({name: e.profile for name, e in entries.items()})
         self.known = ", ".join(sorted(entries))  # for the message naming an unknown profile
+        self._digest = digest
+        if digest is not None:  # digested now rather than by a first request
+            for entry in entries.values():
+                digest(entry.profile)
+
+    def digest(self, profile: RuleProfile) -> str:
+        """The digest of a profile this registry resolved (a merged one too), or "" for a
+        registry given no digest function."""
+        if self._digest is None:
+            return ""
+        return profile.digest_stamp or self._digest(profile)
+
+    @property
+    def digests(self) -> bool:
+        """Whether answers under this registry carry the profile's digest."""
+        return self._digest is not None
 
     def get(self, name: str) -> RuleProfile | None:
         return self._profiles.get(name)

@@ -87,4 +87,4 @@ class SettleResult(NamedTuple):
     next_hand: NextHand | None  # None while the hand has not ended (no claimed win is legal)
     penalties: tuple[Penalty, ...] = ()
     huangfan_after_dice: int = 0  # this hand's 荒番 count after the dice
-    profile_digest: str = ""  # the effective profile's digest (rules_core.profile_digest)
+    profile_digest: str = ""  # the effective profile's digest ("" under a registry that computes none)

@@ -60,7 +60,7 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
             next_hand(request, results, multi.huangfan_after_dice),
             penalties,
             multi.huangfan_after_dice,
-            profile.digest,
+            profiles.digest(profile),
         ),
     )
 

@@ -224,8 +224,10 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         for violation in profile_violations:
             add(violation)
     pinned = request.profile_digest
-    if pinned and profile is not None and pinned != profile.digest:
-        raise ProfileDigestMismatch(pinned, profile.digest)
+    if pinned and profile is not None:
+        actual = profiles.digest(profile)
+        if pinned != actual:
+            raise ProfileDigestMismatch(pinned, actual)
     if not _is_seat(request.dealer_seat):
         add(FieldViolation("dealer_seat", _SEAT_TEXT))
     dice = request.dice

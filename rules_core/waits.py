@@ -23,7 +23,7 @@ def judge_win(request: CheckWinRequest, profiles: ProfileRegistry = BUILTIN_REGI
     profile, counts = validate_check_win(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     winner = evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
-    return winner, profile.digest
+    return winner, profiles.digest(profile)
 
 
 class Wait(NamedTuple):
@@ -68,4 +68,4 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
             if result.legal:
                 found.append(Wait(tile, result))
         counts[tile] -= 1
-    return Waits(request.request_id, tuple(discard), tuple(self_draw), profile.digest)
+    return Waits(request.request_id, tuple(discard), tuple(self_draw), profiles.digest(profile))

@@ -18,9 +18,10 @@ from pathlib import Path
 import structlog
 from prometheus_client import Counter, Gauge
 
+from convert.profile_digest import BUILTIN_REGISTRY, profile_digest
 from profile_files import fingerprint, load_profiles_dir
 from profile_files.load import READ_BUDGET_S
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 
 log = structlog.get_logger("shmj.profiles")
 
@@ -44,8 +45,8 @@ PROFILE_DIGEST_CHANGES = Counter(
 def digest_changes(old: ProfileRegistry, new: ProfileRegistry) -> list[dict[str, str]]:
     """Each house profile whose rule values a reload changes, with its old and new digest (""
     for a profile that was not there, or is no longer), by name."""
-    before = {e.name: e.profile.digest for e in old.house}
-    after = {e.name: e.profile.digest for e in new.house}
+    before = {e.name: profile_digest(e.profile) for e in old.house}
+    after = {e.name: profile_digest(e.profile) for e in new.house}
     return [
         {"profile": name, "old_digest": before.get(name, ""), "new_digest": after.get(name, "")}
         for name in sorted(before.keys() | after.keys())

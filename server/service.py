@@ -19,6 +19,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 import convert
 import rules_core as rc
 from batch import native
+from convert.profile_digest import profile_digest
 from rules_core import proto_read
 from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
@@ -248,7 +249,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             await errors.abort(context, errors.unknown_profile(description, request.name))
         if violations:
             await errors.abort(context, errors.invalid_request(InvalidRequest(violations)))
-        answered_under(profile.digest)
+        answered_under(profile_digest(profile))
         return await self._fitting(context, convert.get_profile_response(profile, registry.entry(request.name)))
 
     @errors.guarded

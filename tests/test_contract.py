@@ -15,6 +15,7 @@ from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, records_pb2, scoring_
 
 import convert
 import rules_core as rc
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
 from rules_core.build import hand
 from rules_core.json_write import error_record, list_waits_response_dict, profile_dict
 from tests.debian_tools import debian_tool
@@ -317,7 +318,7 @@ def test_settle_json_prints_defaults_as_protobuf_does():
         message = convert.settle_request_message(request)
         written = rc.settle_json(MessageToDict(message))
         assert written == MessageToDict(
-            convert.settle_response(rc.settle(request)), always_print_fields_with_no_presence=True
+            convert.settle_response(rc.settle(request, DIGESTED)), always_print_fields_with_no_presence=True
         ), name
     example_1 = rules_json_of(WORKED_EXAMPLES[0][1])
     assert example_1["nextHand"] == {"dealerSeat": 0, "huangfanCount": 0}
@@ -336,7 +337,7 @@ def test_an_absent_next_hand_still_means_no_legal_win():
     illegal = next(r for _, r, _, next_hand in WORKED_EXAMPLES if next_hand is None)
     written = rules_json_of(illegal)
     assert "nextHand" not in written
-    assert written == convert.message_dict(convert.settle_response(rc.settle(illegal)))
+    assert written == convert.message_dict(convert.settle_response(rc.settle(illegal, DIGESTED)))
 
 
 def rules_json_of(request) -> dict:

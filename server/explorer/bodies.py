@@ -5,8 +5,8 @@ body's size too (``MAX_BODY_BYTES`` beside it), which the HTTP face checks as it
 
 from __future__ import annotations
 
+from convert.json_text import JsonTextError, read_json
 from rules_core.errors import key_path
-from rules_core.json_text import JsonTextError, read_json
 
 MAX_DEPTH = 8  # a profile's dice table: {"profiles": [{"diceHuangfan": [{"dice": {...}}]}]} is 6
 MAX_BODY_BYTES = 64 * 1024  # a notation or why body: a few hundred characters, 64 payments at most

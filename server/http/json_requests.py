@@ -17,10 +17,10 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from convert.json_fields import json_violations
+from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.json_text import JsonTextError, KeyGivenTwice
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_names import camel
-from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
-from rules_core.json_text import JsonTextError, KeyGivenTwice
 from rules_core.validation import MAX_LENGTHS, request_id_violation
 from server import errors
 from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries, UnreadJson, read_in_steps

@@ -5,7 +5,7 @@ and so that what a large body costs is bounded before it is read.
 0.16-0.25 s for the 5 MB body of a 10,000-hand batch, during which no other thread runs, the
 event loop that serves gRPC included, even when the call runs in a thread of its own
 (`server.http.calls.off_loop`). So a large body, an object, is read member by member and its
-arrays element by element, each element by `rules_core.json_text.read_json` with the same
+arrays element by element, each element by `convert.json_text.read_json` with the same
 bounds, and no step reads more than `STEP_MAX_CHARS` of text. What a request can hold bounds the
 rest (`Limits`): a list longer than its limit is refused when its next element is reached, the
 elements after it never read; an object of more than `MAX_MEMBERS` keys, and an element or
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from convert.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, most_values, read_json
 from rules_core.errors import key_path
-from rules_core.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, most_values, read_json
 
 STEP_ITEMS = 64  # arrays longer than this are written element by element
 STEP_MIN_BYTES = 64 * 1024  # a shorter text is read whole: one C call of well under a millisecond

@@ -69,7 +69,7 @@ def test_a_dask_task_frees_each_batch_before_the_collector_runs_again(tmp_path, 
 
     from batch import dask_job
     from batch.parts import count_lines, expand_inputs, numbered, plan_partitions
-    from rules_core.random_hands import generate_requests
+    from generators.random_hands import generate_requests
     from tests.clients.test_rescore import request_line
 
     left = []

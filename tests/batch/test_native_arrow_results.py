@@ -33,9 +33,9 @@ from batch.arrow_results import (
 )
 from batch.arrow_schema import REQUEST, RESULT_SCHEMA, record_batch
 from batch.local import answer_record
+from generators.random_hands import generate_requests
 from rules_core import json_write
 from rules_core.json_write import error_record
-from rules_core.random_hands import generate_requests
 from rules_core.results import NextHand, Payment, SettleResult, ValueItem, WinnerResult, new
 from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.native_imports import import_error

@@ -23,7 +23,7 @@ import convert
 from batch import arrow_columns, arrow_results, native, records
 from batch.arrow import settle_arrow_batch
 from batch.arrow_schema import REQUEST, REQUEST_SCHEMA, record_batch
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.server.conftest import ROOT
 
 pytestmark = pytest.mark.native

@@ -23,6 +23,9 @@ import rules_core as rc
 from batch import native, records
 from batch.local import answer_output
 from batch.records import count_answer, counted_result_line, new_counts, output_line, result_line
+from convert.profile_digest import BUILTIN_REGISTRY
+from generators.random_hands import PROFILES, generate_requests
+from rules_core.json_names import SHARE_FIELDS
 from rules_core.json_write import (
     ILLEGAL_REASONS,
     ITEM_KINDS,
@@ -32,9 +35,6 @@ from rules_core.json_write import (
     UNITS,
     settle_response_dict,
 )
-from rules_core.profile import SHARE_FIELDS
-from rules_core.random_hands import PROFILES, generate_requests
-from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.results import NextHand, Payment, Penalty, SettleResult, ValueItem
 from rules_core.version import ENGINE_VERSION
 from tests.batch.memory import UNDER_ASAN, least_growth

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import convert
 from batch import native
 from batch.fast_requests import read_json_request
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import Flower, Tile
 from rules_core.validation import MAX_CONCEALED, MAX_REQUEST_ID_BYTES

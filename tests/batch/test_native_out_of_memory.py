@@ -18,7 +18,7 @@ from batch import native
 from batch.arrow_schema import REQUEST, record_batch
 from batch.local import settle_answer
 from batch.records import new_counts
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from rules_core.results import SettleResult
 from tests.batch.memory import least_block_change
 

@@ -18,8 +18,8 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from batch import native
+from generators.random_hands import generate_requests
 from rules_core import proto_read
-from rules_core.random_hands import generate_requests
 from rules_core.requests import Hand, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_PASSED, MAX_WINNERS
 from tests.batch.native_imports import import_error

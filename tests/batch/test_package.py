@@ -15,7 +15,7 @@ import pytest
 from tests.server.conftest import ROOT
 
 ALLOWED = {"rules_core", "convert", "profile_files", "tracing_setup", "mahjong", "batch"}
-PROJECT = {"rules_core", "convert", "profile_files", "tracing_setup", "server", "clients", "batch"}
+PROJECT = {"rules_core", "generators", "convert", "profile_files", "tracing_setup", "server", "clients", "batch"}
 
 
 def module_name(path) -> str:

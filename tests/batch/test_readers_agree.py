@@ -1,6 +1,6 @@
 """The readers of each wire form agree (issue 23): generated requests, valid and malformed, read
 from proto3 JSON by the native reader (C, ``batch.native.json_request``), by the fast reader
-(msgspec, ``batch.fast_requests``) and by the bounded reader (``rules_core.json_read``), compact
+(msgspec, ``batch.fast_requests``) and by the bounded reader (``convert.json_read``), compact
 and spaced, from the proto message (``convert``) and from an Arrow row, give equal
 core values, and equal records (answers or violations) once settled. An Arrow batch is read
 row by row (msgspec) and column by column (``batch.arrow_columns``: in Python, and from its
@@ -29,8 +29,8 @@ from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
 from batch.records import read_line
-from rules_core.json_read import read_settle_request
-from rules_core.random_hands import generate_requests
+from convert.json_read import read_settle_request
+from generators.random_hands import generate_requests
 
 BASES = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(200, seed=23)]
 

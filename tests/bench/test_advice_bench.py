@@ -8,7 +8,7 @@ import random
 from bench.advice_bench import make_holdings, time_advice, time_paths, time_reviews, with_a_draw
 from rules_core.advice import holding_paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.record_simulator import simulate_records
+from generators.record_simulator import simulate_records
 
 
 def test_holdings_are_spread_evenly_over_shanten_and_melds():

@@ -11,7 +11,7 @@ import convert
 from batch.arrow_columns import read_requests
 from batch.arrow_schema import REQUEST, record_batch
 from bench.arrow_floor import pickled_by_c
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from rules_core.requests import Hand, Meld, SettleRequest, Winner
 from tests.bench import bench_lines
 

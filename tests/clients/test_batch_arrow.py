@@ -84,7 +84,7 @@ def test_the_quick_result_batch_is_the_one_built_field_by_field():
     from google.protobuf.json_format import MessageToDict
 
     import convert
-    from rules_core.random_hands import generate_requests
+    from generators.random_hands import generate_requests
 
     lines = example_lines() + (EXAMPLES / "requests-with-errors.jsonl").read_text().splitlines()
     lines += [json.dumps(MessageToDict(convert.settle_request_message(r))) for r in generate_requests(300, seed=5)]

@@ -21,7 +21,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from batch.arrow_schema import RESULT, json_record
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_rescore import check_mixed_output, mixed_file, request_line
 from tests.server.conftest import ROOT, free_port
 from tests.worked_examples import WORKED_EXAMPLES

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_rescore import request_line
 from tests.server.conftest import ROOT
 

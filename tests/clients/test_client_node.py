@@ -21,7 +21,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from clients import ScoringClient, ScoringError
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.debian_tools import debian_tool
 from tests.server.conftest import ROOT
 from tests.worked_examples import WORKED_EXAMPLES

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import os
 
+from convert.house_profiles import Problem
 from profile_files import fingerprint, load_profiles_dir, registry_of, shippable
 from profile_files.load import MAX_FILE_BYTES
-from rules_core.house_profiles import Problem
 
 YAML = "name: club-a\nbase: lezi\noverrides:\n  ordinaryBase: 3\n"
 

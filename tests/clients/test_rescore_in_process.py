@@ -12,7 +12,7 @@ import json
 import rules_core as rc
 from clients import rescore, rescore_workers
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_rescore import mixed_file, request_line
 
 

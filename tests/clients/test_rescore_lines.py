@@ -12,7 +12,7 @@ import sys
 import time
 
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_rescore import mixed_file, read_jsonl, request_line, summary_of
 from tests.server.conftest import ROOT
 

@@ -18,7 +18,7 @@ from batch import lines as batch_lines
 from batch.lines import InputState
 from clients import rescore, rescore_resume
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
 from tests.clients.test_house_profiles_cli import CLUB_A
 from tests.clients.test_rescore import request_line, summary_of, summary_path

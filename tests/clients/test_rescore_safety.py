@@ -13,7 +13,7 @@ import time
 import pytest
 
 from clients.cli import main
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.clients.test_cli_errors import run
 from tests.clients.test_rescore import mixed_file, request_line, summary_of
 from tests.server.conftest import ROOT

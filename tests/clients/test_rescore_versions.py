@@ -9,7 +9,8 @@ from collections import Counter
 
 import rules_core as rc
 from clients.cli import main
-from rules_core.house_profiles import read_house_profile
+from convert.house_profiles import read_house_profile
+from convert.profile_digest import profile_digest
 from tests.clients.test_rescore import summary_of
 from tests.server.conftest import ROOT
 
@@ -24,7 +25,7 @@ def test_the_summary_names_the_engine_and_the_digests_settled_under(tmp_path):
     answers = [json.loads(line) for line in out.read_text().splitlines()]
     profiles = Counter(a.get("settlement", a)["profile"] for a in answers if "error" not in a)
     assert summary["engine_versions"] == {rc.ENGINE_VERSION: summary["settled"]}
-    assert summary["profile_digests"] == {rc.BUILTIN_PROFILES[name].digest: name for name in profiles}
+    assert summary["profile_digests"] == {profile_digest(rc.BUILTIN_PROFILES[name]): name for name in profiles}
 
 
 def test_a_rescore_under_other_rules_is_a_rule_change_even_where_no_value_changed(tmp_path):
@@ -41,7 +42,7 @@ def test_a_rescore_under_other_rules_is_a_rule_change_even_where_no_value_change
     settled = sum("error" not in json.loads(line) for line in before.read_text().splitlines())
     assert changes["rules_changed"] == settled == changes["changed"] > 0
     records = [json.loads(line) for line in (tmp_path / "after.jsonl.changes.jsonl").read_text().splitlines()]
-    assert {r["before"]["profileDigest"] for r in records} == {rc.BUILTIN_PROFILES["classic"].digest}
-    assert {r["after"]["profileDigest"] for r in records} == {entry.profile.digest}
+    assert {r["before"]["profileDigest"] for r in records} == {profile_digest(rc.BUILTIN_PROFILES["classic"])}
+    assert {r["after"]["profileDigest"] for r in records} == {profile_digest(entry.profile)}
     assert all("rules" in r["changed"] for r in records)
-    assert summary_of(after)["profile_digests"] == {entry.profile.digest: "classic"}
+    assert summary_of(after)["profile_digests"] == {profile_digest(entry.profile): "classic"}

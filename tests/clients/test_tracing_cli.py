@@ -14,11 +14,12 @@ import sys
 import time
 
 import rules_core as rc
+from convert.profile_digest import profile_digest
 from tests.server.conftest import ROOT, free_port
 from tests.server.otlp_receiver import GrpcReceiver, HttpReceiver, otel_environment
 
 SERVICE = "mahjong.shanghai.v1.ScoringService"
-CLASSIC = rc.BUILTIN_PROFILES["classic"].digest
+CLASSIC = profile_digest(rc.BUILTIN_PROFILES["classic"])
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
 CLIENT_KIND, SERVER_KIND = 3, 2  # opentelemetry.proto.trace.v1.Span.SpanKind

@@ -191,7 +191,7 @@ def test_tls_files_come_from_mounted_secrets(rendered, overlay):
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_the_house_profiles_configmap_is_mounted_where_the_server_reads_it_and_is_valid(rendered, overlay):
-    from rules_core.house_profiles import house_registry
+    from convert.house_profiles import house_registry
 
     found = objects(rendered, overlay)
     pod = deployment(rendered, overlay)["spec"]["template"]["spec"]

@@ -4,6 +4,7 @@ waits, compare) after the built-in ones, and a hand settles under one as the ser
 from __future__ import annotations
 
 import rules_core as rc
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
 from tests.explorer.form import enter, open_explorer, settle
 from tests.server.conftest import run_server
 from tests.worked_examples import WORKED_EXAMPLES
@@ -39,7 +40,7 @@ def test_house_profiles_join_the_menus_and_settle(browser, tmp_path):
             enter(page, request)
             settle(page)
             assert page.inner_text("#settle-error") == ""
-            expected = rc.settle(request._replace(profile="lezi", overrides={"ordinary_base": 3}))
+            expected = rc.settle(request._replace(profile="lezi", overrides={"ordinary_base": 3}), DIGESTED)
             shown = page.locator("#result .deltas .delta").all_inner_texts()
             assert shown == [f"{d:+g}" for d in expected.seat_deltas] == ["+18", "-6", "-6", "-6"]
         finally:

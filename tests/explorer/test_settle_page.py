@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 import rules_core as rc
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
+from convert.profile_digest import profile_digest
 from tests.explorer.form import enter, settle
 from tests.worked_examples import WORKED_EXAMPLES
 
@@ -20,7 +22,7 @@ def test_every_worked_example_shows_its_settlement(page):
         enter(page, request)
         settle(page)
         assert page.inner_text("#settle-error") == "", name
-        expected = rc.settle(request)
+        expected = rc.settle(request, DIGESTED)
         cards = page.locator("#result .winner-result")
         assert cards.count() == len(expected.winners), name
         for index, winner in enumerate(expected.winners):
@@ -52,10 +54,10 @@ def test_the_settlement_says_which_rules_and_engine_made_it(page):
     page.click("#overrides-box summary")
     page.fill("#overrides", '{"ordinaryBase": 5}')
     settle(page)
-    merged = rc.settle(WORKED_EXAMPLES[0][1]._replace(overrides={"ordinary_base": 5}))
+    merged = rc.settle(WORKED_EXAMPLES[0][1]._replace(overrides={"ordinary_base": 5}), DIGESTED)
     assert page.inner_text("#result .versions .profile-digest") == merged.profile_digest
     assert page.inner_text("#result .versions .engine-version") == rc.ENGINE_VERSION
-    assert merged.profile_digest != rc.BUILTIN_PROFILES[WORKED_EXAMPLES[0][1].profile].digest
+    assert merged.profile_digest != profile_digest(rc.BUILTIN_PROFILES[WORKED_EXAMPLES[0][1].profile])
 
 
 def test_payments_are_arrows_between_the_seats(page):

@@ -1,7 +1,7 @@
 """Coverage-guided fuzzing (atheris, over libFuzzer) of the readers of untrusted text: the tile
-notation (`rules_core.notation`), JSON requests (`rules_core.json_text` then `rules_core.json_read`,
+notation (`rules_core.notation`), JSON requests (`convert.json_text` then `convert.json_read`,
 as the server reads a JSON body and `shmj rescore` a batch line) and house profile files
-(`profile_files.parse`, then `rules_core.house_profiles`).
+(`profile_files.parse`, then `convert.house_profiles`).
 
     python -m tests.fuzz.coverage_guided notation -max_total_time=60
     python -m tests.fuzz.coverage_guided json -max_total_time=60
@@ -57,7 +57,7 @@ def _seeds(target: str) -> list[bytes]:
     from google.protobuf.json_format import MessageToJson
 
     import convert
-    from rules_core.random_hands import HandGenerator
+    from generators.random_hands import HandGenerator
     from tests.fuzz.seeds import Seeds
 
     requests = [HandGenerator(1).request(i) for i in range(40)]

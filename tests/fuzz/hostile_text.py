@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 
 import rules_core as rc
+from convert.house_profiles import read_house_profile
+from convert.json_read import read_list_waits_request, read_settle_request
+from convert.json_text import JsonTextError, read_json
 from profile_files.parse import parse_json, parse_yaml
 from rules_core.errors import InvalidRequest
-from rules_core.house_profiles import read_house_profile
-from rules_core.json_read import read_list_waits_request, read_settle_request
-from rules_core.json_text import JsonTextError, read_json
 
 LONG = "1" + "0" * 4999  # over Python's 4,300-digit limit for int()
 

@@ -4,9 +4,9 @@ answered by its target with the reader's own error, never an exception, here in 
 
 from __future__ import annotations
 
+from convert.json_read import read_settle_request
+from convert.json_text import JsonTextError, read_json
 from rules_core.errors import InvalidRequest
-from rules_core.json_read import read_settle_request
-from rules_core.json_text import JsonTextError, read_json
 from tests.fuzz.hostile_text import HOSTILE_JSON, HOSTILE_PROFILES, json_request, profile_file
 
 OUT_OF_RANGE = "an integer of 5,000 digits is out of the int32 range"

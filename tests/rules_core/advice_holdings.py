@@ -10,7 +10,7 @@ import random
 try:  # the generators' home once they leave rules_core
     from generators.random_hands import HandGenerator
 except ImportError:
-    from rules_core.random_hands import HandGenerator
+    from generators.random_hands import HandGenerator
 
 from rules_core.requests import Hand, Meld, MeldKind
 from rules_core.tiles import ALL_TILES, TILE_KINDS

@@ -7,12 +7,13 @@ from dataclasses import replace
 
 import pytest
 
+from convert.house_profiles import Problem, house_registry, read_house_profile
+from convert.json_read import read_overrides
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
+from generators.random_hands import HandGenerator
 from rules_core import BUILTIN_PROFILES, InvalidRequest, LiabilityMode, Pattern, check_win, list_waits, settle
-from rules_core.house_profiles import Problem, house_registry, read_house_profile
-from rules_core.json_read import read_overrides
 from rules_core.overrides import resolve_profile
 from rules_core.profile import PROFILE_FIELDS
-from rules_core.random_hands import HandGenerator
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
 from tests.worked_examples import WORKED_EXAMPLES
@@ -302,5 +303,6 @@ def test_check_win_and_list_waits_take_the_registry_too():
     short = winner.hand._replace(concealed=winner.hand.concealed[:-1], winning_tile=None)
     waits = list_waits(ListWaitsRequest(profile="house-classic", hand=short, seat=0, **common), HOUSE)
     assert [w.tile for w in waits.self_draw] and waits == list_waits(
-        ListWaitsRequest(profile="classic", hand=short, seat=0, **dict(common, overrides=_core_overrides("classic")))
+        ListWaitsRequest(profile="classic", hand=short, seat=0, **dict(common, overrides=_core_overrides("classic"))),
+        DIGESTED,  # the house registry digests its profiles: so does the wire layer's
     )

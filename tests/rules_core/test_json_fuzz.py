@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import convert
+from convert.json_read import read_settle_request
+from generators.random_hands import HandGenerator
 from rules_core import InvalidRequest, settle_json
-from rules_core.json_read import read_settle_request
-from rules_core.random_hands import HandGenerator
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats() | st.text(max_size=12),

@@ -1,4 +1,4 @@
-"""The bounded JSON reader (`rules_core.json_text.read_json`): whatever the text, a value, or
+"""The bounded JSON reader (`convert.json_text.read_json`): whatever the text, a value, or
 `JsonTextError` saying what is wrong; an integer too long for Python is a value no field takes,
 so the field reader names the field (issue 21, findings 3 and 7)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from convert.json_read import read_overrides, read_settle_request
+from convert.json_text import MAX_DEPTH, JsonTextError, LongInteger, read_json
 from rules_core.errors import InvalidRequest, excerpt, key_path
-from rules_core.json_read import read_overrides, read_settle_request
-from rules_core.json_text import MAX_DEPTH, JsonTextError, LongInteger, read_json
 
 DIGITS = "1" + "0" * 4999  # 5,000 digits: over Python's 4,300-digit limit for int()
 

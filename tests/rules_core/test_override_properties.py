@@ -7,13 +7,13 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from generators.random_hands import HandGenerator
 from rules_core import BUILTIN_PROFILES, CombineFixed, InvalidRequest, LiabilityMode, Outcome, legality, settle
 from rules_core import Pattern as P
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import pungs_reading_always_best
 from rules_core.overrides import resolve_profile
 from rules_core.profile import FlowerSource
-from rules_core.random_hands import HandGenerator
 from rules_core.requests import Hand, Meld, MeldKind, SettleRequest, Winner, replace
 from rules_core.tiles import ALL_FLOWERS, FIRST_HONOUR, Tile
 from rules_core.valuation import hand_value

@@ -3,18 +3,26 @@ canonical, equal wherever the values are equal and different wherever one differ
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import rules_core as rc
+from convert import profile_digest as digest_module
+from convert.house_profiles import read_house_profile
+from convert.json_read import read_overrides
+from convert.profile_digest import canonical_profile_json, profile_digest
 from rules_core import BUILTIN_PROFILES
-from rules_core import profile_digest as digest_module
-from rules_core.house_profiles import read_house_profile
-from rules_core.json_read import read_overrides
 from rules_core.overrides import resolve_profile
-from rules_core.profile_digest import canonical_profile_json
+from rules_core.registry import ProfileRegistry
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SETTLE_REQUEST = json.loads((EXAMPLES / "settle-request.json").read_text())
 
 # Fixed for good: a change here changes every stored answer's digest.
 GOLDEN = {
@@ -35,12 +43,26 @@ def effective(name: str, overrides_json: dict | None):
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_the_built_in_profiles_digests_are_fixed(name):
-    assert BUILTIN_PROFILES[name].digest == GOLDEN[name]
+    assert profile_digest(BUILTIN_PROFILES[name]) == GOLDEN[name]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_every_answer_under_a_built_in_profile_carries_its_fixed_digest(name):
+    """Through the JSON entry points alone, whichever module computes the digest."""
+    request = SETTLE_REQUEST
+    waits = json.loads((EXAMPLES / "list-waits-request.json").read_text())
+    record = json.loads((EXAMPLES / "record.json").read_text())
+    answers = (
+        rc.settle_json({**request, "profile": name}),
+        rc.list_waits_json({**waits, "profile": name}),
+        rc.settle_record_json({**record, "profile": name}),
+    )
+    assert [answer["profileDigest"] for answer in answers] == [GOLDEN[name]] * 3
 
 
 def test_the_digest_is_sha256_of_the_canonical_json():
     lezi = BUILTIN_PROFILES["lezi"]
-    assert lezi.digest == "sha256:" + hashlib.sha256(canonical_profile_json(lezi)).hexdigest()
+    assert profile_digest(lezi) == "sha256:" + hashlib.sha256(canonical_profile_json(lezi)).hexdigest()
 
 
 def test_the_canonical_json_has_proto_names_sorted_keys_no_whitespace_and_no_defaults():
@@ -56,7 +78,7 @@ def test_the_canonical_json_has_proto_names_sorted_keys_no_whitespace_and_no_def
 
 
 def test_the_digest_is_the_same_in_another_process():
-    code = "from rules_core import BUILTIN_PROFILES as P; print(P['sankou'].digest)"
+    code = "from rules_core import BUILTIN_PROFILES as P; from convert.profile_digest import profile_digest; print(profile_digest(P['sankou']))"
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -70,7 +92,7 @@ def test_the_digest_is_the_same_in_another_process():
 def test_a_house_profile_of_the_same_values_has_the_base_profiles_digest():
     entry, faults = read_house_profile({"name": "club-a", "base": "classic", "description": "ours"})
     assert faults == []
-    assert entry.profile.digest == GOLDEN["classic"]
+    assert profile_digest(entry.profile) == GOLDEN["classic"]
 
 
 @pytest.mark.parametrize(
@@ -108,13 +130,13 @@ def test_a_house_profile_of_the_same_values_has_the_base_profiles_digest():
     ],
 )
 def test_spelling_order_and_unchanged_values_leave_the_digest_alone(overrides):
-    assert effective("classic", overrides).digest == GOLDEN["classic"]
+    assert profile_digest(effective("classic", overrides)) == GOLDEN["classic"]
 
 
 def test_field_order_of_the_overrides_does_not_matter():
     one = effective("sankou", {"laziValue": 30, "ordinaryBase": 2, "huangfanMode": "HUANGFAN_MODE_PER_LEVEL"})
     other = effective("sankou", {"huangfan_mode": 2, "ordinary_base": 2, "lazi_value": 30})
-    assert one.digest == other.digest != GOLDEN["sankou"]
+    assert profile_digest(one) == profile_digest(other) != GOLDEN["sankou"]
 
 
 @pytest.mark.parametrize(
@@ -152,17 +174,39 @@ def test_field_order_of_the_overrides_does_not_matter():
     ],
 )
 def test_any_value_changed_changes_the_digest(overrides):
-    changed = effective("classic", overrides).digest
+    changed = profile_digest(effective("classic", overrides))
     assert changed.startswith("sha256:") and len(changed) == len("sha256:") + 64
     assert changed not in GOLDEN.values()
 
 
 def test_a_merged_profile_is_hashed_once_then_looked_up(monkeypatch):
     calls = []
-    real = digest_module.profile_digest
-    monkeypatch.setattr(digest_module, "profile_digest", lambda p: calls.append(p) or real(p))
+    real = digest_module.computed_digest
+    monkeypatch.setattr(digest_module, "computed_digest", lambda p: calls.append(p) or real(p))
     overrides = {"laziValue": 37, "kaibaoMultiplier": 5}
-    first = effective("lezi", overrides).digest
+    first = profile_digest(effective("lezi", overrides))
     for _ in range(3):
-        assert effective("lezi", overrides).digest == first
+        assert profile_digest(effective("lezi", overrides)) == first
+        assert rc.settle_json({**SETTLE_REQUEST, "profile": "lezi", "overrides": overrides})["profileDigest"] == first
     assert len(calls) == 1
+
+
+def test_the_digest_lives_on_its_profile_alone():
+    """Stamped on the profile object, it goes with it: a copy of other values starts unstamped."""
+    sankou = BUILTIN_PROFILES["sankou"]
+    assert sankou.digest_stamp == GOLDEN["sankou"]  # the wire layer's registry stamped it at import
+    copy = dataclasses.replace(sankou, lazi_value=31)
+    assert copy.digest_stamp == ""
+    assert profile_digest(copy) == copy.digest_stamp != GOLDEN["sankou"]
+
+
+def test_a_registry_without_a_digest_function_answers_without_a_digest():
+    bare = ProfileRegistry()
+    assert rc.settle_json(SETTLE_REQUEST, bare)["profileDigest"] == ""
+    assert rc.settle_json(SETTLE_REQUEST)["profileDigest"] == GOLDEN["classic"]
+    with pytest.raises(rc.ProfileDigestMismatch) as raised:
+        rc.settle_json({**SETTLE_REQUEST, "profileDigest": GOLDEN["classic"]}, bare)
+    assert (raised.value.expected, raised.value.actual) == (GOLDEN["classic"], "")
+    assert str(raised.value).endswith(
+        "but the effective profile is not digested (its registry was given no digest function)"
+    )

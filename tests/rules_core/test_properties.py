@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generators.random_hands import HandGenerator
 from rules_core import Hand, InvalidRequest, ListWaitsRequest, Outcome, Winner, list_waits, settle
-from rules_core.random_hands import HandGenerator
 from rules_core.requests import LiabilityRelation, replace
 from rules_core.tiles import ALL_FLOWERS
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules_core.random_hands import HandGenerator
+from generators.random_hands import HandGenerator
 from rules_core.record_waits import shape_waits
 from rules_core.shape import Shape, shape_of
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS

@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
+from convert.json_read import read_settle_record_request
+from generators.record_simulator import SITUATIONS
 from rules_core import settle_record
-from rules_core.json_read import read_settle_record_request
-from rules_core.record_simulator import SITUATIONS
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "records.jsonl"
 

@@ -153,7 +153,7 @@ def test_the_usual_event_reader_agrees_with_the_general_one_wherever_it_answers(
     the general reader: where it answers, its event is the general reader's, with no fault."""
     import random
 
-    from rules_core.json_read import read_event, usual_event
+    from convert.json_read import read_event, usual_event
 
     rng = random.Random(24)
     kinds = [

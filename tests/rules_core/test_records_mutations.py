@@ -4,8 +4,8 @@ changed): each is settled or refused at its first impossible event, never anythi
 import random
 import re
 
+from generators.record_simulator import simulate_records
 from rules_core import EventKind, InvalidRequest, RecordResult, Tile, settle_record
-from rules_core.record_simulator import simulate_records
 
 RECORDS = simulate_records(150, seed=31)
 EVENT_PATH = re.compile(r"^events(\[\d+\](\.(kind|seat|tile|tiles|flower|flowers)(\[\d+\])?)?)?$")

@@ -99,8 +99,8 @@ def test_known_shapes():
 
 
 def test_the_suit_tables_stay_within_their_bound_and_give_the_same_answers(monkeypatch):
+    from generators.random_hands import generate_requests
     from rules_core import InvalidRequest, settle, shape
-    from rules_core.random_hands import generate_requests
 
     def answers(requests):
         found = []

@@ -11,6 +11,7 @@ import pytest
 
 import rules_core as rc
 from batch.local import settle_request
+from convert.profile_digest import profile_digest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CLASSIC = "sha256:60f281dad8e607b302c88b713d00f9123cf4c2a55bdc98b2bd0f18a8196de2ea"
@@ -31,7 +32,7 @@ def test_a_settlement_names_the_engine_and_the_digest_last():
     answer = rc.settle_json(example("settle-request.json"))
     assert list(answer)[-2:] == ["engineVersion", "profileDigest"]
     assert answer["engineVersion"] == rc.ENGINE_VERSION
-    assert answer["profileDigest"] == rc.BUILTIN_PROFILES[answer["profile"]].digest
+    assert answer["profileDigest"] == profile_digest(rc.BUILTIN_PROFILES[answer["profile"]])
 
 
 def test_waits_and_records_name_the_digest():

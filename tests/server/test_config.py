@@ -13,7 +13,7 @@ import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from server.config import ServerConfig, parse_config
 from tests.server.conftest import ROOT, free_port, run_server
 

@@ -18,8 +18,8 @@ import rules_core as rc
 from convert import wire
 from convert.memo import Memo
 from convert.results import settle_result
+from generators.random_hands import generate_requests
 from rules_core.json_write import settle_response_dict
-from rules_core.random_hands import generate_requests
 from rules_core.requests import replace
 from server import errors
 from tests.worked_examples import WORKED_EXAMPLES

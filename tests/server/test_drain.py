@@ -16,8 +16,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 import convert
 import rules_core as rc
+from generators.random_hands import generate_requests
 from rules_core.errors import InvalidRequest
-from rules_core.random_hands import generate_requests
 from tests.server.conftest import run_server, wait_logged
 
 HANDS = [convert.settle_request_message(r) for r in generate_requests(2000, 12)]

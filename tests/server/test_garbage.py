@@ -13,7 +13,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client import REGISTRY
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from server.garbage import MAX_PENDING, BatchPause, PauseLog
 from tests.server.test_lifecycle import sample
 from tests.worked_examples import WORKED_EXAMPLES

@@ -16,6 +16,7 @@ from mahjong.shanghai.v1 import tiles_pb2
 import convert
 import rules_core as rc
 from convert.limits import MAX_BODY_BYTES
+from convert.profile_digest import profile_digest
 from tests.server.conftest import run_server
 from tests.server.error_details import bad_request
 from tests.server.test_lifecycle import EXAMPLE, sample
@@ -227,7 +228,7 @@ def test_no_answer_is_ever_larger_than_the_limit(tmp_path):
     batch answer is checked first: one that does not fit is an error entry and the call goes on."""
     small = convert.settle_request_message(WORKED_EXAMPLES[0][1])  # 37 bytes in, 320 bytes out
     # and the answer's engine version and profile digest (API.md, versioned answers)
-    digest = rc.BUILTIN_PROFILES["classic"].digest
+    digest = profile_digest(rc.BUILTIN_PROFILES["classic"])
     versions = len(pb.SettleResponse(engine_version=rc.ENGINE_VERSION, profile_digest=digest).SerializeToString())
     with run_server(tmp_path, "--max-message-bytes", "200") as server:
         channel = server.channel()

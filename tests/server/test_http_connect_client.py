@@ -13,7 +13,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.worked_examples import WORKED_EXAMPLES
 
 SERVICE = "mahjong.shanghai.v1.ScoringService"

@@ -14,7 +14,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from prometheus_client.parser import text_string_to_metric_families
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.server.conftest import run_server
 from tests.server.error_details import http_error
 from tests.server.http_calls import SERVICE_PATH, Http

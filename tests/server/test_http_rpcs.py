@@ -11,9 +11,9 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
+from convert.json_api import settle_json
+from generators.random_hands import generate_requests
 from rules_core.build import hand, winner
-from rules_core.json_api import settle_json
-from rules_core.random_hands import generate_requests
 from tests.server.http_calls import Http
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_rpcs import bad_request

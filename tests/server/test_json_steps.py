@@ -12,8 +12,8 @@ from google.protobuf.json_format import MessageToJson
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
-from rules_core.json_text import JsonTextError, read_json
-from rules_core.random_hands import generate_requests
+from convert.json_text import JsonTextError, read_json
+from generators.random_hands import generate_requests
 from server.http.json_steps import STEP_MIN_BYTES, dumps_in_steps, read_in_steps
 
 REQUESTS = [convert.settle_request_message(r) for r in generate_requests(600, 8)]

@@ -20,7 +20,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.server.conftest import ROOT, free_port, run_server, wait_serving
 from tests.worked_examples import WORKED_EXAMPLES
 

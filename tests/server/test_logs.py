@@ -15,7 +15,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
-from rules_core.random_hands import generate_requests
+from generators.random_hands import generate_requests
 from tests.server.conftest import ROOT, run_server
 from tests.server.test_lifecycle import EXAMPLE
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from structlog.testing import capture_logs
 
-from rules_core.house_profiles import read_house_profile
+from convert.house_profiles import read_house_profile
+from convert.profile_digest import profile_digest
 from server.profiles import PROFILE_DIGEST_CHANGES, HouseProfiles
 
 
 def digest_of(document: dict) -> str:
     entry, faults = read_house_profile(document)
     assert faults == []
-    return entry.profile.digest
+    return profile_digest(entry.profile)
 
 
 def changes_counted() -> float:

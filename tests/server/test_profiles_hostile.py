@@ -13,7 +13,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import server.profiles as profiles_module
-from rules_core.registry import BUILTIN_REGISTRY
+from convert.profile_digest import BUILTIN_REGISTRY
 from server.profiles import HouseProfiles
 from tests.clients.test_hostile_profile_files import DIGITS, SECRET, SHADOW, alias_bomb
 from tests.server.conftest import run_server

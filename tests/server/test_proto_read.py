@@ -19,8 +19,8 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 import convert
 import rules_core as rc
 from batch import native
+from generators.random_hands import generate_requests
 from rules_core.proto_read import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
-from rules_core.random_hands import generate_requests
 from tests.batch.test_readers_agree import requests as json_requests
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

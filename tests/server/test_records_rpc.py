@@ -167,7 +167,7 @@ def test_over_http_a_record_is_read_as_rules_core_reads_it(http, value, fault):
 def test_a_record_and_its_derived_request_settle_identically_over_grpc(stub):
     """A record settled by SettleRecord and the request its answer derives, sent to Settle, give
     the same settlement: the examples and 200 simulated hands of every outcome."""
-    from rules_core.record_simulator import simulate_records
+    from generators.record_simulator import simulate_records
 
     records = [message(r) for r in EXAMPLES]
     records += [convert.settle_record_request_message(r) for r in simulate_records(200, seed=21)]

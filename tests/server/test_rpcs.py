@@ -11,9 +11,10 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
+from convert.json_api import settle_json
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
+from generators.random_hands import generate_requests
 from rules_core.build import hand, winner
-from rules_core.json_api import settle_json
-from rules_core.random_hands import generate_requests
 from tests.server.error_details import bad_request
 from tests.worked_examples import WORKED_EXAMPLES
 
@@ -28,7 +29,7 @@ def test_worked_examples_over_the_wire(stub, name, request_, deltas, next_hand):
         assert not response.HasField("next_hand")
     else:
         assert (response.next_hand.dealer_seat, response.next_hand.huangfan_count) == next_hand
-    assert MessageToDict(response) == MessageToDict(convert.settle_response(rc.settle(request_)))
+    assert MessageToDict(response) == MessageToDict(convert.settle_response(rc.settle(request_, DIGESTED)))
 
 
 def test_settle_itemises_example_1(stub):

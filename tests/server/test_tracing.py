@@ -16,6 +16,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 import convert
 import rules_core as rc
+from convert.profile_digest import profile_digest
 from tests.server.conftest import run_server
 from tests.server.http_calls import Http
 from tests.server.otlp_receiver import GrpcReceiver, HttpReceiver
@@ -25,7 +26,7 @@ TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{TRACE_ID}-{PARENT_ID}-01"
 SERVICE = "mahjong.shanghai.v1.ScoringService"
-CLASSIC = rc.BUILTIN_PROFILES["classic"].digest
+CLASSIC = profile_digest(rc.BUILTIN_PROFILES["classic"])
 SERVER_KIND = 2  # opentelemetry.proto.trace.v1.Span.SPAN_KIND_SERVER
 
 

@@ -20,9 +20,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from convert.json_read import read_overrides
+from convert.profile_digest import profile_digest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, excerpt, key_path
-from rules_core.json_read import read_overrides
 from rules_core.overrides import apply_overrides
 from rules_core.registry import ProfileEntry, ProfileRegistry
 
@@ -100,7 +101,8 @@ def read_house_profile(document: Any, source: str = "") -> tuple[ProfileEntry | 
 
 def house_registry(documents: Iterable[tuple[str, Any]]) -> tuple[ProfileRegistry | None, list[Problem]]:
     """A registry of the built-in profiles and the house profiles of ``(source, document)`` pairs
-    (read in the order given), or None and every problem: all of them are valid or none is used."""
+    (read in the order given), or None and every problem: all of them are valid or none is used.
+    Answers under it carry the profile digest (`convert.profile_digest`)."""
     problems: list[Problem] = []
     entries: dict[str, ProfileEntry] = {}
     for count, (source, document) in enumerate(documents, 1):
@@ -118,4 +120,4 @@ def house_registry(documents: Iterable[tuple[str, Any]]) -> tuple[ProfileRegistr
             entries[entry.name] = entry
     if problems:
         return None, problems
-    return ProfileRegistry(entries.values()), []
+    return ProfileRegistry(entries.values(), profile_digest), []

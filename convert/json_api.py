@@ -11,9 +11,10 @@ raises `InvalidRequest` with the path of every field that is wrong.
 
 from __future__ import annotations
 
-from rules_core.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core.json_write import list_waits_response_dict, settle_record_response_dict, settle_response_dict
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 from rules_core.replay import settle_record
 from rules_core.settle import settle
 from rules_core.waits import list_waits

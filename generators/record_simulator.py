@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from generators.random_hands import HandGenerator
 from rules_core.build import (
     abandon,
     added_kong,
@@ -34,7 +35,6 @@ from rules_core.build import (
 from rules_core.multipliers import multipliers
 from rules_core.overrides import resolve_profile
 from rules_core.patterns import IllegalReason
-from rules_core.random_hands import HandGenerator
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
 from rules_core.replay import Phase, Replay, settle_record
 from rules_core.requests import Dice, MeldKind, Outcome

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from rules_core.errors import FieldViolation, InvalidRequest, Violations, excerpt, key_path
+from convert.profile_digest import BUILTIN_REGISTRY
+from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, Violations, excerpt, key_path
 from rules_core.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
@@ -27,10 +28,9 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
-from rules_core.json_text import LongInteger
 from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
-from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
+from rules_core.registry import ProfileRegistry
 from rules_core.replay import first_impossible_event
 from rules_core.requests import (
     Dice,

@@ -23,6 +23,8 @@ import json
 from collections import deque
 from typing import Any
 
+from rules_core.errors import LongInteger
+
 MAX_DEPTH = 64  # a SettleBatch of requests with overrides nests 8 deep; a profile file 6
 
 
@@ -60,26 +62,6 @@ def _object(pairs: list) -> dict:
     if len(value) != len(pairs):
         raise _Twice
     return value
-
-
-class LongInteger:
-    """An integer in JSON text with more digits than Python reads (`read_json`): kept as its
-    number of digits only, for a field reader to refuse as out of range."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, text: str):
-        self.digits = len(text.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"an integer of {self.digits:,} digits"
-
-    __str__ = __repr__
-
-    def _refused(self):  # protobuf's JSON parser calls int() or float(): its error then names the field
-        raise ValueError(f"{self} is out of range")
-
-    __int__ = __float__ = __index__ = _refused
 
 
 def _integer(text: str):

@@ -14,9 +14,11 @@ form: a whole double as an integer (``1``, not ``1.0``), as RFC 8785 and ECMAScr
 it, so every language's JSON writer agrees.
 
 Nothing here depends on how the profile was spelled (a house file, overrides in snake_case
-or camelCase, enum names or numbers): only the merged values are read. `RuleProfile.digest`
-keeps the digest with the profile, so a merged profile memoised by `rules_core.overrides`
-and a registry's profiles pay for it once.
+or camelCase, enum names or numbers): only the merged values are read. `profile_digest` stamps
+the digest on the profile (`RuleProfile.digest_stamp`), so a merged profile memoised by
+`rules_core.overrides` and a registry's profiles pay for it once, and the digest lives and dies
+with its profile. `BUILTIN_REGISTRY` is rules_core's built-in profiles with their digests: the
+registry every answer of the product is made under when no house profile is loaded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from rules_core.json_write import profile_dict
 from rules_core.profile import RuleProfile
+from rules_core.registry import ProfileRegistry
 
 PREFIX = "sha256:"
 
@@ -68,6 +71,18 @@ def canonical_profile_json(profile: RuleProfile) -> bytes:
     return text.encode("utf-8")
 
 
-def profile_digest(profile: RuleProfile) -> str:
-    """``sha256:`` and 64 hex digits; computed afresh: callers read `RuleProfile.digest`."""
+def computed_digest(profile: RuleProfile) -> str:
+    """``sha256:`` and 64 hex digits, computed afresh: callers use `profile_digest`."""
     return PREFIX + hashlib.sha256(canonical_profile_json(profile)).hexdigest()
+
+
+def profile_digest(profile: RuleProfile) -> str:
+    """The profile's digest: computed on the first call, then the stamp it left on the profile."""
+    digest = profile.digest_stamp
+    if not digest:
+        digest = computed_digest(profile)
+        object.__setattr__(profile, "digest_stamp", digest)  # frozen: set once, always to the same value
+    return digest
+
+
+BUILTIN_REGISTRY = ProfileRegistry(digest=profile_digest)
