@@ -53,7 +53,7 @@ def advise(request: AdviseRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
     profile, counts, seen = validate_advice(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     result = advise_holding(profile, multi, request.seat, request.dealer_seat, request.hand, counts, seen)
-    return result._replace(request_id=request.request_id)
+    return result._replace(request_id=request.request_id, profile_digest=profiles.digest(profile))
 
 
 def advise_holding(
@@ -66,7 +66,7 @@ def advise_holding(
     seen: list[int],
 ) -> AdviceResult:
     """Advice on a real holding: ``counts`` its concealed tile counts, ``seen`` the counts of the
-    tiles seen outside it."""
+    tiles seen outside it; its profile digest empty (`advise` answers with its registry's)."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds)
@@ -74,7 +74,7 @@ def advise_holding(
     overlaps = path_overlaps(rules, tables, counts, melds)
     paths = _paths(rules, overlaps, size)
     if not paths:  # 死手: no target with these melds
-        return AdviceResult("", False, None, (), _NO_USEFUL, 0, _NO_WAITS, 0.0, _NO_OPTIONS, profile.digest)
+        return AdviceResult("", False, None, (), _NO_USEFUL, 0, _NO_WAITS, 0.0, _NO_OPTIONS, "")
     shanten = paths[0].shanten
     own = held_counts(hand, counts)
     valuer = _Valuer(profile, multi, seat, dealer_seat, hand)
@@ -85,10 +85,10 @@ def advise_holding(
         if shanten == 0:
             waits, live_value = _waits(useful, valuer, counts)
         return AdviceResult(
-            "", True, shanten, paths, useful, live_total, waits, live_value, _NO_OPTIONS, profile.digest
+            "", True, shanten, paths, useful, live_total, waits, live_value, _NO_OPTIONS, ""
         )
     options = _options(counts, tables, rules, overlaps, melds, size, own, seen, valuer)
-    return AdviceResult("", True, shanten, paths, _NO_USEFUL, 0, _NO_WAITS, 0.0, options, profile.digest)
+    return AdviceResult("", True, shanten, paths, _NO_USEFUL, 0, _NO_WAITS, 0.0, options, "")
 
 
 def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[Path, ...]:

@@ -118,7 +118,7 @@ def review_record(request: SettleRecordRequest, profiles: ProfileRegistry = BUIL
             )
         )
     seats = tuple(_seat_review(seat, reviews, state) for seat in range(4))
-    return ReviewResult(request.request_id, tuple(reviews), seats, profile.digest)
+    return ReviewResult(request.request_id, tuple(reviews), seats, profiles.digest(profile))
 
 
 def _seat_review(seat: int, reviews: list[DiscardReview], state: Replay) -> SeatReview:
