@@ -19,3 +19,8 @@ def test_each_variant_of_each_path_is_measured_with_its_ratios():
         for name in ("json_request", "json_answer", "arrow_requests", "arrow_results")
     }
 
+
+def test_a_module_gone_from_the_tree_has_no_variant():
+    assert not present("arrow_requests")
+    assert list(VARIANTS["arrow"]) == ["native", "arrow_results off"]
+    assert list(VARIANTS["jsonl"]) == ["native", "json_request off", "json_answer off", "both off"]
