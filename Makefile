@@ -13,10 +13,10 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-# The hot path (rules_core.compiled.HOT_PATH: rules_core's modules and batch/fast_requests.py)
+# The hot path (rules_core.compiled.HOT_PATH: rules_core's modules, batch/fast_requests.py and convert/proto_bytes.py)
 # compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
 # package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments proto_read record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py convert/proto_bytes.py
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
@@ -222,16 +222,7 @@ explorer-screenshots: install
 	$(PY) -m tests.explorer.screenshots
 
 .PHONY: fuzz fuzz-native
-# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
-# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
-fuzz-native: install
-	mkdir -p build
-	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
-	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-		SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native $(PY) -m pytest -p no:cacheprovider -m native tests
-
-# Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
-# coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
+# atheris (requirements-fuzz.txt), for fuzz and fuzz-native.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 50000
 FUZZ_SECONDS ?= 120
@@ -240,6 +231,28 @@ $(FUZZ_STAMP): requirements-fuzz.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-fuzz.txt
 	touch $@
 
+# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
+# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
+# Then each module fuzzed coverage-guided against its Python twin (atheris, on the usual build),
+# and every input the fuzzer kept replayed against the sanitized build (tests/fuzz/native_guided.py).
+FUZZ_NATIVE_SECONDS ?= 30
+NATIVE_MODULES := json_request json_answer arrow_results
+NATIVE_CORPUS := build/native-corpus
+SANITIZED_RUN := ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native
+fuzz-native: install $(FUZZ_STAMP)
+	mkdir -p build
+	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
+	$(SANITIZED_RUN) $(PY) -m pytest -p no:cacheprovider -m native tests
+	for module in $(NATIVE_MODULES); do \
+		rm -rf $(NATIVE_CORPUS)/$$module && \
+		$(PY) -m tests.fuzz.native_guided $$module --corpus $(NATIVE_CORPUS)/$$module \
+			-max_total_time=$(FUZZ_NATIVE_SECONDS) -timeout=10 -seed=$(FUZZ_SEED) && \
+		$(SANITIZED_RUN) $(PY) -m tests.fuzz.native_guided $$module --replay $(NATIVE_CORPUS)/$$module || exit 1; \
+	done
+
+# Hostile bodies for every rpc over a real channel (see docs/RELIABILITY.md), then
+# coverage-guided fuzzing of the notation parser, the JSON reader and the profile file reader.
 fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT) --report fuzz-report.json
 	$(PY) -m tests.fuzz.coverage_guided notation -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)

@@ -1,9 +1,9 @@
 """Compile the hot path with mypyc, in place: `make install` runs it where gcc is.
 
-The hot path is `rules_core.compiled.HOT_PATH`: rules_core's modules, and the batch readers
-that feed it (``batch.fast_requests``), one group. One source: the modules stay plain Python,
-and `rules_core.compiled` imports the source instead whenever a compiled module is missing or
-older than it, or SHMJ_PURE_PYTHON=1.
+The hot path is `rules_core.compiled.HOT_PATH`: rules_core's modules, and the readers that
+feed it (``batch.fast_requests``, ``convert.proto_bytes``), one group. One source: the modules
+stay plain Python, and `rules_core.compiled` imports the source instead whenever a compiled
+module is missing or older than it, or SHMJ_PURE_PYTHON=1.
 The shared library of the group lands at the project root as rules_core__mypyc*.so.
 The image's wheel compiles the same extensions (`extensions()`) through setup.py, and with them
 the native modules of `batch.native` (`native_extensions()`: one extension per C file there).

@@ -2,7 +2,7 @@
 
 With SHMJ_COMPILE_CORE=1 the wheel carries rules_core's hot path compiled with mypyc from the
 same source files (compile_core.extensions: an extension module per hot-path module, in
-rules_core/ and batch/, and their group library rules_core__mypyc at the top level), and a stamp of the
+rules_core/, batch/ and convert/, and their group library rules_core__mypyc at the top level), and a stamp of the
 digests of the sources it compiled, by which rules_core.compiled judges the installed build
 current: pip gives every installed file the time of the install, so times cannot tell.
 Otherwise, as for `make install`'s editable install, the wheel is pure Python.

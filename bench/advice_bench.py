@@ -30,11 +30,11 @@ import statistics
 import sys
 import time
 
+from generators.record_simulator import simulate_records
 from rules_core import BUILD
 from rules_core.advice import advise, holding_paths
 from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from generators.record_simulator import simulate_records
 from rules_core.requests import Hand
 from rules_core.review import review_record
 from rules_core.tiles import ALL_TILES, TILE_KINDS

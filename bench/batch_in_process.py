@@ -23,7 +23,6 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 import convert
 import rules_core as rc
 from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core import proto_read
 from server import garbage, metrics
 from server.config import ServerConfig
 from server.parsed_body import ParsedBody
@@ -79,8 +78,7 @@ def handler_rate(payloads: list[bytes], passes: int = 2) -> float:
 def step_costs(payloads: list[bytes], passes: int = 3) -> dict[str, float]:
     """CPU microseconds per hand of each step of the handler, each over every hand on its own,
     best of ``passes`` with the steps interleaved in each: the body's entries read (the
-    handler's reader, `batch.native.proto_request` where it is built; and its Python twin
-    `rules_core.proto_read`, compiled where the hot path is), settled, written
+    handler's reader, `convert.proto_bytes`, compiled where the hot path is), settled, written
     (`convert.batch_entry`) and counted (`metrics.SettlementTally`)."""
     batches = [read_batch(body) or [] for body in payloads]
     cores = [core for batch in batches for core in batch if core is not None]
@@ -93,7 +91,6 @@ def step_costs(payloads: list[bytes], passes: int = 3) -> dict[str, float]:
     tally = metrics.SettlementTally()
     steps: dict[str, Callable[[], object]] = {
         "read": lambda: [read_batch(body) for body in payloads],
-        "read, Python": lambda: [proto_read.read_batch(body) for body in payloads],
         "settle": lambda: [_settled(core) for core in cores],
         "entry": lambda: [convert.batch_entry(core.request_id, result) for core, result in outcomes],
         "tally": lambda: [tally.add(core.outcome, result) for core, result in outcomes],

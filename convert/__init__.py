@@ -5,6 +5,8 @@ a number the proto does not define is reported as a field violation, as the
 JSON reader of rules_core reports an unknown name.
 
 - `requests`: proto requests to rules_core requests (the hot path, and the careful one)
+- `proto_bytes`: SettleBatch's entries read from the body's bytes straight into rules_core
+  requests, answering only where it gives what `requests` gives (compiled on the hot path)
 - `records`: hand records (牌谱) to rules_core records, and their answers back
 - `profiles`: RuleProfile messages to overrides, and profiles (with their summaries) to messages
 - `responses`: results to messages (winners, errors, CheckWin, ListWaits)
@@ -12,8 +14,13 @@ JSON reader of rules_core reports an unknown name.
 - `messages`: rules_core requests to proto requests, for clients and tests
 - `results`: response messages back to rules_core results, for clients (`shmj rescore`)
 - `json_form`: messages to the JSON dicts every output of this product is written as
+``proto_bytes`` is on the compiled hot path: ``rules_core.compiled``, imported first, says
+whether its compiled module or its source is imported.
 """
 
+import rules_core.compiled  # noqa: F401  # first: it decides where the hot-path modules come from
+
+# isort: split
 from convert.enums import Violations
 from convert.json_form import message_dict
 from convert.messages import hand_message, settle_request_message, winner_message

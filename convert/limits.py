@@ -11,16 +11,20 @@ under load, nearly all of it in protobuf, and settling cannot take anything that
 
 A hand record (`SettleRecordRequest`) is bounded by the longest legal hand
 (`largest_record_encoding`). `SettleBatchRequest` and streams are bounded per request: each entry of a batch is
-measured on the wire (`batch_entry_violation`), each stream message like a body.
+measured on the wire, and the entries counted, before protobuf reads any (`batch_extent`), each
+stream message like a body.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from mahjong.shanghai.v1 import records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
+from convert.proto_bytes import batch_extent as batch_fields
 from rules_core.errors import FieldViolation
 from rules_core.record_checks import CHOW_TILES, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
@@ -102,19 +106,19 @@ MAX_BODY_BYTES: dict[str, int] = {
 MAX_BODY_BYTES[svc.ListProfilesRequest.DESCRIPTOR.full_name] = 1024  # no fields: only a newer client's
 MAX_BODY_BYTES[records_pb2.SettleRecordRequest.DESCRIPTOR.full_name] = _rounded(BODY_MARGIN * largest_record_encoding())
 MAX_REQUEST_BYTES = MAX_BODY_BYTES[pb.SettleRequest.DESCRIPTOR.full_name]
-_BATCH = svc.SettleBatchRequest.DESCRIPTOR.full_name
-_REQUESTS_TAG = 1 << 3 | 2  # SettleBatchRequest.requests, length-delimited
+BATCH_MESSAGE = svc.SettleBatchRequest.DESCRIPTOR.full_name
+MIN_ENTRY_BYTES = 2  # an entry's tag and length: a body of n entries is at least 2n bytes
 
 
 def inspected_from(message_name: str) -> int | None:
     """The body length over which `body_violation` can find something (None: never), so that a
     caller compares one length on its hot path and calls it only past that."""
-    return MAX_REQUEST_BYTES if message_name == _BATCH else MAX_BODY_BYTES.get(message_name)
+    return MAX_REQUEST_BYTES if message_name == BATCH_MESSAGE else MAX_BODY_BYTES.get(message_name)
 
 
 def body_violation(message_name: str, body: bytes, what: str = "body") -> FieldViolation | None:
     """Why a body for ``message_name`` is too large to be a legal request, or None."""
-    if message_name == _BATCH:
+    if message_name == BATCH_MESSAGE:
         return batch_entry_violation(body)
     limit = MAX_BODY_BYTES.get(message_name)
     if limit is None or len(body) <= limit:
@@ -122,28 +126,30 @@ def body_violation(message_name: str, body: bytes, what: str = "body") -> FieldV
     return FieldViolation(what, f"a legal {message_name} is at most {limit} bytes, got {len(body)}")
 
 
+class BatchExtent(NamedTuple):
+    """What a SettleBatchRequest body holds, known before protobuf reads it: its entries, and
+    the first entry too large to be a legal request (None if there is none)."""
+
+    entries: int
+    oversized: FieldViolation | None
+
+
+def batch_extent(body: bytes) -> BatchExtent:
+    """The body's entries counted from their tags and lengths alone (`convert.proto_bytes`:
+    nothing is made per entry, so a body of millions costs no memory), and the first entry over
+    `MAX_REQUEST_BYTES`. The walk stops at anything but a well-formed body: protobuf then says
+    what is wrong with it."""
+    entries, index, size = batch_fields(body, MAX_REQUEST_BYTES)
+    if index < 0:
+        return BatchExtent(entries, None)
+    violation = FieldViolation(
+        f"requests[{index}]", f"a legal SettleRequest is at most {MAX_REQUEST_BYTES} bytes, got {size}"
+    )
+    return BatchExtent(entries, violation)
+
+
 def batch_entry_violation(body: bytes) -> FieldViolation | None:
-    """The first entry of a SettleBatchRequest body over `MAX_REQUEST_BYTES`, read from the
-    entries' length prefixes alone (nothing is decoded), or None. The walk stops at anything
-    but a well-formed entry: protobuf then says what is wrong with the body."""
+    """The first entry of a SettleBatchRequest body over `MAX_REQUEST_BYTES` (`batch_extent`), or None."""
     if len(body) <= MAX_REQUEST_BYTES:
         return None  # no entry can be larger
-    position, end, index = 0, len(body), 0
-    while position < end and body[position] == _REQUESTS_TAG:
-        size, shift, position = 0, 0, position + 1
-        while position < end and shift < 64:
-            byte = body[position]
-            position += 1
-            size |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                break
-        else:
-            return None  # a varint that does not end
-        if size > MAX_REQUEST_BYTES:
-            return FieldViolation(
-                f"requests[{index}]", f"a legal SettleRequest is at most {MAX_REQUEST_BYTES} bytes, got {size}"
-            )
-        position += size
-        index += 1
-    return None
+    return batch_extent(body).oversized

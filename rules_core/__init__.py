@@ -10,7 +10,6 @@ A pure library: no gRPC, no I/O. The usual entry points:
 - `settle_json(dict) -> dict`, `settle_record_json(dict) -> dict` and `list_waits_json(dict) -> dict`, in
   the proto3 JSON mapping of API.md: the wire layer's (`convert.json_api`), imported on first use
 - `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
-- `read_batch(bytes)`: the entries of a serialised SettleBatchRequest as core values (`proto_read`)
 
 The hot path runs compiled with mypyc where `make install` could build it
 (`rules_core.compiled.BUILD` says which; ``SHMJ_PURE_PYTHON=1`` forces the source).
@@ -37,7 +36,6 @@ from rules_core.errors import FieldViolation, InvalidRequest, NotationError, Pro
 from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.patterns import IllegalReason, Pattern
 from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, RuleProfile, Unit
-from rules_core.proto_read import read_batch
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.replay import settle_record
 from rules_core.requests import (
@@ -133,7 +131,6 @@ __all__ = [
     "parse_hand",
     "parse_tile",
     "parse_tiles",
-    "read_batch",
     "settle",
     "settle_json",
     "settle_record",

@@ -1,6 +1,6 @@
 """Which build of the hot path runs: compiled with mypyc, or the pure-Python source.
 
-The modules of `HOT_PATH` (rules_core's, and the batch readers that feed it) are plain Python,
+The modules of `HOT_PATH` (rules_core's, and the readers that feed it) are plain Python,
 the one source. `make install` also compiles them with mypyc (`compile_core.py`) where a C
 compiler is present, leaving an extension module beside each source file, which Python imports
 in its place. The source is used instead:
@@ -38,7 +38,6 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.next_hand",
     "rules_core.overrides",
     "rules_core.payments",
-    "rules_core.proto_read",
     "rules_core.record_checks",
     "rules_core.record_waits",
     "rules_core.replay",
@@ -48,6 +47,7 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.validation",
     "rules_core.valuation",
     "batch.fast_requests",
+    "convert.proto_bytes",
 )
 PURE_ENV = "SHMJ_PURE_PYTHON"
 _HERE = os.path.dirname(os.path.abspath(__file__))

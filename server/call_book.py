@@ -24,11 +24,12 @@ import grpc
 import structlog
 from grpc.aio import EOF
 
-from convert.limits import body_violation, inspected_from
+from convert.limits import BATCH_MESSAGE, MIN_ENTRY_BYTES, batch_extent, body_violation, inspected_from
 from rules_core.errors import InvalidRequest, bounded
 from server import errors, logs, metrics, peer_share, tracing
 from server.body_deadline import REQUESTS, expired
 from server.drain import DRAIN, refuse_if_draining
+from server.off_loop import off_loop
 from server.parsed_body import keeping_body
 from server.peer_share import has_room, peer_host
 from server.unsent_answers import call_had_ended
@@ -194,18 +195,30 @@ class Decoder:
     """The rpc's request deserializer, answering INVALID_ARGUMENT for a body it cannot read or
     one larger than a legal request can be (`convert.limits`, measured before decoding), and
     RESOURCE_EXHAUSTED for one over the message limit (gRPC's core is given a higher one, see
-    `server.worker`, so that such a call is logged and counted)."""
+    `server.worker`, so that such a call is logged and counted). Given ``max_batch_size``, a
+    SettleBatch body's entries are counted before protobuf reads any (`convert.limits.batch_extent`),
+    and one of more is refused BATCH_TOO_LARGE: protobuf's parse makes a message of every entry,
+    holding the interpreter throughout (2.7 s for a body of 8 million empty ones)."""
 
-    __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "inspected_from")
+    __slots__ = ("deserialize", "expected", "message_name", "max_message_bytes", "max_batch_size", "inspected_from")
 
-    def __init__(self, deserialize: Any, max_message_bytes: int | None = None, keep_body: bool = False) -> None:
+    def __init__(
+        self,
+        deserialize: Any,
+        max_message_bytes: int | None = None,
+        keep_body: bool = False,
+        max_batch_size: int | None = None,
+    ) -> None:
         """``keep_body``: the request is a `ParsedBody`, the message with the bytes it was read from."""
         self.deserialize = keeping_body(deserialize) if keep_body and deserialize is not None else deserialize
         descriptor = getattr(getattr(deserialize, "__self__", None), "DESCRIPTOR", None)
         self.message_name: str = descriptor.full_name if descriptor is not None else ""
         self.expected = f"a {descriptor.full_name} message" if descriptor is not None else "a message of this rpc"
         self.max_message_bytes = max_message_bytes
+        self.max_batch_size = max_batch_size if self.message_name == BATCH_MESSAGE else None
         bounds = [b for b in (inspected_from(self.message_name), max_message_bytes) if b is not None]
+        if self.max_batch_size is not None:  # a shorter body cannot hold more entries
+            bounds.append(MIN_ENTRY_BYTES * self.max_batch_size)
         self.inspected_from: int = min(bounds, default=MAX_MESSAGE_BYTES)  # a body no longer is not looked at
 
     async def __call__(self, body: Any, context: Any, what: str = "the body") -> Any:
@@ -225,9 +238,18 @@ class Decoder:
             await errors.abort(context, errors.message_too_large(what, len(body), self.max_message_bytes))
 
     async def refuse_large(self, body: bytes, context: Any, what: str = "the body") -> None:
-        """End the call if the body is over the message limit or larger than a legal request."""
+        """End the call if the body is over the message limit, larger than a legal request, or a
+        batch of more entries than ``max_batch_size``. A batch's entries are counted in the
+        worker's thread for large work (`server.off_loop`) when the body is large."""
         await self.within_limit(body, context, what)
-        oversized = body_violation(self.message_name, body)
+        if self.message_name == BATCH_MESSAGE:
+            extent = await off_loop(len(body), batch_extent, body)
+            oversized = extent.oversized
+            if oversized is None and self.max_batch_size is not None and extent.entries > self.max_batch_size:
+                metrics.REJECTED.labels("SettleBatch").inc()
+                await errors.abort(context, errors.batch_too_large(extent.entries, self.max_batch_size))
+        else:
+            oversized = body_violation(self.message_name, body)
         if oversized is not None:
             await errors.abort(context, errors.body_too_large(InvalidRequest([oversized])))
 

@@ -47,7 +47,8 @@ class CallObserver:
     """Wraps each method's handler once in the call's book-keeping (decoding, metrics, the
     log line); `ObservedRegistration` registers the wrappers. The methods named in
     ``preserialized`` are registered without a response serializer, and those in ``keep_body``
-    get their request as a `server.parsed_body.ParsedBody` (see `server.preserialized`)."""
+    get their request as a `server.parsed_body.ParsedBody` (see `server.preserialized`); a
+    SettleBatch body of more than ``max_batch_size`` entries is refused before it is decoded."""
 
     def __init__(
         self,
@@ -55,9 +56,11 @@ class CallObserver:
         max_message_bytes: int | None = None,
         body_timeout_s: float = ServerConfig.grpc_body_timeout_s,
         keep_body: frozenset[str] = frozenset(),
+        max_batch_size: int | None = None,
     ):
         self.preserialized = preserialized
         self.keep_body = keep_body
+        self.max_batch_size = max_batch_size  # a SettleBatch of more entries is refused before it is decoded
         self.max_message_bytes = max_message_bytes  # checked here, so that a body over it is logged and counted
         self.body_timeout_s = body_timeout_s  # a request (a stream's next message) must arrive within it
         self._wrapped: dict[str, tuple] = {}  # method: (the handler gRPC found, its wrapper)
@@ -74,7 +77,9 @@ class CallObserver:
         return wrapped
 
     def _wrap(self, handler, method: str):
-        decode = Decoder(handler.request_deserializer, self.max_message_bytes, method in self.keep_body)
+        decode = Decoder(
+            handler.request_deserializer, self.max_message_bytes, method in self.keep_body, self.max_batch_size
+        )
         if handler.unary_unary:
             serializer = None if method in self.preserialized else handler.response_serializer
             return grpc.stream_unary_rpc_method_handler(  # the same on the wire; see `server.call_book.unary`

@@ -1,6 +1,6 @@
 """A request message with the bytes it was parsed from, for a handler that reads them again.
 
-SettleBatch reads its entries from the body's bytes (`rules_core.proto_read`: no attribute
+SettleBatch reads its entries from the body's bytes (`convert.proto_bytes`: no attribute
 read per field, docs/PERFORMANCE.md) and from the message only those entries that reader
 leaves to it. The body is parsed first all the same, so a body that is not the rpc's message
 is refused before the handler runs, as every rpc's is (`server.call_book.Decoder`).

@@ -7,7 +7,7 @@ again, about a microsecond a hand. `server.observed_calls.CallObserver` register
 the methods named here without a response serializer, which gRPC takes to mean the
 handler returns bytes (in the one wrapper every call has already, rather than a second).
 
-SettleBatch reads its entries from the body's bytes too (`rules_core.proto_read`), under
+SettleBatch reads its entries from the body's bytes too (`convert.proto_bytes`), under
 half of what reading them from the parsed message costs: the methods of `BODY_READ_AGAIN`
 get their request as a `server.parsed_body.ParsedBody`, the message with its bytes.
 """

@@ -1,11 +1,8 @@
 """ScoringService: converts messages, calls rules_core, converts back. Nothing else.
 
-SettleBatch reads its entries from the body's bytes with ``batch.native.proto_request`` (C) where
-it is built, else with its Python twin ``rules_core.proto_read`` (SHMJ_PURE_PYTHON=1, no gcc).
-The server imports ``batch.native`` for it because that package is where every wire form's
-native reader and writer lives (JSON Lines, Arrow, and this protobuf one), built, checked for
-being current and loaded in one way (`batch.native.load`); ``batch.native`` itself imports no
-gRPC and nothing of the batch jobs.
+SettleBatch reads its entries from the body's bytes with `convert.proto_bytes` (compiled on the
+hot path), and from the message those entries that reader leaves to it. The server imports
+nothing of the batch jobs: every wire form's reading is in `convert`.
 """
 
 from __future__ import annotations
@@ -18,9 +15,8 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
-from batch import native
 from convert.profile_digest import profile_digest
-from rules_core import proto_read
+from convert.proto_bytes import read_batch
 from rules_core.errors import InvalidRequest, ProfileDigestMismatch
 from rules_core.overrides import resolve_profile
 from rules_core.waits import judge_win
@@ -30,9 +26,6 @@ from server.config import ServerConfig
 from server.drain import batch_chunk
 from server.parsed_body import ParsedBody
 from server.profiles import HouseProfiles
-
-_NATIVE_PROTO = native.load("proto_request")
-read_batch = proto_read.read_batch if _NATIVE_PROTO is None else _NATIVE_PROTO.read_batch
 
 SERVICE_NAME = svc.DESCRIPTOR.services_by_name["ScoringService"].full_name
 
@@ -100,7 +93,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
     @errors.guarded
     async def SettleBatch(self, request, context) -> bytes:
         """The serialised SettleBatchResponse (see `server.preserialized`). Entries in the usual
-        form are read from the body's bytes (`read_batch`: C, or `rules_core.proto_read`), the rest from the message.
+        form are read from the body's bytes (`convert.proto_bytes.read_batch`), the rest from the message.
         The cycle collector is paused while batches are settled (`server.garbage.BatchPause`):
         resumed after `_settle_batch` has returned, so what the batch built is freed, never walked."""
         with garbage.BATCHES.during_batch(len(request.requests)):

@@ -105,7 +105,14 @@ async def serve(config: ServerConfig, reuse_port: bool, supervisor: int, ready=N
     )
     # Every service's handlers registered observed (call metrics, log line, drain), not intercepted.
     observed = ObservedRegistration(
-        server, CallObserver(PRESERIALIZED_METHODS, config.request_limit, config.grpc_body_timeout_s, BODY_READ_AGAIN)
+        server,
+        CallObserver(
+            PRESERIALIZED_METHODS,
+            config.request_limit,
+            config.grpc_body_timeout_s,
+            BODY_READ_AGAIN,
+            max_batch_size=config.max_batch_size,
+        ),
     )
     try:
         profiles = HouseProfiles(config.profiles_dir, follow_links=config.profiles_follow_links)

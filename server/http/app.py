@@ -21,8 +21,9 @@ from server.explorer import notation, profile_view, static_files, why
 from server.explorer.bodies import MAX_BODY_BYTES, BadExplorerBody
 from server.http import connect
 from server.http.bodies import BodyBudget, BodyShare, OverBudget
-from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer, in_json_thread
+from server.http.calls import METHODS, Answer, Calls, HttpCallContext, error_answer
 from server.http.connections import CLOSED
+from server.off_loop import in_json_thread
 from server.service import SERVICE_NAME
 
 log = structlog.get_logger("shmj.http")

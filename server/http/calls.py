@@ -7,7 +7,6 @@ answer is encoded back (the bytes Settle and SettleBatch build themselves go out
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from server.http import connect
 from server.http.json_requests import BatchEntryErrors, Refused, read_request
 from server.http.json_steps import dumps_in_steps
 from server.observed_calls import observed
+from server.off_loop import off_loop
 from server.service import SERVICE_NAME
 from server.service import ScoringService as _Servicer
 
@@ -45,7 +45,6 @@ class Method:
     request_class: type
     response_class: type
     streaming: bool
-    decode: Decoder  # gRPC's decoder of a protobuf body (`server.call_book`): the same checks and errors
 
 
 def _method(descriptor) -> Method:
@@ -55,7 +54,6 @@ def _method(descriptor) -> Method:
         request_class,
         message_factory.GetMessageClass(descriptor.output_type),
         descriptor.client_streaming or descriptor.server_streaming,
-        Decoder(request_class.FromString),
     )
 
 
@@ -64,26 +62,9 @@ METHODS = {m.name: _method(m) for m in _SERVICE.methods}
 NO_ENTRY_ERRORS = BatchEntryErrors()
 
 
-# JSON bodies and answers at least this large are read and written in threads, not on the
-# event loop: a 10,000-hand batch's JSON took the loop for seconds, and gRPC's health checks
-# in the same worker waited (docs/HTTP.md). Smaller ones cost less than the hand-off. Several
-# threads, so that one client's large body never makes another's wait for it to be read: they
-# share the interpreter in turns (`server.http.endpoint.SWITCH_INTERVAL_S`).
-OFF_LOOP_BYTES = 64 * 1024
-JSON_THREADS = 2
-_JSON_THREADS = concurrent.futures.ThreadPoolExecutor(max_workers=JSON_THREADS, thread_name_prefix="shmj-json")
-
-
-async def off_loop(size: int, work, *args):
-    """``work(*args)``, in a thread of its own when ``size`` (bytes) is at least `OFF_LOOP_BYTES`."""
-    if size < OFF_LOOP_BYTES:
-        return work(*args)
-    return await in_json_thread(work, *args)
-
-
-async def in_json_thread(work, *args):
-    """``work(*args)`` in the worker's JSON thread, whatever its size."""
-    return await asyncio.get_running_loop().run_in_executor(_JSON_THREADS, work, *args)
+# JSON bodies and answers of `OFF_LOOP_BYTES` or more are read and written in the worker's
+# threads for large bodies (`server.off_loop`), not on the event loop: a 10,000-hand batch's JSON
+# took the loop for seconds, and gRPC's health checks in the same worker waited (docs/HTTP.md).
 
 
 class CallEnded(grpc.aio.AbortError):
@@ -165,6 +146,12 @@ class Calls:
     def __init__(self, servicer: _Servicer, max_message_bytes: int):
         self.servicer = servicer
         self.max_message_bytes = max_message_bytes
+        # gRPC's decoders of protobuf bodies (`server.call_book`): the same checks and errors,
+        # the servicer's batch limit among them
+        self.decoders = {
+            name: Decoder(method.request_class.FromString, max_batch_size=getattr(servicer, "max_batch_size", None))
+            for name, method in METHODS.items()
+        }
 
     async def run(self, method: Method, codec: str, body: bytes, context: HttpCallContext) -> Answer:
         """Decode, run and encode one call, recorded in the grpc_server_* metrics and logged
@@ -204,7 +191,7 @@ class Calls:
         """The request message and its unreadable batch entries; INVALID_ARGUMENT for a body
         that is not one (whatever the parser raises: the body is the caller's, never a bug of ours)."""
         if codec == connect.PROTO:
-            return await method.decode(body, context), NO_ENTRY_ERRORS
+            return await self.decoders[method.name](body, context), NO_ENTRY_ERRORS
         try:
             return await off_loop(
                 len(body), read_request, method.name, method.request_class, body, self.servicer.max_batch_size

@@ -23,10 +23,7 @@ from tests.batch.memory import least_block_change
 
 testcapi = pytest.importorskip("_testcapi")
 pytestmark = pytest.mark.native
-MODULES = {
-    name: native.load(name)
-    for name in ("json_request", "json_answer", "arrow_results", "proto_request")
-}
+MODULES = {name: native.load(name) for name in ("json_request", "json_answer", "arrow_results")}
 needs_build = pytest.mark.skipif(None in MODULES.values(), reason="the native modules are not built (make install)")
 UNREACHED = 300  # calls in a row that no failure reaches: the call makes no more allocations
 
@@ -45,15 +42,6 @@ def _results() -> list:
 
 RESULTS = _results()
 
-# SettleBatch entries (each under 128 bytes: a length of one byte), two with melds, one with a
-# request id not ASCII, one declined (overrides).
-ENTRIES = [
-    *[convert.settle_request_message(r).SerializeToString() for r in REQUESTS if any(w.hand.melds for w in r.winners)][
-        :2
-    ],
-    convert.settle_request_message(REQUESTS[0]._replace(request_id="清一色 é")).SerializeToString(),
-    b"\x1a\x00",
-]
 ERROR = {"requestId": "e-1", "error": {"code": "INVALID_ARGUMENT", "message": "m", "fieldViolations": []}}
 
 
@@ -105,8 +93,6 @@ def cases():
         "json_answer.counted_line",
         lambda: [(json_answer.counted_line(r, counts := new_counts()), counts) for r in RESULTS],
     )
-    body = b"".join(b"\x0a" + bytes([len(entry)]) + entry for entry in ENTRIES)
-    yield "proto_request.read_batch", lambda: MODULES["proto_request"].read_batch(body)
     yield "arrow_results.result_buffers", lambda: arrow_results.result_buffers([*RESULTS, ERROR])
 
 

@@ -122,14 +122,22 @@ def main(argv: list[str]) -> None:
         print(f"usage: python -m tests.fuzz.coverage_guided {{{','.join(TARGETS)}}} [libFuzzer flags]", file=sys.stderr)
         raise SystemExit(2)
     name = argv[1]
+    run(name, TARGETS[name], _seeds(name), _dictionary(name), argv)
+
+
+def run(name: str, target, seeds: list[bytes], words: list[str], argv: list[str], corpus: Path | None = None) -> None:
+    """Fuzz ``target`` from a corpus of ``seeds`` with the dictionary ``words``; ``argv[2:]``
+    are libFuzzer's flags. The corpus grows in ``corpus`` where given, else in a folder dropped
+    at the end."""
     with tempfile.TemporaryDirectory(prefix=f"shmj-atheris-{name}-") as work:
-        corpus = Path(work, "corpus")
-        corpus.mkdir()
-        for index, seed in enumerate(_seeds(name)):
+        if corpus is None:
+            corpus = Path(work, "corpus")
+        corpus.mkdir(parents=True, exist_ok=True)
+        for index, seed in enumerate(seeds):
             (corpus / f"seed-{index}").write_bytes(seed)
         dictionary = Path(work, "dict")
-        dictionary.write_text("".join(f"{json.dumps(word)}\n" for word in _dictionary(name)))
-        atheris.Setup([argv[0], f"-dict={dictionary}", *argv[2:], str(corpus)], TARGETS[name])
+        dictionary.write_text("".join(f"{json.dumps(word)}\n" for word in words))
+        atheris.Setup([argv[0], f"-dict={dictionary}", *argv[2:], str(corpus)], target)
         atheris.Fuzz()
 
 

@@ -21,7 +21,7 @@ import importlib, json, sys, rules_core
 print(json.dumps([rules_core.BUILD] + [importlib.import_module(m).__spec__.origin for m in sys.argv[1:]]))
 """
 SOURCES = [Path(source_file(module)).name for module in HOT_PATH]  # settle.py, ..., fast_requests.py
-PACKAGES = sorted({module.split(".")[0] for module in HOT_PATH})  # rules_core and batch
+PACKAGES = sorted({module.split(".")[0] for module in HOT_PATH})  # rules_core, batch and convert
 
 
 def copy_packages(into: Path) -> None:
@@ -45,6 +45,7 @@ def build_of(env_changes: dict, path: Path = ROOT) -> tuple[str, list[str]]:
 
 def test_this_process_runs_every_hot_module_from_one_build():
     import batch.fast_requests  # noqa: F401  # the batch reader is on the hot path too
+    import convert.proto_bytes  # noqa: F401  # and SettleBatch's
 
     origins = [sys.modules[m].__spec__.origin for m in HOT_PATH]
     if rules_core.BUILD == "compiled":

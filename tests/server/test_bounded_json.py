@@ -17,9 +17,10 @@ import pytest
 
 from server import errors
 from server.http import json_requests
-from server.http.calls import JSON_THREADS, METHODS, OFF_LOOP_BYTES, off_loop
+from server.http.calls import METHODS
 from server.http.json_requests import Refused, read_request
 from server.http.json_steps import STEP_MAX_CHARS
+from server.off_loop import JSON_THREADS, OFF_LOOP_BYTES, off_loop
 from tests.server.error_details import http_bad_request, http_error_info
 
 MAX_BATCH_SIZE = 2000  # the session server's --max-batch-size (tests.server.conftest)

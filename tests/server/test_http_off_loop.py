@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from server.http.calls import OFF_LOOP_BYTES, off_loop
+from server.off_loop import OFF_LOOP_BYTES, off_loop
 
 
 def _thread_name() -> str:

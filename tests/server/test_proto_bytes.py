@@ -1,15 +1,12 @@
-"""SettleBatch's entries read from the body's bytes (``rules_core.proto_read``) are what reading
+"""SettleBatch's entries read from the body's bytes (``convert.proto_bytes``) are what reading
 them from the parsed message gives (``convert.settle_request``), or left to that reading: for
-generated requests, valid and malformed, and for entries in unusual wire forms (unknown
-fields, a field twice, repeated fields unpacked, overrides, negative numbers)."""
+generated requests, valid and malformed, for entries in unusual wire forms (unknown fields, a
+field twice, repeated fields unpacked, overrides, negative numbers), for every form of a varint
+protobuf reads, and for mutated entries."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-import pytest
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.json_format import ParseDict, ParseError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,10 +15,10 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 import rules_core as rc
-from batch import native
+from convert.proto_bytes import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
 from generators.random_hands import generate_requests
-from rules_core.proto_read import FLOWERS, MELD_KINDS, OUTCOMES, TILES, read_batch
 from tests.batch.test_readers_agree import requests as json_requests
+from tests.fuzz.wire import overlong_varint, tag, varint
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -91,14 +88,9 @@ USUAL_TAILS = [
 REFUSED_TAIL = b"\x0a\x02\xc3\x28"  # request_id again, not UTF-8: protobuf refuses the body
 
 
-@SETTINGS
-@given(json_requests(), st.lists(st.sampled_from([*ODD_TAILS, *USUAL_TAILS, REFUSED_TAIL]), max_size=2))
-def test_an_entry_is_read_as_its_message_reads_it_or_left_to_it(data, tails):
-    try:
-        message = ParseDict(data, pb.SettleRequest())
-    except (ParseError, ValueError, TypeError):
-        return  # not a message protobuf can hold: no batch carries it
-    entry = message.SerializeToString() + b"".join(tails)
+def _same_reading(entry: bytes) -> None:
+    """What the bytes reader gives for ``entry`` is the message's reading, or nothing (it leaves
+    the entry to the message); a body protobuf refuses is never read."""
     try:
         svc.SettleBatchRequest.FromString(body([entry]))
     except Exception:  # noqa: BLE001 - protobuf refuses the body: SettleBatch never reads it
@@ -106,6 +98,16 @@ def test_an_entry_is_read_as_its_message_reads_it_or_left_to_it(data, tails):
     (read,) = read_batch(body([entry]))
     if read is not None:
         assert read == message_reading(entry)
+
+
+@SETTINGS
+@given(json_requests(), st.lists(st.sampled_from([*ODD_TAILS, *USUAL_TAILS, REFUSED_TAIL]), max_size=2))
+def test_an_entry_is_read_as_its_message_reads_it_or_left_to_it(data, tails):
+    try:
+        message = ParseDict(data, pb.SettleRequest())
+    except (ParseError, ValueError, TypeError):
+        return  # not a message protobuf can hold: no batch carries it
+    _same_reading(message.SerializeToString() + b"".join(tails))
 
 
 def test_an_entry_in_an_unusual_form_is_left_to_the_message_and_one_in_the_usual_form_is_not():
@@ -136,16 +138,98 @@ def test_a_batch_whose_entry_length_does_not_end_is_left_to_the_message():
     assert read_batch(b"\x0a" + b"\xff" * 10 + b"\x01") is None
 
 
-@pytest.mark.skipif(native.load("proto_request") is None, reason="batch.native.proto_request not built")
-def test_settle_batch_reads_with_the_native_reader_where_it_is_built():
+def test_settle_batch_reads_its_entries_with_this_reader():
     from server import service
 
-    assert service.read_batch.__self__ is service._NATIVE_PROTO
-    assert service.read_batch.__name__ == "read_batch"
+    assert service.read_batch is read_batch
 
 
-def test_settle_batch_reads_with_the_python_reader_under_shmj_pure_python():
-    script = "from server import service\nfrom rules_core import proto_read\nprint(service.read_batch is proto_read.read_batch)"
-    env = {**os.environ, "SHMJ_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
-    assert out.stdout.strip() == "True"
+def _tag(number: int, wire_type: int) -> bytes:
+    return tag(number, wire_type)
+
+
+def _encoded(message, varint, explicit) -> bytes:
+    """``message``'s wire form with each value's varint (not the tags' or lengths') written by
+    ``varint(value, field type)`` (a value of 64 bits,
+    which may write it longer or with bits above 64 set): the forms protobuf reads as the same.
+    A singular number or bool left at zero is written too where ``explicit()`` says so."""
+    out = bytearray()
+    present = message.ListFields()
+    written = {d.number for d, _ in present}
+    for descriptor in message.DESCRIPTOR.fields:
+        numeric = descriptor.type not in (descriptor.TYPE_MESSAGE, descriptor.TYPE_STRING)
+        if numeric and not descriptor.is_repeated and descriptor.number not in written and explicit():
+            present.append((descriptor, 0))
+    for descriptor, value in present:
+        values = value if descriptor.is_repeated else [value]
+        if descriptor.type == descriptor.TYPE_MESSAGE:
+            for item in values:
+                payload = _encoded(item, varint, explicit)
+                out += _tag(descriptor.number, 2) + _length(len(payload)) + payload
+        elif descriptor.type == descriptor.TYPE_STRING:
+            payload = value.encode()
+            out += _tag(descriptor.number, 2) + _length(len(payload)) + payload
+        elif descriptor.is_repeated:  # packed enums
+            payload = b"".join(varint(v & 0xFFFFFFFFFFFFFFFF, descriptor.type) for v in values)
+            out += _tag(descriptor.number, 2) + _length(len(payload)) + payload
+        else:
+            out += _tag(descriptor.number, 0) + varint(int(value) & 0xFFFFFFFFFFFFFFFF, descriptor.type)
+    return bytes(out)
+
+
+@st.composite
+def widened_entries(draw):
+    """A generated request's bytes with each varint of the kinds drawn (bools, int32s, enums)
+    in a form drawn for it: minimal, padded to more bytes, or ten bytes with any of the six
+    bits above 64 set; a number or bool at zero written or not."""
+    request = generate_requests(1, seed=draw(st.integers(0, 10_000)))[0]
+    message = convert.settle_request_message(request)
+    for index in draw(st.lists(st.integers(0, 3), max_size=2)):  # booleans set or not, as drawn
+        if index < len(message.winners):
+            message.winners[index].replacement_draw ^= True
+
+    widened = draw(
+        st.sets(st.sampled_from([FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_ENUM]))
+    )
+
+    def written(value: int, field_type: int) -> bytes:
+        shortest = max(1, (value.bit_length() + 6) // 7)
+        if field_type not in widened:
+            return varint(value)
+        choice = draw(st.sampled_from(["minimal", "padded", "above 64"]))
+        if choice == "padded" and shortest < 10:
+            return overlong_varint(value, draw(st.integers(shortest + 1, 10)))
+        if choice == "above 64":
+            return varint(value | draw(st.integers(1, 63)) << 64)  # ten bytes
+        return varint(value)
+
+    return _encoded(message, written, lambda: draw(st.booleans()))
+
+
+@st.composite
+def mutated_entries(draw):
+    """A widened entry with a few bytes flipped, inserted or removed."""
+    entry = bytearray(draw(widened_entries()))
+    for _ in range(draw(st.integers(0, 3))):
+        position = draw(st.integers(0, len(entry)))
+        kind = draw(st.sampled_from(["flip", "insert", "delete"]))
+        byte = draw(st.integers(0, 255))
+        if kind == "insert" or position == len(entry):
+            entry[position:position] = bytes([byte])
+        elif kind == "flip":
+            entry[position] = byte
+        else:
+            del entry[position]
+    return bytes(entry)
+
+
+@SETTINGS
+@given(widened_entries())
+def test_a_varint_in_any_form_protobuf_reads_is_read_as_protobuf_reads_it(entry):
+    _same_reading(entry)
+
+
+@SETTINGS
+@given(mutated_entries())
+def test_a_mutated_entry_is_read_as_its_message_reads_it_or_left_to_it(entry):
+    _same_reading(entry)
