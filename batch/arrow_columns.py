@@ -150,7 +150,8 @@ def _hands(column: Column) -> tuple[list, bool]:
     melds, melds_clean = _melds(column.get(f, "melds"))
     flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWER_NAMES, MAX_LENGTHS["flowers"])
     clean = concealed_clean and winning_clean and melds_clean and flowers_clean
-    return _build(Hand, (concealed, winning, melds, flowers), clean)
+    # dragon_flowers (RULES.md section 14) is no column yet: its default, as the other readers make it
+    return _build(Hand, (concealed, winning, melds, flowers, repeat((), len(concealed))), clean)
 
 
 def _winners(column: Column) -> tuple[list, bool]:
@@ -164,6 +165,7 @@ def _winners(column: Column) -> tuple[list, bool]:
         passed,
         items.get(f, "replacement_draw").values(False),
         items.get(f, "first_go_around").values(False),
+        repeat(False, len(hands)),  # last_tile (RULES.md section 14): no column yet
     )
     winners, clean = _build(Winner, fields, hands_clean and passed_clean)
     return _slices(offsets, winners, MAX_LENGTHS["winners"], clean)
@@ -173,7 +175,8 @@ def _liabilities(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
     f = items.fields()
     fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
-    relations, _ = _build(LiabilityRelation, fields, True)
+    kept = repeat(False, len(fields[0]))  # pattern_kept (RULES.md section 14): no column yet
+    relations, _ = _build(LiabilityRelation, (*fields, kept), True)
     return _slices(offsets, relations, MAX_LENGTHS["liabilities"], True)
 
 
@@ -220,6 +223,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         repeat(None, size),  # no overrides
         ids,
         top.get(columns, "profile_digest").values(""),
+        repeat((), size),  # declared_seats (RULES.md section 14): no column yet
     )
     long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
     clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids

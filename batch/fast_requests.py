@@ -47,6 +47,7 @@ def _hand(line: Any) -> Hand:
             if melds
             else (),  # melds
             tuple([FLOWERS[name] for name in flowers]) if flowers else (),  # flowers
+            (),  # dragon_flowers: not read from JSON yet (RULES.md section 14)
         ),
     )
 
@@ -54,7 +55,7 @@ def _hand(line: Any) -> Hand:
 def _winner(w: Any) -> Winner:
     return _new(
         Winner,
-        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around)),
+        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around), False),
     )
 
 
@@ -77,7 +78,10 @@ def _core(r: Any) -> SettleRequest | None:
             r.huangfan_count or 0,  # huangfan_count
             r.discarder_seat or 0,  # discarder_seat
             tuple(
-                [_new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0)) for x in liabilities]
+                [
+                    _new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0, False))
+                    for x in liabilities
+                ]
             )
             if liabilities
             else (),  # liabilities
@@ -85,6 +89,7 @@ def _core(r: Any) -> SettleRequest | None:
             None,  # overrides: a request with overrides is the bounded reader's
             request_id,  # request_id
             r.profile_digest or "",  # profile_digest
+            (),  # declared_seats: not read from JSON yet (RULES.md section 14)
         ),
     )
 

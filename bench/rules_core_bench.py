@@ -84,6 +84,38 @@ def run_overrides(requests, rounds: int = 7) -> dict:
     }
 
 
+FAMILY_PROFILES = ("qiaoma", "qiaoma_lezi", "qinghunpeng")
+
+
+def run_families(requests, rounds: int = 7) -> dict:
+    """The same requests settled under `classic` and under each profile of RULES.md section 14
+    (every seat knocked, so that `qiaoma`'s wins are judged in full): the best CPU time of
+    interleaved rounds, as ratios to `classic`'s. Requests a profile refuses (a dragon among
+    the tiles under dragons_are_flowers) count as they cost."""
+    from rules_core.registry import FAMILIES_REGISTRY
+
+    variants = {
+        name: [replace(r, profile=name, declared_seats=(0, 1, 2, 3)) for r in requests]
+        for name in ("classic", *FAMILY_PROFILES)
+    }
+    best = dict.fromkeys(variants, float("inf"))
+    clock = time.process_time
+    for _ in range(rounds):
+        for name, batch in variants.items():
+            start = clock()
+            for request in batch:
+                try:
+                    settle(request, FAMILIES_REGISTRY)
+                except InvalidRequest:
+                    pass
+            best[name] = min(best[name], clock() - start)
+    return {
+        "count": len(requests),
+        "per_second": {name: len(requests) / seconds for name, seconds in best.items()},
+        "ratio": {name: best[name] / best["classic"] for name in FAMILY_PROFILES},
+    }
+
+
 def run_shape_tables(requests) -> dict:
     """The shape search with the per-suit table against the same search recomputed each time."""
     from rules_core import shape
@@ -197,6 +229,9 @@ def main(argv=None) -> int:
     parser.add_argument("--fair-count", type=int, default=6_000, help="complete hands in the fair comparison")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the fair comparison")
     parser.add_argument("--overrides-count", type=int, default=20_000, help="requests timed with overrides")
+    parser.add_argument(
+        "--families-count", type=int, default=20_000, help="requests timed under qiaoma, qiaoma_lezi, qinghunpeng"
+    )
     parser.add_argument("--reference-path", default=".bench-deps", help="where `mahjong` is installed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
@@ -205,6 +240,7 @@ def main(argv=None) -> int:
     ours = run_rules_core(requests)
     shapes = run_shape_tables(requests)
     overrides = run_overrides(requests[: args.overrides_count])
+    families = run_families(requests[: args.families_count])
     fair = run_fair(args.reference_path, args.fair_count, args.seed, args.rounds)
     pure = None
     if fair and fair["build"] == "compiled":
@@ -214,6 +250,7 @@ def main(argv=None) -> int:
         "rules_core": ours,
         "shape_tables": shapes,
         "overrides": overrides,
+        "families": families,
         "fair": fair,
         "fair_pure": pure,
     }
@@ -235,6 +272,11 @@ def main(argv=None) -> int:
         print(
             f"overrides   {overrides['count']:>7} requests  {overrides['per_second'][name]:>10,.0f} settlements/s  "
             f"{ratio:.2f}x the CPU time without ({name}; best of interleaved rounds)"
+        )
+    for name, ratio in families["ratio"].items():
+        print(
+            f"{name:<11} {families['count']:>7} requests  {families['per_second'][name]:>10,.0f} settlements/s  "
+            f"{ratio:.2f}x the CPU time of classic (the same requests; best of interleaved rounds)"
         )
     if fair:
         print_fair(fair)

@@ -52,7 +52,7 @@ OUTCOMES: Final = _by_number(tuple(Outcome), 0)
 # wire's bytes it was read from, so what is read here the message's reading reads the same way.
 MAX_MELD_BYTES: Final = 32
 _REQUESTS_TAG: Final = 0x0A  # SettleBatchRequest.requests: field 1, length-delimited
-_EMPTY_HAND: Final = Hand((), None, (), ())
+_EMPTY_HAND: Final = Hand((), None, (), (), ())
 # A NamedTuple made by tuple's own constructor: its generated ``__new__`` is Python code, which
 # costs more than the rest of a meld's reading.
 _make: Final[Any] = tuple.__new__
@@ -112,6 +112,29 @@ def batch_extent(body: bytes, max_entry_bytes: int) -> tuple[int, int, int]:
         except Unusual:
             break
     return entries, -1, 0
+
+
+def field_cuts(body: bytes, step: int) -> list[int]:
+    """Where to cut a serialised message into pieces of about ``step`` bytes, each piece whole
+    fields (an entry is never cut): the positions after the last field of each piece, the
+    body's end last. Parsing the pieces in turn, each merged into one message, is parsing the
+    body, as protobuf defines a message's concatenation; what protobuf would refuse ends the
+    walk, and the rest is one piece, for protobuf to refuse."""
+    cuts: list[int] = []
+    position = 0
+    start = 0
+    end = len(body)
+    while position < end:
+        try:
+            position = _skipped(body, position, end, 0)
+        except Unusual:
+            break
+        if position - start >= step:
+            cuts.append(position)
+            start = position
+    if not cuts or cuts[-1] != end:
+        cuts.append(end)
+    return cuts
 
 
 MAX_GROUP_DEPTH: Final = 100  # protobuf's own recursion limit
@@ -293,6 +316,7 @@ def _request(body: bytes, position: int, stop: int) -> SettleRequest:
         None,
         request_id,
         digest,
+        (),  # declared_seats: not read from the wire yet (RULES.md section 14)
     )
     request: SettleRequest = _make(SettleRequest, fields)
     return request
@@ -326,7 +350,7 @@ def _dice(body: bytes, position: int, stop: int) -> Dice:
 
 
 def _liability(body: bytes, position: int, stop: int) -> LiabilityRelation:
-    relation: LiabilityRelation = _make(LiabilityRelation, _small_ints(body, position, stop, 3))
+    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), False))
     return relation
 
 
@@ -362,7 +386,7 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around))
+    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around, False))
     return winner
 
 
@@ -396,7 +420,7 @@ def _hand(body: bytes, position: int, stop: int) -> Hand:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers))
+    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers, ()))
     return hand
 
 

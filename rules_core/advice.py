@@ -66,7 +66,7 @@ def advise_holding(
     seen: list[int],
 ) -> AdviceResult:
     """Advice on a real holding: ``counts`` its concealed tile counts, ``seen`` the counts of the
-    tiles seen outside it; its profile digest empty (`advise` answers with its registry's)."""
+    tiles seen outside it. Its ``profile_digest`` is empty: `advise` adds its registry's."""
     melds = meld_summary(hand.melds)
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds)
@@ -84,9 +84,7 @@ def advise_holding(
         live_value = 0.0
         if shanten == 0:
             waits, live_value = _waits(useful, valuer, counts)
-        return AdviceResult(
-            "", True, shanten, paths, useful, live_total, waits, live_value, _NO_OPTIONS, ""
-        )
+        return AdviceResult("", True, shanten, paths, useful, live_total, waits, live_value, _NO_OPTIONS, "")
     options = _options(counts, tables, rules, overlaps, melds, size, own, seen, valuer)
     return AdviceResult("", True, shanten, paths, _NO_USEFUL, 0, _NO_WAITS, 0.0, options, "")
 

@@ -8,12 +8,14 @@ from rules_core.records import EventKind, HandEvent
 from rules_core.requests import Dice, Hand, LiabilityRelation, Winner
 
 
-def hand(text: str, win: str | None = None, flowers: str = "") -> Hand:
-    """A hand from notation; ``win`` names the winning tile (it is among the concealed tiles)."""
+def hand(text: str, win: str | None = None, flowers: str = "", dragon_flowers: str = "") -> Hand:
+    """A hand from notation; ``win`` names the winning tile (it is among the concealed tiles);
+    ``dragon_flowers`` the 中发白 held as flowers under `dragons_are_flowers` (``"C C P"``)."""
     parsed = parse_hand(text)
     all_flowers = parsed.flowers + (parse_flowers(flowers) if flowers else ())
     winning = parse_tile(win) if win else None
-    return Hand(parsed.concealed, winning, parsed.melds, all_flowers)
+    dragons = parse_tiles(dragon_flowers) if dragon_flowers else ()
+    return Hand(parsed.concealed, winning, parsed.melds, all_flowers, dragons)
 
 
 def winner(
@@ -24,13 +26,16 @@ def winner(
     passed: str = "",
     replacement_draw: bool = False,
     first_go_around: bool = False,
+    dragon_flowers: str = "",
+    last_tile: bool = False,
 ) -> Winner:
     return Winner(
         seat=seat,
-        hand=hand(text, win, flowers),
+        hand=hand(text, win, flowers, dragon_flowers),
         passed_tiles=parse_tiles(passed) if passed else (),
         replacement_draw=replacement_draw,
         first_go_around=first_go_around,
+        last_tile=last_tile,
     )
 
 
@@ -38,8 +43,8 @@ def dice(first: int, second: int) -> Dice:
     return Dice(first, second)
 
 
-def claims(claimer: int, source: int, count: int = 3) -> LiabilityRelation:
-    return LiabilityRelation(claimer, source, count)
+def claims(claimer: int, source: int, count: int = 3, pattern_kept: bool = False) -> LiabilityRelation:
+    return LiabilityRelation(claimer, source, count, pattern_kept)
 
 
 # --- hand records (RULES.md section 13): one event each, in the same notation ------------------

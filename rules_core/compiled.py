@@ -28,8 +28,12 @@ import os
 import sys
 
 HOT_PATH = (  # module names; a package with one of them imports this module first
+    "rules_core.added_fields",
     "rules_core.advice",
     "rules_core.distance",
+    "rules_core.family_judge",
+    "rules_core.family_payments",
+    "rules_core.family_value",
     "rules_core.flowers",
     "rules_core.json_write",
     "rules_core.legality",

@@ -103,14 +103,7 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
                 if cast(int, meld.kind) == _CHOW_KIND:
                     all_pungs = False
                     break
-        if all_pungs:
-            mask |= _ALL_PUNGS
-        if suits in _ONE_SUIT:
-            mask |= _FULL_FLUSH_PUNGS if all_pungs else _FULL_FLUSH
-        elif suits == _HONOUR_BIT:
-            mask |= _ALL_HONOURS_PUNGS if all_pungs else _ALL_HONOURS
-        elif suits & _HONOUR_BIT and (suits ^ _HONOUR_BIT) in _ONE_SUIT:
-            mask |= _HALF_FLUSH_PUNGS if all_pungs else _HALF_FLUSH
+        mask |= shape_patterns(suits, all_pungs)
         if len(melds) == 4:
             mask |= _BIG_HANGING  # the win pairs the single remaining tile
         if winner.first_go_around and not melds:
@@ -140,8 +133,26 @@ def judge(profile: RuleProfile, outcome: Outcome, dealer_seat: int, winner: Winn
     return mask, reasons, suited_pungs
 
 
+def shape_patterns(suits: int, all_pungs: bool) -> int:
+    """The shape patterns (碰碰胡, the flushes, 乱风向 / 字一色) of four sets and a pair with
+    suit presence bits ``suits``, all of whose sets are pungs or kongs when ``all_pungs``."""
+    mask = _ALL_PUNGS if all_pungs else 0
+    if suits in _ONE_SUIT:
+        mask |= _FULL_FLUSH_PUNGS if all_pungs else _FULL_FLUSH
+    elif suits == _HONOUR_BIT:
+        mask |= _ALL_HONOURS_PUNGS if all_pungs else _ALL_HONOURS
+    elif suits & _HONOUR_BIT and (suits ^ _HONOUR_BIT) in _ONE_SUIT:
+        mask |= _HALF_FLUSH_PUNGS if all_pungs else _HALF_FLUSH
+    return mask
+
+
 # A tile's suit presence bit.
 _SUIT_BIT: Final = tuple(_HONOUR_BIT if tile >= FIRST_HONOUR else 1 << (tile // 9) for tile in range(TILE_KINDS))
+
+
+def suits_present(concealed, melds) -> int:
+    """Suit presence bits of a hand's tiles: 1 万, 2 筒, 4 条, 8 honours."""
+    return _suits_present(concealed, melds)
 
 
 def _suits_present(concealed, melds) -> int:

@@ -56,6 +56,10 @@ MAX_VALUE = 100_000
 MAX_FAN = 8
 MAX_MULTIPLIER = 16
 MAX_SHARE = 100
+MAX_CAP_LAZI = 1000  # the cap of 1 to 1,000 喇 / 勒 (cap_lazi_extra 0 to 999)
+MAX_HUANGFAN_LEVELS = 24  # huangfan_max_count and max_fan: 2**24 at most
+MAX_FLOWER_COUNT = 100  # no_flowers_value and the 垃圾胡 minimums
+MAX_MIN_FAN = 64
 
 
 def _bounded(limit: int):
@@ -262,6 +266,33 @@ CHECKS: dict[str, Check] = {
     "sankou_related_discarder_share": _share,
     "sankou_related_seat_share": _share,
     "abandon_penalty": _count,
+    # The rule families played today (RULES.md sections 14.1 and 14.10.1), with their bounds.
+    "dragons_are_flowers": _flag,
+    "ordinary_hand_wins": _flag,
+    "fan_additive": _flag,
+    "ordinary_base_fan": _bounded(MAX_FAN),
+    "shape_fan": _table("pattern", _pattern_key, _bounded(MAX_FAN)),
+    "cap_lazi_extra": _bounded(MAX_CAP_LAZI - 1),
+    "cap_fixed_values": _flag,
+    "seven_pairs": _flag,
+    "all_honours_need_shape": _flag,
+    "no_flowers_self_draw_only": _flag,
+    "earthly_self_draw_only": _flag,
+    "eight_flowers_lists_concealed": _flag,
+    "huangfan_reset_after_win": _flag,
+    "huangfan_max_count": _bounded(MAX_HUANGFAN_LEVELS),
+    "multi_win_discarder_deals": _flag,
+    "liability_skips_kongs": _flag,
+    "kong_bloom_needs_kong": _flag,
+    "standard_shape_only": _flag,
+    "no_flowers_value": _bounded(MAX_FLOWER_COUNT),
+    "ordinary_min_flowers_self_draw": _bounded(MAX_FLOWER_COUNT),
+    "ordinary_min_flowers_discard": _bounded(MAX_FLOWER_COUNT),
+    "max_fan": _bounded(MAX_HUANGFAN_LEVELS),
+    "min_fan": _bounded(MAX_MIN_FAN),
+    "win_requires_declaration": _flag,
+    "liability_threshold_unconditional": _count,
+    "uncapped": _flag,
 }
 assert set(CHECKS) | {"name"} == set(PROFILE_FIELDS), "every profile field has a check"
 

@@ -22,6 +22,10 @@ class Pattern(IntEnum):
     KONG_BLOOM = 12  # 杠开
     CONCEALED = 13  # 门清
     ROBBING_KONG = 14  # 抢杠
+    # Patterns of the rule families played today (RULES.md section 14)
+    SEVEN_PAIRS = 15  # 七对 / 七小对 (a shape, with `seven_pairs`)
+    NO_FLOWERS = 16  # 无花果 / 无花: a complete hand whose 花 is 0
+    LAST_TILE = 17  # 海底捞月: self-drawn on the last tile of the wall
 
     @property
     def bit(self) -> int:
@@ -51,6 +55,9 @@ PATTERN_NAMES: dict[Pattern, tuple[str, str]] = {
     Pattern.KONG_BLOOM: ("杠开", "Win on a replacement tile"),
     Pattern.CONCEALED: ("门清", "Concealed hand"),
     Pattern.ROBBING_KONG: ("抢杠", "Robbing a kong"),
+    Pattern.SEVEN_PAIRS: ("七对 / 七小对", "Seven pairs"),
+    Pattern.NO_FLOWERS: ("无花果 / 无花", "No flowers"),
+    Pattern.LAST_TILE: ("海底捞月", "Win on the last tile"),
 }
 
 # A pattern that implies others: when fixed values are summed, the implied ones
@@ -70,7 +77,7 @@ def mask_of(patterns) -> int:
 
 
 _PATTERNS_IN_ORDER = tuple(Pattern)
-# mask -> patterns; at most one entry per mask of the 14 patterns (2**15 bounds it; real hands
+# mask -> patterns; at most one entry per mask of the 17 patterns (2**18 bounds it; real hands
 # show a few hundred). The hot path looks here first, before calling patterns_of.
 PATTERNS_OF_MASK: dict[int, tuple[Pattern, ...]] = {}
 
@@ -88,3 +95,8 @@ class IllegalReason(IntEnum):
     INCOMPLETE_SHAPE = 1  # 不成牌形: no four sets and a pair, not all honours
     NO_QUALIFYING_PATTERN = 2  # 屁胡: a complete hand with no pattern that may win
     MISSED_WIN = 3  # 漏胡: the winning tile was passed on since the player's last action
+    # Reasons of the rule families played today (RULES.md section 14)
+    NO_FLOWERS_SELF_DRAW_ONLY = 4  # 无花果只能自摸: 0 花 wins only by self-draw
+    TOO_FEW_FLOWERS = 5  # 垃圾胡 with fewer 花 than the profile's minimum
+    NOT_DECLARED = 6  # 敲: the winner has not knocked
+    TOO_FEW_FAN = 7  # 一番和: fewer 番 than the profile's minimum

@@ -46,6 +46,21 @@ def liable_times(profile: RuleProfile, claims: dict[tuple[int, int], int], winne
     return (claims.get((winner, seat), 0) >= threshold) + (claims.get((seat, winner), 0) >= threshold)
 
 
+def outcome_reason(outcome: Outcome) -> PaymentReason:
+    """The reason of a payer's ordinary share on this outcome."""
+    return _BASE_REASON[outcome]
+
+
+def ordinary_payers(profile: RuleProfile, request: SettleRequest, winner: int) -> list[tuple[int, float]]:
+    """(seat, share) of the ordinary payments of section 8, before any liability."""
+    outcome = request.outcome
+    if outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
+        return [((winner + k) % 4, profile.self_draw_share) for k in (1, 2, 3)]
+    if outcome == ON_DISCARD:
+        return [(request.discarder_seat, profile.discard_share)]
+    return [(request.discarder_seat, profile.robbing_kong_share)]
+
+
 def winner_payments(
     profile: RuleProfile,
     request: SettleRequest,
@@ -57,12 +72,7 @@ def winner_payments(
     value = result.value
     others = [(winner + k) % 4 for k in (1, 2, 3)]
     reason = _BASE_REASON[outcome]
-    if outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
-        base = [(seat, profile.self_draw_share) for seat in others]
-    elif outcome == ON_DISCARD:
-        base = [(request.discarder_seat, profile.discard_share)]
-    else:
-        base = [(request.discarder_seat, profile.robbing_kong_share)]
+    base = ordinary_payers(profile, request, winner)
 
     mode = profile.liability_mode
     liable = [(s, times) for s in others if (times := liable_times(profile, claims, winner, s))] if claims else []

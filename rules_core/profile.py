@@ -7,8 +7,9 @@ overrides are merged onto one of them by `rules_core.overrides`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 
 from rules_core.patterns import Pattern, mask_of
 
@@ -35,6 +36,8 @@ class LiabilityMode(IntEnum):
     ADDITIVE = 2  # 承包: liable seats pay in addition (lezi)
     REPLACE = 3  # liable seats pay their shares instead of the ordinary payers
     SANKOU = 4  # 吃三口包五家: the three-claims payment table (sankou)
+    BAOSANKOU = 5  # 包三口: one liable seat, the related one of lowest seat number (清混碰, 敲麻)
+    CONTRACT = 6  # 承包 (MIL 2024 敲麻): symmetric partners, several of them, the knock matters
 
 
 class FlowerSource(IntEnum):
@@ -73,11 +76,19 @@ FLOWER_SOURCE_NAMES: dict[FlowerSource, tuple[str, str]] = {
     FlowerSource.DRAGON_CONCEALED_KONG: ("字牌暗杠", "Dragon concealed kong"),
 }
 
+EMPTY_TABLE: Mapping = MappingProxyType({})
+
 DiceThrow = tuple[int, int]  # unordered: always (low, high)
 
 
 def dice_throw(first: int, second: int) -> DiceThrow:
     return (first, second) if first <= second else (second, first)
+
+
+FAMILY_PATTERNS_MASK = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
+
+# The defaults of the section 14 fields (today's behaviour), filled in below the class.
+FAMILY_DEFAULTS: dict[str, object] = {}
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: profiles key the scoring caches
@@ -112,11 +123,46 @@ class RuleProfile:
     sankou_related_seat_share: float  # each related seat pays on an unrelated discard
     abandon_penalty: int  # 逃跑: 0 means the profile has no abandon rule
 
+    # The rule families played today (RULES.md section 14). Each default (false, 0, empty) is
+    # today's behaviour, so the three profiles of the source texts leave them all unset.
+    dragons_are_flowers: bool = False  # 敲麻: 中发白 are flowers (Hand.dragon_flowers), never tiles
+    ordinary_hand_wins: bool = False  # 垃圾胡: a complete hand wins without a qualifying pattern
+    fan_additive: bool = False  # 番 add up: (base + 花) × max(1, 番), a fixed value + 勒 per 番
+    ordinary_base_fan: int = 0  # 兜底番: 番 every ordinary hand has
+    shape_fan: Mapping[Pattern, int] = field(
+        default_factory=lambda: EMPTY_TABLE
+    )  # 牌型番: the highest entry among the patterns
+    cap_lazi_extra: int = 0  # the cap is (1 + this) 喇 / 勒
+    cap_fixed_values: bool = False  # the cap applies to fixed-value hands too, after their 番
+    seven_pairs: bool = False  # 七对 is a complete shape (SEVEN_PAIRS)
+    all_honours_need_shape: bool = False  # ALL_HONOURS needs four sets and a pair, or seven pairs
+    no_flowers_self_draw_only: bool = False  # 无花果只能自摸
+    earthly_self_draw_only: bool = False  # EARTHLY needs a self-draw
+    eight_flowers_lists_concealed: bool = False  # an eight-flowers win lists CONCEALED too
+    huangfan_reset_after_win: bool = False  # a win resets the 荒番 count to 0 (else count − 1)
+    huangfan_max_count: int = 0  # an exhaustive draw raises the count to at most this (0: no limit)
+    multi_win_discarder_deals: bool = False  # after several winners the discarder deals next
+    liability_skips_kongs: bool = False  # exposed (and added) kongs are no claims
+    kong_bloom_needs_kong: bool = False  # a flower's replacement tile is no replacement draw
+    standard_shape_only: bool = False  # four sets and a pair is the only complete shape
+    no_flowers_value: int = 0  # 无花: a complete hand of 0 花 counts this many 花
+    ordinary_min_flowers_self_draw: int = 0  # 垃圾胡 needs this many 花 on a self-draw
+    ordinary_min_flowers_discard: int = 0  # ... on a discard or a robbed kong
+    max_fan: int = 0  # 封顶番: the most 番 a value uses (0: no limit)
+    min_fan: int = 0  # 一番和: a win needs this many 番 (0: no minimum)
+    win_requires_declaration: bool = False  # 敲: only a seat in declared_seats may win
+    liability_threshold_unconditional: int = 0  # CONTRACT: claims that relate whatever the melds
+    uncapped: bool = False  # no value is ever capped
+
     # Derived for speed; never set by callers.
     qualifying_mask: int = field(init=False, repr=False, compare=False)
     fixed_mask: int = field(init=False, repr=False, compare=False)
     fan_mask: int = field(init=False, repr=False, compare=False)
     floor_mask: int = field(init=False, repr=False, compare=False)
+    shape_fan_mask: int = field(init=False, repr=False, compare=False)
+    cap: int = field(init=False, repr=False, compare=False)  # the cap in units; 0 when uncapped
+    no_flowers_named: bool = field(init=False, repr=False, compare=False)  # NO_FLOWERS is evaluated
+    families: bool = field(init=False, repr=False, compare=False)  # a field of section 14 is set
     # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
     # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
     digest_stamp: str = field(default="", init=False, repr=False, compare=False)
@@ -127,13 +173,78 @@ class RuleProfile:
         object.__setattr__(self, "fixed_mask", mask_of(fixed))
         object.__setattr__(self, "fan_mask", mask_of(p for p, n in self.fan.items() if n))
         object.__setattr__(self, "floor_mask", mask_of(self.floor_patterns))
+        object.__setattr__(self, "shape_fan_mask", mask_of(p for p, n in self.shape_fan.items() if n))
+        object.__setattr__(self, "cap", 0 if self.uncapped else (1 + self.cap_lazi_extra) * self.lazi_value)
+        no_flowers = Pattern.NO_FLOWERS
+        named = (
+            self.fan.get(no_flowers, 0) > 0
+            or self.shape_fan.get(no_flowers, 0) > 0
+            or self.fixed_values.get(no_flowers, 0) > 0
+            or no_flowers in self.qualifying_patterns
+            or self.no_flowers_self_draw_only
+            or self.no_flowers_value > 0
+        )
+        object.__setattr__(self, "no_flowers_named", named)
+        # The section 14 path also judges a profile that names one of its patterns (an override
+        # may give 海底捞月 番 under classic) or uses one of its liability modes.
+        named = self.qualifying_mask | self.fixed_mask | self.fan_mask | self.floor_mask | self.shape_fan_mask
+        object.__setattr__(
+            self,
+            "families",
+            bool(named & FAMILY_PATTERNS_MASK)
+            or self.liability_mode >= LiabilityMode.BAOSANKOU
+            or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
+        )
 
     @property
     def has_abandon_rule(self) -> bool:
         return self.abandon_penalty > 0
 
 
+FAMILY_DEFAULTS.update(
+    (f.name, f.default_factory() if f.default is MISSING else f.default)  # type: ignore[operator]  # a factory here
+    for f in RuleProfile.__dataclass_fields__.values()
+    if f.init and (f.default is not MISSING or f.default_factory is not MISSING)
+)
+
+
+# The fields of RULES.md section 14 (proto numbers 30-54 once the wire carries them), by how
+# they are written. They are kept out of the message groups (`rules_core.json_names`) until the .proto, JSON and profile
+# digest learn them, so that today's converters see the profile they know.
+FAMILY_INT_FIELDS = (
+    "ordinary_base_fan",
+    "cap_lazi_extra",
+    "huangfan_max_count",
+    "no_flowers_value",
+    "ordinary_min_flowers_self_draw",
+    "ordinary_min_flowers_discard",
+    "max_fan",
+    "min_fan",
+    "liability_threshold_unconditional",
+)
+FAMILY_FLAG_FIELDS = (
+    "dragons_are_flowers",
+    "ordinary_hand_wins",
+    "fan_additive",
+    "cap_fixed_values",
+    "seven_pairs",
+    "all_honours_need_shape",
+    "no_flowers_self_draw_only",
+    "earthly_self_draw_only",
+    "eight_flowers_lists_concealed",
+    "huangfan_reset_after_win",
+    "multi_win_discarder_deals",
+    "liability_skips_kongs",
+    "kong_bloom_needs_kong",
+    "standard_shape_only",
+    "win_requires_declaration",
+    "uncapped",
+)
+FAMILY_PATTERN_TABLE_FIELDS = ("shape_fan",)
+FAMILY_FIELDS = FAMILY_INT_FIELDS + FAMILY_FLAG_FIELDS + FAMILY_PATTERN_TABLE_FIELDS
+
 # Field names, in declaration order, that a caller may set (everything but the derived ones).
 PROFILE_FIELDS: tuple[str, ...] = tuple(
     f for f in RuleProfile.__dataclass_fields__ if RuleProfile.__dataclass_fields__[f].init
 )
+assert set(FAMILY_FIELDS) == set(FAMILY_DEFAULTS), "every field of section 14 is grouped"

@@ -30,13 +30,14 @@ MAX_DRAWS = 144 - (13 * 3 + 14)
 MAX_EVENTS = 4 + MAX_DRAWS + (MAX_DRAWS + 16 + 1) + 32 + 3
 MAX_DEAL_TILES = 14
 MAX_DEAL_FLOWERS = 8
+MAX_DEAL_DRAGON_FLOWERS = 12  # 中发白 as flowers (dragons_are_flowers): four of each
 CHOW_TILES = 2
 # The longest each repeated field of an event can be, by field name (refused unread when longer).
-MAX_EVENT_LENGTHS = {"tiles": MAX_DEAL_TILES, "flowers": MAX_DEAL_FLOWERS}
+MAX_EVENT_LENGTHS = {"tiles": MAX_DEAL_TILES, "flowers": MAX_DEAL_FLOWERS, "dragon_flowers": MAX_DEAL_DRAGON_FLOWERS}
 
 # The fields each kind uses, beyond its seat.
 _USES: dict[EventKind, frozenset[str]] = {
-    EventKind.DEAL: frozenset({"tiles", "flowers"}),
+    EventKind.DEAL: frozenset({"tiles", "flowers", "dragon_flowers"}),
     EventKind.DRAW: frozenset({"tile", "flower"}),
     EventKind.DISCARD: frozenset({"tile"}),
     EventKind.CHOW: frozenset({"tiles"}),
@@ -44,9 +45,10 @@ _USES: dict[EventKind, frozenset[str]] = {
     EventKind.EXPOSED_KONG: frozenset(),
     EventKind.ADDED_KONG: frozenset({"tile"}),
     EventKind.CONCEALED_KONG: frozenset({"tile"}),
-    EventKind.WIN: frozenset(),
+    EventKind.WIN: frozenset({"last_tile"}),
     EventKind.EXHAUSTIVE_DRAW: frozenset(),
     EventKind.ABANDON: frozenset(),
+    EventKind.DECLARE: frozenset(),
 }
 # The fields that must be set for the kind (a DRAW: one of tile and flower, checked apart).
 _NEEDS: dict[EventKind, tuple[str, ...]] = {
@@ -56,7 +58,7 @@ _NEEDS: dict[EventKind, tuple[str, ...]] = {
     EventKind.ADDED_KONG: ("tile",),
     EventKind.CONCEALED_KONG: ("tile",),
 }
-_OPTIONAL_FIELDS = ("tile", "tiles", "flower", "flowers")
+_OPTIONAL_FIELDS = ("tile", "tiles", "flower", "flowers", "dragon_flowers", "last_tile")
 
 
 def event_fits(event: HandEvent) -> bool:
@@ -69,6 +71,8 @@ def event_fits(event: HandEvent) -> bool:
     if kind != _EXHAUSTIVE_DRAW and not (type(seat) is int and 0 <= seat <= 3):
         return False
     tile, tiles, flower, flowers = event.tile, event.tiles, event.flower, event.flowers
+    if len(event) > 6 and (event[6] or event[7]):  # dragon flowers or last_tile (RULES.md 14.6)
+        return _family_fields_fit(event)
     if kind == _DRAW:
         return (tile is None) != (flower is None) and not tiles and not flowers
     if flower is not None:
@@ -84,10 +88,35 @@ def event_fits(event: HandEvent) -> bool:
     return not tiles and not flowers
 
 
+def _family_fields_fit(event: HandEvent) -> bool:
+    """An event that sets `dragon_flowers` (a DEAL's) or `last_tile` (a WIN's)."""
+    if event.kind == _DEAL:
+        dragons = event.dragon_flowers
+        return (
+            not event.last_tile
+            and event.tile is None
+            and event.flower is None
+            and 0 < len(event.tiles) <= MAX_DEAL_TILES
+            and len(event.flowers) <= MAX_DEAL_FLOWERS
+            and len(dragons) <= MAX_DEAL_DRAGON_FLOWERS
+            and _specified_all(event.tiles, event.flowers)
+            and _specified_all(dragons, ())
+        )
+    return (
+        event.kind == _WIN
+        and not event.dragon_flowers
+        and event.tile is None
+        and event.flower is None
+        and not event.tiles
+        and not event.flowers
+    )
+
+
 _WITH_TILE: Final = frozenset({EventKind.DISCARD, EventKind.ADDED_KONG, EventKind.CONCEALED_KONG})
 _DEAL: Final = EventKind.DEAL
 _DRAW: Final = EventKind.DRAW
 _CHOW: Final = EventKind.CHOW
+_WIN: Final = EventKind.WIN
 _EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
 
 
@@ -112,7 +141,7 @@ def event_violations(event: HandEvent, path: str) -> list[FieldViolation]:
     uses = _USES[kind]
     for name in _OPTIONAL_FIELDS:
         value = getattr(event, name)
-        is_set = value is not None and value != ()
+        is_set = value is not None and value != () and value is not False
         if is_set and name not in uses:
             found.append(FieldViolation(f"{path}.{name}", f"a {kind.name} event has no {name}: leave it unset"))
     for name in _NEEDS.get(kind, ()):
@@ -126,6 +155,8 @@ def event_violations(event: HandEvent, path: str) -> list[FieldViolation]:
         found.extend(_specified(event.tiles, f"{path}.tiles", "tile", limit))
     if "flowers" in uses:
         found.extend(_specified(event.flowers, f"{path}.flowers", "flower", MAX_DEAL_FLOWERS))
+    if "dragon_flowers" in uses:
+        found.extend(_specified(event.dragon_flowers, f"{path}.dragon_flowers", "tile", MAX_DEAL_DRAGON_FLOWERS))
     return found
 
 

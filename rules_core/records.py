@@ -29,6 +29,7 @@ class EventKind(IntEnum):
     WIN = 9  # 胡
     EXHAUSTIVE_DRAW = 10  # 流局 / 荒牌: its seat is not read
     ABANDON = 11  # 逃跑
+    DECLARE = 12  # 敲: the seat knocks, right before its knocking discard (win_requires_declaration)
 
 
 class HandEvent(NamedTuple):
@@ -38,6 +39,9 @@ class HandEvent(NamedTuple):
     tiles: tuple[Tile | None, ...] = ()  # DEAL (13, or 14 for the dealer); CHOW (the two from the hand)
     flower: Flower | None = None  # a flower DRAW
     flowers: tuple[Flower | None, ...] = ()  # DEAL: the flowers revealed while being dealt
+    # DEAL under `dragons_are_flowers`: the dealt 中发白, revealed as flowers (never in `tiles`)
+    dragon_flowers: tuple[Tile | None, ...] = ()
+    last_tile: bool = False  # WIN right after the seat's own DRAW: the tile was the wall's last
 
 
 class SettleRecordRequest(NamedTuple):

@@ -13,11 +13,11 @@ digest. A registry given none, as `BUILTIN_REGISTRY` here, answers with an empty
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
 from rules_core.errors import MAX_EXCERPT_CHARS, excerpt
 from rules_core.profile import RuleProfile
 
@@ -26,6 +26,9 @@ BUILTIN_DESCRIPTIONS = MappingProxyType(
         "classic": "Classic Shanghai rules: 花 counted, 1 喇 = 20 花, 底注花 3",
         "sankou": "三口 family (新算分规则): 底注花 1, 8 花 or more is 1 喇, 吃三口包五家",
         "lezi": "勒子 family: points, 1 勒 = 10 分, 底分 2, 开宝, 承包",
+        "qiaoma": "敲麻, MIL 2024 competition rules: 中发白 are flowers, (1 + 花) × 2^番 up to 3 番, 无花 10 花, the knock, 承包",
+        "qiaoma_lezi": "敲麻 in 勒子: 中发白 are flowers, 垃圾胡, additive 番, 底分 3, cap 8 勒, 包三口",
+        "qinghunpeng": "清混碰: additive 番, 底分 2, cap 8 勒, 无花果 self-draw only, 包三口",
     }
 )
 
@@ -52,12 +55,18 @@ class ProfileEntry:
 class ProfileRegistry:
     """Profiles by name: the built-in ones first, then the house ones in name order."""
 
-    __slots__ = ("_digest", "_entries", "_profiles", "known")
+    __slots__ = ("_digest", "_entries", "_profiles", "builtin", "known")
 
-    def __init__(self, house: Iterable[ProfileEntry] = (), digest: Callable[[RuleProfile], str] | None = None):
+    def __init__(
+        self,
+        house: Iterable[ProfileEntry] = (),
+        builtin: Mapping[str, RuleProfile] = BUILTIN_PROFILES,
+        digest: Callable[[RuleProfile], str] | None = None,
+    ):
         """``digest``: the digest of a profile, stamped on it (`RuleProfile.digest_stamp`) by the
         function itself, so that each profile is digested once; None: no digests."""
-        entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in BUILTIN_PROFILES.items()}
+        self.builtin = builtin
+        entries = {name: ProfileEntry(p, "", BUILTIN_DESCRIPTIONS[name]) for name, p in builtin.items()}
         for entry in sorted(house, key=lambda e: e.name):
             if entry.name in entries:
                 raise ValueError(f"profile {entry.name!r} is defined twice")
@@ -108,6 +117,10 @@ class ProfileRegistry:
 
 
 BUILTIN_REGISTRY = ProfileRegistry()
+
+# The built-in profiles with those of RULES.md section 14 (qiaoma, qiaoma_lezi, qinghunpeng): what
+# `BUILTIN_REGISTRY` becomes once the .proto, JSON and the profile digest carry their fields.
+FAMILIES_REGISTRY = ProfileRegistry(builtin={**BUILTIN_PROFILES, **FAMILY_PROFILES})
 
 
 def unknown_profile(name: str, known: Iterable[str]) -> str:

@@ -18,14 +18,15 @@ from typing import Final, NamedTuple, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.patterns import patterns_of
-from rules_core.profile import RuleProfile
+from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.record_checks import event_fits, event_violations, events_length_violation, recorded_deltas_violations
 from rules_core.record_waits import SeatWaits
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.settle import settle
-from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION, Flower, Tile
+from rules_core.shape import shape_of
+from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, TILE_NOTATION, Flower, Tile
 from rules_core.validation import check_table
 
 DEAL: Final = EventKind.DEAL
@@ -39,6 +40,7 @@ CONCEALED_KONG: Final = EventKind.CONCEALED_KONG
 WIN: Final = EventKind.WIN
 EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
 ABANDON: Final = EventKind.ABANDON
+DECLARE: Final = EventKind.DECLARE
 
 
 class Phase(IntEnum):
@@ -71,7 +73,20 @@ _CLAIMED_MELD: Final = {CHOW: MeldKind.CHOW, PUNG: MeldKind.PUNG, EXPOSED_KONG: 
 class SeatHand:
     """One seat's hand as the record goes: concealed tile counts, melds, flowers, 漏胡 locks."""
 
-    __slots__ = ("codes", "counts", "dealt", "discarded", "flowers", "locks", "melds", "open_passes", "totals", "waits")
+    __slots__ = (
+        "codes",
+        "counted",
+        "counts",
+        "dealt",
+        "discarded",
+        "dragon_flowers",
+        "flowers",
+        "locks",
+        "melds",
+        "open_passes",
+        "totals",
+        "waits",
+    )
 
     def __init__(self) -> None:
         self.counts = [0] * TILE_KINDS
@@ -79,6 +94,8 @@ class SeatHand:
         self.totals = [0, 0, 0]  # tiles held of each suit
         self.melds: list[Meld] = []
         self.flowers: list[Flower] = []
+        self.dragon_flowers: list[Tile] = []  # 中发白 revealed as flowers (dragons_are_flowers)
+        self.counted: list[bool] = []  # by meld: whether its claim counts for liability
         self.locks: list[Tile] = []  # tiles passed since the seat's last action, in the order they came
         self.discarded = False
         self.dealt: tuple[Tile, ...] = ()
@@ -113,6 +130,22 @@ def _fault(path: str, description: str) -> InvalidRequest:
 
 def _name(tile: int) -> str:
     return TILE_NOTATION[tile]
+
+
+_DEALT_DRAGON = "中发白 are flowers under this profile (dragons_are_flowers): dealt dragons go in dragon_flowers"
+
+
+def _waits_standard(counts: list[int]) -> bool:
+    """Whether some tile completes four sets and a pair with the concealed tiles ``counts``
+    (the melds are sets already): a knocking discard must leave the hand so (14.10.8)."""
+    for tile in range(TILE_KINDS):
+        if counts[tile] < 4:
+            counts[tile] += 1
+            complete = shape_of(counts)[0]
+            counts[tile] -= 1
+            if complete:
+                return True
+    return False
 
 
 # Another judge of "could have won": (replay, seat, tile, outcome) -> patterns mask or None.
@@ -150,6 +183,12 @@ class Replay:
         self.abandoning = 0
         self.index = -1
         self.last_kind: EventKind | None = None  # of the event before
+        self.after_kong = False  # the seat drawing replaces a kong (a flower drawn since keeps it)
+        self.declared: list[int] = []  # 敲: the seats that have knocked, in order
+        self.declaring: int | None = None  # the index of a DECLARE whose knocking discard comes next
+        self.knocked_discard = False  # the tile offered was discarded by a seat that had knocked
+        self.season_drawn = False  # DRAWING: the flower just drawn was one of the eight seasons
+        self.last_tile = False  # the WIN said its tile was the wall's last (taken as stated)
 
     # --- the 漏胡 test -------------------------------------------------------------------------
 
@@ -162,11 +201,21 @@ class Replay:
         if self.judge is not None:
             return self.judge(self, seat, tile, outcome)
         hand = self.seats[seat]
-        if tile in hand.locks or self.profile is None:
+        profile = self.profile
+        if tile in hand.locks or profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
+        if profile.families:  # RULES.md section 14: the knock, seven pairs, dragon flowers
+            if profile.win_requires_declaration and seat not in self.declared:
+                return None  # NOT_DECLARED: a seat that has not knocked never passes
+            if not (profile.seven_pairs and not hand.melds) and tile not in hand.waits.shape_waits(hand):
+                return None
+            declared = seat in self.declared
+            return hand.waits.winning_mask(
+                profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
+            )
         if tile not in hand.waits.shape_waits(hand):
             return None  # the usual case: no shape, nothing to judge
-        return hand.waits.winning_mask(self.profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
+        return hand.waits.winning_mask(profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
         found = []
@@ -216,6 +265,11 @@ class Replay:
 
     def _apply(self, event: HandEvent) -> None:
         kind = cast(EventKind, event.kind)  # specified (record_checks)
+        if self.declaring is not None and (kind != DISCARD or event.seat != self.turn):
+            raise _fault(f"events[{self.declaring}]", "a DECLARE is followed by its seat's knocking DISCARD")
+        if kind == DECLARE:
+            self._declare(event)
+            return
         phase = self.phase
         if phase in (WINNING, ENDED) and not (phase == WINNING and kind == WIN):
             raise _fault(self.path(""), f"the hand ended at events[{self.ended_at}]: nothing follows")
@@ -282,9 +336,20 @@ class Replay:
             who = "the dealer" if seat == self.dealer else "a non-dealer"
             raise _fault(self.path(".tiles"), f"{who} is dealt {size} tiles, got {len(event.tiles)}")
         tiles = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
+        dragons_flowers = self.profile is not None and self.profile.dragons_are_flowers
         for number, tile in enumerate(tiles):
+            if dragons_flowers and tile >= FIRST_DRAGON:
+                raise _fault(self.path(".tiles", number), _DEALT_DRAGON)
             self._show_tile(tile, ".tiles", number)
             hand.add(tile, 1)
+        dragons = cast(tuple[Tile, ...], event.dragon_flowers)  # every tile specified (record_checks)
+        if dragons and self.profile is not None and not dragons_flowers:
+            raise _fault(self.path(".dragon_flowers"), f"profile {self.profile.name!r} has no dragon flowers")
+        for number, tile in enumerate(dragons):
+            if tile < FIRST_DRAGON:
+                raise _fault(self.path(".dragon_flowers", number), f"{_name(tile)} is no dragon 中发白")
+            self._show_tile(tile, ".dragon_flowers", number)
+            hand.dragon_flowers.append(tile)
         for number, flower in enumerate(cast(tuple[Flower, ...], event.flowers)):
             self._show_flower(flower, ".flowers", number)
             hand.flowers.append(flower)
@@ -300,18 +365,30 @@ class Replay:
         seat = event.seat
         hand = self.seats[seat]
         self._acted(seat)
+        tile = event.tile
+        if not replacement:
+            self.after_kong = False
         if event.flower is not None:
             self._show_flower(event.flower, ".flower")
             hand.flowers.append(event.flower)
             self.phase = DRAWING
+            self.season_drawn = True
+        elif (
+            tile is not None and tile >= FIRST_DRAGON and self.profile is not None and self.profile.dragons_are_flowers
+        ):
+            self._show_tile(tile, ".tile")  # 14.6: a drawn dragon is a flower: revealed, and the seat draws again
+            hand.dragon_flowers.append(tile)
+            self.phase = DRAWING
+            self.season_drawn = False
         else:
-            tile = event.tile
             assert tile is not None  # a DRAW has one of tile and flower (record_checks)
             self._show_tile(tile, ".tile")
             hand.add(tile, 1)
             self.phase = HOLDING
             self.tile = tile
-            self.replacement = replacement
+            profile = self.profile
+            needs_kong = profile is not None and profile.kong_bloom_needs_kong
+            self.replacement = replacement and (self.after_kong or not needs_kong)
         self.turn = seat
 
     def _discard(self, event: HandEvent) -> None:
@@ -323,6 +400,15 @@ class Replay:
         hand.add(tile, -1)
         hand.discarded = True
         hand.waits.changed()
+        if self.declaring is not None:
+            if not _waits_standard(hand.counts):
+                raise _fault(
+                    f"events[{self.declaring}]",
+                    f"after its knocking discard of {_name(tile)} seat {seat}'s hand waits on no tile (four sets and a pair)",
+                )
+            self.declaring = None
+            self.declared.append(seat)
+        self.knocked_discard = seat in self.declared
         self.phase = DISCARDED
         self.tile = tile
         self.source_index = self.index
@@ -338,6 +424,8 @@ class Replay:
             )
         hand.add(tile, -4)
         hand.melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4, 0))
+        hand.counted.append(False)
+        self.after_kong = True
         self._acted(seat)
         self.claimed = True
         self.phase = DRAWING
@@ -354,6 +442,10 @@ class Replay:
             raise _fault(self.path(".tile"), f"seat {seat} holds no {_name(tile)} to add to its pung")
         hand.add(tile, -1)
         hand.melds[number] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, meld.from_seat)
+        if hand.counted[number] and self.profile is not None and self.profile.liability_skips_kongs:
+            hand.counted[number] = False  # 14.6: a pung upgraded to a kong stops counting
+            self.claims[(seat, meld.from_seat)] -= 1
+        self.after_kong = True
         self._acted(seat)
         self.claimed = True
         self.phase = KONG_ADDED
@@ -406,11 +498,39 @@ class Replay:
             tiles = (offered,) * (needed + 1)
         self._settle_passes(_NOBODY)
         hand.melds.append(Meld(_CLAIMED_MELD[kind], tiles, source))
+        counts_claim = self._claim_counts(kind)
+        hand.counted.append(counts_claim)
+        if kind == EXPOSED_KONG:
+            self.after_kong = True
         self._acted(seat)
         self.claimed = True
-        self.claims[(seat, source)] = self.claims.get((seat, source), 0) + 1
+        if counts_claim:
+            self.claims[(seat, source)] = self.claims.get((seat, source), 0) + 1
         self.turn = seat
         self.phase = DRAWING if kind == EXPOSED_KONG else CLAIMED
+
+    def _claim_counts(self, kind: EventKind) -> bool:
+        """Whether this claim counts for liability (RULES.md 14.6, 14.10.6)."""
+        profile = self.profile
+        if profile is None:
+            return True
+        if kind == EXPOSED_KONG and profile.liability_skips_kongs:
+            return False
+        return not (profile.liability_mode == LiabilityMode.CONTRACT and self.knocked_discard)
+
+    def _declare(self, event: HandEvent) -> None:
+        """敲 (RULES.md 14.10.8): only where the seat discards next, once, under a profile that asks
+        for it; its knocking discard is checked to leave the hand waiting."""
+        seat = event.seat
+        profile = self.profile
+        if profile is not None and not profile.win_requires_declaration:
+            raise _fault(self.path(""), f"profile {profile.name!r} has no knock (win_requires_declaration is off)")
+        if self.phase not in (HOLDING, CLAIMED) or seat != self.turn:
+            raise _fault(self.path(""), f"seat {seat} may knock only right before its own discard ({self._where()})")
+        if seat in self.declared:
+            raise _fault(self.path(""), f"seat {seat} has knocked already")
+        self.opening = False
+        self.declaring = self.index
 
     def _chow_tiles(self, event: HandEvent, offered: Tile, source: int, nxt: int) -> tuple[Tile, ...]:
         seat = event.seat
@@ -454,9 +574,18 @@ class Replay:
                 raise _fault(self.path(""), f"the hand ended at events[{self.ended_at}]: nothing follows")
             if seat == win.discarder or any(w.seat == seat for w in self.winners):
                 raise _fault(self.path(".seat"), f"seat {seat} cannot win again on this tile")
+            if event.last_tile:
+                raise _fault(
+                    self.path(".last_tile"), "only a win right after the seat's own draw is on the wall's last tile"
+                )
             self._add_winner(seat, win)
             return
         win = self._win_kind(seat)
+        if event.last_tile and not (win.outcome == Outcome.SELF_DRAW and self.last_kind == DRAW):
+            raise _fault(
+                self.path(".last_tile"), "only a win right after the seat's own draw is on the wall's last tile"
+            )
+        self.last_tile = event.last_tile
         self.win = win
         self.outcome = win.outcome
         self._end(WINNING)
@@ -478,7 +607,7 @@ class Replay:
                 return Win(Outcome.SELF_DRAW, 0, hand.dealt[-1])  # 天胡: on the last tile dealt
             if phase == HOLDING and self.tile is not None:
                 return Win(Outcome.SELF_DRAW, 0, self.tile)
-            if phase == DRAWING and len(hand.flowers) == 8 and self._drew_flower_last:
+            if phase == DRAWING and len(hand.flowers) == 8 and self._drew_flower_last and self.season_drawn:
                 return Win(Outcome.EIGHT_FLOWERS, 0, None)
         raise _fault(self.path(""), f"seat {seat} cannot claim a win here ({self._where()})")
 
@@ -512,10 +641,11 @@ class Replay:
         replacement = win.outcome == Outcome.SELF_DRAW and self.replacement and not self.opening
         return Winner(
             seat,
-            Hand(concealed, win.tile, melds, tuple(hand.flowers)),
+            Hand(concealed, win.tile, melds, tuple(hand.flowers), tuple(hand.dragon_flowers)),
             tuple(hand.locks),
             replacement,
             self.first_go_around(seat),
+            self.last_tile and win.outcome == Outcome.SELF_DRAW,
         )
 
     def claimable(self, seat: int) -> Win | None:
@@ -537,7 +667,12 @@ class Replay:
 
     def derived(self, request: SettleRecordRequest) -> SettleRequest:
         win = self.win
-        liabilities = tuple(LiabilityRelation(c, s, n) for (c, s), n in sorted(self.claims.items()))
+        derive_kept = self.profile is not None and self.profile.families
+        liabilities = tuple(
+            LiabilityRelation(c, s, n, derive_kept and self.pattern_kept(c))
+            for (c, s), n in sorted(self.claims.items())
+            if n
+        )
         return SettleRequest(
             profile=request.profile,
             outcome=self.outcome,
@@ -550,7 +685,16 @@ class Replay:
             abandoning_seat=self.abandoning,
             overrides=request.overrides,
             request_id=request.request_id,
+            declared_seats=tuple(self.declared),
         )
+
+    def pattern_kept(self, seat: int) -> bool:
+        """14.10.1: the seat's exposed melds (all but concealed kongs) are all pungs and kongs, or
+        hold suited tiles of one suit at most."""
+        exposed = [m for m in self.seats[seat].melds if m.kind != MeldKind.CONCEALED_KONG]
+        if all(m.kind != MeldKind.CHOW for m in exposed):
+            return True
+        return len({cast(Tile, m.tiles[0]) // 9 for m in exposed if cast(Tile, m.tiles[0]) < FIRST_HONOUR}) <= 1
 
     def finish(self, events_path: str = "events") -> None:
         """The record has no more events: it must have ended. Passes on a last discard are listed."""

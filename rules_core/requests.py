@@ -72,6 +72,8 @@ class Hand(NamedTuple):
     winning_tile: Tile | None = None
     melds: tuple[Meld, ...] = ()
     flowers: tuple[Flower | None, ...] = ()
+    # 敲麻 (`dragons_are_flowers`): the winner's 中发白, as tiles (`Tile.RED` ...), at most four of each
+    dragon_flowers: tuple[Tile | None, ...] = ()
 
 
 class Dice(NamedTuple):
@@ -85,6 +87,9 @@ class LiabilityRelation(NamedTuple):
     claimer_seat: int
     source_seat: int
     claims: int
+    # 承包 (LIABILITY_MODE_CONTRACT): the claimer's exposed melds at the end of the hand are all
+    # pungs and kongs, or of one suit at most (the caller's statement, as `claims` is)
+    pattern_kept: bool = False
 
 
 class Winner(NamedTuple):
@@ -93,6 +98,7 @@ class Winner(NamedTuple):
     passed_tiles: tuple[Tile | None, ...] = ()  # 漏胡 locks since the player's last action
     replacement_draw: bool = False  # won on a tile drawn after a kong or a flower
     first_go_around: bool = False
+    last_tile: bool = False  # 海底捞月: self-drawn on the last tile of the wall
 
 
 class SettleRequest(NamedTuple):
@@ -108,6 +114,7 @@ class SettleRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
+    declared_seats: tuple[int, ...] = ()  # 敲: the seats that have knocked by the end of the hand
 
 
 class CheckWinRequest(NamedTuple):

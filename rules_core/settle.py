@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.added_fields import declared_seats_of
+from rules_core.family_judge import evaluate_family_winner
+from rules_core.family_payments import FAMILY_LIABILITY_MODES, family_payments
 from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import judge
 from rules_core.multipliers import Multipliers, multipliers
@@ -30,15 +33,27 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat
     winners = request.winners  # validated: one list of counts per winner
-    results = tuple(
-        [evaluate_winner(profile, outcome, dealer, multi, winners[i], counts[i]) for i in range(len(winners))]
-    )
+    if profile.families:  # a field of RULES.md section 14 is set
+        declared = declared_seats_of(request)
+        results = tuple(
+            [
+                evaluate_family_winner(
+                    profile, outcome, dealer, multi, winners[i], counts[i], winners[i].seat in declared
+                )
+                for i in range(len(winners))
+            ]
+        )
+    else:
+        results = tuple(
+            [evaluate_winner(profile, outcome, dealer, multi, winners[i], counts[i]) for i in range(len(winners))]
+        )
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []
     claims = claim_counts(request) if request.liabilities else _NO_CLAIMS
+    pay = family_payments if profile.liability_mode in FAMILY_LIABILITY_MODES else winner_payments
     for result in results:
         if result.legal:
-            for payment in winner_payments(profile, request, result, claims):
+            for payment in pay(profile, request, result, claims):
                 payments.append(payment)
                 deltas[payment.from_seat] -= payment.amount
                 deltas[payment.to_seat] += payment.amount
@@ -57,7 +72,7 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
             results,
             tuple(payments),
             (deltas[0] + 0.0, deltas[1] + 0.0, deltas[2] + 0.0, deltas[3] + 0.0),  # + 0.0 turns -0.0 into 0.0
-            next_hand(request, results, multi.huangfan_after_dice),
+            next_hand(request, results, multi.huangfan_after_dice, profile),
             penalties,
             multi.huangfan_after_dice,
             profiles.digest(profile),
@@ -75,8 +90,12 @@ def evaluate_winner(
     multi: Multipliers,
     winner: Winner,
     counts: list[int],
+    declared: bool = True,
 ) -> WinnerResult:
-    """Legality, patterns, 花 and value of one validated winner."""
+    """Legality, patterns, 花 and value of one validated winner; ``declared``: it has knocked
+    (read only under `win_requires_declaration`)."""
+    if profile.families:
+        return evaluate_family_winner(profile, outcome, dealer_seat, multi, winner, counts, declared)
     hand = winner.hand
     mask, reasons, suited_pungs = judge(profile, outcome, dealer_seat, winner, counts)
     if outcome == ON_EIGHT_FLOWERS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of
 from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
@@ -28,7 +29,7 @@ from rules_core.requests import (
     SettleRequest,
     Winner,
 )
-from rules_core.tiles import FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
+from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 from rules_core.vocabulary import ENUM_WORDS
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
@@ -67,6 +68,8 @@ MAX_MELDS: Final = 4
 MAX_MELD_TILES: Final = 4
 MAX_FLOWERS: Final = 8
 MAX_PASSED: Final = 136
+MAX_DRAGON_FLOWERS: Final = 12  # 中发白, four of each
+MAX_DECLARED: Final = 4
 MAX_LENGTHS = {
     "winners": MAX_WINNERS,
     "liabilities": MAX_LIABILITIES,
@@ -75,6 +78,8 @@ MAX_LENGTHS = {
     "tiles": MAX_MELD_TILES,  # of a meld
     "flowers": MAX_FLOWERS,
     "passed_tiles": MAX_PASSED,
+    "dragon_flowers": MAX_DRAGON_FLOWERS,
+    "declared_seats": MAX_DECLARED,
     # RuleProfile overrides
     "fixed_values": 64,
     "fan": 64,
@@ -84,6 +89,7 @@ MAX_LENGTHS = {
     "dice_huangfan": 36,
     "kaibao_throws": 36,
     "sankou_self_draw_shares": 4,
+    "shape_fan": 64,
 }
 
 
@@ -142,6 +148,12 @@ def validate_settle(
     for index, winner in enumerate(winners):
         path = _WINNER_PATHS[index]
         seat = _check_winner(winner, outcome, path, add, check_hands, all_counts)
+        if profile is not None and check_hands:
+            hand = winner.hand
+            if dragon_flowers_of(hand) or (
+                profile.dragons_are_flowers and not _dragon_free(all_counts[-1], hand, winner.passed_tiles)
+            ):
+                check_dragons(profile, hand, winner.passed_tiles, path, add)
         if seat is None:
             continue
         if seat in seen_seats:
@@ -149,6 +161,10 @@ def validate_settle(
         elif on_discard and seat == discarder:
             add(FieldViolation(f"{path}.seat", f"seat {seat} discarded the tile and cannot win on it"))
         seen_seats.add(seat)
+
+    declared = declared_seats_of(request)
+    if declared:
+        _check_declared_seats(declared, add)
 
     liabilities = request.liabilities
     if len(liabilities) > MAX_LIABILITIES and not _length_ok(liabilities, "liabilities", "liabilities", add):
@@ -183,6 +199,9 @@ def validate_check_win(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) ->
         outcome = None
     counts: list[list[int]] = []
     _check_winner(request.winner, outcome, "winner", add, True, counts)
+    winner = request.winner
+    if profile is not None and (profile.dragons_are_flowers or dragon_flowers_of(winner.hand)):
+        check_dragons(profile, winner.hand, winner.passed_tiles, "winner", add)
     if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
     return profile, counts[0]
@@ -201,6 +220,8 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
     for index, tile in enumerate(passed):
         if tile is None:
             add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
+    if profile is not None and (profile.dragons_are_flowers or dragon_flowers_of(request.hand)):
+        check_dragons(profile, request.hand, passed, "", add)
     if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
     return profile, counts
@@ -272,7 +293,75 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
                 add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
     if winner.replacement_draw and outcome is not None and outcome != ON_SELF_DRAW:
         add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
+    if last_tile_of(winner) and outcome is not None and outcome != ON_SELF_DRAW:
+        add(FieldViolation(f"{path}.last_tile", "only a self-draw is won on the last tile of the wall (海底捞月)"))
     return seat
+
+
+def _check_declared_seats(declared: tuple[int, ...], add) -> None:
+    """敲: each seat that has knocked, once (RULES.md section 14.10.1), under every profile."""
+    if len(declared) > MAX_DECLARED and not _length_ok(declared, "declared_seats", "declared_seats", add):
+        return
+    seen = 0  # bits of the seats listed
+    for index, seat in enumerate(declared):
+        if not _is_seat(seat):
+            add(FieldViolation(f"declared_seats[{index}]", _SEAT_TEXT))
+        elif seen >> seat & 1:
+            add(FieldViolation(f"declared_seats[{index}]", f"seat {seat} is listed twice"))
+        else:
+            seen |= 1 << seat
+
+
+_DRAGON_TEXT = "中发白 are flowers under this profile (dragons_are_flowers): a dragon goes in hand.dragon_flowers"
+
+
+def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> None:
+    """Dragons under `dragons_are_flowers` (RULES.md section 14.3): never a tile of the hand, the
+    winning tile or a passed tile, at most four of each among `dragon_flowers`; without it,
+    `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request)."""
+    hand_path = f"{path}.hand" if path else "hand"
+    dragons = dragon_flowers_of(hand)
+    if not profile.dragons_are_flowers:
+        add(
+            FieldViolation(
+                f"{hand_path}.dragon_flowers",
+                f"profile {profile.name!r} has no dragon flowers (dragons_are_flowers is off)",
+            )
+        )
+        return
+    if _holds_dragon(hand.concealed):
+        add(FieldViolation(f"{hand_path}.concealed", _dragons_text(hand.concealed)))
+    winning = hand.winning_tile
+    if winning is not None and winning >= FIRST_DRAGON:
+        add(FieldViolation(f"{hand_path}.winning_tile", _DRAGON_TEXT))
+    for index, meld in enumerate(hand.melds):
+        if _holds_dragon(meld.tiles):
+            add(FieldViolation(f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles)))
+    if len(passed) <= MAX_PASSED and _holds_dragon(passed):
+        add(FieldViolation(f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed)))
+    if not dragons:
+        return
+    if len(dragons) > MAX_DRAGON_FLOWERS:
+        _length_ok(dragons, "dragon_flowers", f"{hand_path}.dragon_flowers", add)
+        return
+    seen = [0, 0, 0]
+    for index, tile in enumerate(dragons):
+        if tile is None or tile < FIRST_DRAGON:
+            shown = "an unspecified tile" if tile is None else TILE_NOTATION[tile]
+            add(
+                FieldViolation(
+                    f"{hand_path}.dragon_flowers[{index}]", f"must be a dragon 中发白 (C, F, P), got {shown}"
+                )
+            )
+            continue
+        seen[tile - FIRST_DRAGON] += 1
+        if seen[tile - FIRST_DRAGON] == 5:
+            add(
+                FieldViolation(
+                    f"{hand_path}.dragon_flowers[{index}]",
+                    f"a dragon has only four copies: a fifth {TILE_NOTATION[tile]}",
+                )
+            )
 
 
 def _check_winner_count(outcome: Outcome | None, count: int, add) -> bool:
@@ -438,6 +527,37 @@ def _forms(kind: int, tiles: tuple) -> bool:
         if other != first:
             return False
     return True
+
+
+def _dragons_text(tiles) -> str:
+    """What is wrong with a list of tiles holding 中发白 under `dragons_are_flowers`: one
+    violation for the list (a hand of dragon pungs would otherwise be a dozen)."""
+    at = [index for index, tile in enumerate(tiles) if tile is not None and tile >= FIRST_DRAGON]
+    shown = " ".join(TILE_NOTATION[tiles[index]] for index in at)
+    return f"{_DRAGON_TEXT}: {shown} at {at}"
+
+
+def _dragon_free(counts: list[int], hand: Hand, passed) -> bool:
+    """Whether no 中发白 is among a hand's concealed tiles (``counts``, as `_check_hand` made
+    them), its melds or its passed tiles: the usual case, answered without naming a field. A
+    meld is looked at by its first tile (a meld a dragon breaks is refused as a meld)."""
+    if counts[FIRST_DRAGON] or counts[FIRST_DRAGON + 1] or counts[FIRST_DRAGON + 2]:
+        return False
+    for meld in hand.melds:
+        tiles = meld.tiles
+        if tiles:
+            first = tiles[0]
+            if first is not None and first >= FIRST_DRAGON:
+                return False
+    return not passed or not _holds_dragon(passed)
+
+
+def _holds_dragon(tiles) -> bool:
+    """Whether a 中发白 is among ``tiles`` (None for an unspecified tile skipped)."""
+    for tile in tiles:
+        if tile is not None and tile >= FIRST_DRAGON:
+            return True
+    return False
 
 
 def _holds_none(values: tuple) -> bool:

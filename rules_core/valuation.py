@@ -49,6 +49,28 @@ def hand_value(
     return value, items
 
 
+def fan_items(profile: RuleProfile, fan_patterns: int) -> tuple[ValueItem, ...]:
+    """One FAN item per pattern of ``fan_patterns`` (a mask within `fan_mask`)."""
+    return _fan_items(profile, fan_patterns)
+
+
+def fixed_value(profile: RuleProfile, fixed: int) -> tuple[int, tuple[ValueItem, ...]]:
+    """The value of a hand's fixed-value patterns ``fixed`` (combined as the profile says), itemised."""
+    return _fixed_value(profile, fixed)
+
+
+def flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> list[ValueItem]:
+    return _flower_items(profile, sources)
+
+
+def base_item(profile: RuleProfile) -> ValueItem:
+    return _base_item(profile)
+
+
+def change_item(kind: ItemKind, code: str, change: int, profile: RuleProfile) -> ValueItem:
+    return _change_item(kind, code, change, profile)
+
+
 @lru_cache(maxsize=4096)
 def _fan(profile: RuleProfile, fan_patterns: int) -> int:
     return sum(profile.fan[p] for p in patterns_of(fan_patterns))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rules_core.added_fields import dragon_flowers_of
 from rules_core.multipliers import multipliers
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner
 from rules_core.results import WinnerResult
 from rules_core.settle import evaluate_winner
-from rules_core.tiles import ALL_TILES, Tile
+from rules_core.tiles import ALL_TILES, FIRST_DRAGON, Tile
 from rules_core.validation import validate_check_win, validate_waits
 
 
@@ -53,12 +54,15 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
             held[tile] += 1
     discard: list[Wait] = []
     self_draw: list[Wait] = []
+    dragons = dragon_flowers_of(hand)
     for tile in ALL_TILES:
         if held[tile] >= 4:
             continue  # no copy of it is left to win on
+        if profile.dragons_are_flowers and tile >= FIRST_DRAGON:
+            break  # a dragon is a flower, never a winning tile (the dragons are the last tiles)
         counts[tile] += 1
         concealed = tuple(sorted(hand.concealed + (tile,)))
-        completed = Hand(concealed, tile, hand.melds, hand.flowers)
+        completed = Hand(concealed, tile, hand.melds, hand.flowers, dragons)
         for outcome, found, replacement in (
             (Outcome.DISCARD, discard, False),
             (Outcome.SELF_DRAW, self_draw, request.replacement_draw),

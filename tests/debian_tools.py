@@ -14,6 +14,8 @@ PACKAGE_OF = {
     "grpc_cpp_plugin": "protobuf-compiler-grpc",
     "grpc_java_plugin": "protobuf-compiler-grpc-java-plugin",
     "node": "nodejs",
+    "pdftoppm": "poppler-utils",
+    "pdftotext": "poppler-utils",
     "prometheus": "prometheus",
     "promtool": "prometheus",
     "valgrind": "valgrind",

@@ -7,6 +7,10 @@
  * ImportError naming the first mismatch. Keep it in the module's state (core_types_traverse and
  * core_types_clear for its m_traverse and m_clear).
  *
+ * A class may have more fields after those the builders fill, each with a default (fields added
+ * later, such as those of RULES.md section 14, which these readers do not read): the builders
+ * append those defaults, so a value is as long as the class's own constructor makes it.
+ *
  * The builders make a value as the Python readers do (a tuple of its fields typed as the class:
  * cls->tp_alloc(cls, n), then PyTuple_SET_ITEM, as tuple's own subtype_new). Each builder
  * STEALS a reference to every field it is given, on success and on failure alike (NULL with an
@@ -41,7 +45,62 @@ static const char *const CORE_REQUEST_FIELDS[] = {
     "profile", "outcome", "winners", "dealer_seat", "dice", "huangfan_count", "discarder_seat",
     "liabilities", "abandoning_seat", "overrides", "request_id", "profile_digest", NULL};
 
-/* 0 when the class's _fields are exactly `expected`, else -1 with ImportError naming it. */
+/* The defaults of the fields a class has after those the builders fill, by class: filled by
+ * core_types_load (each module that includes this header keeps its own table). */
+#define CORE_MAX_TAIL 4
+typedef struct {
+    PyTypeObject *cls; /* borrowed: CoreTypes holds the reference */
+    Py_ssize_t n;
+    PyObject *items[CORE_MAX_TAIL]; /* new references, kept for the process */
+} CoreTail;
+static CoreTail core_tails[6];
+static int core_tail_count = 0;
+
+/* Record the defaults of `cls`'s fields from index `from` on: 0, or -1 with ImportError. */
+static inline int core_record_tail(PyObject *cls, const char *name, PyObject *fields, Py_ssize_t from) {
+    Py_ssize_t extra = PyTuple_GET_SIZE(fields) - from;
+    if (extra > CORE_MAX_TAIL) {
+        PyErr_Format(PyExc_ImportError, "rules_core.requests.%s has more added fields than this module fills", name);
+        return -1;
+    }
+    for (int i = 0; i < core_tail_count; i++) {
+        if (core_tails[i].cls == (PyTypeObject *)cls) {
+            return 0; /* recorded by an earlier load of this module */
+        }
+    }
+    if (core_tail_count >= 6) {
+        PyErr_SetString(PyExc_ImportError, "core_values.h: too many classes");
+        return -1;
+    }
+    CoreTail tail = {(PyTypeObject *)cls, extra, {NULL}};
+    PyObject *defaults = extra ? PyObject_GetAttrString(cls, "_field_defaults") : NULL;
+    if (extra && (defaults == NULL || !PyDict_Check(defaults))) {
+        Py_XDECREF(defaults);
+        PyErr_Format(PyExc_ImportError, "rules_core.requests.%s has no _field_defaults", name);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < extra; i++) {
+        PyObject *value = PyDict_GetItemWithError(defaults, PyTuple_GET_ITEM(fields, from + i));
+        if (value == NULL) {
+            for (Py_ssize_t done = 0; done < i; done++) {
+                Py_DECREF(tail.items[done]);
+            }
+            Py_DECREF(defaults);
+            if (!PyErr_Occurred()) {
+                PyErr_Format(PyExc_ImportError, "rules_core.requests.%s: an added field %R has no default", name,
+                             PyTuple_GET_ITEM(fields, from + i));
+            }
+            return -1;
+        }
+        tail.items[i] = Py_NewRef(value);
+    }
+    Py_XDECREF(defaults);
+    core_tails[core_tail_count++] = tail;
+    return 0;
+}
+
+/* 0 when the class's _fields start with `expected` (any later field has a default, recorded for
+ * the builders), else -1 with ImportError naming it. */
 static inline int core_check_fields(PyObject *cls, const char *name, const char *const *expected) {
     PyObject *fields = PyObject_GetAttrString(cls, "_fields");
     if (fields == NULL) {
@@ -52,7 +111,7 @@ static inline int core_check_fields(PyObject *cls, const char *name, const char 
     while (expected[count] != NULL) {
         count++;
     }
-    int same = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == count;
+    int same = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) >= count;
     for (Py_ssize_t i = 0; same && i < count; i++) {
         PyObject *field = PyTuple_GET_ITEM(fields, i);
         same = PyUnicode_Check(field) && PyUnicode_CompareWithASCIIString(field, expected[i]) == 0;
@@ -61,8 +120,9 @@ static inline int core_check_fields(PyObject *cls, const char *name, const char 
         PyErr_Format(PyExc_ImportError, "rules_core.requests.%s._fields is %R, not the %zd fields this module builds",
                      name, fields, count);
     }
+    int status = same ? core_record_tail(cls, name, fields, count) : -1;
     Py_DECREF(fields);
-    return same ? 0 : -1;
+    return status;
 }
 
 /* The class `name` of rules_core.requests (a new reference), its _fields checked; NULL on error. */
@@ -122,9 +182,18 @@ static inline int core_types_load(CoreTypes *types) {
     return 0;
 }
 
-/* A value of `cls` (a tuple subclass) of the n fields given, each reference stolen. */
+/* A value of `cls` (a tuple subclass) of the n fields given, each reference stolen, and the
+ * defaults of the class's later fields. */
 static inline PyObject *core_value(PyTypeObject *cls, Py_ssize_t n, PyObject *const *fields) {
-    PyObject *value = cls->tp_alloc(cls, n);
+    const CoreTail *tail = NULL;
+    for (int t = 0; t < core_tail_count; t++) {
+        if (core_tails[t].cls == cls) {
+            tail = &core_tails[t];
+            break;
+        }
+    }
+    Py_ssize_t extra = tail == NULL ? 0 : tail->n;
+    PyObject *value = cls->tp_alloc(cls, n + extra);
     if (value == NULL) {
         for (Py_ssize_t i = 0; i < n; i++) {
             Py_DECREF(fields[i]);
@@ -133,6 +202,9 @@ static inline PyObject *core_value(PyTypeObject *cls, Py_ssize_t n, PyObject *co
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyTuple_SET_ITEM(value, i, fields[i]);
+    }
+    for (Py_ssize_t i = 0; i < extra; i++) {
+        PyTuple_SET_ITEM(value, n + i, Py_NewRef(tail->items[i]));
     }
     return value;
 }

@@ -22,6 +22,10 @@ HEADERS = [
 ]
 
 
+# The folder of the page's files leads to the page (a person types it, seeing the files' paths).
+REDIRECTS = {"/explorer": "/", "/explorer/": "/"}
+
+
 def load() -> dict[str, tuple[str, bytes]]:
     """URL path -> (content type, bytes); ``/`` is ``index.html``."""
     files = {}

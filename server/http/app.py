@@ -87,6 +87,10 @@ class ConnectApp:
             answer = await self._rpc(scope, receive, path[len(RPC_PREFIX) :], share)
         elif path in ("/healthz", "/readyz") and scope["method"] in ("GET", "HEAD"):
             answer = self._health(path)
+        elif path in static_files.REDIRECTS and scope["method"] in ("GET", "HEAD"):
+            answer = Answer(
+                308, "text/plain; charset=utf-8", b"", [(b"location", static_files.REDIRECTS[path].encode())]
+            )
         elif path in self.files and scope["method"] in ("GET", "HEAD"):
             content_type, body = self.files[path]
             answer = Answer(200, content_type, body, list(static_files.HEADERS))

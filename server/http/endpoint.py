@@ -77,6 +77,7 @@ class HttpEndpoint:
         log.info(
             "serving http",
             address=self.url,
+            explorer=f"{self.url}/",  # the settlement explorer's page (docs/EXPLORER.md)
             tls=self._server.tls is not None,
             mtls=self._server.tls is not None and bool(self._server.tls.client_ca),
             max_connections=self._limits.max_connections,

@@ -4,7 +4,7 @@ and so that what a large body costs is bounded before it is read.
 ``json.loads`` and ``json.dumps`` are single C calls that hold the interpreter throughout:
 0.16-0.25 s for the 5 MB body of a 10,000-hand batch, during which no other thread runs, the
 event loop that serves gRPC included, even when the call runs in a thread of its own
-(`server.http.calls.off_loop`). So a large body, an object, is read member by member and its
+(`server.off_loop`). So a large body, an object, is read member by member and its
 arrays element by element, each element by `convert.json_text.read_json` with the same
 bounds, and no step reads more than `STEP_MAX_CHARS` of text. What a request can hold bounds the
 rest (`Limits`): a list longer than its limit is refused when its next element is reached, the

@@ -298,7 +298,7 @@ RESULT_MODULES = "import rules_core.results, rules_core.json_write\n"
     [
         ("rules_core.results.Payment._fields = ('from_seat', 'to_seat', 'reason', 'amount')", "Payment._fields"),
         ("rules_core.results.NextHand._fields = ('dealer_seat',)", "NextHand._fields"),
-        ("rules_core.json_write.PATTERNS = rules_core.json_write.PATTERNS[:-1]", "json_write.PATTERNS has 14 names"),
+        ("rules_core.json_write.PATTERNS = rules_core.json_write.PATTERNS[:-1]", "json_write.PATTERNS has 17 names"),
         ("rules_core.json_write.ITEM_KINDS = [*rules_core.json_write.ITEM_KINDS, 'X']", "json_write.ITEM_KINDS has 10"),
         ("rules_core.json_write.UNITS = ('', 'UNIT_FLOWER', 'UNIT_POINT')", "json_write.UNITS is not a list"),
     ],

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from bench.advice_bench import make_holdings, time_advice, time_paths, time_reviews, with_a_draw
+from generators.record_simulator import simulate_records
 from rules_core.advice import holding_paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from generators.record_simulator import simulate_records
 
 
 def test_holdings_are_spread_evenly_over_shanten_and_melds():

@@ -192,14 +192,6 @@ def test_installed_entry_point():
     assert json.loads(result.stdout)["seatDeltas"] == [36.0, -12.0, -12.0, -12.0]
 
 
-def test_readme_client_example(server, capsys):
-    from tests.test_readme import python_blocks
-
-    code = python_blocks()[1].replace('"127.0.0.1:50051"', repr(server.address))
-    exec(code, {})
-    assert capsys.readouterr().out.strip() == "[0.0, -20.0, 20.0, 0.0]"
-
-
 def test_score_json_prints_defaults_and_matches_local(server, capsys):
     """`shmj score --json` over the wire and --local print the same JSON, seat 0 and dealer 0 explicit."""
     assert main(["score", *EXAMPLE_1, "--json", "--target", server.address]) == 0

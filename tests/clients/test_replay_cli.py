@@ -198,6 +198,25 @@ def test_a_pass_with_patterns_this_client_does_not_know_shows_them_as_sent():
     )
 
 
+def test_a_settle_request_is_sent_to_shmj_score_in_one_line(capsys):
+    """It answered `outcome: unknown field / discarderSeat: unknown field / ...`."""
+    code, out, err = shmj(["replay", str(ROOT / "examples" / "requests.jsonl"), "--line", "1", "--local"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"shmj: {ROOT / 'examples' / 'requests.jsonl'} line 1 is a SettleRequest, not a hand record"
+        " (SettleRecordRequest): settle it with `shmj score --request FILE`, or a file of them with `shmj rescore`\n"
+    )
+
+
+def test_a_hand_record_is_sent_to_shmj_replay_in_one_line(capsys):
+    code, out, err = shmj(["score", "--request", str(RECORD), "--local"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "shmj: --request FILE is a hand record (SettleRecordRequest), not a SettleRequest:"
+        " replay it with `shmj replay FILE`\n"
+    )
+
+
 def test_line_n_of_a_file_larger_than_any_record_is_read_as_rescore_reads_it(capsys, tmp_path):
     """Found trying records as a hostile client: a JSON Lines file over 16 MiB was refused whole
     ("more than any record can be"), though each of its records is small and `shmj rescore`

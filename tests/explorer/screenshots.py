@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +30,20 @@ def replay_screenshot(browser, url: str) -> None:
     page.close()
 
 
+def ticket_picture(page) -> None:
+    """The first page of the Settle view printed for a dispute ticket (docs/explorer-ticket.png):
+    Chromium's PDF, drawn by pdftoppm (poppler-utils)."""
+    pdftoppm = shutil.which("pdftoppm")
+    if pdftoppm is None:
+        raise SystemExit(missing_message("pdftoppm"))
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = Path(folder) / "ticket.pdf"
+        page.pdf(path=str(pdf), format="A4", print_background=True)
+        subprocess.run(
+            [pdftoppm, "-png", "-r", "70", "-singlefile", str(pdf), str(DOCS / "explorer-ticket")], check=True
+        )
+
+
 def main() -> int:
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -41,6 +56,7 @@ def main() -> int:
             enter(page, REQUESTS["13-both"])
             settle(page)
             page.screenshot(path=DOCS / "explorer-settle.png", full_page=True)
+            ticket_picture(page)
 
             page.select_option("#compare", "sankou")
             settle(page)

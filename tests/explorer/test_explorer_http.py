@@ -31,10 +31,12 @@ def test_the_page_and_its_files_come_from_this_server_only(http):
         "/explorer/explorer.css",
         "/explorer/explorer.js",
         "/explorer/replay.js",
+        "/explorer/ticket.js",
     ]
     for path, kind in (
         ("/explorer/explorer.js", "text/javascript"),
         ("/explorer/replay.js", "text/javascript"),
+        ("/explorer/ticket.js", "text/javascript"),
         ("/explorer/explorer.css", "text/css"),
     ):
         reply = http.request("GET", path)
@@ -43,6 +45,19 @@ def test_the_page_and_its_files_come_from_this_server_only(http):
         assert b"https://" not in reply.body
     assert http.request("GET", "/explorer/missing.js").status == 404
     assert http.request("GET", "/explorer/../pyproject.toml").status == 404
+
+
+def test_the_explorer_s_folder_leads_to_the_explorer(http):
+    """`/explorer/` is where its files are: a person who types it meets the page, not a 404."""
+    for path in ("/explorer/", "/explorer"):
+        for verb in ("GET", "HEAD"):
+            reply = http.request(verb, path)
+            assert (reply.status, reply.headers["location"]) == (308, "/"), (verb, path)
+
+
+def test_the_start_up_log_names_the_explorer_s_address(explorer_server):
+    serving = [json.loads(line) for line in explorer_server.log().splitlines() if '"serving http"' in line]
+    assert [line["explorer"] for line in serving] == [f"{explorer_server.http_url}/"]
 
 
 def test_notation_is_read_into_a_hands_json(http):

@@ -91,11 +91,11 @@ def test_a_hand_under_two_profiles_shows_the_differences(page):
     table = page.locator("#result .comparison table")
     assert table.locator("thead th").all_inner_texts() == ["", "lezi", "sankou"]
     differing = table.locator("tr.diff").evaluate_all("rows => rows.map(r => [...r.cells].map(c => c.textContent))")
-    assert ["Seat deltas", "-10 +20 -10 +0", "-20 +40 -20 +0"] in differing
+    assert ["Seat deltas 输赢", "-10 +20 -10 +0 分", "-20 +40 -20 +0 花"] in differing
     same = table.locator("tbody tr:not(.diff) th").all_inner_texts()
-    assert "Seat 1 legal" in same
+    assert "Seat 1 legal 合法" in same
     lezi, sankou = profile_digest(rc.BUILTIN_PROFILES["lezi"]), profile_digest(rc.BUILTIN_PROFILES["sankou"])
-    assert ["Rules (profile digest)", lezi, sankou] in differing
+    assert ["Rules (profile digest) 规则摘要", lezi, sankou] in differing
 
 
 def test_overrides_change_the_value(page):

@@ -103,7 +103,8 @@ def test_no_overrides_and_no_description_is_a_renamed_base():
                 (
                     "overrides.liability_mode",
                     "unknown value 'LIABILITY_MODE_SOMETIMES'; expected one of LIABILITY_MODE_NONE,"
-                    " LIABILITY_MODE_ADDITIVE, LIABILITY_MODE_REPLACE, LIABILITY_MODE_SANKOU",
+                    " LIABILITY_MODE_ADDITIVE, LIABILITY_MODE_REPLACE, LIABILITY_MODE_SANKOU,"
+                    " LIABILITY_MODE_BAOSANKOU, LIABILITY_MODE_CONTRACT",
                 )
             ],
         ),

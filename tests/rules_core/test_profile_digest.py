@@ -15,9 +15,11 @@ import pytest
 import rules_core as rc
 from convert import profile_digest as digest_module
 from convert.house_profiles import read_house_profile
-from convert.json_read import read_overrides
+from convert.json_read import read_overrides, read_settle_record_request
+from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
 from convert.profile_digest import canonical_profile_json, profile_digest
 from rules_core import BUILTIN_PROFILES
+from rules_core.build import hand
 from rules_core.overrides import resolve_profile
 from rules_core.registry import ProfileRegistry
 
@@ -210,3 +212,13 @@ def test_a_registry_without_a_digest_function_answers_without_a_digest():
     assert str(raised.value).endswith(
         "but the effective profile is not digested (its registry was given no digest function)"
     )
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_advice_and_reviews_carry_the_digest_of_their_registry(name):
+    request = rc.AdviseRequest(name, 0, hand("111m 555m 999p CC 77s"), ())
+    assert rc.advise(request, DIGESTED).profile_digest == GOLDEN[name]
+    assert rc.advise(request).profile_digest == ""  # rules_core's own registry digests nothing
+    record = read_settle_record_request({**json.loads((EXAMPLES / "record.json").read_text()), "profile": name})
+    assert rc.review_record(record, DIGESTED).profile_digest == GOLDEN[name]
+    assert rc.review_record(record).profile_digest == ""

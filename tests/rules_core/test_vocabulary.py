@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
+from mahjong.shanghai.v1 import advice_pb2, patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
 
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, label, term
 
@@ -20,6 +20,7 @@ SHOWN_ENUMS = [
     profile_pb2.LiabilityMode,
     profile_pb2.FlowerSource,
     tiles_pb2.MeldKind,
+    advice_pb2.Suit,
 ]
 
 
@@ -47,3 +48,19 @@ def test_every_term_has_both_languages_and_reads_english_then_chinese():
     assert all(t.zh and t.en and "_" not in t.en for t in TERMS.values())  # words, not enum names
     assert term("payments") == "Payments 付款"
     assert term("seat_deltas") == "Seat deltas 输赢"
+
+
+def test_the_values_and_fields_of_section_14_have_words_in_both_languages():
+    from rules_core.patterns import IllegalReason
+    from rules_core.profile import FAMILY_FIELDS, LiabilityMode
+    from rules_core.records import EventKind
+    from rules_core.vocabulary import FAMILY_ENUM_WORDS, FAMILY_PROFILE_FIELD_WORDS
+
+    new_values = [f"ILLEGAL_REASON_{r.name}" for r in IllegalReason if r >= IllegalReason.NO_FLOWERS_SELF_DRAW_ONLY]
+    new_values += [f"LIABILITY_MODE_{m.name}" for m in (LiabilityMode.BAOSANKOU, LiabilityMode.CONTRACT)]
+    new_values += [f"EVENT_KIND_{EventKind.DECLARE.name}"]
+    assert sorted(FAMILY_ENUM_WORDS) == sorted(new_values)
+    assert sorted(FAMILY_PROFILE_FIELD_WORDS) == sorted(FAMILY_FIELDS)
+    for words in (*FAMILY_ENUM_WORDS.values(), *FAMILY_PROFILE_FIELD_WORDS.values()):
+        assert words.zh and words.en and words.zh_meaning and not words.en.isupper()
+    assert label("ILLEGAL_REASON_NOT_DECLARED") == "未敲 not knocked"

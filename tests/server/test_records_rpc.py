@@ -138,7 +138,7 @@ def test_the_first_impossible_event_is_named_before_a_later_event_that_cannot_be
 
 ONE_OF_EVENT_KINDS = (
     "; expected EVENT_KIND_ and one of DEAL, DRAW, DISCARD, CHOW, PUNG, EXPOSED_KONG, ADDED_KONG,"
-    " CONCEALED_KONG, WIN, EXHAUSTIVE_DRAW, ABANDON"
+    " CONCEALED_KONG, WIN, EXHAUSTIVE_DRAW, ABANDON, DECLARE"
 )
 
 

@@ -201,6 +201,9 @@ async function validateWinner(node) {
   return answer.errors.length ? null : answer;
 }
 
+// The notation fields as their inputs are labelled (the parser's message itself is English).
+const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed" };
+
 // The text with the token around `position` marked, and the message: as the CLI points at it.
 function notationError(field, text, position, message) {
   let start = position, end = position + 1;
@@ -213,10 +216,10 @@ function notationError(field, text, position, message) {
     while (end < text.length && !/[\s\]\[]/.test(text[end])) end += 1;
   }
   return el("div", { class: "notation-error", "data-field": field, "data-position": position },
-    el("span", { class: "field-name", text: `${field}: ` }),
+    el("span", { class: "field-name", text: `${NOTATION_FIELD_WORDS[field] || field}: ` }),
     el("code", {}, text.slice(0, start), el("mark", { class: "bad-token", text: text.slice(start, end) || " " }),
       text.slice(end)),
-    el("span", { class: "message", text: ` ${message} (at character ${position})` }));
+    el("span", { class: "message", text: ` 记法有误 cannot read: ${message} (字符位置 ${position} at character ${position})` }));
 }
 
 function integer(id) {
@@ -288,7 +291,52 @@ async function buildRequest(state) {
 }
 
 // ---- answers -----------------------------------------------------------------------------
-function winnerCard(winner, requestWinner, unit) {
+// The patterns a winner holds that add no item row of their own (an item's code is its
+// pattern's name without PATTERN_).
+function silentPatterns(winner) {
+  const itemised = new Set((winner.items || []).map((item) => `PATTERN_${item.code}`));
+  return (winner.patterns || []).filter((pattern) => !itemised.has(pattern));
+}
+
+// The profile a request was settled under, its overrides applied (GetProfile): asked for only
+// when a legal winner holds a pattern that adds nothing, to say why from the profile's lists.
+async function silentProfile(response, request) {
+  if (!(response.winners || []).some((w) => w.legal && silentPatterns(w).length)) return null;
+  return (await call("GetProfile", { name: request.profile, overrides: request.overrides })).profile;
+}
+
+function fieldWords(field) {
+  const words = vocabulary.profileFields[field] || {};
+  return [words.zh, words.en].filter(Boolean).join(" ") || field;
+}
+
+// Why a held pattern adds nothing, from where it stands in the profile ("why doesn't Half
+// flush count?"): a qualifying pattern only, a fixed value beaten by a higher one, a 番 that
+// does not apply to a fixed value, a floor the value is above, or none of these.
+function noValueLine(pattern, profile, unit, winner) {
+  const named = (list) => (profile[list] || []).find((entry) => entry.pattern === pattern);
+  const fixed = named("fixedValues"), fan = named("fan");
+  const said = `${patternWords(pattern)} adds nothing here: in ${profile.name} `;
+  let why;
+  if (fixed) {
+    why = `it is worth ${number(fixed.value)} ${unit} (${fieldWords("fixed_values")}), but only the highest fixed value`
+      + ` counts (${fieldWords("combine_fixed")}). 只计最高的定值牌型。`;
+  } else if (fan) {
+    why = `its ${number(fan.value)} 番 does not apply to a fixed value (${fieldWords("fan_on_fixed")}: no). 定值牌型不再算番。`;
+  } else if ((profile.floorPatterns || []).includes(pattern)) {
+    why = `it raises a lower value to 1 喇 (${fieldWords("floor_patterns")}); this hand's value needed no raising. 本手牌值无需保底。`;
+  } else if ((profile.qualifyingPatterns || []).includes(pattern)) {
+    const fixedItem = (winner.items || []).find((item) => item.kind === "ITEM_KIND_PATTERN");
+    why = `it makes a hand legal (${fieldWords("qualifying_patterns")}) but has no value of its own; ` + (fixedItem
+      ? `the value is the fixed value of ${patternWords(`PATTERN_${fixedItem.code}`)}. 此牌型只使胡牌合法，牌值取定值牌型。`
+      : "the hand is valued as an ordinary one, base and 花. 本规则中此牌型只使胡牌合法，不另计分。");
+  } else {
+    why = "it is neither a fixed value, a 番 nor a qualifying pattern: it counts for nothing in the value. 本规则中此牌型不计分。";
+  }
+  return el("p", { class: "no-value", "data-pattern": pattern.replace(/^PATTERN_/, "") }, said + why);
+}
+
+function winnerCard(winner, requestWinner, unit, profile) {
   const legal = Boolean(winner.legal);
   const card = el("article", { class: `winner-result ${legal ? "legal" : "illegal"}`, "data-seat": winner.seat || 0 },
     el("h3", {}, `Seat ${winner.seat || 0} `,
@@ -315,6 +363,7 @@ function winnerCard(winner, requestWinner, unit) {
   card.append(el("p", { class: "value" }, `${term("value_per_share")} = `,
     el("strong", { class: "value-number", text: number(winner.value) }), ` ${unit}`,
     `  (${term("before_multipliers")} ${number(winner.baseValue)})`));
+  if (profile) silentPatterns(winner).forEach((pattern) => card.append(noValueLine(pattern, profile, unit, winner)));
   return card;
 }
 
@@ -322,8 +371,10 @@ const SEAT_XY = [[160, 290], [290, 160], [160, 30], [30, 160]]; // seat 0 at the
 // Where 庄 goes from a seat's centre: beside the bottom and top seats, above the side ones
 // (beside seat 1 it fell off the picture's right edge).
 const DEALER_MARK = [[28, -14], [-6, -32], [28, -14], [-6, -32]];
-
-function paymentsPicture(response) {
+// Each view's picture has an arrowhead of its own (`arrow-settle`, `arrow-replay`): with one id
+// for both, Replay's arrows took Settle's, and a marker in a hidden view is not drawn.
+function paymentsPicture(response, view) {
+  const arrowId = `arrow-${view}`;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", "0 0 320 320");
@@ -341,7 +392,7 @@ function paymentsPicture(response) {
   };
   const defs = add("defs", {});
   const marker = document.createElementNS(ns, "marker");
-  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+  for (const [k, v] of Object.entries({ id: arrowId, viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
     markerHeight: "7", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
   const head = document.createElementNS(ns, "path");
   head.setAttribute("d", "M0,0 L10,5 L0,10 z");
@@ -361,7 +412,7 @@ function paymentsPicture(response) {
     const nx = (-dy / length) * 8, ny = (dx / length) * 8; // two ways between one pair stay apart
     const sx = x1 + (dx / length) * 34 + nx, sy = y1 + (dy / length) * 34 + ny;
     const ex = x2 - (dx / length) * 34 + nx, ey = y2 - (dy / length) * 34 + ny;
-    add("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "payment", "marker-end": "url(#arrow)",
+    add("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "payment", "marker-end": `url(#${arrowId})`,
       "data-from": from, "data-to": to });
     // On the felt, not its edge: a third of the way from the arrow's middle to the centre.
     const mx = (sx + ex) / 2 + nx * 1.6, my = (sy + ey) / 2 + ny * 1.6;
@@ -386,15 +437,18 @@ function versionsLine(response) {
     " · engine 引擎 ", el("code", { class: "engine-version", text: response.engineVersion || "" }));
 }
 
-// whys: for each payment, the phrases saying why a liable (承包) or related (三口) seat pays
-// (paymentsWhy, the server's words, as `shmj score` prints them).
-function settlementView(response, request, whys) {
+// shown: whys, the phrases saying why each liable or related seat pays (paymentsWhy); profile,
+// the effective profile when a held pattern adds nothing (silentProfile); view, the view it is
+// shown in ("settle" or "replay"); record, the hand record a replay settled (for the ticket).
+function settlementView(response, request, shown = {}) {
+  const { whys = [], profile = null, view: shownIn = "settle", record = null } = shown;
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
+  view.append(ticketButton(), ticketRecord(request, record));
   const unitWords = vocabulary.enums[response.unit] || {};
   view.append(el("p", { class: "profile-line" },
     `${term("profile")} ${response.profile} (${term("unit")}: ${[unitWords.zh, unitWords.en].filter(Boolean).join(" ")})`));
-  (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit)));
+  (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit, profile)));
   const payments = response.payments || [];
   const list = el("ul", { class: "payment-list" }, payments.map((p, i) => {
     const why = (whys && whys[i]) || [];
@@ -408,7 +462,7 @@ function settlementView(response, request, whys) {
   const next = response.nextHand
     ? el("p", { class: "next-hand" }, `Next hand 下一手: dealer 庄家 seat ${response.nextHand.dealerSeat || 0}, ${term("huangfan_count")} ${response.nextHand.huangfanCount || 0}`)
     : el("p", { class: "next-hand" }, "Next hand 下一手: none 无: no claimed win is legal, the hand goes on 无人合法胡牌，本手继续");
-  view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response),
+  view.append(el("section", { class: "payments" }, el("h3", { text: "Payments 付款" }), paymentsPicture(response, shownIn),
     el("div", {}, list, el("ul", {}, penalties), deltas,
       el("p", { class: "huangfan-after" }, `${term("huangfan_after_dice")} ${response.huangfanAfterDice || 0}`), next)));
   view.append(versionsLine(response));
@@ -417,26 +471,40 @@ function settlementView(response, request, whys) {
   return view;
 }
 
+// Each row of one side of a comparison: its label and its value, one string or several lines;
+// every number with the side's unit (花 against 分 would otherwise read as the same scale).
+function itemLine(item) {
+  return `${item.nameEn || ""}${(item.count || 1) > 1 ? ` x${item.count}` : ""} ${item.nameZh || ""} ${itemEffect(item)}`;
+}
+
 function comparisonRows(response) {
-  const rows = [];
+  const unit = unitWord(response.unit);
+  const unitWords = vocabulary.enums[response.unit] || {};
+  const rows = [["Unit 单位", [unitWords.zh, unitWords.en].filter(Boolean).join(" ")]];
   (response.winners || []).forEach((w) => {
     const seat = w.seat || 0;
-    rows.push([`Seat ${seat} legal`, w.legal ? "legal 合法" : `not legal 不合法: ${(w.illegalReasons || []).map(enumWords).join(", ")}`]);
-    rows.push([`Seat ${seat} patterns`, (w.patterns || []).map(patternWords).join(", ") || "none"]);
-    rows.push([`Seat ${seat} V`, number(w.value)]);
+    rows.push([`Seat ${seat} legal 合法`, w.legal ? "legal 合法" : `not legal 不合法: ${(w.illegalReasons || []).map(enumWords).join(", ")}`]);
+    rows.push([`Seat ${seat} patterns 牌型`, (w.patterns || []).map(patternWords).join(", ") || "none 无"]);
+    rows.push([`Seat ${seat} V 每份牌值`, `${number(w.value)} ${unit}`]);
+    rows.push([`Seat ${seat} items 项目`, (w.items || []).map(itemLine)]);
   });
-  rows.push(["Seat deltas", (response.seatDeltas || []).map(signed).join(" ")]);
-  rows.push(["Next hand", response.nextHand ? `dealer ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none"]);
-  rows.push(["Rules (profile digest)", response.profileDigest || ""]);
+  rows.push(["Seat deltas 输赢", `${(response.seatDeltas || []).map(signed).join(" ")} ${unit}`]);
+  rows.push(["Next hand 下一手", response.nextHand ? `dealer 庄家 ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none 无"]);
+  rows.push(["Rules (profile digest) 规则摘要", response.profileDigest || ""]);
   return rows;
+}
+
+function comparisonCell(value) {
+  return Array.isArray(value) ? el("td", {}, value.map((line) => el("div", { text: line }))) : el("td", { text: value });
 }
 
 function comparisonView(left, right) {
   const a = comparisonRows(left), b = comparisonRows(right);
+  const said = (value) => (Array.isArray(value) ? value.join("\n") : value);
   const body = a.map(([label, value], i) => {
     const other = b[i] ? b[i][1] : "";
-    return el("tr", { class: value === other ? "" : "diff" }, el("th", { text: label }),
-      el("td", { text: value }), el("td", { text: other }));
+    return el("tr", { class: said(value) === said(other) ? "" : "diff" }, el("th", { text: label }),
+      comparisonCell(value), comparisonCell(other));
   });
   return el("section", { class: "comparison" }, el("h3", { text: "Side by side 对比 (differences highlighted)" }),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}), el("th", { text: left.profile }),
@@ -466,9 +534,11 @@ function showViolations(error) {
   }
 }
 
-async function settle() {
+// note: why the form holds what it holds, when a pasted message was brought here from Replay.
+async function settle(note = "") {
   const state = tableState();
   writeHash(state);
+  $("#settle-note").textContent = note;
   $("#settle-error").replaceChildren();
   $("#result").replaceChildren();
   for (const stale of $$("#winners .violation")) stale.remove();
@@ -479,7 +549,8 @@ async function settle() {
   }
   try {
     const response = await call("Settle", request);
-    const view = settlementView(response, request, await paymentsWhy(response, request));
+    const view = settlementView(response, request,
+      { whys: await paymentsWhy(response, request), profile: await silentProfile(response, request) });
     if (state.compare) {
       const other = await call("Settle", { ...request, profile: state.compare });
       view.prepend(comparisonView(response, other));
@@ -565,8 +636,29 @@ function loadPaste() {
     $("#paste-error").textContent = "Expected one SettleRequest object 需要一个SettleRequest对象";
     return;
   }
+  if (messageKind(data) === "record") { // a rescore file may hold hand records: replay it
+    $("#record").value = $("#paste").value.trim();
+    history.replaceState(null, "", "#replay");
+    showView("replay");
+    replayRecord("This is a hand record (SettleRecordRequest): replayed here. 这是牌谱，已在牌谱回放中打开。");
+    return;
+  }
   setState(stateOfRequest(data));
   settle();
+}
+
+// Which message a pasted JSON object is, by the fields only one of the two has (either
+// spelling): "record" (SettleRecordRequest), "request" (SettleRequest), or null when it does
+// not say, and the service's answer names what is wrong.
+const RECORD_ONLY = ["events", "recordedDeltas", "recorded_deltas"];
+const REQUEST_ONLY = ["outcome", "winners", "discarderSeat", "discarder_seat", "abandoningSeat", "abandoning_seat",
+  "liabilities"];
+
+function messageKind(data) {
+  const has = (keys) => keys.some((key) => Object.prototype.hasOwnProperty.call(data, key));
+  if (has(RECORD_ONLY) && !has(REQUEST_ONLY)) return "record";
+  if (has(REQUEST_ONLY) && !has(RECORD_ONLY)) return "request";
+  return null;
 }
 
 // ---- waits ------------------------------------------------------------------------------

@@ -10,20 +10,27 @@ const TILE_ORDER = [
 ];
 const ACTS = new Set(["EVENT_KIND_DRAW", "EVENT_KIND_CHOW", "EVENT_KIND_PUNG", "EVENT_KIND_EXPOSED_KONG",
   "EVENT_KIND_ADDED_KONG", "EVENT_KIND_CONCEALED_KONG"]);
-const EVENT_WORDS = {
-  EVENT_KIND_DEAL: "is dealt 配牌", EVENT_KIND_DRAW: "draws 摸牌", EVENT_KIND_DISCARD: "discards 打牌",
-  EVENT_KIND_CHOW: "chows 吃", EVENT_KIND_PUNG: "pungs 碰", EVENT_KIND_EXPOSED_KONG: "kongs 明杠",
-  EVENT_KIND_ADDED_KONG: "adds to its pung 上杠", EVENT_KIND_CONCEALED_KONG: "lays down a concealed kong 暗杠",
-  EVENT_KIND_WIN: "claims a win 胡", EVENT_KIND_EXHAUSTIVE_DRAW: "the wall is exhausted 流局",
-  EVENT_KIND_ABANDON: "leaves the table 逃跑",
+// Each event kind's words: the terms `shmj replay` prints (rules_core.vocabulary), in its
+// order, English then Chinese ("discards 打出"). The keys in the enum's order (numbers read below).
+const EVENT_TERMS = {
+  EVENT_KIND_DEAL: "is_dealt", EVENT_KIND_DRAW: "draws", EVENT_KIND_DISCARD: "discards", EVENT_KIND_CHOW: "chows",
+  EVENT_KIND_PUNG: "pungs", EVENT_KIND_EXPOSED_KONG: "kongs", EVENT_KIND_ADDED_KONG: "adds_to_its_pung",
+  EVENT_KIND_CONCEALED_KONG: "concealed_kong", EVENT_KIND_WIN: "claims_a_win",
+  EVENT_KIND_EXHAUSTIVE_DRAW: "wall_exhausted", EVENT_KIND_ABANDON: "leaves",
 };
 
-const replayState = { record: null, response: null, whys: [], steps: [], at: 0 };
+function eventTerm(key) {
+  const words = vocabulary.terms[key];
+  return words ? `${words.en} ${words.zh}` : key;
+}
+
+// record: as this page follows it (usualRecord); pasted: as it was given, for the ticket.
+const replayState = { record: null, pasted: null, response: null, whys: [], profile: null, steps: [], at: 0 };
 
 // The record in the one form this page follows, as the server read it: the proto3 JSON mapping
 // also takes snake_case keys, enum numbers, numbers in strings, and an unset field given null or
 // its unspecified value (a record the server settled in those broke the view or drew other hands).
-const KIND_NAMES = Object.keys(EVENT_WORDS);
+const KIND_NAMES = Object.keys(EVENT_TERMS);
 const FLOWER_NAMES = FLOWERS.map((name) => `FLOWER_${name}`);
 
 function field(message, name) { // by its lowerCamelCase or its snake_case key
@@ -112,7 +119,7 @@ function followRecord(record, response) {
 
 function eventWords(step) {
   const { event, kind } = step;
-  const words = EVENT_WORDS[kind] || kind;
+  const words = EVENT_TERMS[kind] ? eventTerm(kind === "EVENT_KIND_DRAW" && event.flower ? "draws_flower" : EVENT_TERMS[kind]) : kind;
   if (kind === "EVENT_KIND_EXHAUSTIVE_DRAW") return words;
   const what = event.flower ? ` ${FLOWERS.indexOf(event.flower.replace(/^FLOWER_/, "")) + 1}f`
     : event.tile ? ` ${tileParts(event.tile).notation}` : "";
@@ -158,7 +165,7 @@ function deltasTable(record, response) {
 }
 
 function showStep(at) {
-  const { steps, record, response, whys } = replayState;
+  const { steps, record, response, whys, profile, pasted } = replayState;
   replayState.at = Math.max(0, Math.min(at, steps.length - 1));
   const step = steps[replayState.at];
   $("#replay-step").value = String(replayState.at);
@@ -166,14 +173,16 @@ function showStep(at) {
   const table = el("div", { class: "replay-table" }, SEATS.map((seat) => seatPanel(seat, step.seats[seat], step, record)));
   const parts = [table, ...step.passes.map(passLine)];
   if (replayState.at === steps.length - 1) {
-    parts.push(settlementView(response.settlement, response.derived, whys));
-    const deltas = deltasTable(record, response);
+    const deltas = deltasTable(record, response); // what support looks for first: above the settlement
     if (deltas) parts.push(deltas);
+    parts.push(settlementView(response.settlement, response.derived, { whys, profile, view: "replay", record: pasted }));
   }
   $("#replay-picture").replaceChildren(...parts);
 }
 
-async function replayRecord() {
+// note: why this record is here, when it was pasted into Settle.
+async function replayRecord(note = "") {
+  $("#replay-note").textContent = note;
   $("#replay-error").replaceChildren();
   $("#replay-result").hidden = true;
   let record;
@@ -183,11 +192,19 @@ async function replayRecord() {
     $("#replay-error").textContent = `Not JSON 不是JSON: ${error.message}`;
     return;
   }
+  if (record !== null && typeof record === "object" && messageKind(record) === "request") {
+    setState(stateOfRequest(record)); // a SettleRequest belongs in Settle: settled there
+    showView("settle");
+    settle("This is a SettleRequest, not a hand record: settled here. 这是结算请求，不是牌谱，已在结算中打开。");
+    return;
+  }
   try {
     const response = await call("SettleRecord", record);
     replayState.record = usualRecord(record);
+    replayState.pasted = record;
     replayState.response = response;
     replayState.whys = await paymentsWhy(response.settlement, response.derived);
+    replayState.profile = await silentProfile(response.settlement, response.derived);
     replayState.steps = followRecord(replayState.record, response);
     $("#replay-step").max = String(replayState.steps.length - 1);
     $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
@@ -203,7 +220,7 @@ async function replayRecord() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  $("#replay-button").addEventListener("click", replayRecord);
+  $("#replay-button").addEventListener("click", () => replayRecord());
   $("#replay-form").addEventListener("submit", (event) => { event.preventDefault(); replayRecord(); });
   $("#record-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
