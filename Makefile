@@ -221,7 +221,7 @@ bench-json-batches: install
 explorer-screenshots: install
 	$(PY) -m tests.explorer.screenshots
 
-.PHONY: fuzz fuzz-native
+.PHONY: fuzz fuzz-native test-native-sanitized
 # atheris (requirements-fuzz.txt), for fuzz and fuzz-native.
 FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 50000
@@ -231,19 +231,26 @@ $(FUZZ_STAMP): requirements-fuzz.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-fuzz.txt
 	touch $@
 
-# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer, and their tests
-# (marked native) run against that build: a read past a buffer or a bad cast stops the run.
-# Then each module fuzzed coverage-guided against its Python twin (atheris, on the usual build),
-# and every input the fuzzer kept replayed against the sanitized build (tests/fuzz/native_guided.py).
-FUZZ_NATIVE_SECONDS ?= 30
-NATIVE_MODULES := json_request arrow_requests json_answer arrow_results
-NATIVE_CORPUS := build/native-corpus
+# The native modules built with AddressSanitizer and UndefinedBehaviorSanitizer (rebuilt when a C
+# file or a header changes), and their tests (marked native) run against that build: a read past
+# a buffer or a bad cast stops the run. .ci/run runs it.
+SANITIZED_STAMP := $(NATIVE_SANITIZED)/.built
 SANITIZED_RUN := ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	SHMJ_NATIVE_DIR=$(CURDIR)/$(NATIVE_SANITIZED)/batch/native
-fuzz-native: install $(FUZZ_STAMP)
+$(SANITIZED_STAMP): $(NATIVE) compile_core.py
 	mkdir -p build
 	$(PY) compile_core.py --sanitized $(NATIVE_SANITIZED) >$(NATIVE_SANITIZED).log 2>&1 || { cat $(NATIVE_SANITIZED).log; exit 1; }
-	$(SANITIZED_RUN) $(PY) -m pytest -p no:cacheprovider -m native tests
+	touch $@
+
+test-native-sanitized: install $(SANITIZED_STAMP)
+	$(SANITIZED_RUN) $(PY) -m pytest -p no:cacheprovider -q -m native tests
+
+# Each native module fuzzed coverage-guided against its Python twin (atheris, on the usual build),
+# and every input the fuzzer kept replayed against the sanitized build (tests/fuzz/native_guided.py).
+FUZZ_NATIVE_SECONDS ?= 30
+NATIVE_MODULES := $(basename $(notdir $(wildcard batch/native/*.c)))
+NATIVE_CORPUS := build/native-corpus
+fuzz-native: install $(FUZZ_STAMP) $(SANITIZED_STAMP)
 	for module in $(NATIVE_MODULES); do \
 		rm -rf $(NATIVE_CORPUS)/$$module && \
 		$(PY) -m tests.fuzz.native_guided $$module --corpus $(NATIVE_CORPUS)/$$module \

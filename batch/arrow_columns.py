@@ -18,7 +18,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from batch import native
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
@@ -189,24 +188,6 @@ def _dice(column: Column) -> list:
     return [throw if ok else None for ok, throw in zip(column.valid(), dice, strict=True)]
 
 
-NATIVE = native.load("arrow_requests")
-
-
-def natively_readable(batch: pa.RecordBatch) -> bool:
-    """What the native reader cannot see through the C Data Interface, checked: the columns'
-    names and types by pyarrow's equality (a name there is cut at a NUL byte), and each buffer
-    as long as its array's length needs (the interface gives no buffer's size; pyarrow's cheap
-    validation, about 4 µs a batch whatever its rows, which also checks each list's and string's
-    first and last offsets). A batch that fails goes to the Python twin, as before."""
-    if not usual_columns(batch.schema):
-        return False
-    try:
-        batch.validate()
-    except pa.ArrowInvalid:
-        return False
-    return True
-
-
 def usual_columns(schema: pa.Schema) -> bool:
     """Whether each column is one of ``REQUEST_SCHEMA``'s, of its type (about 6 µs a batch)."""
     return not any(_TYPES.get(field.name) != field.type for field in schema)
@@ -214,17 +195,8 @@ def usual_columns(schema: pa.Schema) -> bool:
 
 def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     """The core request of each row (None for a row the bounded reader must judge), or None for
-    a batch not of the usual shape: read from the batch's buffers in C (batch/native/
-    arrow_requests.c) where that is built, else, and wherever it declines, in Python."""
-    if NATIVE is not None and natively_readable(batch):
-        read = NATIVE.read_requests(*batch.__arrow_c_array__())
-        if read is not NotImplemented:
-            return read
-    return read_requests_in_python(batch)
-
-
-def read_requests_in_python(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
-    """``read_requests`` column by column in Python: the native reader's twin."""
+    a batch not of the usual shape. The one columnar reader: a reader in C paid less than a
+    quarter of the Arrow path's CPU (docs/DEVELOPING.md, "Who reads and writes each form")."""
     schema = batch.schema
     if not usual_columns(schema):
         return None  # an unknown column, or a known one of another type: the row reader names it

@@ -6,7 +6,7 @@ says what it allows): msgspec decodes a line, or converts a row, into the struct
 there, in C (keys, types, ranges and lengths checked there), and this module makes them core
 values with a table look-up per enum. Anything else (snake_case keys in JSON, enum numbers,
 numbers in strings, a request with overrides, any fault at all) is not this reader's business:
-it answers None and the request goes to the bounded reader (``rules_core.json_read``), which
+it answers None and the request goes to the bounded reader (``convert.json_read``), which
 reads every form and names every fault. So this reader need only be right where it answers, and
 a property test holds it to the bounded reader there (tests/batch/test_readers_agree.py).
 

@@ -9,8 +9,8 @@ alone. Printed in CPU µs a row:
 
 - the engine (`rules_core.settle`, each result dropped at once, as `make bench-batch` times it)
   and settle with its results kept for the batch, as the Arrow core must keep them;
-- the core's parts: reading the columns into core values (natively where batch/native/
-  arrow_requests.c is built, and by its Python twin beside it), the result columns, the whole
+- the core's parts: reading the columns into core values (`batch.arrow_columns`), the result
+  columns, the whole
   `settle_arrow_batch`, the Parquet read, a batch's fixed cost (one of a single row);
 - the same core values built by C alone, from a pickled copy whose named tuples are made by
   `tuple.__new__` (no Python code), and the same tuples as plain tuples: what building a
@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 import rules_core as rc
 from batch.arrow import settle_answers, settle_arrow_batch
-from batch.arrow_columns import read_requests, read_requests_in_python
+from batch.arrow_columns import read_requests
 from batch.arrow_results import CORE_TYPE, answers_batch
 from bench.batch_bench import write_inputs
 from convert.profile_digest import BUILTIN_REGISTRY
@@ -97,7 +97,6 @@ def parts(batches: list[pa.RecordBatch]) -> dict:
         "engine: settle, each result dropped": lambda i: _settled(requests[i], keep=False),
         "settle, results kept for the batch": lambda i: _settled(requests[i], keep=True),
         "columns to core values (read_requests)": lambda i: read_requests(batches[i]),
-        "the same read by the Python twin": lambda i: read_requests_in_python(batches[i]),
         "the same values built by C (unpickled)": lambda i: pickle.loads(by_c[i]),
         "the same as plain tuples (unpickled)": lambda i: pickle.loads(plain[i]),
         "result columns (answers_batch)": lambda i: answers_batch(answers[i]),

@@ -92,11 +92,19 @@ def read_json(text: bytes | bytearray | str, max_depth: int = MAX_DEPTH) -> Any:
         except ValueError:  # an integer over the interpreter's digit limit
             value = json.loads(text, object_pairs_hook=_object, parse_int=_integer)
     except _Twice:
-        raise KeyGivenTwice(_twice_path(text)) from None
+        value = _Twice  # the text may still fault after that object: the path's reading says
     except json.JSONDecodeError as error:
         raise JsonTextError(error.msg, error.lineno, error.colno) from None
     except RecursionError:
         raise JsonTextError(f"nested deeper than {max_depth} levels") from None
+    if value is _Twice:
+        try:
+            path = _twice_path(text)
+        except json.JSONDecodeError as error:
+            raise JsonTextError(error.msg, error.lineno, error.colno) from None
+        except RecursionError:
+            raise JsonTextError(f"nested deeper than {max_depth} levels") from None
+        raise KeyGivenTwice(path)
     if text.count("[") + text.count("{") > max_depth:
         if data is None:
             data = text.encode("utf-8", "surrogatepass")

@@ -1,5 +1,5 @@
 /* The core request values of rules_core.requests, built from C: shared by the native readers
- * (json_request.c, arrow_requests.c).
+ * (json_request.c).
  *
  * CoreTypes holds the six named-tuple classes (Meld, Hand, Winner, Dice, LiabilityRelation,
  * SettleRequest), imported from rules_core.requests at module init by core_types_load, which

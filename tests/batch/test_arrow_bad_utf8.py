@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from batch import arrow_columns, arrow_results
+from batch import arrow_results
 from batch.arrow import settle_record_batch
 from tests.server.conftest import ROOT
 
@@ -23,9 +23,8 @@ HANDS = pq.read_table(ROOT / "examples" / "hands.parquet").slice(0, 3).combine_c
 
 @pytest.fixture(params=["native", "python"])
 def path(request, monkeypatch):
-    """Each reader and writer: native where it is built, and the Python twins."""
+    """Each writer: native where it is built, and the Python twin."""
     if request.param == "python":
-        monkeypatch.setattr(arrow_columns, "NATIVE", None)
         monkeypatch.setattr(arrow_results, "NATIVE", None)
     return request.param
 

@@ -12,7 +12,7 @@ import pytest
 from batch.arrow import settle_record_batch
 from tests.batch.test_arrow_bad_utf8 import HANDS, _json_lines, path, rows_alone  # noqa: F401 (a fixture)
 
-pytestmark = [pytest.mark.native, pytest.mark.usefixtures("path")]  # each reader: native where built, and Python
+pytestmark = [pytest.mark.native, pytest.mark.usefixtures("path")]  # each writer: native where built, and Python
 # Three strings whose offsets run 0, 6, 5, 11 over "hand-a-hand": the first is "hand-a", the last
 # "a-hand", and the middle one ends before it starts.
 BACKWARDS = "Offset invariant failure: non-monotonic offset at slot 1: 5 < 6"

@@ -93,3 +93,13 @@ def test_the_native_dir_is_where_it_loads_from_and_pure_loads_nothing(probe, mon
     assert native.load("probe").__file__ == str(next(probe.glob("probe.*.so")))
     monkeypatch.setenv("SHMJ_PURE_PYTHON", "1")
     assert native.load("probe") is None
+
+
+@pytest.mark.native
+@pytest.mark.skipif(not os.environ.get(native.DIR_ENV), reason="only in make test-native-sanitized's run")
+@pytest.mark.parametrize("name", native.sources())
+def test_the_sanitized_run_takes_each_module_from_the_sanitized_build(name):
+    """A module missing from that build would leave its tests to the Python twin, unsanitized."""
+    module = native.load(name)
+    assert module is not None, f"batch/native/{name}.c is not in {os.environ[native.DIR_ENV]}"
+    assert Path(module.__file__).parent == Path(os.environ[native.DIR_ENV])

@@ -15,7 +15,6 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 from batch import native
-from batch.arrow_schema import REQUEST, record_batch
 from batch.local import settle_answer
 from batch.records import new_counts
 from generators.random_hands import generate_requests
@@ -24,7 +23,7 @@ from tests.batch.memory import least_block_change
 
 testcapi = pytest.importorskip("_testcapi")
 pytestmark = pytest.mark.native
-MODULES = {name: native.load(name) for name in ("json_request", "json_answer", "arrow_requests", "arrow_results")}
+MODULES = {name: native.load(name) for name in ("json_request", "json_answer", "arrow_results")}
 needs_build = pytest.mark.skipif(None in MODULES.values(), reason="the native modules are not built (make install)")
 UNREACHED = 300  # calls in a row that no failure reaches: the call makes no more allocations
 
@@ -86,9 +85,7 @@ def outcomes(call) -> list:
 
 def cases():
     json_request, json_answer = MODULES["json_request"], MODULES["json_answer"]
-    arrow_requests, arrow_results = MODULES["arrow_requests"], MODULES["arrow_results"]
-    batch = record_batch(REQUEST, [json.loads(line) for line in LINES])
-    capsules = batch.__arrow_c_array__()
+    arrow_results = MODULES["arrow_results"]
     yield "json_request.read", lambda: [json_request.read(line) for line in LINES]
     yield "json_request.read under a profile", lambda: [json_request.read(line, "classic") for line in LINES]
     yield "json_answer.settle_line", lambda: [json_answer.settle_line(result) for result in RESULTS]
@@ -96,7 +93,6 @@ def cases():
         "json_answer.counted_line",
         lambda: [(json_answer.counted_line(r, counts := new_counts()), counts) for r in RESULTS],
     )
-    yield "arrow_requests.read_requests", lambda: arrow_requests.read_requests(*capsules)
     yield "arrow_results.result_buffers", lambda: arrow_results.result_buffers([*RESULTS, ERROR])
 
 

@@ -3,8 +3,7 @@ from proto3 JSON by the native reader (C, ``batch.native.json_request``), by the
 (msgspec, ``batch.fast_requests``) and by the bounded reader (``convert.json_read``), compact
 and spaced, from the proto message (``convert``) and from an Arrow row, give equal
 core values, and equal records (answers or violations) once settled. An Arrow batch is read
-row by row (msgspec) and column by column (``batch.arrow_columns``: in Python, and from its
-buffers in C where batch/native/arrow_requests.c is built) alike."""
+row by row (msgspec) and column by column (``batch.arrow_columns``) alike."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ import convert
 import rules_core as rc
 from batch import native
 from batch.arrow import request_rows, settle_records
-from batch.arrow_columns import NATIVE, read_requests, read_requests_in_python
+from batch.arrow_columns import read_requests
 from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
@@ -230,10 +229,9 @@ def test_an_arrow_row_settles_as_its_json_line(data):
     fast = read_row_request(row)
     if fast is not None:
         assert fast == bounded(dict(row))
-    columnar = read_requests_in_python(batch)
+    columnar = read_requests(batch)
     if columnar is not None and columnar[0] is not None:
         assert columnar[0] == bounded(dict(row))
-    assert read_requests(batch) == columnar
     nested = settle_records(batch)
     assert nested == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
 
@@ -284,33 +282,13 @@ def test_an_arrow_row_valid_or_malformed_gives_the_record_of_its_json_line(data)
     assert settle_records(batch) == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
 
 
-@pytest.mark.parametrize("read", [read_requests_in_python, read_requests], ids=["python", "native first"])
-def test_the_columnar_reader_reads_every_row_of_a_batch_and_of_its_slices(read):
+def test_the_columnar_reader_reads_every_row_of_a_batch_and_of_its_slices():
     batch = record_batch(REQUEST, BASES)
     expected = [bounded(data) for data in BASES]
-    assert read(batch) == expected
-    assert read(batch.slice(37, 50)) == expected[37:87]
+    assert read_requests(batch) == expected
+    assert read_requests(batch.slice(37, 50)) == expected[37:87]
     odd = [dict(BASES[0], outcome="OUTCOME_NONE"), BASES[1], dict(BASES[2], requestId="x" * 300)]
-    assert read(record_batch(REQUEST, odd)) == [None, expected[1], None]  # left to the bounded reader
-
-
-@pytest.mark.native
-@pytest.mark.skipif(NATIVE is None, reason="batch/native/arrow_requests.c is not built")
-@SETTINGS
-@given(st.lists(requests(), min_size=1, max_size=4))
-def test_the_native_arrow_reader_reads_each_batch_as_the_bounded_reader_does(data):
-    """The native reader reads what its Python twin reads, row for row (a row left to the bounded
-    reader alike), and where the bounded reader reads a row, the same request."""
-    try:
-        batch = record_batch(REQUEST, data)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError, TypeError, ValueError, OverflowError):
-        return  # not rows the nested schema can hold
-    native = NATIVE.read_requests(*batch.__arrow_c_array__())
-    assert native == read_requests_in_python(batch)
-    for request, row in zip(native or [], request_rows(batch), strict=True):
-        reading = bounded(row)
-        if request is not None and isinstance(reading, rc.SettleRequest):
-            assert request == reading
+    assert read_requests(record_batch(REQUEST, odd)) == [None, expected[1], None]  # left to the bounded reader
 
 
 def test_a_row_left_to_the_bounded_reader_leaves_the_rest_of_its_batch_read_as_before():
@@ -337,11 +315,10 @@ def test_a_row_left_to_the_bounded_reader_leaves_the_rest_of_its_batch_read_as_b
         changed(0, lambda d: d.update(liabilities=[{"claimerSeat": 1, "sourceSeat": 2, "claims": 3}] * 49)),
     ]
     rows = [row for pair in zip(BASES[: len(odd)], odd, strict=True) for row in pair]
-    for reader in (read_requests_in_python, read_requests):
-        read = reader(record_batch(REQUEST, rows))
-        assert read[1::2] == [None] * len(odd)
-        assert read[0::2] == [bounded(data) for data in BASES[: len(odd)]]
-        assert reader(record_batch(REQUEST, rows[0::2])) == read[0::2]
+    read = read_requests(record_batch(REQUEST, rows))
+    assert read[1::2] == [None] * len(odd)
+    assert read[0::2] == [bounded(data) for data in BASES[: len(odd)]]
+    assert read_requests(record_batch(REQUEST, rows[0::2])) == read[0::2]
 
 
 def test_a_jobs_profile_settles_the_rows_of_either_reader_alike():

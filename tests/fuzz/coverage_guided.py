@@ -23,7 +23,7 @@ from pathlib import Path
 
 import atheris
 
-with atheris.instrument_imports(include=["rules_core", "profile_files"]):
+with atheris.instrument_imports(include=["convert", "rules_core", "profile_files"]):
     from rules_core.errors import NotationError
     from rules_core.notation import format_hand, parse_flowers, parse_hand, parse_tiles
     from tests.fuzz.hostile_text import HOSTILE_JSON, HOSTILE_PROFILES, json_request, profile_file

@@ -39,7 +39,7 @@ def replay(name: str, folder: Path) -> None:
 def fuzz(name: str, corpus: Path, argv: list[str]) -> None:
     import atheris
 
-    with atheris.instrument_imports(include=["batch", "rules_core"]):  # before anything imports them
+    with atheris.instrument_imports(include=["batch", "convert", "rules_core"]):  # before anything imports them
         from tests.fuzz.native_twins import MODULES, TARGETS, json_seeds
     from tests.fuzz.coverage_guided import _dictionary, run  # its own instrumenting ends a block
 
@@ -53,7 +53,7 @@ def built(name: str, modules: dict) -> None:
         raise SystemExit(2)
 
 
-MODULE_NAMES = ("json_request", "arrow_requests", "json_answer", "arrow_results")
+MODULE_NAMES = ("json_request", "json_answer", "arrow_results")
 
 
 def main(argv: list[str]) -> None:
@@ -64,7 +64,7 @@ def main(argv: list[str]) -> None:
     if argv[2] == "--replay":
         replay(name, folder)
     else:
-        fuzz(name, folder, [argv[0], *argv[4:]])
+        fuzz(name, folder, [argv[0], name, *argv[4:]])  # run() takes libFuzzer's flags from argv[2:]
 
 
 if __name__ == "__main__":

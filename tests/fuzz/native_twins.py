@@ -5,8 +5,6 @@ decline (None, NotImplemented), and the twin then answers as it always does.
 
 - ``json_request``: the line read in C (``read``) is the msgspec reader's value
   (`batch.fast_requests.read_json_request`), also under a profile given from outside;
-- ``arrow_requests``: the line as the one row of a nested Arrow batch, read in C, is what
-  `batch.arrow_columns.read_requests_in_python` reads;
 - ``json_answer``: the line's answer (`batch.local.settle_answer`: a result, or an error record)
   written in C (``settle_line``) is the Python writer's bytes;
 - ``arrow_results``: the same answer written as a batch in C is the batch Arrow's conversion makes.
@@ -20,9 +18,7 @@ from google.protobuf.json_format import MessageToDict
 
 import convert
 from batch import native
-from batch.arrow_columns import read_requests_in_python
 from batch.arrow_results import native_answers_batch, python_answers_batch
-from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request
 from batch.local import settle_answer
 from batch.records import output_line
@@ -30,7 +26,6 @@ from convert.json_text import JsonTextError, read_json
 from generators.random_hands import generate_requests
 from rules_core.json_write import settle_response_dict
 from rules_core.results import SettleResult
-from tests.batch.test_native_arrow_requests import same_values
 from tests.fuzz.hostile_text import HOSTILE_JSON
 
 
@@ -45,7 +40,16 @@ def json_seeds() -> list[bytes]:
     return [*lines, odd.encode(), *HOSTILE_JSON]
 
 
-MODULES = {name: native.load(name) for name in ("json_request", "arrow_requests", "json_answer", "arrow_results")}
+MODULES = {name: native.load(name) for name in ("json_request", "json_answer", "arrow_results")}
+
+
+def same_values(a, b) -> bool:
+    """Equal, and of the same types at every depth (a Hand is not a plain tuple)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(same_values(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
 
 
 def _data(line: bytes):
@@ -69,20 +73,6 @@ def json_request(line: bytes) -> None:
         if profile is not None and twin is not None:  # the job's profile, in place of the line's
             twin = twin._replace(profile=profile)
         assert same_values(read, twin), (line, profile, read, twin)
-
-
-def arrow_requests(line: bytes) -> None:
-    data = _data(line)
-    if not isinstance(data, dict):
-        return
-    try:
-        batch = record_batch(REQUEST, [data])
-    except Exception:  # noqa: BLE001 - not a row of the request schema: no Arrow batch carries it
-        return
-    read = MODULES["arrow_requests"].read_requests(*batch.__arrow_c_array__())
-    if read is not NotImplemented:
-        twin = read_requests_in_python(batch)
-        assert same_values(read, twin), (line, read, twin)
 
 
 def _answer(line: bytes):
@@ -110,5 +100,4 @@ def arrow_results(line: bytes) -> None:
         assert repr(written.to_pylist()) == repr(twin.to_pylist()), (line, written, twin)
 
 
-TARGETS = {"json_request": json_request, "arrow_requests": arrow_requests, "json_answer": json_answer}
-TARGETS["arrow_results"] = arrow_results
+TARGETS = {"json_request": json_request, "json_answer": json_answer, "arrow_results": arrow_results}

@@ -28,3 +28,14 @@ def test_a_disagreement_is_an_assertion_error(monkeypatch):
     with pytest.raises(AssertionError):
         for line in SEEDS:
             TARGETS["json_request"](line)
+
+
+def test_libfuzzers_flags_reach_it_whole(monkeypatch, tmp_path):
+    """run() takes libFuzzer's flags from argv[2:]: the first flag, -max_total_time, was dropped
+    once, and make fuzz-native fuzzed without end."""
+    import tests.fuzz.native_guided as guided
+
+    given = []
+    monkeypatch.setattr(guided, "fuzz", lambda name, corpus, argv: given.append((name, corpus, argv[2:])))
+    guided.main(["native_guided", "json_answer", "--corpus", str(tmp_path), "-max_total_time=5", "-seed=1"])
+    assert given == [("json_answer", tmp_path, ["-max_total_time=5", "-seed=1"])]

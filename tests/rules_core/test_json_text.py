@@ -175,3 +175,20 @@ def test_a_key_given_twice_in_one_object_is_refused_naming_its_path(text, path):
 def test_the_same_key_in_different_objects_is_no_repetition():
     text = '{"winners": [{"seat": 1, "hand": {"seat": 2}}, {"seat": 3}], "seat": 4}'
     assert read_json(text) == {"winners": [{"seat": 1, "hand": {"seat": 2}}, {"seat": 3}], "seat": 4}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": {"b": 1, "b": 2}, "c": "\x00"}', "Invalid control character at (line 1, column 31)"),
+        ('{"a": {"b": 1, "b": 2}, "c": }', "Expecting value (line 1, column 30)"),
+        ('[{"b": 1, "b": 2}, ' + "[" * 5000 + "]" * 5000 + "]", f"nested deeper than {MAX_DEPTH} levels"),
+    ],
+)
+def test_a_key_given_twice_before_what_is_not_json_is_refused_as_not_json(text, message):
+    """Found by fuzzing the native JSON reader against its twin: the object giving a key twice
+    stopped the first reading, and the second, looking for its path, met the text's fault and
+    raised json's own error."""
+    with pytest.raises(JsonTextError) as caught:
+        read_json(text)
+    assert (type(caught.value), str(caught.value)) == (JsonTextError, message)
