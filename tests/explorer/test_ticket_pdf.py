@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import rules_core as rc
+from convert.profile_digest import profile_digest
 from tests.debian_tools import debian_tool
 from tests.explorer.form import enter, settle
 from tests.worked_examples import REQUESTS
@@ -51,7 +52,7 @@ def test_a_settlement_printed_holds_what_a_dispute_needs_in_both_languages(page,
     assert squeezed(request) in said  # the whole request, to paste back into the page
     for phrase in (
         "The request 请求 (SettleRequest)",
-        f"Rules 规则 {rc.BUILTIN_PROFILES['lezi'].digest} · engine 引擎 {rc.ENGINE_VERSION}",
+        f"Rules 规则 {profile_digest(rc.BUILTIN_PROFILES['lezi'])} · engine 引擎 {rc.ENGINE_VERSION}",
         "规则 Profile lezi (单位 unit: 分 points)",
         "Item 项目 Effect 效果 Full flush 清一色 = 10",
         "每份牌值 value per share V = 10 分",
@@ -80,7 +81,7 @@ def test_the_end_of_a_replay_printed_holds_the_record_and_the_recorded_deltas(pa
         "The recorded deltas differ at seat(s) 0, 2 记录不符",
         "The hand record 牌谱 (SettleRecordRequest)",
         "The request derived from it 推得的请求 (SettleRequest)",
-        f"Rules 规则 {rc.BUILTIN_PROFILES['classic'].digest} · engine 引擎 {rc.ENGINE_VERSION}",
+        f"Rules 规则 {profile_digest(rc.BUILTIN_PROFILES['classic'])} · engine 引擎 {rc.ENGINE_VERSION}",
         "Full flush 清一色 = 20",
         "seat 0 → seat 1 20 花 点炮 discard",
     ):
