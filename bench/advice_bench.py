@@ -37,6 +37,7 @@ from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.requests import Hand
 from rules_core.review import review_record
+from rules_core.target_parts import clear_tables
 from rules_core.tiles import ALL_TILES, TILE_KINDS
 from tests.rules_core.advice_holdings import SEAT, random_holding
 
@@ -164,10 +165,7 @@ def run(count: int, records: int, seed: int, reference_path: str) -> dict:
     generated = time.perf_counter() - generated
     # The tables were filled while the holdings were chosen (by their shanten): empty them, so
     # that the first pass is a first sight.
-    from rules_core import target_parts
-
-    target_parts._SUIT_TABLES.clear()
-    target_parts._HONOUR_TABLES.clear()
+    clear_tables()
     first = {
         "paths": time_paths(holdings, shanten),
         "advice": time_advice(acting, shanten),

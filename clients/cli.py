@@ -1,4 +1,4 @@
-"""shmj: score hands, replay hand records, list waits, show profiles, rescore batch files, load-test a server.
+"""shmj: score hands, replay and review hand records, list waits, advise, show profiles, rescore, load-test.
 
 Requests are built in the proto3 JSON form of API.md, so ``--local`` (rules_core
 in this process) and a server (``--target``) take the same path and print the same.
@@ -311,25 +311,78 @@ def cmd_profiles_check(args) -> int:
     return 0
 
 
-def cmd_replay(args) -> int:
-    from clients.replay_report import record_story
+def answered_record(args, local, remote) -> tuple[dict, rc.SettleRecordRequest, dict]:
+    """The record of ``args.file`` (``--line``), read here (a malformed one is named before
+    anything is sent, and a server gets this reading, not protobuf's of the JSON), and its
+    answer: ``local(data, profiles)`` with ``--local``, else ``remote(client, message)``."""
     from convert.json_read import read_settle_record_request
     from convert.records import settle_record_request_message
-    from convert.results import settle_record_response_dict
 
     data = check.record_request(args.file, args.line)
     refuse_a_request(data, f"{args.file} line {args.line}" if args.line else args.file)
     record = read_settle_record_request(data)  # a malformed record is named before anything is sent
     if args.local:
-        response = rc.settle_record_json(data, house_profiles(args))
-    else:
-        with _client(args) as client:  # the record read here, not protobuf's reading of the JSON
-            answer = client.settle_record(settle_record_request_message(record))
-            response = settle_record_response_dict(answer)
+        return data, record, local(data, house_profiles(args))
+    with _client(args) as client:
+        return data, record, remote(client, settle_record_request_message(record))
+
+
+def cmd_replay(args) -> int:
+    from clients.replay_report import record_story
+    from convert.results import settle_record_response_dict
+
+    data, record, response = answered_record(
+        args,
+        rc.settle_record_json,
+        lambda client, message: settle_record_response_dict(client.settle_record(message)),
+    )
     if args.json:
         print(json.dumps(response, ensure_ascii=False, indent=2))
     else:
         print(record_story(record, response, liability_threshold(args, data, response.get("settlement", {}))))
+    return 0
+
+
+def advise_request(args) -> dict:
+    """An AdviseRequest in JSON from the flags: the holding (with ``--melds``), ``--seen``, the table."""
+    request = table_json(args)
+    holding = f"{args.hand} {args.melds}".strip()
+    request.update(
+        requestId=args.request_id,
+        seat=args.seat,
+        hand=hand_json(holding, None, args.flowers),
+        seen=tiles_json(args.seen),
+    )
+    return request
+
+
+def cmd_advise(args) -> int:
+    from clients.advice_report import advice_table
+    from convert.advice import advice_result, advise_request_message
+    from convert.advice_json import advise_response_dict, read_advise_request
+
+    request = advise_request(args)
+    core = read_advise_request(request)  # a malformed request is named before anything is sent
+    if args.local:
+        response = rc.advise_json(request, house_profiles(args))
+    else:
+        with _client(args) as client:
+            response = advise_response_dict(advice_result(client.advise(advise_request_message(core))))
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else advice_table(response))
+    return 0
+
+
+def cmd_review(args) -> int:
+    from clients.advice_report import review_table
+    from convert.advice import review_result
+    from convert.advice_json import review_record_response_dict
+
+    _, _, response = answered_record(
+        args,
+        rc.review_record_json,
+        lambda client, message: review_record_response_dict(review_result(client.review_record(message))),
+    )
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else review_table(response))
     return 0
 
 
@@ -470,6 +523,35 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the SettleRecordResponse as JSON")
     _connection(replay)
     replay.set_defaults(run=cmd_replay)
+
+    advise = commands.add_parser(
+        "advise",
+        help="how far a holding is from a legal win (向听数), path by path, and what to discard",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    advise.add_argument("hand", help="13 or 14 concealed tiles less 3 per meld, e.g. '111p 222p 333p 7789p C'")
+    advise.add_argument(
+        "--melds", default="", help="the seat's melds, e.g. '[123m@3] [EEE@1]' (or put them in the hand)"
+    )
+    advise.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' (or put them in the hand)")
+    advise.add_argument("--seen", default="", help="tiles the seat sees outside its holding (discards, others' melds)")
+    advise.add_argument("--seat", type=check.seat, default=0, help="the seat that holds the tiles (default 0)")
+    advise.add_argument("--request-id", default="", help="an id echoed in the response")
+    advise.add_argument("--json", action="store_true", help="print the AdviseResponse as JSON")
+    _table(advise)
+    _connection(advise)
+    advise.set_defaults(run=cmd_advise)
+
+    review = commands.add_parser(
+        "review",
+        help="review a hand record (复盘): each seat's discards against the advice, and the ones not among the best",
+    )
+    review.add_argument("file", help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin)")
+    review.add_argument("--line", type=check.line_number, help="the record on line N of a JSON Lines file (from 1)")
+    review.add_argument("--json", action="store_true", help="print the ReviewRecordResponse as JSON")
+    _connection(review)
+    review.set_defaults(run=cmd_review)
 
     profiles = commands.add_parser(
         "profiles",

@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import grpc
-from mahjong.shanghai.v1 import profile_pb2, records_pb2
+from mahjong.shanghai.v1 import advice_pb2, profile_pb2, records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
@@ -198,6 +198,14 @@ class ScoringClient(ClientBase):
     ) -> records_pb2.SettleRecordResponse:
         """Replay a hand record (牌谱) and settle what its events imply."""
         return self._call(self.stub.SettleRecord, "SettleRecord", request, timeout)
+
+    def advise(self, request: advice_pb2.AdviseRequest, timeout: float | None = None) -> advice_pb2.AdviseResponse:
+        return self._call(self.stub.Advise, "Advise", request, timeout)
+
+    def review_record(
+        self, request: records_pb2.SettleRecordRequest, timeout: float | None = None
+    ) -> advice_pb2.ReviewRecordResponse:
+        return self._call(self.stub.ReviewRecord, "ReviewRecord", request, timeout)
 
     def get_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None

@@ -23,7 +23,13 @@ import rules_core.compiled  # noqa: F401  # first: it decides where the hot-path
 # isort: split
 from convert.enums import Violations
 from convert.json_form import message_dict
-from convert.messages import hand_message, settle_request_message, winner_message
+from convert.messages import (
+    check_win_request_message,
+    hand_message,
+    list_waits_request_message,
+    settle_request_message,
+    winner_message,
+)
 from convert.profiles import get_profile_response, list_profiles_response, overrides, overrides_message, rule_profile
 from convert.records import settle_record_request, settle_record_request_message, settle_record_response
 from convert.requests import check_win_request, list_waits_request, settle_request
@@ -41,12 +47,14 @@ __all__ = [
     "Violations",
     "batch_entry",
     "check_win_request",
+    "check_win_request_message",
     "check_win_response",
     "echoed_id",
     "get_profile_response",
     "hand_message",
     "list_profiles_response",
     "list_waits_request",
+    "list_waits_request_message",
     "list_waits_response",
     "message_dict",
     "overrides",

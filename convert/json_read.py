@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, Violations, excerpt, key_path
+from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, NotationError, Violations, excerpt, key_path
 from rules_core.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
@@ -28,11 +28,13 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
+from rules_core.notation import ParsedHand, parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
 from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.registry import ProfileRegistry
 from rules_core.replay import first_impossible_event
 from rules_core.requests import (
+    CheckWinRequest,
     Dice,
     Hand,
     LiabilityRelation,
@@ -205,13 +207,108 @@ def _meld(data, path, violations) -> Meld:
     return Meld(r.enum("kind", MELD_KIND), r.enums("tiles", TILE), r.int("from_seat"))
 
 
+# --- the notation of RULES.md section 2, beside the TILE_ names -------------------------------
+# A hand's ``concealed`` may be a string in the CLI's notation (concealed tiles, bracketed melds
+# and flowers: "111m 555m 999p EEE 77s 1f 5f"), ``melds`` a string of bracketed melds
+# ("[555p@1] [5555p]"), ``flowers`` and ``passed_tiles`` strings of flowers or tiles, a
+# ``winning_tile`` one tile ("7s"). A string longer than any hand is written in is refused
+# by its length, unread.
+
+MAX_NOTATION_CHARS = 400  # a full hand with four kongs and eight flowers, spaced out, is under 120
+
+
+def _notation(r: _Reader, name: str, parse: Callable):
+    """What ``parse`` reads of the string ``r`` holds at ``name``, or None with its fault."""
+    text = r.values[name]
+    if len(text) > MAX_NOTATION_CHARS:
+        r.violations.append(
+            FieldViolation(r.sub(name), f"at most {MAX_NOTATION_CHARS} characters of notation, got {len(text):,}")
+        )
+        return None
+    try:
+        return parse(text)
+    except NotationError as error:
+        r.violations.append(FieldViolation(r.sub(name), error.in_one_line()))
+        return None
+
+
+def _counted(r: _Reader, name: str, values: tuple | None) -> tuple:
+    """Notation's values, refused as a list of as many would be when more than a request holds."""
+    problem = over_limit(name, len(values)) if values else None
+    if problem:
+        r.violations.append(FieldViolation(r.sub(name), problem))
+        return ()
+    return values or ()
+
+
+def _tiles(r: _Reader, name: str) -> tuple:
+    """A list of TILE_ names (or numbers), or a string of tiles in notation."""
+    if isinstance(r.values.get(name), str):
+        return _counted(r, name, _notation(r, name, parse_tiles))
+    return r.enums(name, TILE)
+
+
+def _tile(r: _Reader, name: str):
+    """A TILE_ name (or number), or one tile in notation (``7s``, ``E``). A string that misspells
+    a name (``s7``, ``TILE_S0``) is answered as a name, with the name it spells."""
+    value = r.values.get(name)
+    if isinstance(value, str) and value not in TILE.by_name and value != TILE.unspecified:
+        if not value.upper().startswith("TILE_") and TILE.guess(value) is None:
+            return _notation(r, name, parse_tile)
+    return r.enum(name, TILE)
+
+
+def _given_twice(r: _Reader, name: str, in_concealed: tuple) -> bool:
+    """Whether melds or flowers are given both in ``concealed``'s notation and at ``name``
+    (then a fault naming both)."""
+    if not (in_concealed and r.values.get(name)):
+        return False
+    r.violations.append(
+        FieldViolation(
+            r.sub(name),
+            f"given twice: as {r.sub(name)} and in the notation of {r.sub('concealed')}; give {name} one way",
+        )
+    )
+    return True
+
+
 def read_hand(data, path, violations) -> Hand:
     r = _Reader(data, path, _HAND_FIELDS, violations)
+    if str in (type(r.values.get("concealed")), type(r.values.get("melds")), type(r.values.get("flowers"))):
+        return _hand_in_notation(r)
     return Hand(
         concealed=r.enums("concealed", TILE),
-        winning_tile=r.enum("winning_tile", TILE),
+        winning_tile=_tile(r, "winning_tile"),
         melds=r.messages("melds", _meld),
         flowers=r.enums("flowers", FLOWER),
+        dragon_flowers=r.enums("dragon_flowers", TILE),
+    )
+
+
+def _hand_in_notation(r: _Reader) -> Hand:
+    """A hand with one string of notation or more (the others lists of names)."""
+    if isinstance(r.values.get("concealed"), str):
+        whole = _notation(r, "concealed", parse_hand) or ParsedHand((), (), ())
+    else:
+        whole = ParsedHand(r.enums("concealed", TILE), (), ())
+    winning_tile = _tile(r, "winning_tile")
+    if isinstance(r.values.get("melds"), str):
+        melds = _counted(r, "melds", _notation(r, "melds", parse_melds))
+    else:
+        melds = r.messages("melds", _meld)
+    if isinstance(r.values.get("flowers"), str):
+        flowers = _counted(r, "flowers", _notation(r, "flowers", parse_flowers))
+    else:
+        flowers = r.enums("flowers", FLOWER)
+    if not _given_twice(r, "melds", whole.melds):
+        melds = whole.melds + melds
+    if not _given_twice(r, "flowers", whole.flowers):
+        flowers = whole.flowers + flowers
+    return Hand(
+        concealed=_counted(r, "concealed", whole.concealed),
+        winning_tile=winning_tile,
+        melds=_counted(r, "melds", melds),
+        flowers=_counted(r, "flowers", flowers),
         dragon_flowers=r.enums("dragon_flowers", TILE),
     )
 
@@ -226,7 +323,7 @@ def read_winner(data, path, violations) -> Winner:
     return Winner(
         seat=r.int("seat"),
         hand=read_hand(r.values.get("hand"), r.sub("hand"), violations),
-        passed_tiles=r.enums("passed_tiles", TILE),
+        passed_tiles=_tiles(r, "passed_tiles"),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
         last_tile=r.bool("last_tile"),
@@ -345,6 +442,23 @@ def _table(r: _Reader, name: str, key_field: str, codec: EnumCodec) -> list:
     return table
 
 
+_CHECK_WIN_FIELDS = CheckWinRequest._fields
+
+
+def read_check_win_request(data: dict) -> CheckWinRequest:
+    """A core CheckWinRequest from its proto3 JSON form, or InvalidRequest."""
+    violations = Violations()
+    r = _Reader(data, "", _CHECK_WIN_FIELDS, violations)
+    request = CheckWinRequest(
+        **_read_table(r),
+        outcome=r.enum("outcome", OUTCOME),
+        winner=read_winner(r.values.get("winner"), "winner", violations),
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    return request
+
+
 def read_list_waits_request(data: dict) -> ListWaitsRequest:
     violations = Violations()
     r = _Reader(data, "", _WAITS_FIELDS, violations)
@@ -352,7 +466,7 @@ def read_list_waits_request(data: dict) -> ListWaitsRequest:
         **_read_table(r),
         seat=r.int("seat"),
         hand=read_hand(r.values.get("hand"), "hand", violations),
-        passed_tiles=r.enums("passed_tiles", TILE),
+        passed_tiles=_tiles(r, "passed_tiles"),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
     )

@@ -20,11 +20,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
-from mahjong.shanghai.v1 import records_pb2
+from mahjong.shanghai.v1 import advice_pb2, records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from convert.proto_bytes import batch_extent as batch_fields
+from rules_core.advice_validation import MAX_SEEN
 from rules_core.errors import FieldViolation
 from rules_core.record_checks import CHOW_TILES, MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
@@ -108,6 +109,9 @@ MAX_BODY_BYTES: dict[str, int] = {
 }
 MAX_BODY_BYTES[svc.ListProfilesRequest.DESCRIPTOR.full_name] = 1024  # no fields: only a newer client's
 MAX_BODY_BYTES[records_pb2.SettleRecordRequest.DESCRIPTOR.full_name] = _rounded(BODY_MARGIN * largest_record_encoding())
+MAX_BODY_BYTES[advice_pb2.AdviseRequest.DESCRIPTOR.full_name] = _rounded(
+    BODY_MARGIN * largest_encoding(advice_pb2.AdviseRequest.DESCRIPTOR, {"seen": MAX_SEEN})
+)
 MAX_REQUEST_BYTES = MAX_BODY_BYTES[pb.SettleRequest.DESCRIPTOR.full_name]
 BATCH_MESSAGE = svc.SettleBatchRequest.DESCRIPTOR.full_name
 MIN_ENTRY_BYTES = 2  # an entry's tag and length: a body of n entries is at least 2n bytes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 from mahjong.shanghai.v1 import tiles_pb2
 
@@ -72,5 +73,24 @@ def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
         ],
         abandoning_seat=request.abandoning_seat,
         declared_seats=declared_seats_of(request),
+    )
+    return with_dice(message, request.dice)
+
+
+def check_win_request_message(request: rc.CheckWinRequest) -> svc.CheckWinRequest:
+    message = svc.CheckWinRequest(
+        **table_fields(request), outcome=request.outcome or 0, winner=winner_message(request.winner)
+    )
+    return with_dice(message, request.dice)
+
+
+def list_waits_request_message(request: rc.ListWaitsRequest) -> svc.ListWaitsRequest:
+    message = svc.ListWaitsRequest(
+        **table_fields(request),
+        seat=request.seat,
+        hand=hand_message(request.hand),
+        passed_tiles=_tile_numbers(request.passed_tiles),
+        replacement_draw=request.replacement_draw,
+        first_go_around=request.first_go_around,
     )
     return with_dice(message, request.dice)

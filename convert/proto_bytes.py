@@ -114,6 +114,29 @@ def batch_extent(body: bytes, max_entry_bytes: int) -> tuple[int, int, int]:
     return entries, -1, 0
 
 
+def field_cuts(body: bytes, step: int) -> list[int]:
+    """Where to cut a serialised message into pieces of about ``step`` bytes, each piece whole
+    fields (an entry is never cut): the positions after the last field of each piece, the
+    body's end last. Parsing the pieces in turn, each merged into one message, is parsing the
+    body, as protobuf defines a message's concatenation; what protobuf would refuse ends the
+    walk, and the rest is one piece, for protobuf to refuse."""
+    cuts: list[int] = []
+    position = 0
+    start = 0
+    end = len(body)
+    while position < end:
+        try:
+            position = _skipped(body, position, end, 0)
+        except Unusual:
+            break
+        if position - start >= step:
+            cuts.append(position)
+            start = position
+    if not cuts or cuts[-1] != end:
+        cuts.append(end)
+    return cuts
+
+
 MAX_GROUP_DEPTH: Final = 100  # protobuf's own recursion limit
 
 

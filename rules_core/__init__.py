@@ -7,8 +7,8 @@ A pure library: no gRPC, no I/O. The usual entry points:
 - `settle_record(SettleRecordRequest) -> RecordResult`: a hand record (牌谱) replayed and settled
 - `advise(AdviseRequest) -> AdviceResult`: shanten and paths to a legal win, useful tiles, discards
 - `review_record(SettleRecordRequest) -> ReviewResult`: each discard of a record against that advice
-- `settle_json(dict) -> dict`, `settle_record_json(dict) -> dict` and `list_waits_json(dict) -> dict`, in
-  the proto3 JSON mapping of API.md: the wire layer's (`convert.json_api`), imported on first use
+- `settle_json(dict) -> dict`, `settle_record_json(dict) -> dict`, `list_waits_json(dict) -> dict`,
+  `advise_json(dict) -> dict` and `review_record_json(dict) -> dict`, in the proto3 JSON mapping of API.md: the wire layer's (`convert.json_api`), imported on first use
 - `parse_hand("123m 456p EEE 77s [555p@1] 1f 5f")` for the notation of RULES.md
 
 The hot path runs compiled with mypyc where `make install` could build it
@@ -135,11 +135,13 @@ __all__ = [
     "settle_json",
     "settle_record",
     "settle_record_json",
+    "advise_json",
+    "review_record_json",
 ]
 
 # The JSON entry points live in the wire layer, which imports this package: they are looked up
 # on first use (the one import of rules_core that the layering contract ignores).
-_WIRE_ENTRY_POINTS = ("list_waits_json", "settle_json", "settle_record_json")
+_WIRE_ENTRY_POINTS = ("advise_json", "list_waits_json", "review_record_json", "settle_json", "settle_record_json")
 
 
 def __getattr__(name: str):

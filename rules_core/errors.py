@@ -151,6 +151,14 @@ class NotationError(ValueError):
         pointer = " " * position + "^"
         super().__init__(f"{message} at position {position}:\n  {text}\n  {pointer}")
 
+    def in_one_line(self, around: int = 10) -> str:
+        """The fault in one line, its character marked within ``around`` characters either side:
+        ``bad notation at position 10 ('111m 555m ⟨x⟩99p EEE 7…'): unexpected 'x': ...``."""
+        text, at = self.text, self.position
+        start, end = max(0, at - around), min(len(text), at + 1 + around)
+        shown = f"{'…' * (start > 0)}{text[start:at]}⟨{text[at : at + 1]}⟩{text[at + 1 : end]}{'…' * (end < len(text))}"
+        return f"bad notation at position {at} ('{shown}'): {self.message}"
+
 
 class ProfileDigestMismatch(Exception):
     """A request pinned to a profile digest that is not the effective profile's (API.md,

@@ -59,12 +59,17 @@ class EnumCodec:
         dashes (``'M2'``: TILE_M2, ``'self-draw'``: OUTCOME_SELF_DRAW), or the names accepted."""
         if not isinstance(value, str):
             return ""  # a number: the proto readers say the same, and no name would help
+        guess = self.guess(value)
+        return f" (did you mean {guess}?)" if guess else f"; expected {self.accepted}"
+
+    def guess(self, value: str) -> str | None:
+        """The name ``value`` spells in another case, with dashes or without the prefix, or None."""
         if len(value) <= 64:
             spelled = value.strip().upper().replace("-", "_").replace(" ", "_")
             for guess in (spelled, self.prefix + spelled):
                 if guess in self.by_name:
-                    return f" (did you mean {guess}?)"
-        return f"; expected {self.accepted}"
+                    return guess
+        return None
 
     @cached_property
     def accepted(self) -> str:

@@ -33,7 +33,7 @@ from rules_core.json_names import (
 )
 from rules_core.patterns import IllegalReason
 from rules_core.profile import RuleProfile
-from rules_core.records import RecordResult, SettleRecordRequest
+from rules_core.records import Pass, RecordResult, SettleRecordRequest
 from rules_core.requests import SettleRequest
 from rules_core.results import ItemKind, PaymentReason, PenaltyReason, SettleResult, WinnerResult
 from rules_core.version import ENGINE_VERSION
@@ -265,20 +265,22 @@ def settle_request_dict(request: SettleRequest) -> dict:
     return out
 
 
+def pass_dict(p: Pass) -> dict:
+    """A 漏胡 pass (API.md ``Pass``)."""
+    return {
+        "seat": p.seat,
+        "tile": TILE.name_of[p.tile],
+        "eventIndex": p.event_index,
+        "patterns": [PATTERN.name_of[x] for x in p.patterns],
+    }
+
+
 def settle_record_response_dict(result: RecordResult) -> dict:
     return {
         "requestId": result.request_id,
         "settlement": settle_response_dict(result.settlement),
         "derived": settle_request_dict(result.derived),
-        "passes": [
-            {
-                "seat": p.seat,
-                "tile": TILE.name_of[p.tile],
-                "eventIndex": p.event_index,
-                "patterns": [PATTERN.name_of[x] for x in p.patterns],
-            }
-            for p in result.passes
-        ],
+        "passes": [pass_dict(p) for p in result.passes],
         "recordedMatch": result.recorded_match,
         "mismatchedSeats": list(result.mismatched_seats),
         "engineVersion": ENGINE_VERSION,

@@ -43,6 +43,24 @@ def parse_hand(text: str) -> ParsedHand:
     return ParsedHand(tuple(concealed), tuple(melds), tuple(flowers))
 
 
+def parse_melds(text: str) -> tuple[Meld, ...]:
+    """Read bracketed melds only, such as ``[555p@1] [5555p]``."""
+    melds: list[Meld] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos].isspace():
+            pos += 1
+            continue
+        if text[pos] != "[":
+            raise NotationError(text, pos, "melds are written in brackets, as in '[555p@1]'")
+        end = text.find("]", pos)
+        if end < 0:
+            raise NotationError(text, pos, "meld opened with '[' is never closed")
+        melds.append(_parse_meld(text, pos + 1, end))
+        pos = end + 1
+    return tuple(melds)
+
+
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Read a plain run of tiles, such as ``123m EEE`` (no melds, no flowers)."""
     tiles: list[Tile] = []

@@ -17,6 +17,10 @@ The answers are exact: a dynamic programme over the part's tiles in order, carry
 begun on the two tiles before, over every target part (not over blocks of the holding, which
 miss the four-copies limit: `EEEE` is not a pung and a pair). Each part's answer is kept in a
 table keyed by its counts and meld counts, emptied when it reaches `MAX_PART_PATTERNS` entries.
+The programme runs from the last tile back and keeps what the tiles from each tile on can add
+(keyed by their counts, copies left and the chows carried in; at most `MAX_SUFFIXES`), so a part
+first seen shares most of its work with the parts seen before that end the same way: the same
+suit before a discard or a draw, which is what advice asks next.
 """
 
 from __future__ import annotations
@@ -84,78 +88,104 @@ def honour_table(counts: list[int], held: list[int], melded: bool = True) -> Par
     return table
 
 
-_STATES: Final = 250  # (chows begun two tiles back, one tile back, sets, pairs): 5 x 5 x 5 x 2
+MAX_SUFFIXES: Final = 131_072  # about 40 MB when full
+# A suffix's answer, per slot of the sets and pairs begun on its tiles: the best overlap (-1 where
+# none) at the slot's index, then its useful mask at SLOTS + the slot's (bit 0: the first tile).
+_SUFFIXES: dict[int, list[int]] = {}
+
+
+def clear_tables() -> None:
+    """Forget every part seen (what a fresh process starts with)."""
+    _SUIT_TABLES.clear()
+    _HONOUR_TABLES.clear()
+    _SUFFIXES.clear()
 
 
 def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], list[int]]:
     """Over every target part: the best overlap and the union of useful tiles of the best, per
-    slot. A state is (chows begun two tiles back, chows begun one tile back, sets, pairs),
-    coded a + 5b + 25 sets + 125 pairs; ``best`` holds -1 for a state no target part reaches."""
+    slot. The tiles are taken from the first; what the tiles from i on can add is kept by their
+    counts, their copies left and the chows begun on the two tiles before, so that parts sharing
+    their last tiles (the same suit less one tile, a draw on its first tiles) share that work."""
     size = len(part)
-    best = [-1] * _STATES
-    useful = [0] * _STATES
-    next_best = [-1] * _STATES  # the states after this tile; both lists are emptied as they are left
-    next_useful = [0] * _STATES
-    best[0] = 0
-    active = [0]
-    for i in range(size):
-        held = part[i]
-        cap = caps[i]
-        bit = 1 << i
-        may_chow = chows and i + 2 < size
-        next_active: list[int] = []
-        for state in active:
-            value = best[state]
-            mask = useful[state]
-            a = state % 5
-            b = state // 5 % 5
-            sets = state // 25 % 5
-            pairs = state // 125
-            carried = a + b
-            if carried > cap:
-                continue
-            most_chows = 0
-            if may_chow:  # within the sets left and the copies of the chow's three tiles
-                most_chows = min(4 - sets, cap - carried, caps[i + 1] - b, caps[i + 2])
-            for c in range(most_chows + 1):
-                base = carried + c
-                after = b + 5 * c
-                for choice in range(3):  # nothing more, a pung, the pair
-                    if choice == 0:
-                        tiles = base
-                        code = after + 25 * (sets + c) + 125 * pairs
-                    elif choice == 1:
-                        tiles = base + 3
-                        if sets + c == 4 or tiles > cap:
-                            continue
-                        code = after + 25 * (sets + c + 1) + 125 * pairs
-                    else:
-                        tiles = base + 2
-                        if pairs or tiles > cap:
-                            continue
-                        code = after + 25 * (sets + c) + 125
-                    new_value = value + (tiles if tiles < held else held)
-                    new_mask = mask | bit if tiles > held else mask
-                    old = next_best[code]
-                    if new_value > old:
-                        if old < 0:
-                            next_active.append(code)
-                        next_best[code] = new_value
-                        next_useful[code] = new_mask
-                    elif new_value == old:
-                        next_useful[code] |= new_mask
-        for state in active:
-            best[state] = -1
-            useful[state] = 0
-        best, next_best = next_best, best
-        useful, next_useful = next_useful, useful
-        active = next_active
+    counts_code = [0] * (size + 1)
+    caps_code = [0] * (size + 1)
+    for i in range(size - 1, -1, -1):
+        counts_code[i] = counts_code[i + 1] * 5 + part[i]  # 5**9 < 2**21: a key stays a small int
+        caps_code[i] = caps_code[i + 1] * 5 + caps[i]
+    found = _suffix(part, caps, counts_code, caps_code, size, 0, 0, 0, chows)
     values = [NO_TARGET] * SLOTS
-    masks = [0] * SLOTS
-    for state in active:
-        if state % 25:
-            continue  # chows still open past the last tile: never made (may_chow stops them)
-        index = slot(state // 25 % 5, state // 125)
-        values[index] = best[state]
-        masks[index] = useful[state]
-    return values, masks
+    for index in range(SLOTS):
+        if found[index] >= 0:
+            values[index] = found[index]
+    return values, found[SLOTS:]
+
+
+def _suffix(
+    part: list[int],
+    caps: list[int],
+    counts_code: list[int],
+    caps_code: list[int],
+    size: int,
+    i: int,
+    two_back: int,
+    one_back: int,
+    chows: bool,
+) -> list[int]:
+    """The answer of the tiles from ``i`` on, ``two_back`` chows begun on tile i - 2 and
+    ``one_back`` on tile i - 1 (counted in the sets before)."""
+    left = size - i
+    key = (((((counts_code[i] << 21) | caps_code[i]) << 4 | left) << 3 | two_back) << 3 | one_back) << 1 | chows
+    known = _SUFFIXES.get(key)
+    if known is not None:
+        return known
+    found = [-1] * SLOTS + [0] * SLOTS
+    if left == 0:
+        found[0] = 0  # no chow is begun on the last two tiles: nothing is carried past them
+    else:
+        carried = two_back + one_back
+        cap = caps[i]
+        held = part[i]
+        if carried <= cap:
+            most_chows = 0
+            if chows and left > 2:  # within the copies of the chow's three tiles
+                most_chows = 4
+                if cap - carried < most_chows:
+                    most_chows = cap - carried
+                if caps[i + 1] - one_back < most_chows:
+                    most_chows = caps[i + 1] - one_back
+                if caps[i + 2] < most_chows:
+                    most_chows = caps[i + 2]
+            for c in range(most_chows + 1):
+                after = _suffix(part, caps, counts_code, caps_code, size, i + 1, one_back, c, chows)
+                for choice in range(3):  # nothing more, a pung, the pair
+                    tiles = carried + c
+                    added = 2 * c  # slot = 2 sets + pairs
+                    if choice == 1:
+                        tiles += 3
+                        added += 2
+                    elif choice == 2:
+                        tiles += 2
+                        added += 1
+                    if tiles > cap:
+                        continue
+                    gain = tiles if tiles < held else held
+                    bit = 1 if tiles > held else 0
+                    for index in range(SLOTS - added):
+                        value = after[index]
+                        if value < 0:
+                            continue
+                        target = index + added
+                        if choice == 2 and index & 1:
+                            continue
+                        value += gain
+                        mask = after[SLOTS + index] << 1 | bit
+                        old = found[target]
+                        if value > old:
+                            found[target] = value
+                            found[SLOTS + target] = mask
+                        elif value == old:
+                            found[SLOTS + target] |= mask
+    if len(_SUFFIXES) >= MAX_SUFFIXES:
+        _SUFFIXES.clear()
+    _SUFFIXES[key] = found
+    return found

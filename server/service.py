@@ -15,6 +15,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 
 import convert
 import rules_core as rc
+from convert import advice as convert_advice
 from convert.profile_digest import profile_digest
 from convert.proto_bytes import read_batch
 from rules_core.errors import InvalidRequest, ProfileDigestMismatch
@@ -226,6 +227,28 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         metrics.record_replayed(result)
         answered_under(result.settlement.profile_digest)
         return await self._fitting(context, convert.settle_record_response(result))
+
+    @errors.guarded
+    async def Advise(self, request, context):
+        """How far a holding is from a legal win, and what to discard (RULES.md section 15)."""
+        registry = self.profiles.registry
+        result = await self._answer(
+            context, "Advise", lambda: rc.advise(convert_advice.advise_request(request), registry)
+        )
+        answered_under(result.profile_digest)
+        return await self._fitting(context, convert_advice.advise_response(result))
+
+    @errors.guarded
+    async def ReviewRecord(self, request, context):
+        """Review a hand record discard by discard (RULES.md section 15.6)."""
+        registry = self.profiles.registry
+        result = await self._answer(
+            context,
+            "ReviewRecord",
+            lambda: rc.review_record(convert.settle_record_request(request, registry), registry),
+        )
+        answered_under(result.profile_digest)
+        return await self._fitting(context, convert_advice.review_record_response(result))
 
     @errors.guarded
     async def GetProfile(self, request, context):

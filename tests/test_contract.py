@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from google.protobuf.json_format import MessageToDict
-from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
+from mahjong.shanghai.v1 import advice_pb2, patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
 
 import convert
 import rules_core as rc
@@ -90,6 +90,58 @@ BINDING_FIELDS = {
         "recorded_match",
         "mismatched_seats",
     },
+    # advice and review (API.md "Advice and review")
+    advice_pb2.AdviseRequest: {
+        "request_id",
+        "profile",
+        "overrides",
+        "profile_digest",
+        "seat",
+        "dealer_seat",
+        "dice",
+        "huangfan_count",
+        "hand",
+        "seen",
+    },
+    advice_pb2.Path: {"pattern", "suit", "shanten"},
+    advice_pb2.UsefulTile: {"tile", "live"},
+    advice_pb2.AdviceWait: {"tile", "live", "value"},
+    advice_pb2.DiscardOption: {"tile", "shanten", "useful", "live_total", "waits", "live_value", "best"},
+    advice_pb2.AdviseResponse: {
+        "request_id",
+        "reachable",
+        "shanten",
+        "paths",
+        "useful",
+        "live_total",
+        "waits",
+        "live_value",
+        "options",
+        "engine_version",
+        "profile_digest",
+    },
+    advice_pb2.DiscardReview: {
+        "event_index",
+        "seat",
+        "reachable",
+        "shanten",
+        "discarded",
+        "chosen",
+        "best_tiles",
+        "agrees",
+        "backward",
+        "forced",
+    },
+    advice_pb2.SeatReview: {
+        "seat",
+        "discards",
+        "agreements",
+        "backward",
+        "dead_discards",
+        "forced_discards",
+        "passes",
+    },
+    advice_pb2.ReviewRecordResponse: {"request_id", "discards", "seats", "engine_version", "profile_digest"},
 }
 RULES_SECTION_11_FIELDS = {
     "qualifying_patterns",
@@ -168,6 +220,14 @@ def test_enums_follow_api_md():
         "ILLEGAL_REASON_NO_QUALIFYING_PATTERN",
         "ILLEGAL_REASON_MISSED_WIN",
     } <= set(patterns_pb2.IllegalReason.keys())
+    assert advice_pb2.Suit.keys() == ["SUIT_UNSPECIFIED", "SUIT_CHARACTERS", "SUIT_DOTS", "SUIT_BAMBOO"]
+
+
+def test_a_dead_holding_has_no_shanten_on_the_wire():
+    """`shanten` is optional: absent (dead) is told apart from 0 (ready)."""
+    assert not advice_pb2.AdviseResponse().HasField("shanten")
+    assert advice_pb2.AdviseResponse(shanten=0).HasField("shanten")
+    assert not advice_pb2.DiscardReview().HasField("shanten")
 
 
 def test_service_has_every_rpc_of_api_md():
@@ -181,7 +241,14 @@ def test_service_has_every_rpc_of_api_md():
         "GetProfile",
         "ListProfiles",
         "SettleRecord",
+        "Advise",
+        "ReviewRecord",
     }
+    advise = service.methods_by_name["Advise"]
+    assert (advise.input_type.name, advise.output_type.name) == ("AdviseRequest", "AdviseResponse")
+    review = service.methods_by_name["ReviewRecord"]
+    assert (review.input_type.name, review.output_type.name) == ("SettleRecordRequest", "ReviewRecordResponse")
+    assert not review.client_streaming and not review.server_streaming
     record = service.methods_by_name["SettleRecord"]
     assert (record.input_type.name, record.output_type.name) == ("SettleRecordRequest", "SettleRecordResponse")
     assert not record.client_streaming and not record.server_streaming
@@ -272,7 +339,7 @@ def test_generated_code_is_fresh(tmp_path):
 
 # --- the contract for every language ------------------------------------------------------
 
-PROTO_FILES = (patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2)
+PROTO_FILES = (advice_pb2, patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2)
 FILE_OPTIONS = {
     "csharp_namespace": "Mahjong.Shanghai.V1",
     "go_package": "shmj/gen/go/mahjong/shanghai/v1;shanghaiv1",

@@ -2,8 +2,9 @@
 fields are wrong (`server.errors`).
 
 Every rpc's faults are named by their path of proto field names, as a gRPC call's are:
-rules_core's readers name them for `Settle`, `ListWaits` and `SettleRecord` (with its own words for each
-value), `convert.json_fields` for the other rpcs. In `SettleBatch`, as over gRPC, a request
+the wire layer's JSON reader names them for `Settle`, `CheckWin`, `ListWaits`, `SettleRecord`,
+`ReviewRecord` and `Advise` (with its own words for each value), `convert.json_fields` for the
+other rpcs. In `SettleBatch`, as over gRPC, a request
 that cannot be read is that entry's error, not a failed call: the entry is settled as an
 empty request, and its result is replaced with the error (`BatchEntryErrors`).
 """
@@ -16,9 +17,17 @@ from google.protobuf import json_format
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
+from convert.advice import advise_request_message
+from convert.advice_json import read_advise_request
 from convert.json_fields import json_violations
-from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.json_read import (
+    read_check_win_request,
+    read_list_waits_request,
+    read_settle_record_request,
+    read_settle_request,
+)
 from convert.json_text import JsonTextError, KeyGivenTwice
+from rules_core.advice_validation import MAX_SEEN
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
 from rules_core.json_names import camel
 from rules_core.validation import MAX_LENGTHS, request_id_violation
@@ -27,21 +36,26 @@ from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries,
 
 # The rpcs whose bodies rules_core reads, not protobuf: protobuf's parser takes more than the
 # proto3 JSON mapping (an enum number in a string, in full-width digits, or as 2.0), which
-# rules_core, `shmj replay` and `shmj rescore` refuse; a request or a hand record is read as
-# they read it, and its message made from what was read (2.2x faster than ParseDict: 29
-# against 64 us a request of examples/requests.jsonl, 188 against 420 a simulated record).
+# rules_core, `shmj replay` and `shmj rescore` refuse, and less (a hand in the notation of
+# RULES.md section 2); a request or a hand record is read as they read it, and its message made
+# from what was read (2.2x faster than ParseDict: 29 against 64 us a request of
+# examples/requests.jsonl, 188 against 420 a simulated record).
 _READ_BY_RULES_CORE = {
     "Settle": lambda data: convert.settle_request_message(read_settle_request(data)),
     "SettleRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),
+    "CheckWin": lambda data: convert.check_win_request_message(read_check_win_request(data)),
+    "ListWaits": lambda data: convert.list_waits_request_message(read_list_waits_request(data)),
+    "ReviewRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),
+    "Advise": lambda data: advise_request_message(read_advise_request(data)),
 }
-# The rpcs whose bodies rules_core checks before protobuf reads them (no message is made
-# from rules_core's reading of them yet): what rules_core refuses is refused here too.
-_CHECKED_BY_RULES_CORE = {"ListWaits": read_list_waits_request}
 _REQUESTS = "requests"  # SettleBatchRequest's one field, in JSON and proto spelling alike
 MAX_PARSE_MESSAGE_CHARS = 200
-# A large body's top-level lists, at most as long as a request's (`rules_core.validation`),
-# by both their names: a longer one is refused before the rest of its elements are read.
-_REQUEST_LIMITS = Limits({name: limit for key, limit in MAX_LENGTHS.items() for name in (key, camel(key))})
+# A large body's top-level lists, at most as long as a request's (`rules_core.validation`, and
+# an AdviseRequest's `seen`), by both their names: a longer one is refused before the rest of
+# its elements are read.
+_REQUEST_LIMITS = Limits(
+    {name: limit for key, limit in {**MAX_LENGTHS, "seen": MAX_SEEN}.items() for name in (key, camel(key))}
+)
 
 
 class Refused(Exception):
@@ -97,9 +111,6 @@ def read_request(
     read = _READ_BY_RULES_CORE.get(method_name)
     if read is not None:
         return _read_or_refused(read, data), BatchEntryErrors()
-    checked_by = _CHECKED_BY_RULES_CORE.get(method_name)
-    if checked_by is not None:
-        _read_or_refused(checked_by, data)
     request = request_class()
     try:
         json_format.ParseDict(data, request)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mahjong.shanghai.v1 import patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
+from mahjong.shanghai.v1 import advice_pb2, patterns_pb2, profile_pb2, settlement_pb2, tiles_pb2
 
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, label, term
 
@@ -20,6 +20,7 @@ SHOWN_ENUMS = [
     profile_pb2.LiabilityMode,
     profile_pb2.FlowerSource,
     tiles_pb2.MeldKind,
+    advice_pb2.Suit,
 ]
 
 

@@ -3,7 +3,7 @@ body over it is refused from its length alone."""
 
 from __future__ import annotations
 
-from mahjong.shanghai.v1 import profile_pb2, records_pb2, tiles_pb2
+from mahjong.shanghai.v1 import advice_pb2, profile_pb2, records_pb2, tiles_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
@@ -24,6 +24,7 @@ def test_each_request_message_has_its_bound():
         "mahjong.shanghai.v1.GetProfileRequest": 19456,
         "mahjong.shanghai.v1.ListProfilesRequest": 1024,
         "mahjong.shanghai.v1.SettleRecordRequest": 57344,
+        "mahjong.shanghai.v1.AdviseRequest": 25600,
     }
     assert MAX_REQUEST_BYTES == MAX_BODY_BYTES[SETTLE]
 
@@ -67,6 +68,30 @@ def test_the_largest_legal_settle_request_is_within_its_bound():
     body = request.SerializeToString()
     assert 8000 < len(body) <= MAX_REQUEST_BYTES
     assert body_violation(SETTLE, body) is None
+
+
+def test_the_largest_legal_advice_request_is_within_its_bound():
+    """A holding of 14 tiles and four kongs, eight flowers, every tile of the game seen once."""
+    hand = tiles_pb2.Hand(
+        concealed=[-1] * MAX_LENGTHS["concealed"],
+        melds=[tiles_pb2.Meld(kind=-1, tiles=[-1] * 4, from_seat=-1) for _ in range(4)],
+        flowers=[-1] * MAX_LENGTHS["flowers"],
+    )
+    request = advice_pb2.AdviseRequest(
+        request_id="x" * 256,
+        profile="x" * 256,
+        overrides=_full_profile(),
+        profile_digest="x" * 256,
+        seat=-1,
+        dealer_seat=-1,
+        dice=profile_pb2.Dice(first=-1, second=-1),
+        huangfan_count=-1,
+        hand=hand,
+        seen=[-1] * 136,
+    )
+    body = request.SerializeToString()
+    assert 7000 < len(body) <= MAX_BODY_BYTES["mahjong.shanghai.v1.AdviseRequest"]
+    assert body_violation("mahjong.shanghai.v1.AdviseRequest", body) is None
 
 
 def test_the_largest_legal_record_is_within_its_bound():

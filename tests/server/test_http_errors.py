@@ -200,11 +200,15 @@ def test_an_unknown_key_of_any_rpc_is_a_violation_naming_it(http, method, body, 
     assert bad_request_of(reply) == violations
 
 
-def test_a_value_protobuf_refuses_in_another_rpc_names_its_field(http):
+def test_a_check_win_body_is_named_in_the_words_of_a_settle_body(http):
     body = b'{"profile": "classic", "winner": {"seat": "north", "hand": {"concealed": ["TILE_M1", "TILE_X"]}}}'
     assert bad_request_of(http.post("CheckWin", body)) == [
-        ("winner.seat", "invalid literal for int() with base 10: 'north'."),
-        ("winner.hand.concealed[1]", "Invalid enum value TILE_X for enum type mahjong.shanghai.v1.Tile."),
+        ("winner.seat", "expected a whole number, got 'north'"),
+        (
+            "winner.hand.concealed[1]",
+            "unknown value 'TILE_X'; expected one of TILE_M1…TILE_M9, TILE_P1…TILE_P9, TILE_S1…TILE_S9, "
+            "TILE_EAST, TILE_SOUTH, TILE_WEST, TILE_NORTH, TILE_RED, TILE_GREEN, TILE_WHITE",
+        ),
     ]
 
 

@@ -56,6 +56,26 @@ def test_the_curl_session_of_http_md_prints_what_it_shows(server, tmp_path):
         assert ran.stdout == shown, command
 
 
+def test_the_curl_line_in_notation_of_http_md_prints_what_it_shows(server):
+    """The hand of the curl session written in notation: the same answer, byte for byte."""
+    section = guide("HTTP.md")[guide("HTTP.md").index("## Hands in notation") :]
+    block = re.search(r"```console\n(.*?)```", section, flags=re.S).group(1)
+    (command, shown) = block.removeprefix("$ ").split("\n", 1)
+    assert '"concealed": "111m 555m 999p EEE 77s"' in command
+    settled = dict(session())
+    assert shown == settled[next(c for c in settled if "@scratch/req.json" in c)]
+    port = server.http_url.rsplit(":", 1)[1]
+    ran = subprocess.run(
+        ["bash", "-c", command.replace("curl ", f"{debian_tool('curl')} ", 1).replace(":8080", f":{port}")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (ran.returncode, ran.stderr) == (0, "")
+    shown = shown.replace('"engineVersion":"0.1.0+compiled"', f'"engineVersion":"{rc.ENGINE_VERSION}"')
+    assert ran.stdout == shown
+
+
 def test_the_example_request_files_are_answered_over_http_as_cli_md_shows(server):
     """CLI.md's curl line, as written, for each of the three files and its rpc."""
     (command,) = re.findall(
