@@ -29,7 +29,7 @@ from rules_core.json_names import (
     camel,
 )
 from rules_core.notation import ParsedHand, parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
-from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.registry import ProfileRegistry
 from rules_core.replay import first_impossible_event
@@ -193,22 +193,12 @@ def _read_int(value, path: str, violations: list) -> int:
 
 
 # The core request types carry the message field names of API.md, so they name the JSON keys too.
-# The fields RULES.md section 14 added to the core values (dragon flowers, last_tile,
-# declared_seats, pattern_kept) are not read from JSON yet: until the wire layer learns them they
-# stay unknown fields, refused, rather than read and dropped.
-_NOT_READ_YET = frozenset({"dragon_flowers", "last_tile", "declared_seats", "pattern_kept"})
-
-
-def _read_fields(names: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(name for name in names if name not in _NOT_READ_YET)
-
-
 _MELD_FIELDS = Meld._fields
-_HAND_FIELDS = _read_fields(Hand._fields)
-_WINNER_FIELDS = _read_fields(Winner._fields)
+_HAND_FIELDS = Hand._fields
+_WINNER_FIELDS = Winner._fields
 _DICE_FIELDS = Dice._fields
-_RELATION_FIELDS = _read_fields(LiabilityRelation._fields)
-_REQUEST_FIELDS = _read_fields(SettleRequest._fields)
+_RELATION_FIELDS = LiabilityRelation._fields
+_REQUEST_FIELDS = SettleRequest._fields
 _WAITS_FIELDS = ListWaitsRequest._fields
 
 
@@ -291,6 +281,7 @@ def read_hand(data, path, violations) -> Hand:
         winning_tile=_tile(r, "winning_tile"),
         melds=r.messages("melds", _meld),
         flowers=r.enums("flowers", FLOWER),
+        dragon_flowers=r.enums("dragon_flowers", TILE),
     )
 
 
@@ -318,6 +309,7 @@ def _hand_in_notation(r: _Reader) -> Hand:
         winning_tile=winning_tile,
         melds=_counted(r, "melds", melds),
         flowers=_counted(r, "flowers", flowers),
+        dragon_flowers=r.enums("dragon_flowers", TILE),
     )
 
 
@@ -334,12 +326,13 @@ def read_winner(data, path, violations) -> Winner:
         passed_tiles=_tiles(r, "passed_tiles"),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
+        last_tile=r.bool("last_tile"),
     )
 
 
 def _relation(data, path, violations) -> LiabilityRelation:
     r = _Reader(data, path, _RELATION_FIELDS, violations)
-    return LiabilityRelation(r.int("claimer_seat"), r.int("source_seat"), r.int("claims"))
+    return LiabilityRelation(r.int("claimer_seat"), r.int("source_seat"), r.int("claims"), r.bool("pattern_kept"))
 
 
 def _read_table(r: _Reader) -> dict[str, Any]:
@@ -370,6 +363,9 @@ def read_settle_request(data: dict) -> SettleRequest:
         winners=r.messages("winners", read_winner),
         liabilities=r.messages("liabilities", _relation),
         abandoning_seat=r.int("abandoning_seat"),
+        declared_seats=tuple(
+            _read_int(v, f"{r.sub('declared_seats')}[{i}]", violations) for i, v in enumerate(r.list("declared_seats"))
+        ),
     )
     if violations:
         raise InvalidRequest(violations)
@@ -481,7 +477,7 @@ def read_list_waits_request(data: dict) -> ListWaitsRequest:
 
 # --- hand records (RULES.md section 13) -------------------------------------------------------
 
-_EVENT_FIELDS = _read_fields(HandEvent._fields)
+_EVENT_FIELDS = HandEvent._fields
 _RECORD_FIELDS = SettleRecordRequest._fields
 
 
@@ -512,10 +508,16 @@ def read_event(data, path, violations) -> HandEvent:
         tiles=TILE.read_all(_bounded_list(r, "tiles", MAX_DEAL_TILES), r.sub("tiles"), violations),
         flower=r.enum("flower", FLOWER),
         flowers=FLOWER.read_all(_bounded_list(r, "flowers", MAX_DEAL_FLOWERS), r.sub("flowers"), violations),
+        dragon_flowers=TILE.read_all(
+            _bounded_list(r, "dragon_flowers", MAX_DEAL_DRAGON_FLOWERS), r.sub("dragon_flowers"), violations
+        ),
+        last_tile=r.bool("last_tile"),
     )
 
 
-_EVENT_KEYS = frozenset(_EVENT_FIELDS)
+# The one-word fields, whose camelCase and snake_case keys are the same: an event with any other
+# key (`dragonFlowers`, `lastTile`) is left to the general reader.
+_EVENT_KEYS = frozenset(name for name in _EVENT_FIELDS if "_" not in name)
 _KIND_NAMED = EVENT_KIND.by_name
 _TILE_NAMED = TILE.by_name
 _FLOWER_NAMED = FLOWER.by_name

@@ -27,7 +27,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from convert.proto_bytes import batch_extent as batch_fields
 from rules_core.advice_validation import MAX_SEEN
 from rules_core.errors import FieldViolation
-from rules_core.record_checks import CHOW_TILES, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.record_checks import CHOW_TILES, MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
 
 MAX_STRING_BYTES = MAX_REQUEST_ID_BYTES  # request ids; profile and pattern names are far shorter
@@ -88,11 +88,14 @@ def _rounded(size: int) -> int:
 
 def largest_record_encoding() -> int:
     """The most bytes a legal hand record (`SettleRecordRequest`) can take: the longest legal
-    hand (`rules_core.record_checks.MAX_EVENTS`), four deals of 14 tiles and 8 flowers, every
-    other event with a tile and the two tiles of a chow, each field at its longest encoding."""
+    hand (`rules_core.record_checks.MAX_EVENTS`), four deals of 14 tiles, 8 flowers and 12 dragon
+    flowers, every other event with a tile and the two tiles of a chow, each field at its longest
+    encoding."""
     event = records_pb2.HandEvent.DESCRIPTOR
-    deal = largest_encoding(event, {"tiles": MAX_DEAL_TILES, "flowers": MAX_DEAL_FLOWERS})
-    other = largest_encoding(event, {"tiles": CHOW_TILES, "flowers": 0})
+    deal = largest_encoding(
+        event, {"tiles": MAX_DEAL_TILES, "flowers": MAX_DEAL_FLOWERS, "dragon_flowers": MAX_DEAL_DRAGON_FLOWERS}
+    )
+    other = largest_encoding(event, {"tiles": CHOW_TILES, "flowers": 0, "dragon_flowers": 0})
     record = records_pb2.SettleRecordRequest.DESCRIPTOR
     tag = _varint_size(record.fields_by_name["events"].number << 3)
     rest = largest_encoding(record, {"events": 0, "recorded_deltas": 4})

@@ -97,8 +97,10 @@ def rule_profile(profile: RuleProfile) -> profile_pb2.RuleProfile:
         combine_fixed=profile.combine_fixed,
         huangfan_mode=profile.huangfan_mode,
         liability_mode=profile.liability_mode,
-        fixed_values=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fixed_values.items())],
-        fan=[profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(profile.fan.items())],
+        **{
+            name: [profile_pb2.PatternValue(pattern=p, value=v) for p, v in sorted(getattr(profile, name).items())]
+            for name in PATTERN_TABLE_FIELDS
+        },
         flower_values=[profile_pb2.FlowerValue(source=s, value=v) for s, v in sorted(profile.flower_values.items())],
         floor_patterns=sorted(profile.floor_patterns),
         qualifying_patterns=sorted(profile.qualifying_patterns),

@@ -12,7 +12,7 @@ from convert.profile_digest import BUILTIN_REGISTRY
 from convert.requests import _table_fields
 from convert.wire import settle_response
 from rules_core.errors import FieldViolation
-from rules_core.record_checks import MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
+from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.registry import ProfileRegistry
 from rules_core.version import ENGINE_VERSION
 
@@ -31,6 +31,7 @@ def _bounded(values, limit: int, path: str, violations: Violations, what: str = 
 def _event(msg: records_pb2.HandEvent, path: str, violations: Violations) -> rc.HandEvent:
     tiles = _bounded(msg.tiles, MAX_DEAL_TILES, f"{path}.tiles", violations)
     flowers = _bounded(msg.flowers, MAX_DEAL_FLOWERS, f"{path}.flowers", violations)
+    dragons = _bounded(msg.dragon_flowers, MAX_DEAL_DRAGON_FLOWERS, f"{path}.dragon_flowers", violations)
     return rc.HandEvent(
         lookup(EVENT_KIND_IN, msg.kind, f"{path}.kind", violations),
         msg.seat,
@@ -38,6 +39,8 @@ def _event(msg: records_pb2.HandEvent, path: str, violations: Violations) -> rc.
         lookup_all(TILE_IN, tiles, f"{path}.tiles", violations),
         lookup(FLOWER_IN, msg.flower, f"{path}.flower", violations),
         lookup_all(FLOWER_IN, flowers, f"{path}.flowers", violations),
+        lookup_all(TILE_IN, dragons, f"{path}.dragon_flowers", violations),
+        msg.last_tile,
     )
 
 
@@ -67,6 +70,8 @@ def settle_record_request_message(request: rc.SettleRecordRequest) -> records_pb
                 tiles=[0 if t is None else t + 1 for t in e.tiles],
                 flower=e.flower or 0,
                 flowers=[f or 0 for f in e.flowers],
+                dragon_flowers=[0 if t is None else t + 1 for t in e.dragon_flowers],
+                last_tile=e.last_tile,
             )
             for e in request.events
         ],

@@ -16,6 +16,8 @@ from rules_core.errors import FieldViolation, InvalidRequest
 from rules_core.requests import CheckWinRequest, ListWaitsRequest
 from rules_core.validation import (
     MAX_CONCEALED,
+    MAX_DECLARED,
+    MAX_DRAGON_FLOWERS,
     MAX_FLOWERS,
     MAX_LIABILITIES,
     MAX_MELDS,
@@ -54,6 +56,7 @@ def _hand(msg: tiles_pb2.Hand, path: str, violations: Violations) -> rc.Hand:
             for i, m in enumerate(_bounded(msg.melds, "melds", f"{path}.melds", violations))
         ),
         _tiles(msg.flowers, "flowers", f"{path}.flowers", violations, FLOWER_IN),
+        _tiles(msg.dragon_flowers, "dragon_flowers", f"{path}.dragon_flowers", violations),
     )
 
 
@@ -64,7 +67,12 @@ def _winner(msg: pb.Winner, path: str, violations: Violations) -> rc.Winner:
         _tiles(msg.passed_tiles, "passed_tiles", f"{path}.passed_tiles", violations),
         msg.replacement_draw,
         msg.first_go_around,
+        msg.last_tile,
     )
+
+
+def _liabilities(relations) -> tuple[rc.LiabilityRelation, ...]:
+    return tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims, r.pattern_kept) for r in relations])
 
 
 def _convert_meld(message: tiles_pb2.Meld, tile=TILE_IN.__getitem__, meld_kind=MELD_KIND_IN.__getitem__) -> rc.Meld:
@@ -104,17 +112,23 @@ def _fast_settle_request(
 
     The hot path of every settlement: lookups are bound as defaults, nothing is named twice.
     """
-    if len(msg.winners) > MAX_WINNERS or len(msg.liabilities) > MAX_LIABILITIES:
+    if (
+        len(msg.winners) > MAX_WINNERS
+        or len(msg.liabilities) > MAX_LIABILITIES
+        or len(msg.declared_seats) > MAX_DECLARED
+    ):
         raise KeyError("too long")
     winners = []
     for w in msg.winners[:]:  # slices of repeated fields are read at C speed, iterating is not
         hand = w.hand
         melds, flowers, passed = hand.melds, hand.flowers, w.passed_tiles  # often empty: skip their work
+        dragons = hand.dragon_flowers
         if (
             len(hand.concealed) > MAX_CONCEALED
             or len(melds) > MAX_MELDS
             or len(flowers) > MAX_FLOWERS
             or len(passed) > MAX_PASSED
+            or len(dragons) > MAX_DRAGON_FLOWERS
         ):
             raise KeyError("too long")
         winners.append(
@@ -125,10 +139,12 @@ def _fast_settle_request(
                     tile(hand.winning_tile),
                     tuple(map(meld, melds[:])) if melds else (),
                     tuple(map(flower, flowers[:])) if flowers else (),
+                    tuple(map(tile, dragons[:])) if dragons else (),
                 ),
                 tuple(map(tile, passed[:])) if passed else (),
                 w.replacement_draw,
                 w.first_go_around,
+                w.last_tile,
             )
         )
     liabilities = msg.liabilities
@@ -140,13 +156,12 @@ def _fast_settle_request(
         rc.Dice(msg.dice.first, msg.dice.second) if msg.HasField("dice") else None,
         msg.huangfan_count,
         msg.discarder_seat,
-        tuple([rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in liabilities[:]])
-        if liabilities
-        else (),
+        _liabilities(liabilities[:]) if liabilities else (),
         msg.abandoning_seat,
         None,
         msg.request_id,
         msg.profile_digest,
+        tuple(msg.declared_seats[:]),
     )
 
 
@@ -187,11 +202,9 @@ def settle_request(msg: pb.SettleRequest) -> rc.SettleRequest:
             for i, w in enumerate(_bounded(msg.winners, "winners", "winners", violations))
         ),
         discarder_seat=msg.discarder_seat,
-        liabilities=tuple(
-            rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims)
-            for r in _bounded(msg.liabilities, "liabilities", "liabilities", violations)
-        ),
+        liabilities=_liabilities(_bounded(msg.liabilities, "liabilities", "liabilities", violations)),
         abandoning_seat=msg.abandoning_seat,
+        declared_seats=tuple(_bounded(msg.declared_seats, "declared_seats", "declared_seats", violations)),
     )
     return _checked(request, violations)
 

@@ -10,7 +10,16 @@ from functools import cached_property
 
 from rules_core.errors import FieldViolation, excerpt
 from rules_core.patterns import Pattern
-from rules_core.profile import CombineFixed, FlowerSource, HuangfanMode, LiabilityMode, Unit
+from rules_core.profile import (
+    FAMILY_FLAG_FIELDS,
+    FAMILY_INT_FIELDS,
+    FAMILY_PATTERN_TABLE_FIELDS,
+    CombineFixed,
+    FlowerSource,
+    HuangfanMode,
+    LiabilityMode,
+    Unit,
+)
 from rules_core.records import EventKind
 from rules_core.requests import MeldKind, Outcome
 from rules_core.tiles import Flower, Tile
@@ -120,7 +129,7 @@ INT_FIELDS = (
     "kaibao_multiplier",
     "liability_threshold",
     "abandon_penalty",
-)
+) + FAMILY_INT_FIELDS
 SHARE_FIELDS = (
     "self_draw_share",
     "discard_share",
@@ -131,8 +140,8 @@ SHARE_FIELDS = (
     "sankou_related_discarder_share",
     "sankou_related_seat_share",
 )
-FLAG_FIELDS = ("fan_on_fixed",)
-PATTERN_TABLE_FIELDS = ("fixed_values", "fan")
+FLAG_FIELDS = ("fan_on_fixed",) + FAMILY_FLAG_FIELDS
+PATTERN_TABLE_FIELDS = ("fixed_values", "fan") + FAMILY_PATTERN_TABLE_FIELDS
 PATTERN_LIST_FIELDS = ("floor_patterns", "qualifying_patterns")
 
 _CODECS = {codec.core: codec for codec in (UNIT, COMBINE_FIXED, HUANGFAN_MODE, LIABILITY_MODE)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Final
 
+from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
 from rules_core.errors import ProfileDigestMismatch
 from rules_core.json_names import (
     ENUM_FIELDS,
@@ -241,17 +242,26 @@ def settle_request_dict(request: SettleRequest) -> dict:
                     for m in w.hand.melds
                 ],
                 "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],  # type: ignore[index]  # never None once validated
+                "dragonFlowers": _tile_names(dragon_flowers_of(w.hand)),
             },
             "passedTiles": _tile_names(w.passed_tiles),
             "replacementDraw": w.replacement_draw,
             "firstGoAround": w.first_go_around,
+            "lastTile": last_tile_of(w),
         }
         for w in request.winners
     ]
     out["liabilities"] = [
-        {"claimerSeat": r.claimer_seat, "sourceSeat": r.source_seat, "claims": r.claims} for r in request.liabilities
+        {
+            "claimerSeat": r.claimer_seat,
+            "sourceSeat": r.source_seat,
+            "claims": r.claims,
+            "patternKept": pattern_kept_of(r),
+        }
+        for r in request.liabilities
     ]
     out["abandoningSeat"] = request.abandoning_seat
+    out["declaredSeats"] = list(declared_seats_of(request))
     return out
 
 
@@ -292,6 +302,10 @@ def settle_record_request_dict(request: SettleRecordRequest) -> dict:
             entry["flower"] = FLOWER.name_of[event.flower]
         if event.flowers:
             entry["flowers"] = [FLOWER.name_of[f] for f in event.flowers]  # type: ignore[index]  # never None once validated
+        if event.dragon_flowers:
+            entry["dragonFlowers"] = _tile_names(event.dragon_flowers)
+        if event.last_tile:
+            entry["lastTile"] = True
         events.append(entry)
     out["events"] = events
     if request.recorded_deltas:

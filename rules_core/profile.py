@@ -208,9 +208,9 @@ FAMILY_DEFAULTS.update(
 )
 
 
-# The fields of RULES.md section 14 (proto numbers 30-54 once the wire carries them), by how
-# they are written. They are kept out of the message groups (`rules_core.json_names`) until the .proto, JSON and profile
-# digest learn them, so that today's converters see the profile they know.
+# The fields of RULES.md section 14 (proto numbers 30-55), by how they are written: they join
+# the message groups of `rules_core.json_names`. Each default is the proto3 default, so the
+# profile digest, which leaves defaults out, is unchanged for classic, sankou and lezi.
 FAMILY_INT_FIELDS = (
     "ordinary_base_fan",
     "cap_lazi_extra",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules_core.patterns import Pattern
+from rules_core.profile import FAMILY_FIELDS
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, term
 
 
@@ -117,7 +118,8 @@ _SAID: dict[str, Callable[[object, str], list[str]]] = {
 
 
 def field_values(profile: dict) -> dict[str, list[str]]:
-    """Every field but the name (snake_case, in `PROFILE_FIELD_WORDS`' order): its value's lines."""
+    """Every field but the name (snake_case, in `PROFILE_FIELD_WORDS`' order): its value's lines;
+    a field of the rule families (RULES.md section 14) only when it is not at its default."""
     unit_words = ENUM_WORDS.get(profile.get("unit", ""))
     unit = unit_words.zh if unit_words else ""
     said: dict[str, list[str]] = {}
@@ -125,6 +127,8 @@ def field_values(profile: dict) -> dict[str, list[str]]:
         if name == "name":
             continue
         value = profile.get(camel(name))
+        if name in FAMILY_FIELDS and not value:
+            continue  # a field of RULES.md section 14 at its default: the rules every older profile has
         lines = _SAID.get(name, lambda v, u: [str(v if v is not None else 0)])(value, unit)
         said[name] = lines or [term("none")]
     return said

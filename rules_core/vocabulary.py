@@ -123,8 +123,8 @@ PROFILE_FIELD_WORDS: dict[str, Words] = {
 }
 
 
-# The values and fields of RULES.md section 14 (the rule families played today). They join the
-# tables above once the .proto carries them (a test holds those tables equal to the .proto).
+# The values and fields of RULES.md section 14 (the rule families played today), the fields in
+# the .proto's order. They join the tables above (a test holds those tables equal to the .proto).
 FAMILY_ENUM_WORDS: dict[str, Words] = {
     # IllegalReason
     "ILLEGAL_REASON_NO_FLOWERS_SELF_DRAW_ONLY": Words(
@@ -145,9 +145,26 @@ FAMILY_ENUM_WORDS: dict[str, Words] = {
 }
 
 FAMILY_PROFILE_FIELD_WORDS: dict[str, Words] = {
+    "dragons_are_flowers": Words("中发白算花", "dragons are flowers", "敲麻：中发白是花牌，不是牌"),
+    "ordinary_hand_wins": Words("垃圾胡可胡", "ordinary hand wins", "成形的牌没有可胡番型也能胡"),
+    "fan_additive": Words("番数相加", "fan add up", "番数相加乘牌值（不是每番翻倍）；勒子牌每番加一勒"),
     "ordinary_base_fan": Words("兜底番", "base fan", "每手普通牌先有的番"),
+    "shape_fan": Words("牌型番", "shape fan", "普通牌取最高的一个牌型番"),
     "cap_lazi_extra": Words("封顶加喇", "cap above 1 喇", "封顶是 1 加此数喇（勒）"),
+    "cap_fixed_values": Words("勒子牌封顶", "cap on fixed values", "定值牌也封顶"),
+    "seven_pairs": Words("七对", "seven pairs", "七小对算成形"),
+    "all_honours_need_shape": Words("风一色要成形", "all honours need a shape", "风一色要四副一将或七对"),
+    "no_flowers_self_draw_only": Words("无花果只能自摸", "no flowers: self-draw only", "没有花的牌只能自摸"),
+    "earthly_self_draw_only": Words("地胡须自摸", "earthly needs a self-draw", "地胡只算自摸"),
+    "eight_flowers_lists_concealed": Words("八花算门清", "eight flowers list concealed", "八花胡也算门清"),
+    "huangfan_reset_after_win": Words("胡后荒番清零", "荒番 resets after a win", "有人胡牌后荒番数归零（不是减一）"),
     "huangfan_max_count": Words("荒番上限", "荒番 count limit", "流局后荒番数最多加到此数；0 为不限"),
+    "multi_win_discarder_deals": Words(
+        "一炮多响放炮者坐庄", "discarder deals after several winners", "一炮多响后由放炮的一家坐庄"
+    ),
+    "liability_skips_kongs": Words("杠不算口", "kongs are no claims", "明杠不算吃碰口数，碰后加杠的也不再算"),
+    "kong_bloom_needs_kong": Words("补花不算杠开", "kong bloom needs a kong", "只有杠后补的牌算杠开，补花后的不算"),
+    "standard_shape_only": Words("只胡四副一将", "standard shape only", "只有四副一将算成形"),
     "no_flowers_value": Words("无花算花", "no flowers counts", "没有花的牌算这么多花；0 为没有此规则"),
     "ordinary_min_flowers_self_draw": Words(
         "垃圾胡自摸花数", "rubbish hand: flowers on a self-draw", "没有可胡番型的牌自摸要的花数"
@@ -157,29 +174,16 @@ FAMILY_PROFILE_FIELD_WORDS: dict[str, Words] = {
     ),
     "max_fan": Words("封顶番", "fan cap", "牌值最多用几番；0 为不限"),
     "min_fan": Words("起胡番", "least fan to win", "胡牌至少要几番（一番和）；0 为不限"),
+    "win_requires_declaration": Words("须敲才胡", "knock before winning", "敲（报听）后才能胡"),
     "liability_threshold_unconditional": Words(
         "无条件承包口数", "claims that always relate", "承包（竞赛）：吃碰这么多口不看牌型也成承包；0 为都看牌型"
     ),
-    "dragons_are_flowers": Words("中发白算花", "dragons are flowers", "敲麻：中发白是花牌，不是牌"),
-    "ordinary_hand_wins": Words("垃圾胡可胡", "ordinary hand wins", "成形的牌没有可胡番型也能胡"),
-    "fan_additive": Words("番数相加", "fan add up", "番数相加乘牌值（不是每番翻倍）；勒子牌每番加一勒"),
-    "cap_fixed_values": Words("勒子牌封顶", "cap on fixed values", "定值牌也封顶"),
-    "seven_pairs": Words("七对", "seven pairs", "七小对算成形"),
-    "all_honours_need_shape": Words("风一色要成形", "all honours need a shape", "风一色要四副一将或七对"),
-    "no_flowers_self_draw_only": Words("无花果只能自摸", "no flowers: self-draw only", "没有花的牌只能自摸"),
-    "earthly_self_draw_only": Words("地胡须自摸", "earthly needs a self-draw", "地胡只算自摸"),
-    "eight_flowers_lists_concealed": Words("八花算门清", "eight flowers list concealed", "八花胡也算门清"),
-    "huangfan_reset_after_win": Words("胡后荒番清零", "荒番 resets after a win", "有人胡牌后荒番数归零（不是减一）"),
-    "multi_win_discarder_deals": Words(
-        "一炮多响放炮者坐庄", "discarder deals after several winners", "一炮多响后由放炮的一家坐庄"
-    ),
-    "liability_skips_kongs": Words("杠不算口", "kongs are no claims", "明杠不算吃碰口数，碰后加杠的也不再算"),
-    "kong_bloom_needs_kong": Words("补花不算杠开", "kong bloom needs a kong", "只有杠后补的牌算杠开，补花后的不算"),
-    "standard_shape_only": Words("只胡四副一将", "standard shape only", "只有四副一将算成形"),
-    "win_requires_declaration": Words("须敲才胡", "knock before winning", "敲（报听）后才能胡"),
     "uncapped": Words("不封顶", "no cap", "牌值不封顶"),
-    "shape_fan": Words("牌型番", "shape fan", "普通牌取最高的一个牌型番"),
 }
+
+# An event kind is never shown as a value (records are read, not printed): its words serve `label`.
+ENUM_WORDS.update((name, words) for name, words in FAMILY_ENUM_WORDS.items() if not name.startswith("EVENT_KIND_"))
+PROFILE_FIELD_WORDS.update(FAMILY_PROFILE_FIELD_WORDS)
 
 
 class Term(NamedTuple):

@@ -28,10 +28,10 @@ PROTOC = Path(sys.executable).parent / "protoc"
 # Every message and field name API.md binds.
 BINDING_FIELDS = {
     tiles_pb2.Meld: {"kind", "tiles", "from_seat"},
-    tiles_pb2.Hand: {"concealed", "winning_tile", "melds", "flowers"},
+    tiles_pb2.Hand: {"concealed", "winning_tile", "melds", "flowers", "dragon_flowers"},
     profile_pb2.Dice: {"first", "second"},
-    settlement_pb2.LiabilityRelation: {"claimer_seat", "source_seat", "claims"},
-    settlement_pb2.Winner: {"seat", "hand", "passed_tiles", "replacement_draw", "first_go_around"},
+    settlement_pb2.LiabilityRelation: {"claimer_seat", "source_seat", "claims", "pattern_kept"},
+    settlement_pb2.Winner: {"seat", "hand", "passed_tiles", "replacement_draw", "first_go_around", "last_tile"},
     settlement_pb2.SettleRequest: {
         "request_id",
         "profile",
@@ -44,6 +44,7 @@ BINDING_FIELDS = {
         "winners",
         "liabilities",
         "abandoning_seat",
+        "declared_seats",
     },
     settlement_pb2.WinnerResult: {
         "seat",
@@ -69,7 +70,7 @@ BINDING_FIELDS = {
     scoring_service_pb2.SettleBatchRequest: {"requests"},
     scoring_service_pb2.SettleBatchResponse: {"results"},
     # hand records (API.md "Hand records")
-    records_pb2.HandEvent: {"kind", "seat", "tile", "tiles", "flower", "flowers"},
+    records_pb2.HandEvent: {"kind", "seat", "tile", "tiles", "flower", "flowers", "dragon_flowers", "last_tile"},
     records_pb2.SettleRecordRequest: {
         "request_id",
         "profile",
@@ -212,6 +213,7 @@ def test_enums_follow_api_md():
         "EVENT_KIND_WIN",
         "EVENT_KIND_EXHAUSTIVE_DRAW",
         "EVENT_KIND_ABANDON",
+        "EVENT_KIND_DECLARE",
     ]
     assert {
         "ILLEGAL_REASON_INCOMPLETE_SHAPE",
@@ -253,6 +255,44 @@ def test_service_has_every_rpc_of_api_md():
     stream = service.methods_by_name["SettleStream"]
     assert stream.input_type.name == "SettleRequest" and stream.output_type.name == "SettleResponse"
     assert stream.client_streaming and stream.server_streaming
+
+
+# RULES.md section 14: the rule families' RuleProfile fields by proto number (14.1: 30-46 in the
+# order of its table; 14.10.1: 47-54 in the order of its table, then `uncapped`).
+SECTION_14_PROFILE_FIELDS = """
+    dragons_are_flowers ordinary_hand_wins fan_additive ordinary_base_fan shape_fan cap_lazi_extra
+    cap_fixed_values seven_pairs all_honours_need_shape no_flowers_self_draw_only earthly_self_draw_only
+    eight_flowers_lists_concealed huangfan_reset_after_win huangfan_max_count multi_win_discarder_deals
+    liability_skips_kongs kong_bloom_needs_kong
+    standard_shape_only no_flowers_value ordinary_min_flowers_self_draw ordinary_min_flowers_discard max_fan
+    min_fan win_requires_declaration liability_threshold_unconditional uncapped
+""".split()
+
+
+def test_rule_profile_carries_every_field_of_section_14_at_its_number():
+    fields = profile_pb2.RuleProfile.DESCRIPTOR.fields_by_name
+    assert {name: fields[name].number for name in SECTION_14_PROFILE_FIELDS} == {
+        name: number for number, name in enumerate(SECTION_14_PROFILE_FIELDS, start=30)
+    }
+    assert set(SECTION_14_PROFILE_FIELDS) == set(rc.profile.FAMILY_FIELDS)
+
+
+def test_section_14_enum_values_carry_the_core_numbers():
+    assert {
+        name: patterns_pb2.Pattern.Value(f"PATTERN_{name}") for name in ("SEVEN_PAIRS", "NO_FLOWERS", "LAST_TILE")
+    } == {"SEVEN_PAIRS": 15, "NO_FLOWERS": 16, "LAST_TILE": 17}
+    reasons = ("NO_FLOWERS_SELF_DRAW_ONLY", "TOO_FEW_FLOWERS", "NOT_DECLARED", "TOO_FEW_FAN")
+    assert [patterns_pb2.IllegalReason.Value(f"ILLEGAL_REASON_{name}") for name in reasons] == [4, 5, 6, 7]
+    assert [profile_pb2.LiabilityMode.Value(f"LIABILITY_MODE_{n}") for n in ("BAOSANKOU", "CONTRACT")] == [5, 6]
+    assert records_pb2.EventKind.Value("EVENT_KIND_DECLARE") == 12
+    for enum, core in (
+        (patterns_pb2.Pattern, rc.Pattern),
+        (patterns_pb2.IllegalReason, rc.IllegalReason),
+        (profile_pb2.LiabilityMode, rc.LiabilityMode),
+        (records_pb2.EventKind, rc.EventKind),
+    ):
+        prefix = enum.keys()[0].removesuffix("UNSPECIFIED")
+        assert {name: enum.Value(name) for name in enum.keys()[1:]} == {prefix + m.name: m.value for m in core}
 
 
 def test_buf_lint():

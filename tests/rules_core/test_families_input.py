@@ -164,12 +164,23 @@ def test_house_profiles_set_section_14_fields_named_by_field():
         ("overrides.uncapped", "must be true or false"),
         ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
     ]
-    # Until the wire carries them, a server's house profiles know neither the fields nor the bases.
+    # The wire carries the fields, so a server's house profiles read them; the bases are not yet built in.
     _, faults = read_house_profile(room, "room.yaml")
     assert [(v.field, v.description) for v in faults] == [
         ("base", "unknown profile 'qiaoma_lezi'; a house profile is based on one of classic, sankou, lezi"),
-        ("overrides.sevenPairs", "unknown field"),
-        ("overrides.shapeFan", "unknown field"),
+    ]
+    on_classic, faults = read_house_profile(dict(room, base="classic"), "room.yaml")
+    assert faults == [] and (on_classic.profile.seven_pairs, on_classic.profile.shape_fan) == (
+        True,
+        {Pattern.SEVEN_PAIRS: 2},
+    )
+    _, faults = read_house_profile(dict(bad, base="classic"), "room.yaml")
+    assert [(v.field, v.description) for v in faults] == [("overrides.uncapped", "expected true or false, got 'no'")]
+    out_of_bounds = {"maxFan": 30, "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 9}]}
+    _, faults = read_house_profile(dict(room, base="classic", overrides=out_of_bounds), "room.yaml")
+    assert [(v.field, v.description) for v in faults] == [
+        ("overrides.max_fan", "must be 0 to 24, got 30"),
+        ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
     ]
     registry, problems = house_registry([("room.yaml", room)], families=True)
     assert problems == [] and registry.get("qiaoma") is FAMILY_PROFILES["qiaoma"]

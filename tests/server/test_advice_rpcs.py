@@ -124,7 +124,7 @@ def test_more_seen_tiles_than_the_game_has_are_refused_unread(stub):
     with pytest.raises(grpc.RpcError) as raised:
         stub.Advise(message, timeout=10)
     assert bad_request(raised.value) == [
-        ("body", f"a legal mahjong.shanghai.v1.AdviseRequest is at most 21504 bytes, got {message.ByteSize()}")
+        ("body", f"a legal mahjong.shanghai.v1.AdviseRequest is at most 25600 bytes, got {message.ByteSize()}")
     ]
 
 

@@ -8,6 +8,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 from convert.limits import MAX_BODY_BYTES, MAX_REQUEST_BYTES, batch_entry_violation, body_violation
+from rules_core.profile import FAMILY_FLAG_FIELDS, FAMILY_INT_FIELDS
 from rules_core.record_checks import MAX_EVENTS
 from rules_core.validation import MAX_LENGTHS
 
@@ -17,13 +18,13 @@ RECORD = "mahjong.shanghai.v1.SettleRecordRequest"
 
 def test_each_request_message_has_its_bound():
     assert MAX_BODY_BYTES == {
-        SETTLE: 36864,
-        "mahjong.shanghai.v1.CheckWinRequest": 21504,
-        "mahjong.shanghai.v1.ListWaitsRequest": 21504,
-        "mahjong.shanghai.v1.GetProfileRequest": 16384,
+        SETTLE: 41984,
+        "mahjong.shanghai.v1.CheckWinRequest": 25600,
+        "mahjong.shanghai.v1.ListWaitsRequest": 25600,
+        "mahjong.shanghai.v1.GetProfileRequest": 19456,
         "mahjong.shanghai.v1.ListProfilesRequest": 1024,
-        "mahjong.shanghai.v1.SettleRecordRequest": 51200,
-        "mahjong.shanghai.v1.AdviseRequest": 21504,
+        "mahjong.shanghai.v1.SettleRecordRequest": 57344,
+        "mahjong.shanghai.v1.AdviseRequest": 25600,
     }
     assert MAX_REQUEST_BYTES == MAX_BODY_BYTES[SETTLE]
 
@@ -31,7 +32,11 @@ def test_each_request_message_has_its_bound():
 def _full_profile() -> profile_pb2.RuleProfile:
     """A RuleProfile with every repeated field at its bound and every value at its longest."""
     profile = profile_pb2.RuleProfile(name="x" * 256, lazi_value=-1, ordinary_base=-1, abandon_penalty=-1)
-    for name in ("fixed_values", "fan"):
+    for name in FAMILY_INT_FIELDS:
+        setattr(profile, name, -1)
+    for name in FAMILY_FLAG_FIELDS:
+        setattr(profile, name, True)
+    for name in ("fixed_values", "fan", "shape_fan"):
         getattr(profile, name).extend(profile_pb2.PatternValue(pattern=-1, value=-1) for _ in range(MAX_LENGTHS[name]))
     for name in ("floor_patterns", "qualifying_patterns"):
         getattr(profile, name).extend([-1] * MAX_LENGTHS[name])
@@ -46,16 +51,19 @@ def test_the_largest_legal_settle_request_is_within_its_bound():
         winning_tile=-1,
         melds=[tiles_pb2.Meld(kind=-1, tiles=[-1] * 4) for _ in range(4)],
         flowers=[-1] * MAX_LENGTHS["flowers"],
+        dragon_flowers=[-1] * MAX_LENGTHS["dragon_flowers"],
     )
-    winner = pb.Winner(hand=hand, passed_tiles=[-1] * MAX_LENGTHS["passed_tiles"])
+    winner = pb.Winner(hand=hand, passed_tiles=[-1] * MAX_LENGTHS["passed_tiles"], last_tile=True)
     request = pb.SettleRequest(
         request_id="x" * 256,
         profile="x" * 256,
         winners=[winner] * MAX_LENGTHS["winners"],
         liabilities=[
-            pb.LiabilityRelation(claimer_seat=-1, source_seat=-1, claims=-1) for _ in range(MAX_LENGTHS["liabilities"])
+            pb.LiabilityRelation(claimer_seat=-1, source_seat=-1, claims=-1, pattern_kept=True)
+            for _ in range(MAX_LENGTHS["liabilities"])
         ],
         overrides=_full_profile(),
+        declared_seats=[-1] * MAX_LENGTHS["declared_seats"],
     )
     body = request.SerializeToString()
     assert 8000 < len(body) <= MAX_REQUEST_BYTES
@@ -87,10 +95,10 @@ def test_the_largest_legal_advice_request_is_within_its_bound():
 
 
 def test_the_largest_legal_record_is_within_its_bound():
-    """The longest legal hand (238 events), four deals at their longest, every other event with a
-    tile and two tiles, every value at its longest encoding."""
-    deal = records_pb2.HandEvent(kind=-1, seat=-1, tiles=[-1] * 14, flowers=[-1] * 8)
-    event = records_pb2.HandEvent(kind=-1, seat=-1, tile=-1, tiles=[-1] * 2, flower=-1)
+    """The longest legal hand (238 events), four deals at their longest (with 12 dragon flowers),
+    every other event with a tile and two tiles, every value at its longest encoding."""
+    deal = records_pb2.HandEvent(kind=-1, seat=-1, tiles=[-1] * 14, flowers=[-1] * 8, dragon_flowers=[-1] * 12)
+    event = records_pb2.HandEvent(kind=-1, seat=-1, tile=-1, tiles=[-1] * 2, flower=-1, last_tile=True)
     record = records_pb2.SettleRecordRequest(
         request_id="x" * 256,
         profile="x" * 256,
@@ -102,36 +110,36 @@ def test_the_largest_legal_record_is_within_its_bound():
         recorded_deltas=[1.5] * 4,
     )
     body = record.SerializeToString()
-    assert 20_000 < len(body) <= MAX_BODY_BYTES[RECORD] == 51200
+    assert 20_000 < len(body) <= MAX_BODY_BYTES[RECORD] == 57344
     assert body_violation(RECORD, body) is None
-    assert body_violation(RECORD, b"\xff" * 51201) == (
+    assert body_violation(RECORD, b"\xff" * 57345) == (
         "body",
-        "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 51200 bytes, got 51201",
+        "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 57344 bytes, got 57345",
     )
 
 
 def test_a_body_over_its_bound_is_one_violation_naming_the_body():
-    assert body_violation(SETTLE, b"\xff" * 36864) is None
-    assert body_violation(SETTLE, b"\xff" * 36865) == (
+    assert body_violation(SETTLE, b"\xff" * 41984) is None
+    assert body_violation(SETTLE, b"\xff" * 41985) == (
         "body",
-        "a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got 36865",
+        "a legal mahjong.shanghai.v1.SettleRequest is at most 41984 bytes, got 41985",
     )
 
 
 def test_each_entry_of_a_batch_is_measured_on_the_wire_without_decoding():
     small = pb.SettleRequest(request_id="a").SerializeToString()
-    huge = pb.SettleRequest(request_id="x" * 40_000).SerializeToString()
+    huge = pb.SettleRequest(request_id="x" * 45_000).SerializeToString()
     batch = svc.SettleBatchRequest(requests=[pb.SettleRequest(request_id="a")] * 3).SerializeToString()
     assert batch_entry_violation(batch) is None
     body = b"".join(b"\x0a" + _varint(len(entry)) + entry for entry in (small, small, huge, small))
-    assert svc.SettleBatchRequest.FromString(body).requests[2].request_id == "x" * 40_000  # the encoding is right
+    assert svc.SettleBatchRequest.FromString(body).requests[2].request_id == "x" * 45_000  # the encoding is right
     assert body_violation("mahjong.shanghai.v1.SettleBatchRequest", body) == (
         "requests[2]",
-        f"a legal SettleRequest is at most 36864 bytes, got {len(huge)}",
+        f"a legal SettleRequest is at most 41984 bytes, got {len(huge)}",
     )
     # not a well-formed entry: left to protobuf, which says what is wrong with it
-    assert batch_entry_violation(b"\x0a" + b"\xff" * 40_000) is None
-    assert batch_entry_violation(b"\x12" + _varint(40_000) + b"x" * 40_000) is None
+    assert batch_entry_violation(b"\x0a" + b"\xff" * 45_000) is None
+    assert batch_entry_violation(b"\x12" + _varint(45_000) + b"x" * 45_000) is None
 
 
 def _varint(value: int) -> bytes:

@@ -56,7 +56,7 @@ def test_a_body_that_is_no_message_is_malformed_body(server):
 
 def test_a_body_larger_than_any_legal_request_is_body_too_large(server):
     with server.channel() as channel, pytest.raises(grpc.RpcError) as raised:
-        channel.unary_unary(f"/{SERVICE}/Settle")(b"\xff" * 36865, timeout=10)
+        channel.unary_unary(f"/{SERVICE}/Settle")(b"\xff" * 41985, timeout=10)
     assert error_info(raised.value) == ("BODY_TOO_LARGE", {})
 
 

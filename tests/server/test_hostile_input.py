@@ -103,7 +103,7 @@ def test_a_stream_answer_that_would_echo_a_64_mib_id_is_an_error_entry_and_the_w
     assert answers[0].request_id == ""  # an id over the bound is never echoed
     assert answers[0].error.code == "INVALID_ARGUMENT"
     assert [(v.field, v.description) for v in answers[0].error.field_violations] == [
-        ("body", f"a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got {huge_id.ByteSize()}")
+        ("body", f"a legal mahjong.shanghai.v1.SettleRequest is at most 41984 bytes, got {huge_id.ByteSize()}")
     ]  # measured, never decoded
     assert answers[1].seat_deltas == [36, -12, -12, -12]
     assert worker_pids(server) == worker_pids(server)[:1]  # still the first worker
@@ -134,7 +134,7 @@ def test_a_megabyte_of_bad_tiles_is_refused_at_once_and_leaves_nothing_behind(se
             stub(body, timeout=20)
         assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert bad_request(error.value) == [
-            ("body", f"a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got {len(body)}")
+            ("body", f"a legal mahjong.shanghai.v1.SettleRequest is at most 41984 bytes, got {len(body)}")
         ]  # measured, never decoded
     assert rss_kib(pid) - before < 20 * 1024
 
@@ -198,13 +198,13 @@ def test_a_stream_message_over_the_message_limit_ends_the_stream_resource_exhaus
 
 
 def test_a_batch_entry_larger_than_any_legal_request_refuses_the_batch_naming_the_entry(channel):
-    entries = [EXAMPLE, pb.SettleRequest(request_id="x" * 40_000), EXAMPLE]
+    entries = [EXAMPLE, pb.SettleRequest(request_id="x" * 45_000), EXAMPLE]
     body = svc.SettleBatchRequest(requests=entries).SerializeToString()
     with pytest.raises(grpc.RpcError) as error:
         channel.unary_unary(f"/{SERVICE}/SettleBatch")(body, timeout=10)
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     size = entries[1].ByteSize()
-    assert bad_request(error.value) == [("requests[1]", f"a legal SettleRequest is at most 36864 bytes, got {size}")]
+    assert bad_request(error.value) == [("requests[1]", f"a legal SettleRequest is at most 41984 bytes, got {size}")]
 
 
 def test_a_corrupt_stream_message_ends_the_stream_invalid_argument_without_a_traceback(server, channel):

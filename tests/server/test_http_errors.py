@@ -167,10 +167,10 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(server, http, path):
 
 
 def test_a_protobuf_body_larger_than_any_legal_request_is_refused_before_it_is_decoded(http):
-    reply = http.post("Settle", b"\xff" * 36865, "application/proto")
+    reply = http.post("Settle", b"\xff" * 41985, "application/proto")
     assert reply.status == 400
     assert bad_request_of(reply) == [
-        ("body", "a legal mahjong.shanghai.v1.SettleRequest is at most 36864 bytes, got 36865")
+        ("body", "a legal mahjong.shanghai.v1.SettleRequest is at most 41984 bytes, got 41985")
     ]
 
 

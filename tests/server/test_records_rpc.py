@@ -66,7 +66,7 @@ def test_hostile_records_are_refused_cheaply(stub):
         stub.SettleRecord(records_pb2.SettleRecordRequest(profile="classic", events=many), timeout=10)
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert bad_request(error.value) == [
-        ("body", "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 51200 bytes, got 80009")
+        ("body", "a legal mahjong.shanghai.v1.SettleRecordRequest is at most 57344 bytes, got 80009")
     ]
 
 
