@@ -610,7 +610,11 @@ def print_violations(violations) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)  # imports each command's modules: a Ctrl-C may come
+    except KeyboardInterrupt:
+        print("shmj: interrupted", file=sys.stderr)
+        return 130
     try:
         tracing = command_tracing.start(os.environ)  # off unless OTEL_TRACES_EXPORTER turns it on
     except TracingConfigError as error:

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 import yaml
 from google.protobuf.json_format import MessageToDict
-from mahjong.shanghai.v1 import advice_pb2, patterns_pb2, profile_pb2, records_pb2, scoring_service_pb2, settlement_pb2, tiles_pb2
+from mahjong.shanghai.v1 import (
+    advice_pb2,
+    patterns_pb2,
+    profile_pb2,
+    records_pb2,
+    scoring_service_pb2,
+    settlement_pb2,
+    tiles_pb2,
+)
 
 import convert
 import rules_core as rc

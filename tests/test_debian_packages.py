@@ -74,6 +74,7 @@ def test_the_committed_list_is_read_package_by_package():
         "protobuf-compiler-grpc",
         "prometheus",
         "chromium",
+        "poppler-utils",
         "fonts-wqy-microhei",
         "gcc",
         "libc6-dev",

@@ -454,10 +454,9 @@ def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, sched
     assert rescore(source, "-o", local, "--local", "--no-progress") == 0
     capsys.readouterr()
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
-    assert (
-        "1 rejected 被拒, 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;"
-        in capsys.readouterr().err
-    )
+    said = capsys.readouterr().err
+    assert "36 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
+    assert "; 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;" in said
     assert parts(cluster) == local.read_text()
     summary = json.loads((cluster / "summary.json").read_text())
     assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (
