@@ -17,7 +17,8 @@ from server.explorer.bodies import BadExplorerBody, read_object
 FIELDS = ("payments", "liabilities", "threshold")
 MAX_ENTRIES = 64  # a settlement has at most 3 payments a winner and 3 winners; relations 12
 _PAYMENT_KEYS = {"fromSeat": int, "toSeat": int, "amount": (int, float), "reason": str}
-_RELATION_KEYS = {"claimerSeat": int, "sourceSeat": int, "claims": int}
+# A relation as a settlement's request writes it, `patternKept` (RULES.md section 14) included.
+_RELATION_KEYS = {"claimerSeat": int, "sourceSeat": int, "claims": int, "patternKept": bool}
 
 
 def _entries(data: dict, name: str, keys: dict) -> list[dict]:
@@ -31,8 +32,8 @@ def _entries(data: dict, name: str, keys: dict) -> list[dict]:
             kind = keys.get(key)
             if kind is None:
                 raise BadExplorerBody(f"{name}[{index}]: unknown key {key_path(key)}; known: {', '.join(keys)}")
-            if isinstance(value, bool) or not isinstance(value, kind):
-                expected = "a string" if kind is str else "a number"
+            if (kind is not bool and isinstance(value, bool)) or not isinstance(value, kind):
+                expected = {str: "a string", bool: "true or false"}.get(kind, "a number")
                 raise BadExplorerBody(f"{name}[{index}].{key}: expected {expected}, got {excerpt(value)}")
     return entries
 

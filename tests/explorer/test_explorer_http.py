@@ -186,7 +186,7 @@ def test_why_a_liable_seat_pays_is_worded_by_the_server_as_the_cli_words_it(http
         (b'{"liabilities": [{"claims": true}]}', "liabilities[0].claims: expected a number, got true\n"),
         (
             b'{"liabilities": [{"seat": 1}]}',
-            "liabilities[0]: unknown key seat; known: claimerSeat, sourceSeat, claims\n",
+            "liabilities[0]: unknown key seat; known: claimerSeat, sourceSeat, claims, patternKept\n",
         ),
     ],
 )
