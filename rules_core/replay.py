@@ -20,7 +20,7 @@ from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.patterns import patterns_of
 from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.record_checks import event_fits, event_violations, events_length_violation, recorded_deltas_violations
-from rules_core.record_waits import SeatWaits
+from rules_core.record_waits import SeatWaits, shape_waits
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
@@ -137,16 +137,18 @@ _DRAGON_FLOWER = "中发白 are flowers under this profile (dragons_are_flowers)
 _LAST_TILE = "only a self-drawn win right after the seat's own draw of a tile is on the wall's last tile"
 
 
-def _waits_standard(hand: SeatHand) -> bool:
+def _waits_standard(hand: SeatHand, without: int = -1) -> bool:
     """Whether some tile completes four sets and a pair with the seat's concealed tiles (its
-    melds are sets already): a knocking discard must leave the hand so (14.10.8). A fifth copy
-    of a tile, counting the melds, is no wait."""
+    melds are sets already), less one ``without`` if given: a knocking discard must leave the
+    hand so (14.10.8). A fifth copy of a tile, counting the melds, is no wait."""
     counts = list(hand.counts)
+    if without >= 0:
+        counts[without] -= 1
     held = list(counts)
     for meld in hand.melds:
         for tile in meld.tiles:
             held[cast(Tile, tile)] += 1
-    for tile in range(TILE_KINDS):
+    for tile in shape_waits(counts, False):  # the candidates, each confirmed by the shape itself
         if held[tile] < 4:
             counts[tile] += 1
             complete = shape_of(counts)[0]
@@ -235,6 +237,11 @@ class Replay:
         if tile not in hand.waits.shape_waits(hand):
             return None  # the usual case: no shape, nothing to judge
         return hand.waits.winning_mask(profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
+
+    def knock_waits(self, seat: int, tile: int) -> bool:
+        """Whether the seat's hand, once it discards ``tile``, waits as a knocking discard must
+        leave it (14.10.8): for a simulator choosing where to knock."""
+        return _waits_standard(self.seats[seat], tile)
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
         found = []
