@@ -29,26 +29,9 @@ from rules_core.replay import Replay, dragons_shown_as_flowers
 from rules_core.requests import LiabilityRelation
 from rules_core.tiles import Tile
 
-# Seat 0 deals, holds a dealt 红中 flower and knocks with 9p, waiting on N; it draws 发财 (a
-# flower, under dragons_are_flowers) and then N, on the flower's replacement: 杠开 in qiaoma.
-DEALS = (
-    deal(0, "123m 123p 123s 789m N 9p", dragon_flowers="C"),
-    deal(1, "456m 456p 456s 9p 9p S W"),
-    deal(2, "789p 789s 55m 66p E S W"),
-    deal(3, "234s 567s 22p 33p E S W"),
-)
-PLAY = (
-    discard(0, "9p"),
-    draw(1, "E"),
-    discard(1, "E"),
-    draw(2, "9s"),
-    discard(2, "9s"),
-    draw(3, "1m"),
-    discard(3, "1m"),
-    draw(0, "F"),
-    draw(0, "N"),
-    win(0),
-)
+from .record_hands import KNOCK_DEALS as DEALS
+from .record_hands import KNOCK_PLAY as PLAY
+
 NEVER_TILES = "中发白 are flowers under this profile (dragons_are_flowers), never tiles held"
 LAST_TILE = "only a self-drawn win right after the seat's own draw of a tile is on the wall's last tile"
 
