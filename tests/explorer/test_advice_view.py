@@ -5,6 +5,8 @@ a link that reproduces the view, and bad input named by its field."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules_core.vocabulary import term
@@ -199,3 +201,49 @@ def test_a_holding_the_server_refuses_is_named_by_its_field(page):
     assert page.get_attribute("#advice-seen", "aria-invalid") == "true"
     assert page.get_attribute("#advice-hand", "aria-invalid") is None
     assert page.locator("#advice-result").inner_text() == ""
+
+
+CLASSIC_WITHOUT_FULL_FLUSHES = [
+    f"PATTERN_{name}"
+    for name in (
+        "ALL_PUNGS",
+        "HALF_FLUSH",
+        "HALF_FLUSH_PUNGS",
+        "ALL_HONOURS",
+        "ALL_HONOURS_PUNGS",
+        "EIGHT_FLOWERS",
+        "BIG_HANGING",
+        "HEAVENLY",
+        "EARTHLY",
+        "KONG_BLOOM",
+    )
+]
+
+
+def test_example_4_under_overrides_a_half_flush_needs_an_honour(page):
+    advise(page, "123p 456p 789p 11p 55p")
+    assert page.inner_text("#advice-result h3.shanten") == "向听数 Shanten: 0 听牌 ready"
+    assert useful_said(page.locator("#advice-result .advice-useful")) == "1p 1, 4p 3, 5p 1, 6p 3, 7p 3, 9p 3"
+    page.click("#advice-overrides-box summary")
+    page.fill("#advice-overrides", json.dumps({"qualifying_patterns": CLASSIC_WITHOUT_FULL_FLUSHES}))
+    advise(page, "123p 456p 789p 11p 55p")
+    assert page.inner_text("#advice-result h3.shanten") == "向听数 Shanten: 1"
+    assert useful_said(page.locator("#advice-result .advice-useful")) == "E 4, S 4, W 4, N 4, C 4, F 4, P 4"
+    assert page.inner_text("#advice-result .advice-useful h3") == "有效牌 Useful tiles (剩余张数 live): 7 · 合计 total 28"
+    assert page.locator("#advice-result .advice-wait-list").count() == 0
+    assert [shanten for _, shanten in path_rows(page)] == ["1", "4", "5", "13", "13", "13", "13", "13", "13"]
+
+
+def test_overrides_that_are_not_json_are_named(page):
+    page.click("nav a[data-view=advice]")
+    page.click("#advice-overrides-box summary")
+    page.fill("#advice-overrides", "{lazi_value: 5}")
+    advise(page, "123p 456p 789p 11p 55p")
+    assert page.inner_text("#advice-fields-error .overrides-error").startswith("规则修改 overrides: 不是JSON not JSON: ")
+    assert page.get_attribute("#advice-overrides", "aria-invalid") == "true"
+    page.fill("#advice-overrides", '{"lazi_value": -5}')
+    advise(page, "123p 456p 789p 11p 55p")
+    assert page.locator("#advice-error .violation").evaluate_all("ns => ns.map(n => n.dataset.field)") == [
+        "overrides.lazi_value"
+    ]
+    assert page.get_attribute("#advice-overrides", "aria-invalid") == "true"

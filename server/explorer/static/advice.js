@@ -13,6 +13,7 @@ function adviceState() {
   const state = { view: "advice", profile: $("#advice-profile").value };
   for (const [key, selector] of ADVICE_NOTATION) state[key] = $(selector).value.trim();
   for (const [key, selector] of ADVICE_NUMBERS) state[key] = integer(selector);
+  state.overrides = $("#advice-overrides").value.trim();
   return state;
 }
 
@@ -20,6 +21,8 @@ function setAdviceState(state) {
   $("#advice-profile").value = state.profile || "classic";
   for (const [key, selector] of ADVICE_NOTATION) $(selector).value = state[key] || "";
   for (const [key, selector] of ADVICE_NUMBERS) $(selector).value = state[key] || 0;
+  $("#advice-overrides").value = state.overrides || "";
+  $("#advice-overrides-box").open = Boolean(state.overrides);
 }
 
 // The input a field violation of Advise names ("hand.concealed", "seen", "dealerSeat"): the melds
@@ -31,11 +34,13 @@ function adviceInputOf(field) {
   if (/^hand\.flowers\b/.test(field) && typed("#advice-flowers")) return "#advice-flowers";
   if (/^hand\b/.test(field)) return "#advice-hand";
   return { seat: "#advice-seat", dealerSeat: "#advice-dealer", dice: "#advice-dice", huangfanCount: "#advice-huangfan",
-    profile: "#advice-profile" }[field.split(/[.[]/)[0]] || null;
+    profile: "#advice-profile", overrides: "#advice-overrides" }[field.split(/[.[]/)[0]] || null;
 }
 
 function clearAdviceMarks() {
-  for (const [, selector] of [...ADVICE_NOTATION, ...ADVICE_NUMBERS]) $(selector).removeAttribute("aria-invalid");
+  for (const [, selector] of [...ADVICE_NOTATION, ...ADVICE_NUMBERS, ["overrides", "#advice-overrides"]]) {
+    $(selector).removeAttribute("aria-invalid");
+  }
   $("#advice-fields-error").replaceChildren();
   $("#advice-error").replaceChildren();
 }
@@ -46,17 +51,28 @@ async function advise() {
   clearAdviceMarks();
   const fields = Object.fromEntries(ADVICE_NOTATION.map(([key]) => [key, state[key]]));
   const answer = await readNotation(fields);
-  if (answer.errors.length) {
-    for (const e of answer.errors) {
-      $(ADVICE_NOTATION.find(([key]) => key === e.field)[1]).setAttribute("aria-invalid", "true");
-      $("#advice-fields-error").append(notationError(e.field, fields[e.field], e.position, e.message));
+  for (const e of answer.errors) {
+    $(ADVICE_NOTATION.find(([key]) => key === e.field)[1]).setAttribute("aria-invalid", "true");
+    $("#advice-fields-error").append(notationError(e.field, fields[e.field], e.position, e.message));
+  }
+  let overrides = null;
+  if (state.overrides) {
+    try {
+      overrides = JSON.parse(state.overrides);
+    } catch (error) {
+      $("#advice-overrides").setAttribute("aria-invalid", "true");
+      $("#advice-fields-error").append(el("div", { class: "overrides-error", "data-field": "overrides",
+        text: `规则修改 overrides: 不是JSON not JSON: ${error.message}` }));
     }
+  }
+  if ($("#advice-fields-error").childElementCount) {
     $("#advice-result").replaceChildren(); // the last answer is not this hand's
     return;
   }
   const request = { profile: state.profile, seat: state.seat, dealerSeat: state.dealer,
     huangfanCount: state.huangfan, hand: answer.hand, seen: answer.seen };
   if (answer.dice) request.dice = answer.dice;
+  if (overrides) request.overrides = overrides;
   try {
     const response = await call("Advise", request);
     $("#advice-result").replaceChildren(adviceView(response, answer.hand, answer.seen));
