@@ -266,3 +266,11 @@ def test_a_value_that_is_no_known_enum_is_shown_as_it_is_never_a_crash():
     body = b'{"profiles": [{"fixedValues": [{"pattern": 999, "value": 1}], "qualifyingPatterns": [55]}]}'
     (said,) = read_profile_words(body)["profiles"]
     assert (said["fixed_values"], said["qualifying_patterns"]) == (["999 = 1 "], ["55"])
+
+
+def test_every_term_the_page_names_is_in_the_vocabulary():
+    """A key missing from rules_core.vocabulary.TERMS would show the page's key instead of words."""
+    static = Path(__file__).resolve().parents[2] / "server/explorer/static"
+    named = {key for path in static.glob("*.js") for key in re.findall(r'\bterm\("(\w+)"\)', path.read_text())}
+    assert {"shanten", "useful_tiles", "among_the_best", "best_instead"} <= named
+    assert sorted(named - set(vocabulary()["terms"])) == []
