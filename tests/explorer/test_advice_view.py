@@ -100,10 +100,14 @@ def test_example_9_options_in_order_live_value_before_live_total(page):
 
 def test_example_1_and_2_a_ready_hand_its_waits_and_a_dead_wait_from_seen(page):
     advise(page, "111m 555m 999p CC 77s", seat=1)
-    assert page.inner_text("#advice-result .advice-useful h3") == "有效牌 Useful tiles (剩余张数 live): 2 · 合计 total 4"
+    assert (
+        page.inner_text("#advice-result .advice-useful h3") == "有效牌 Useful tiles (剩余张数 live): 2 · 合计 total 4"
+    )
     assert useful_said(page.locator("#advice-result .advice-useful")) == "7s 2, C 2"
     waits = page.locator("#advice-result .advice-wait-list tbody tr")
-    assert waits.evaluate_all("rows => rows.map(r => [r.dataset.tile, ...[...r.cells].slice(1).map(c => c.textContent)])") == [
+    assert waits.evaluate_all(
+        "rows => rows.map(r => [r.dataset.tile, ...[...r.cells].slice(1).map(c => c.textContent)])"
+    ) == [
         ["7s", "2", "6"],
         ["C", "2", "10"],
     ]
@@ -133,7 +137,10 @@ def test_example_3_melds_in_their_own_field_big_hanging_and_dead_under_lezi(page
     assert page.locator("#advice-result .group.meld").count() == 4
     advise(page, "7s", melds=melds, profile="lezi")
     assert page.inner_text("#advice-result h3.shanten") == "向听数 Shanten: 死手 dead holding"
-    assert page.inner_text("#advice-result .dead-holding") == "这些副露下没有可胡的路线 no legal win can be reached with these melds"
+    assert (
+        page.inner_text("#advice-result .dead-holding")
+        == "这些副露下没有可胡的路线 no legal win can be reached with these melds"
+    )
     assert page.locator("#advice-result .advice-paths, #advice-result .advice-options").count() == 0
 
 
@@ -229,7 +236,9 @@ def test_example_4_under_overrides_a_half_flush_needs_an_honour(page):
     advise(page, "123p 456p 789p 11p 55p")
     assert page.inner_text("#advice-result h3.shanten") == "向听数 Shanten: 1"
     assert useful_said(page.locator("#advice-result .advice-useful")) == "E 4, S 4, W 4, N 4, C 4, F 4, P 4"
-    assert page.inner_text("#advice-result .advice-useful h3") == "有效牌 Useful tiles (剩余张数 live): 7 · 合计 total 28"
+    assert (
+        page.inner_text("#advice-result .advice-useful h3") == "有效牌 Useful tiles (剩余张数 live): 7 · 合计 total 28"
+    )
     assert page.locator("#advice-result .advice-wait-list").count() == 0
     assert [shanten for _, shanten in path_rows(page)] == ["1", "4", "5", "13", "13", "13", "13", "13", "13"]
 
@@ -239,7 +248,9 @@ def test_overrides_that_are_not_json_are_named(page):
     page.click("#advice-overrides-box summary")
     page.fill("#advice-overrides", "{lazi_value: 5}")
     advise(page, "123p 456p 789p 11p 55p")
-    assert page.inner_text("#advice-fields-error .overrides-error").startswith("规则修改 overrides: 不是JSON not JSON: ")
+    assert page.inner_text("#advice-fields-error .overrides-error").startswith(
+        "规则修改 overrides: 不是JSON not JSON: "
+    )
     assert page.get_attribute("#advice-overrides", "aria-invalid") == "true"
     page.fill("#advice-overrides", '{"lazi_value": -5}')
     advise(page, "123p 456p 789p 11p 55p")
@@ -247,3 +258,16 @@ def test_overrides_that_are_not_json_are_named(page):
         "overrides.lazi_value"
     ]
     assert page.get_attribute("#advice-overrides", "aria-invalid") == "true"
+
+
+def test_the_keyboard_alone_advises(page):
+    page.click("nav a[data-view=advice]")
+    page.focus("#advice-hand")
+    page.keyboard.type("111m 555m 999p CC 77s")
+    for _ in range(3):  # melds, flowers, seen
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "advice-seen"
+    page.keyboard.type("C C 7s")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#advice-result .advice")
+    assert useful_said(page.locator("#advice-result .advice-useful")) == "7s 1, C 0"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from rules_core import review_record_json
+from rules_core.build import deal, discard, exhaustive_draw
 from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
-from rules_core.build import deal, discard, exhaustive_draw
 from tests.explorer.test_replay_view import RECORD
 from tests.explorer.test_replay_view import replay as open_replay
 from tests.rules_core.test_advice_review import EXAMPLE_11, LEZI_CHOW_THEN_PUNG, OTHER_DEALS
@@ -88,7 +88,10 @@ def test_example_11_each_discard_among_the_best_or_what_was_better(page):
     page.click("#replay-next-missed")  # skips the agreeing 4m
     assert page.inner_text("#replay-event") == "event 8 of 9 第8步: seat 2 discards 打出 W"
     line = page.locator(".discard-review")
-    assert line.locator(".review-words").inner_text() == "非最佳 not among the best (打后向听 shanten after 1, 合计 total 5)"
+    assert (
+        line.locator(".review-words").inner_text()
+        == "非最佳 not among the best (打后向听 shanten after 1, 合计 total 5)"
+    )
     assert line.locator(".best-tiles .tile").evaluate_all("ns => ns.map(n => n.dataset.tile)") == ["9s"]
     assert river_marks(page, 2) == [("W", "reviewed-better")]
     assert page.locator(".pass").get_attribute("data-seat") == "3"  # the pass of section 13, as before
