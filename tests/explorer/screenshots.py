@@ -46,7 +46,7 @@ def advice_screenshot(browser, url: str) -> None:
 
 def review_screenshot(browser, url: str) -> None:
     """The Replay view of RULES.md 15.7 example 11 at its last discard not among the best, with
-    each seat's review (docs/explorer-review.png)."""
+    each seat's review and every option of that discard (docs/explorer-review.png)."""
     from rules_core.json_write import settle_record_request_dict
     from rules_core.records import SettleRecordRequest
     from tests.rules_core.test_advice_review import EXAMPLE_11
@@ -58,6 +58,8 @@ def review_screenshot(browser, url: str) -> None:
     page.wait_for_selector("#replay-result:not([hidden])")
     page.click("#replay-next-missed")
     page.click("#replay-next-missed")
+    page.click(".discard-review .show-options")
+    page.wait_for_selector(".review-options .advice-options")
     page.screenshot(path=DOCS / "explorer-review.png", full_page=True)
     page.close()
 

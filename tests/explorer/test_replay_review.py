@@ -12,7 +12,7 @@ from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
 from tests.explorer.test_replay_view import RECORD
 from tests.explorer.test_replay_view import replay as open_replay
-from tests.rules_core.test_advice_review import EXAMPLE_11, LEZI_CHOW_THEN_PUNG, OTHER_DEALS
+from tests.rules_core.test_advice_review import EXAMPLE_11, LEZI_CHOW_THEN_PUNG, OTHER_DEALS, SEEN_RECORD
 
 EXAMPLE_11_JSON = json.dumps(settle_record_request_dict(SettleRecordRequest("classic", EXAMPLE_11)))
 
@@ -167,3 +167,54 @@ def test_every_discard_of_the_example_record_is_reviewed_and_marked(page):
         review = discards[index]
         kind = "agrees" if review.get("agrees") else "backward" if review.get("backward") else "better"
         assert line.get_attribute("class") == f"discard-review {kind}", index
+
+
+def test_every_option_of_a_discard_is_advised_from_the_holding_and_what_the_seat_saw(page):
+    """At example 11's events[8], seat 2 sees the pung of 7p and the 4m: discarding 9s leaves S,
+    W and F useful (8 live), the W it discarded only S and F (5), as RULES.md 15.7 says."""
+    open_replay(page, EXAMPLE_11_JSON)
+    page.click("#replay-next-missed")
+    page.click("#replay-next-missed")
+    page.click(".discard-review .show-options")
+    page.wait_for_selector(".review-options .advice-options, .review-options .call-error")
+    rows = page.locator(".review-options .advice-options tbody tr")
+    said = rows.evaluate_all(
+        "rows => rows.map(r => [r.dataset.tile, r.className, r.cells[1].textContent, r.cells[3].textContent,"
+        " [...r.cells[2].querySelectorAll('.useful')].map(u => `${u.dataset.tile} ${u.dataset.live}`).join(', ')])"
+    )
+    assert said[0] == ["9s", "best", "1", "8", "S 2, W 3, F 3"]
+    chosen = [row for row in said if "chosen" in row[1]]
+    assert chosen == [["W", "chosen", "1", "5", "S 2, F 3"]]
+    assert page.locator(".review-options tr.chosen .played-mark").inner_text() == "打出 played"
+    # the review's own numbers for the discard agree with the options shown
+    review = next(d for d in review_record_json(json.loads(EXAMPLE_11_JSON))["discards"] if d["eventIndex"] == 8)
+    assert (str(review["chosen"]["shanten"]), str(review["chosen"]["liveTotal"])) == (chosen[0][2], chosen[0][3])
+    assert page.locator(".discard-review .show-options").is_disabled()
+
+
+def test_a_dead_discard_offers_no_options(page):
+    record = settle_record_request_dict(SettleRecordRequest("lezi", LEZI_CHOW_THEN_PUNG))
+    open_replay(page, json.dumps(record))
+    page.fill("#replay-step", "12")
+    page.dispatch_event("#replay-step", "input")
+    assert page.locator(".discard-review.dead .show-options").count() == 0
+
+
+def test_the_options_shown_agree_with_the_review_at_every_discard(page):
+    """A record with a concealed kong (face down: not seen), a claimed pung (seen in its meld) and
+    a pass: the holding and the seen tiles the page sends give the review's own numbers."""
+    record = settle_record_request_dict(SettleRecordRequest("classic", SEEN_RECORD))
+    reviews = [d for d in review_record_json(record)["discards"] if d["reachable"]]
+    assert len(reviews) == 5
+    open_replay(page, json.dumps(record))
+    for review in reviews:
+        page.fill("#replay-step", str(review["eventIndex"]))
+        page.dispatch_event("#replay-step", "input")
+        page.click(".discard-review .show-options")
+        chosen = page.locator(".review-options tr.chosen")
+        chosen.wait_for()
+        cells = chosen.locator("td")
+        expected = review["chosen"]
+        said = (cells.nth(1).inner_text(), cells.nth(3).inner_text(), cells.nth(5).inner_text())
+        value = f"{expected['liveValue']:g}" if expected.get("waits") else ""
+        assert said == (str(expected.get("shanten", 0)), str(expected.get("liveTotal", 0)), value), review

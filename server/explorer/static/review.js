@@ -83,7 +83,47 @@ function reviewLine(review) {
     line.append(el("span", { class: "better-words", text: `— ${term("best_instead")}` }),
       el("span", { class: "best-tiles" }, (review.bestTiles || []).map((t) => tile(t))));
   }
+  if (review.reachable) {
+    const button = el("button", { type: "button", class: "show-options" }, "Every option 全部打法");
+    button.addEventListener("click", () => showOptionsAt(review, button));
+    line.append(button);
+  }
   return line;
+}
+
+// The AdviseRequest of the seat's holding just before a discard, as RULES.md 15.6 reviews it:
+// what the seat held, and what it could see (every river, other seats' melds but concealed kongs).
+function holdingBefore(review) {
+  const before = replayState.steps[(review.eventIndex || 0) - 1].seats;
+  const seat = review.seat || 0;
+  const own = before[seat];
+  const seen = SEATS.flatMap((s) => [...before[s].discards, ...(s === seat ? [] : before[s].melds
+    .filter((m) => m.kind !== "MELD_KIND_CONCEALED_KONG").flatMap((m) => m.tiles))]);
+  const pasted = replayState.pasted;
+  const request = { profile: field(pasted, "profile") || "", seat, dealerSeat: replayState.record.dealerSeat,
+    huangfanCount: Number(field(pasted, "huangfanCount") || 0),
+    hand: { concealed: own.concealed, melds: own.melds, flowers: own.flowers }, seen };
+  for (const key of ["overrides", "dice", "profileDigest"]) if (field(pasted, key)) request[key] = field(pasted, key);
+  return request;
+}
+
+// Advise on that holding: every option in order (advice.js's table), the one chosen marked.
+async function showOptionsAt(review, button) {
+  button.disabled = true;
+  const place = el("div", { class: "review-options", "data-event": review.eventIndex || 0 });
+  button.closest(".discard-review").after(place);
+  try {
+    const response = await call("Advise", holdingBefore(review));
+    const table = optionsTable(response.options || []);
+    const chosen = $(`tr[data-tile="${tileParts(review.discarded).notation}"]`, table);
+    if (chosen) {
+      chosen.classList.add("chosen");
+      chosen.cells[0].append(el("span", { class: "played-mark", text: "打出 played" }));
+    }
+    place.replaceChildren(table);
+  } catch (error) {
+    place.replaceChildren(el("p", { class: "call-error", text: `牌效 Advice: ${failureLine(error)}` }));
+  }
 }
 
 // After replay.js has drawn the table at event `at`: the discard's line above the table, and each
