@@ -398,3 +398,12 @@ def test_only_a_knocked_seat_passes_a_win():
     assert passed.patterns == (P.CONCEALED,)  # its dealt 红中 is 1 花: no 无花
     unknocked = (*DEALS, discard(0, "9p"), draw(1, "N"), discard(1, "N"), *PLAY[3:])
     assert settled("qiaoma", unknocked).passes == ()
+
+
+def test_a_seat_may_knock_after_a_chow_before_its_discard():
+    """Seat 1 chows seat 0's 9p and knocks with E, waiting on 1s or 4s."""
+    deals = (DEALS[0], deal(1, "78p 23s 456m 456s S S E"), *DEALS[2:])
+    events = (*deals, discard(0, "9p"), chow(1, "78p"), declare(1), discard(1, "E"), draw(2, "1p"), discard(2, "1p"))
+    result = settled("qiaoma", (*events, exhaustive_draw()))
+    assert result.derived.declared_seats == (1,)
+    assert result.derived.liabilities == (LiabilityRelation(1, 0, 1, True),)  # seat 0 had not knocked
