@@ -10,7 +10,7 @@ it answers None and the request goes to the bounded reader (``convert.json_read`
 reads every form and names every fault. So this reader need only be right where it answers, and
 a property test holds it to the bounded reader there (tests/batch/test_readers_agree.py).
 
-This module is on the compiled hot path (``rules_core.compiled.HOT_PATH``). Core values are
+This module is on the compiled hot path (``compile_core.HOT_PATH``). Core values are
 built as tuples of their fields in order (``tuple.__new__``): a named tuple's own constructor is
 a Python function, 1.3-1.7 µs a request or hand by keyword, more than the rest of the reading.
 """

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from rules_core.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
 from rules_core.validation import (
     MAX_CONCEALED,
     MAX_FLOWERS,

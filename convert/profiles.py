@@ -9,9 +9,7 @@ from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
-from convert.profile_digest import profile_digest
-from rules_core.errors import FieldViolation
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     FLAG_FIELDS,
     INT_FIELDS,
@@ -19,6 +17,8 @@ from rules_core.json_names import (
     PATTERN_TABLE_FIELDS,
     SHARE_FIELDS,
 )
+from convert.profile_digest import profile_digest
+from rules_core.errors import FieldViolation
 from rules_core.profile import RuleProfile
 from rules_core.registry import ProfileEntry
 from rules_core.validation import MAX_LENGTHS, over_limit

@@ -1,6 +1,6 @@
 """The vocabulary of the proto3 JSON mapping of API.md: enum names, field names, profile fields.
 
-Shared by `convert.json_read` and `rules_core.json_write`; no gRPC or protobuf needed.
+Shared by `convert.json_read` and `convert.json_write`; no gRPC or protobuf needed.
 """
 
 from __future__ import annotations

@@ -12,9 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Final
 
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
-from rules_core.errors import ProfileDigestMismatch
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
     FLAG_FIELDS,
@@ -31,6 +29,8 @@ from rules_core.json_names import (
     UNIT,
     camel,
 )
+from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
+from rules_core.errors import ProfileDigestMismatch
 from rules_core.patterns import IllegalReason
 from rules_core.profile import RuleProfile
 from rules_core.records import Pass, RecordResult, SettleRecordRequest
