@@ -29,7 +29,7 @@ from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.notation import parse_tiles
 from rules_core.version import ENGINE_VERSION
 
-SUIT: Final = EnumCodec(Suit, "SUIT_")
+SUIT: Final = EnumCodec(Suit)
 _ADVISE_FIELDS = AdviseRequest._fields
 
 

@@ -24,7 +24,7 @@ from rules_core.registry import ProfileEntry
 from rules_core.validation import MAX_LENGTHS, over_limit
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
-_PROFILE_ENUMS = tuple((name, enum_table(codec.core)) for name, codec in ENUM_FIELDS.items())
+_PROFILE_ENUMS = tuple((name, enum_table(codec)) for name, codec in ENUM_FIELDS.items())
 _REPEATED = tuple(f.name for f in profile_pb2.RuleProfile.DESCRIPTOR.fields if f.is_repeated)
 assert set(_REPEATED) <= set(MAX_LENGTHS), "every repeated field of RuleProfile has a bound"
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
-from rules_core.tiles import ALL_FLOWERS, ALL_TILES
+from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_CONCEALED, MAX_FLOWERS, MAX_LIABILITIES, MAX_MELDS, MAX_PASSED, MAX_WINNERS
 
 
@@ -34,18 +34,21 @@ class Unusual(Exception):
     """The entry is not in the usual form: read it from its message."""
 
 
-def _by_number(members: tuple, offset: int) -> tuple:
-    """Members indexed by their enum number; None at 0 (unspecified)."""
-    table: list = [None] * (max(int(m) for m in members) + offset + 1)
-    for member in members:
-        table[int(member) + offset] = member
+def _by_number(codec: EnumCodec) -> tuple:
+    """The core members indexed by their proto number (the descriptor's); None at 0
+    (unspecified). The numbers run from 1 with no gap, each read as one byte."""
+    if sorted(codec.by_number) != list(range(1, len(codec.by_number) + 1)) or len(codec.by_number) >= 128:
+        raise ImportError(f"{codec.proto.full_name}: numbers not 1 to n under 128, as this reader reads them")
+    table: list = [None] * (max(codec.by_number) + 1)
+    for number, member in codec.by_number.items():
+        table[number] = member
     return tuple(table)
 
 
-TILES: Final = _by_number(ALL_TILES, 1)
-FLOWERS: Final = _by_number(ALL_FLOWERS, 0)
-MELD_KINDS: Final = _by_number(tuple(MeldKind), 0)
-OUTCOMES: Final = _by_number(tuple(Outcome), 0)
+TILES: Final = _by_number(TILE)
+FLOWERS: Final = _by_number(FLOWER)
+MELD_KINDS: Final = _by_number(MELD_KIND)
+OUTCOMES: Final = _by_number(OUTCOME)
 
 # A meld the message's reading converts at once (convert.requests) serialises to at most this:
 # one no longer, on the wire, goes there. Its protobuf serialisation is never longer than the
