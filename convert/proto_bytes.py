@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from convert.unread import defaults_after
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_CONCEALED, MAX_FLOWERS, MAX_LIABILITIES, MAX_MELDS, MAX_PASSED, MAX_WINNERS
 
@@ -55,7 +56,14 @@ OUTCOMES: Final = _by_number(OUTCOME)
 # wire's bytes it was read from, so what is read here the message's reading reads the same way.
 MAX_MELD_BYTES: Final = 32
 _REQUESTS_TAG: Final = 0x0A  # SettleBatchRequest.requests: field 1, length-delimited
-_EMPTY_HAND: Final = Hand((), None, (), (), ())
+# The fields after those read here (an entry with one of them is declined): their defaults.
+_MELD_REST: Final = defaults_after(Meld, "from_seat")
+_HAND_REST: Final = defaults_after(Hand, "flowers")
+_DICE_REST: Final = defaults_after(Dice, "second")
+_WINNER_REST: Final = defaults_after(Winner, "first_go_around")
+_RELATION_REST: Final = defaults_after(LiabilityRelation, "claims")
+_REQUEST_REST: Final = defaults_after(SettleRequest, "profile_digest")
+_EMPTY_HAND: Final = Hand(())
 # A NamedTuple made by tuple's own constructor: its generated ``__new__`` is Python code, which
 # costs more than the rest of a meld's reading.
 _make: Final[Any] = tuple.__new__
@@ -319,8 +327,7 @@ def _request(body: bytes, position: int, stop: int) -> SettleRequest:
         None,
         request_id,
         digest,
-        (),  # declared_seats: not read from the wire yet (RULES.md section 14)
-    )
+    ) + _REQUEST_REST
     request: SettleRequest = _make(SettleRequest, fields)
     return request
 
@@ -348,12 +355,12 @@ def _small_ints(body: bytes, position: int, stop: int, count: int) -> list[int]:
 
 
 def _dice(body: bytes, position: int, stop: int) -> Dice:
-    dice: Dice = _make(Dice, _small_ints(body, position, stop, 2))
+    dice: Dice = _make(Dice, (*_small_ints(body, position, stop, 2), *_DICE_REST))
     return dice
 
 
 def _liability(body: bytes, position: int, stop: int) -> LiabilityRelation:
-    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), False))
+    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), *_RELATION_REST))
     return relation
 
 
@@ -389,7 +396,7 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around, False))
+    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around) + _WINNER_REST)
     return winner
 
 
@@ -423,7 +430,7 @@ def _hand(body: bytes, position: int, stop: int) -> Hand:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers, ()))
+    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers) + _HAND_REST)
     return hand
 
 
@@ -448,5 +455,5 @@ def _meld(body: bytes, position: int, stop: int) -> Meld:
             from_seat = _int32(value)
         else:
             raise Unusual("a field this reader does not read")
-    meld: Meld = _make(Meld, (_member(kind, MELD_KINDS), tiles, from_seat))
+    meld: Meld = _make(Meld, (_member(kind, MELD_KINDS), tiles, from_seat) + _MELD_REST)
     return meld
