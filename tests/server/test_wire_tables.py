@@ -159,3 +159,33 @@ def test_the_message_writers_numbers_are_the_descriptors(codec):
     value, a tile to its index plus one: the numbers the descriptors give them."""
     offset = 1 if codec is names.TILE else 0
     assert {member: int(member) + offset for member in codec.core} == codec.number_of
+
+
+def core_and_proto_pairs() -> list:
+    from mahjong.shanghai.v1 import advice_pb2, profile_pb2, records_pb2, settlement_pb2, tiles_pb2
+
+    import rules_core as rc
+    from rules_core.advice_values import AdviseRequest
+    from rules_core.records import HandEvent, SettleRecordRequest
+
+    return [
+        (rc.Meld, tiles_pb2.Meld),
+        (rc.Hand, tiles_pb2.Hand),
+        (rc.Winner, settlement_pb2.Winner),
+        (rc.Dice, profile_pb2.Dice),
+        (rc.LiabilityRelation, settlement_pb2.LiabilityRelation),
+        (rc.SettleRequest, settlement_pb2.SettleRequest),
+        (rc.ListWaitsRequest, scoring_service_pb2.ListWaitsRequest),
+        (rc.CheckWinRequest, scoring_service_pb2.CheckWinRequest),
+        (HandEvent, records_pb2.HandEvent),
+        (SettleRecordRequest, records_pb2.SettleRecordRequest),
+        (AdviseRequest, advice_pb2.AdviseRequest),
+    ]
+
+
+@pytest.mark.parametrize(("core", "message"), core_and_proto_pairs(), ids=lambda x: getattr(x, "__name__", ""))
+def test_the_json_reader_takes_the_proto_fields_of_each_request_message(core, message):
+    """convert.json_read reads a message's keys by its core type's fields (both spellings): they
+    are the message's fields, so a field added to both is a key the reader takes, and one added to
+    one alone fails here."""
+    assert sorted(core._fields) == sorted(f.name for f in message.DESCRIPTOR.fields)
