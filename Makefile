@@ -13,10 +13,11 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-# The hot path (rules_core.compiled.HOT_PATH: rules_core's modules, batch/fast_requests.py and convert/proto_bytes.py)
-# compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
-# package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py convert/proto_bytes.py
+# The hot path (compile_core.HOT_PATH: rules_core's modules, and the wire layer's JSON writer and
+# readers that feed it) compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
+# the pure-Python package otherwise. rules_core imports the source of any module edited since.
+# Rebuilt when any Python file of the three packages changes (a superset of the list).
+HOT_PATH := $(wildcard rules_core/*.py convert/*.py batch/*.py)
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
@@ -64,10 +65,10 @@ $(GEN_STAMP): $(PROTOS) $(SERVER_STAMP) Makefile
 	touch $(GEN_STAMP)
 
 $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP)
-	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
-		|| { rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
+		|| { rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
 	else echo "no C compiler: rules_core runs as pure Python"; fi
 	touch $@
 
@@ -302,4 +303,4 @@ dashboard: install
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
-	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json

@@ -14,8 +14,8 @@ from batch.records import (
     read_line,
     request_id_of,
 )
+from convert.json_write import profile_digest_mismatch_record, settle_response_dict
 from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import ProfileRegistry
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult

@@ -21,11 +21,11 @@ import msgspec
 from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
+from convert.json_names import camel
 from convert.json_read import kind_of
 from convert.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, read_json
+from convert.json_write import error_record, settle_response_dict
 from rules_core.errors import FieldViolation
-from rules_core.json_names import camel
-from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 from rules_core.version import ENGINE_VERSION

@@ -32,9 +32,9 @@ from clients.client import ScoringClient
 from clients.errors import ScoringError
 from clients.message_kind import refuse_a_record, refuse_a_request
 from convert.json_api import list_waits_json
+from convert.json_names import TILE
 from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
-from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import ProfileRegistry

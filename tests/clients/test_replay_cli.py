@@ -10,9 +10,9 @@ import pytest
 
 from clients.cli import main
 from clients.report import display_width
+from convert.json_write import settle_record_request_dict
 from rules_core import settle_record_json
 from rules_core.build import declare, win
-from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
 from tests.rules_core.record_hands import KNOCK_DEALS, KNOCK_PLAY
 from tests.server.conftest import ROOT

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from convert.json_write import settle_record_request_dict
 from rules_core import SettleRecordRequest, settle_record_json
 from rules_core.build import declare, win
-from rules_core.json_write import settle_record_request_dict
 from tests.rules_core.record_hands import KNOCK_DEALS, KNOCK_PLAY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

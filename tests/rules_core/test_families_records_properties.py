@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
+from convert.json_write import settle_record_request_dict, settle_record_response_dict
 from generators.record_simulator import FAMILY_PROFILES, simulate_records
 from rules_core import Outcome, settle, settle_record, settle_record_json
-from rules_core.json_write import settle_record_request_dict, settle_record_response_dict
 from rules_core.multipliers import multipliers
 from rules_core.patterns import IllegalReason, mask_of
 from rules_core.profile import LiabilityMode
