@@ -222,7 +222,7 @@ class FamilyHands:
         out: dict = {}
         if rng.random() < 0.2:
             out["sevenPairs"] = True
-        if profile == "qiaoma" and rng.random() < 0.15:
+        if rng.random() < (0.15 if profile == "qiaoma" else 0.05):
             out["minFan"] = rng.choice((1, 2, 4))
         if rng.random() < 0.3:
             choices = {

@@ -124,6 +124,14 @@ def _value(profile: Profile, table: Table, patterns: set[str], sources: dict, fl
     return items + multipliers, float(base), float(value), fan
 
 
+def _min_fan_count(profile: Profile, patterns: set[str]) -> int:
+    """14.10.1: `min_fan` compares "the 番 of 14.4 item 2": 兜底番, the highest 牌型番 and the
+    summed 番, before `max_fan`, taken literally for a fixed-value hand too (where 14.4 item 1
+    says 兜底番 and 牌型番 do not apply to its value)."""
+    shape = max((profile.shape_fan.get(p, 0) for p in patterns), default=0)
+    return profile.base_fan + shape + sum(profile.fan.get(p, 0) for p in patterns)
+
+
 def _hand(winner: dict) -> tuple[list[str], list[Meld], int, int]:
     hand = winner.get("hand", {})
     concealed = [TILE_OF[t] for t in hand.get("concealed", [])]
@@ -184,7 +192,7 @@ def _judge_reading(
     if profile.win_requires_declaration and seat not in table.declared:
         reasons.append("NOT_DECLARED")
     items, base, value, fan = _value(profile, table, patterns, sources, flowers)
-    if profile.min_fan and fan < profile.min_fan:
+    if profile.min_fan and _min_fan_count(profile, patterns) < profile.min_fan:
         reasons.append("TOO_FEW_FAN")
     if reasons:
         return Judged(seat, False, reasons, _ordered(patterns), flowers, [], 0.0, 0.0, fan)
