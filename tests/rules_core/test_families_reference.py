@@ -12,8 +12,10 @@ and seed the generated run; `make families-differential` runs 100,000.
 
 from __future__ import annotations
 
+import ast
 import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -153,6 +155,22 @@ def test_the_engine_and_the_reference_agree_on_generated_hands():
     assert not disagreements, f"{len(disagreements)} of {HANDS} hands differ:\n" + "\n".join(disagreements[:5])
     if HANDS >= 2000:
         assert [k for k in _MUST_REACH if not seen[k]] == []
+
+
+def test_the_reference_imports_nothing_of_the_engine():
+    """Only `compare.py` (the engine's side of the comparison) may import `rules_core` or `convert`."""
+    package = Path(reference_settle.__code__.co_filename).parent
+    imported = {}
+    for module in sorted(package.glob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module.split(".")[0])
+        imported[module.name] = names & {"rules_core", "convert", "server", "batch"}
+    assert imported.pop("compare.py") == {"rules_core"}
+    assert {name: found for name, found in imported.items() if found} == {}
 
 
 def test_the_generator_is_seeded():
