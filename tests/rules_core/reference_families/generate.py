@@ -22,7 +22,7 @@ PROFILES = ("qiaoma", "qiaoma_lezi", "qinghunpeng")
 _OUTCOMES = ("SELF_DRAW", "DISCARD", "ROBBING_KONG", "EIGHT_FLOWERS", "EXHAUSTIVE_DRAW")
 _OUTCOME_WEIGHTS = (36, 38, 12, 7, 7)
 _STYLES = ("mixed", "pungs", "full_flush", "half_flush", "honours", "seven_pairs", "incomplete", "near")
-_STYLE_WEIGHTS = (30, 16, 12, 14, 6, 7, 5, 10)
+_STYLE_WEIGHTS = (30, 16, 12, 14, 6, 10, 5, 10)
 
 
 class FamilyHands:
@@ -220,7 +220,7 @@ class FamilyHands:
         another 底, 兜底番, 无花 value, 花 minimums, cap or 荒番 limit."""
         rng = self.rng
         out: dict = {}
-        if rng.random() < 0.2:
+        if rng.random() < 0.3:
             out["sevenPairs"] = True
         if rng.random() < (0.15 if profile == "qiaoma" else 0.05):
             out["minFan"] = rng.choice((1, 2, 4))
@@ -235,8 +235,14 @@ class FamilyHands:
                 "huangfanMaxCount": (0, 1, 5),
                 "capLaziExtra": (0, 3, 20),
             }
-            name = rng.choice(sorted(choices))
-            out[name] = rng.choice(choices[name])
+            switches = (
+                "fanAdditive", "fanOnFixed", "capFixedValues", "uncapped", "ordinaryHandWins", "standardShapeOnly",
+                "noFlowersSelfDrawOnly", "earthlySelfDrawOnly", "eightFlowersListsConcealed", "winRequiresDeclaration",
+                "multiWinDiscarderDeals", "huangfanResetAfterWin",
+            )  # fmt: skip
+            choices |= {name: (False, True) for name in switches}
+            for name in rng.sample(sorted(choices), rng.choice((1, 1, 2))):
+                out[name] = rng.choice(choices[name])
         return out
 
     def requests(self, count: int) -> list[dict]:

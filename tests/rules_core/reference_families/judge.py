@@ -85,15 +85,17 @@ def _value(profile: Profile, table: Table, patterns: set[str], sources: dict, fl
     extra = [p for p in _ordered(patterns) if profile.fan.get(p)]
     sigma = sum(profile.fan[p] for p in extra)
     fixed = [profile.fixed_values[p] for p in patterns if profile.fixed_values.get(p)]
-    if fixed:  # 14.4 item 1: a 勒子 hand, F + lazi_value x 附加番 (fan_on_fixed, ADDITIVE)
+    if fixed:  # 14.4 item 1: a fixed-value (勒子) hand
         best = max(fixed)
         code = next(p for p in _ordered(patterns) if profile.fixed_values.get(p) == best)
         items.append(("ITEM_KIND_PATTERN", code, float(best), 1))
-        items += [("ITEM_KIND_FAN", p, float(profile.fan[p]), 1) for p in extra]
-        fan = sigma
+        fan = sigma if profile.fan_on_fixed else 0
+        if fan:
+            items += [("ITEM_KIND_FAN", p, float(profile.fan[p]), 1) for p in extra]
+        used = min(fan, profile.max_fan) if profile.max_fan else fan
         if profile.max_fan and fan > profile.max_fan:  # 14.10.1: limited the same way with fan_on_fixed
             items.append(("ITEM_KIND_CAP", "FAN_CAP", float(profile.max_fan - fan), 1))
-        raw = best + profile.lazi_value * (min(fan, profile.max_fan) if profile.max_fan else fan)
+        raw = best + profile.lazi_value * used if profile.additive else best * 2**used
     else:  # 14.4 item 2: an ordinary hand
         if profile.no_flowers_value and "NO_FLOWERS" in patterns:
             items.append(("ITEM_KIND_FLOWERS", "NO_FLOWERS", float(profile.no_flowers_value), 1))
@@ -114,7 +116,8 @@ def _value(profile: Profile, table: Table, patterns: set[str], sources: dict, fl
             items.append(("ITEM_KIND_CAP", "FAN_CAP", float(profile.max_fan - fan), 1))
         points = profile.ordinary_base + flowers
         raw = points * max(1, used) if profile.additive else points * 2**used
-    base = raw if profile.cap is None else min(raw, profile.cap)
+    capped = profile.cap is not None and (profile.cap_fixed_values or not fixed)
+    base = min(raw, profile.cap) if capped else raw
     if base < raw:
         items.append(("ITEM_KIND_CAP", "LAZI_CAP", float(base - raw), 1))
     multipliers = _multipliers(profile, table)

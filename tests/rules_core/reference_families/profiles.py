@@ -79,6 +79,10 @@ class Profile:
     liability_discard_share: int
     threshold: int = 3
     threshold_unconditional: int = 0
+    fan_on_fixed: bool = True
+    cap_fixed_values: bool = True
+    multi_win_discarder_deals: bool = True
+    huangfan_reset_after_win: bool = True
 
     @property
     def evaluates_no_flowers(self) -> bool:
@@ -154,6 +158,8 @@ QIAOMA = replace(
     earthly_self_draw_only=False,
     eight_flowers_lists_concealed=False,
     cap=None,  # uncapped
+    fan_on_fixed=False,
+    cap_fixed_values=False,
     max_fan=3,
     no_flowers_value=10,
     min_flowers_self_draw=2,
@@ -181,6 +187,17 @@ OVERRIDES = {
     "ordinaryMinFlowersSelfDraw": "min_flowers_self_draw",
     "ordinaryMinFlowersDiscard": "min_flowers_discard",
     "huangfanMaxCount": "huangfan_max_count",
+    "fanAdditive": "additive",
+    "fanOnFixed": "fan_on_fixed",
+    "capFixedValues": "cap_fixed_values",
+    "ordinaryHandWins": "ordinary_hand_wins",
+    "standardShapeOnly": "standard_shape_only",
+    "noFlowersSelfDrawOnly": "no_flowers_self_draw_only",
+    "earthlySelfDrawOnly": "earthly_self_draw_only",
+    "eightFlowersListsConcealed": "eight_flowers_lists_concealed",
+    "winRequiresDeclaration": "win_requires_declaration",
+    "multiWinDiscarderDeals": "multi_win_discarder_deals",
+    "huangfanResetAfterWin": "huangfan_reset_after_win",
 }
 
 
@@ -189,10 +206,12 @@ def effective(name: str, overrides: dict | None) -> Profile:
     wire spelling of `cap_lazi` - 1 (the start of section 14)."""
     overrides = dict(overrides or {})
     profile = PROFILES[name]
-    if "capLaziExtra" in overrides:  # nothing to do under `uncapped` (qiaoma)
-        extra = overrides.pop("capLaziExtra")
-        if profile.cap is not None:
-            profile = replace(profile, cap=(1 + extra) * profile.lazi_value)
+    extra = overrides.pop("capLaziExtra", None)
+    uncapped = overrides.pop("uncapped", profile.cap is None)
+    if uncapped:
+        profile = replace(profile, cap=None)
+    elif extra is not None or profile.cap is None:  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
+        profile = replace(profile, cap=(1 + (extra or 0)) * profile.lazi_value)
     unknown = set(overrides) - set(OVERRIDES)
     if unknown:
         raise ValueError(f"the reference does not model the overrides {sorted(unknown)}")

@@ -55,14 +55,18 @@ def _contract_partners(profile: Profile, request: dict, winner: int) -> list[int
 
 
 def _payments(profile: Profile, request: dict, table: Table, j: Judged) -> list[tuple[int, int, float, str]]:
-    """(from, to, amount, reason) of one legal winner."""
+    """(from, to, amount, reason) of one legal winner.
+
+    An eight-flowers win under 承包 (legal only by overrides: `qiaoma` refuses it) is not in
+    14.10.6's table; it is paid as a self-draw, partners included, as section 8 groups the two
+    (the engine's reading; 14.5 says the opposite for 包三口, so it is reported as open)."""
     v, w = j.value, j.seat
     outcome = table.outcome
     d = request.get("discarderSeat", 0)
     others = [s for s in range(4) if s != w]
-    if outcome == "EIGHT_FLOWERS":
-        return [(s, w, v, "EIGHT_FLOWERS") for s in others]
     if profile.liability == "BAOSANKOU":
+        if outcome == "EIGHT_FLOWERS":  # 14.5: no liability on eight flowers
+            return [(s, w, v, "EIGHT_FLOWERS") for s in others]
         liable = _baosankou_liable(profile, request, w)
         if outcome == "SELF_DRAW":
             if liable is None:
@@ -74,14 +78,15 @@ def _payments(profile: Profile, request: dict, table: Table, j: Judged) -> list[
             return [(d, w, profile.liability_discard_share * v, "LIABILITY")]
         return [(d, w, v, "DISCARD")]
     partners = _contract_partners(profile, request, w)
-    if outcome == "SELF_DRAW":
+    if outcome in ("SELF_DRAW", "EIGHT_FLOWERS"):  # see below
+        reason = "SELF_DRAW" if outcome == "SELF_DRAW" else "EIGHT_FLOWERS"
         if not partners:
-            return [(s, w, v, "SELF_DRAW") for s in others]
+            return [(s, w, v, reason) for s in others]
         return [(p, w, profile.liability_self_draw_share * v, "LIABILITY") for p in partners]
     share = profile.robbing_kong_share if outcome == "ROBBING_KONG" else 1
     ordinary = [(d, w, share * v, _OUTCOME_REASON[outcome])]
     liable = [(p, w, profile.liability_discard_share * v, "LIABILITY") for p in partners]
-    if partners and d not in table.declared:  # the unknocked payer pays it all
+    if partners and profile.win_requires_declaration and d not in table.declared:  # the unknocked payer pays it all
         return ordinary + [(d, w, sum(a for _, _, a, _ in liable), "LIABILITY")]
     return ordinary + liable
 
@@ -94,8 +99,15 @@ def _next_hand(profile: Profile, request: dict, table: Table, legal: list[Judged
         return {"dealerSeat": table.dealer, "huangfanCount": count}
     if not legal:
         return None
-    dealer = legal[0].seat if len(legal) == 1 else request.get("discarderSeat", 0)
-    return {"dealerSeat": dealer, "huangfanCount": 0}
+    discarder = request.get("discarderSeat", 0)
+    if len(legal) == 1:
+        dealer = legal[0].seat
+    elif profile.multi_win_discarder_deals:
+        dealer = discarder
+    else:  # the first legal winner after the discarder in turn order
+        dealer = min((j.seat for j in legal), key=lambda s: (s - discarder) % 4)
+    count = 0 if profile.huangfan_reset_after_win else max(0, table.huangfan - 1)
+    return {"dealerSeat": dealer, "huangfanCount": count}
 
 
 def _winner_dict(j: Judged) -> dict:
