@@ -120,8 +120,9 @@ class FamilyHands:
             return self._seven_pairs(honours, style == "honours"), []
         wanted = rng.choices((0, 1, 2, 3, 4), (45, 18, 14, 10, 13))[0]
         if style == "incomplete":
+            pool = list(honours) if rng.random() < 0.5 else tiles_pool  # loose honours: 乱风向 in any shape
             while True:
-                tiles = [rng.choice(tiles_pool) for _ in range(14)]
+                tiles = [rng.choice(pool) for _ in range(14)]
                 if max(Counter(tiles).values()) <= 4:
                     return sorted(tiles), []  # melds left out: a shapeless hand of loose tiles
         drawn = None
@@ -222,6 +223,8 @@ class FamilyHands:
         out: dict = {}
         if rng.random() < 0.3:
             out["sevenPairs"] = True
+        if profile != "qiaoma" and rng.random() < 0.08:  # 乱风向 in any shape, as in section 4
+            out["allHonoursNeedShape"] = False
         if rng.random() < (0.15 if profile == "qiaoma" else 0.05):
             out["minFan"] = rng.choice((1, 2, 4))
         if rng.random() < 0.3:
@@ -238,7 +241,7 @@ class FamilyHands:
             switches = (
                 "fanAdditive", "fanOnFixed", "capFixedValues", "uncapped", "ordinaryHandWins", "standardShapeOnly",
                 "noFlowersSelfDrawOnly", "earthlySelfDrawOnly", "eightFlowersListsConcealed", "winRequiresDeclaration",
-                "multiWinDiscarderDeals", "huangfanResetAfterWin",
+                "multiWinDiscarderDeals", "huangfanResetAfterWin", "allHonoursNeedShape",
             )  # fmt: skip
             choices |= {name: (False, True) for name in switches}
             for name in rng.sample(sorted(choices), rng.choice((1, 1, 2))):

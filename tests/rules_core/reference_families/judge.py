@@ -174,7 +174,9 @@ def _judge_reading(
     patterns = shape_patterns(reading, concealed, melds) | _situational(profile, table, winner, melds)
     if reading.seven_pairs and profile.seven_pairs and "ALL_HONOURS" not in patterns:
         patterns.add("SEVEN_PAIRS")
-    sources = flower_sources(None if reading.seven_pairs else reading, concealed, melds, seasons + dragons)
+    if reading.shapeless:  # section 4: 天胡, 地胡 and 大吊车 need a complete shape
+        patterns -= {"HEAVENLY", "EARTHLY", "BIG_HANGING"}
+    sources = flower_sources(reading if reading.standard else None, concealed, melds, seasons + dragons)
     flowers = sum(v for v, _ in sources.values())
     if flowers == 0 and profile.evaluates_no_flowers:
         patterns.add("NO_FLOWERS")
@@ -209,8 +211,12 @@ def judge(profile: Profile, table: Table, winner: dict) -> Judged:
     readings = standard_readings(concealed)
     all_honours = all(is_honour(t) for t in concealed + [t for m in melds for t in m.tiles])
     if not readings and not profile.standard_shape_only and is_seven_pairs(concealed, melds):
-        if profile.seven_pairs or all_honours:  # all_honours_any_shape = false in all three
+        # 14.3: an all-honour seven pairs is complete "with all_honours_any_shape = false"; with it
+        # true (and seven_pairs off) it is only 乱风向 in any shape, with no 天胡 / 地胡
+        if profile.seven_pairs or (all_honours and not profile.all_honours_any_shape):
             readings = [Reading((), None, seven_pairs=True)]
+    if not readings and not profile.standard_shape_only and all_honours and profile.all_honours_any_shape:
+        readings = [Reading((), None, shapeless=True)]  # never incomplete (section 4)
     if not readings:  # INCOMPLETE_SHAPE: the situational patterns that do not need a shape
         situational = _situational(profile, table, winner, melds) & {"CONCEALED", "KONG_BLOOM", "ROBBING_KONG"}
         sources = flower_sources(None, concealed, melds, seasons + dragons)

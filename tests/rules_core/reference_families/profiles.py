@@ -83,6 +83,7 @@ class Profile:
     cap_fixed_values: bool = True
     multi_win_discarder_deals: bool = True
     huangfan_reset_after_win: bool = True
+    all_honours_any_shape: bool = False
 
     @property
     def evaluates_no_flowers(self) -> bool:
@@ -199,6 +200,7 @@ OVERRIDES = {
     "multiWinDiscarderDeals": "multi_win_discarder_deals",
     "huangfanResetAfterWin": "huangfan_reset_after_win",
 }
+_NEGATED = {"allHonoursNeedShape": "all_honours_any_shape"}  # wire spellings whose true is the field's false
 
 
 def effective(name: str, overrides: dict | None) -> Profile:
@@ -212,6 +214,9 @@ def effective(name: str, overrides: dict | None) -> Profile:
         profile = replace(profile, cap=None)
     elif extra is not None or profile.cap is None:  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
         profile = replace(profile, cap=(1 + (extra or 0)) * profile.lazi_value)
+    for wire, name in _NEGATED.items():
+        if wire in overrides:
+            profile = replace(profile, **{name: not overrides.pop(wire)})
     unknown = set(overrides) - set(OVERRIDES)
     if unknown:
         raise ValueError(f"the reference does not model the overrides {sorted(unknown)}")

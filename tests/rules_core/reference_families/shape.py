@@ -30,11 +30,17 @@ class Meld:
 @dataclass(frozen=True)
 class Reading:
     """``sets``: the concealed sets, ("pung" | "chow", first tile); ``pair``: the pair's tile;
-    ``seven_pairs``: the seven-pairs form (then ``sets`` is empty and ``pair`` None)."""
+    ``seven_pairs``: the seven-pairs form, ``shapeless``: an all-honour hand in no shape, which
+    `all_honours_any_shape` lets count (then ``sets`` is empty and ``pair`` None)."""
 
     sets: tuple[tuple[str, str], ...]
     pair: str | None
     seven_pairs: bool = False
+    shapeless: bool = False
+
+    @property
+    def standard(self) -> bool:
+        return not (self.seven_pairs or self.shapeless)
 
 
 def _next(tile: str, step: int) -> str | None:
@@ -105,7 +111,7 @@ def flower_sources(
             found[f"{kind}_CONCEALED_KONG"] += 1
         else:
             found[f"{kind}_EXPOSED_KONG"] += 1
-    if reading is not None and not reading.seven_pairs:
+    if reading is not None and reading.standard:
         pungs = [t for kind, t in reading.sets if kind == "pung"]
     else:
         pungs = [t for t, n in Counter(concealed).items() if is_honour(t) and n >= 3]
@@ -127,7 +133,7 @@ def shape_patterns(reading: Reading, concealed: list[str], melds: list[Meld]) ->
     found: set[str] = set()
     if not suits:
         found.add("ALL_HONOURS")
-    if reading.seven_pairs:
+    if not reading.standard:
         return found
     pungs = all(kind == "pung" for kind, _ in reading.sets) and not any(m.is_chow for m in melds)
     if pungs:
