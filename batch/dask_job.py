@@ -54,6 +54,7 @@ from batch.parts import (
     plan_partitions,
     read_json,
     read_partition,
+    url_of,
     write_json,
     writer,
 )
@@ -399,7 +400,9 @@ def run_job(
             attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
             with job_span(tracer, f"shmj {kind}", attributes) as trace:
                 carrier = None if trace is None else trace.carrier
-                job = dict(job_record, output=output)
+                # where the workers write, whatever their directory: a local path made absolute
+                # here, as the inputs' are (`expand_inputs`), a URL as it is
+                job = dict(job_record, output=url_of(fs, outdir))
                 summary = _run(client, partitions, job, previous, retries, progress, start, interrupts, carrier)
                 if trace is not None:
                     failed = summary["failed_parts"]

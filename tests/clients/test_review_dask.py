@@ -10,7 +10,14 @@ import json
 from clients.cli import main
 from tests.clients.test_batch_dask import parts, scheduler  # noqa: F401  (the cluster)
 from tests.clients.test_rescore import summary_of
-from tests.clients.test_review_batch import SEATS_WITH_RATES, expected_output, records, source  # noqa: F401
+from tests.clients.test_review_batch import (  # noqa: F401  (fixtures)
+    SEATS_WITH_RATES,
+    expected_output,
+    records,
+    simulated,
+    source,
+)
+from tests.server.conftest import ROOT
 
 COUNTS = ("records", "reviewed", "failed", "discards", "agreements", "backward", "dead_discards", "passes")
 
@@ -58,3 +65,16 @@ def test_resume_redoes_the_part_that_is_missing_and_refuses_a_rescore(source, re
     assert capsys.readouterr().err == (
         f"shmj: --resume: {cluster} holds another job's output (job differ); use a new directory or --force\n"
     )
+
+
+def test_a_relative_output_is_the_clients_whatever_the_workers_directory(source, tmp_path, scheduler, monkeypatch):  # noqa: F811
+    """Found running BATCH.md's `-o scratch/reviewed` against workers started elsewhere: the
+    inputs were made absolute on the client, the output not, so each worker wrote its part under
+    its own directory (or failed to), and the job failed. A rescore the same."""
+    monkeypatch.chdir(tmp_path)
+    hands = ROOT / "examples/hands.jsonl"
+    assert main(["rescore", str(hands), "-o", "rescored", "--dask", scheduler, "--no-progress"]) == 0
+    assert main(["rescore", str(hands), "-o", "local.jsonl", "--local", "--no-progress"]) == 0
+    assert parts(tmp_path / "rescored") == (tmp_path / "local.jsonl").read_text()
+    assert review("records.jsonl", "-o", "reviewed", "--dask", scheduler) == 0
+    assert parts(tmp_path / "reviewed").encode() == expected_output(simulated())
