@@ -37,6 +37,6 @@ def review_batch_command(args, house: list) -> int:
     if "-" in args.input:
         raise UsageError("-o reads a file (its lines are counted, and read again by --resume), not stdin")
     input_path, output_path, summary_path = local_paths(args)
-    # The records' own rules, never the table flags of one review (--profile defaults to classic)
+    # each record reviewed under its own rules: the job re-settles under no other profile
     settings = dict(connection_settings(args), job="review", profile=None, overrides={}, house=house)
     return run_local_command(args, settings, input_path, output_path, summary_path)

@@ -250,3 +250,47 @@ def test_flags_of_one_review_and_of_a_job_are_not_mixed(flags, said, source, tmp
     else:
         assert err == f"shmj: {said}\n"
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_stdin_is_no_file_to_review_into_another(tmp_path, capsys):
+    output = tmp_path / "out.jsonl"
+    assert run(["review", "-", "-o", str(output), "--local"], capsys) == (
+        2,
+        "shmj: -o reads a file (its lines are counted, and read again by --resume), not stdin\n",
+    )
+    assert not output.exists()
+
+
+def test_empty_lines_and_invalid_utf8_cost_their_lines_only(records, tmp_path):
+    source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    first = json.dumps(records[0]).encode()
+    source.write_bytes(first + b"\n\n" + b'{"requestId": "\xff"}\n' + first + b"\n")
+    assert main(review_args(source, output, "--local", "--workers", "1")) == 0
+    review = output_line(review_record_json(records[0]))
+    errors = [
+        {
+            "requestId": "",
+            "error": {"code": "INVALID_ARGUMENT", "message": "line 2: empty line", "fieldViolations": []},
+        },
+        {
+            "requestId": "",
+            "error": {
+                "code": "INVALID_ARGUMENT",
+                "message": "line 3: not valid UTF-8 (byte 0xff at column 16)",
+                "fieldViolations": [],
+            },
+        },
+    ]
+    assert output.read_bytes() == review + b"".join(map(output_line, errors)) + review
+
+
+def test_a_server_that_fails_stops_the_job_to_be_resumed(source, records, tmp_path, capsys):
+    from tests.server.conftest import free_port
+
+    output = tmp_path / "out.jsonl"
+    nowhere = f"127.0.0.1:{free_port()}"
+    code, err = run(review_args(source, output, "--target", nowhere, "--timeout", "2"), capsys)
+    assert code == 1
+    assert err.startswith(f"shmj review: stopped after line 0: UNAVAILABLE: {nowhere} refuses the connection")
+    assert err.endswith("; run again with --resume to continue\n")
+    assert (output.read_bytes(), summary_of(output)["stopped"].startswith("UNAVAILABLE")) == (b"", True)
