@@ -17,7 +17,8 @@ def test_the_job_and_the_review_alone_count_the_same_discards():
         lines[1],
     )
     job = re.fullmatch(
-        r"  \(b\) shmj review -o --local --workers 1: \d+\.\d records/s, \d+\.\d{3} ms CPU per discard"
+        r"  \(b\) shmj review -o --local --workers 1: \d+\.\d records/s \(\d+\.\d per CPU-second\),"
+        r" \d+\.\d{3} ms CPU per discard"
         r" over all (\d+) discards \(\d+\.\d\dx the review's own\)",
         lines[2],
     )
