@@ -149,9 +149,9 @@ def _hands(column: Column) -> tuple[list, bool]:
     winning, winning_clean = column.get(f, "winning_tile").members(TILE_NAMES)
     melds, melds_clean = _melds(column.get(f, "melds"))
     flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWER_NAMES, MAX_LENGTHS["flowers"])
-    clean = concealed_clean and winning_clean and melds_clean and flowers_clean
-    # dragon_flowers (RULES.md section 14) is no column yet: its default, as the other readers make it
-    return _build(Hand, (concealed, winning, melds, flowers, repeat((), len(concealed))), clean)
+    dragons, dragons_clean = _names(column.get(f, "dragon_flowers"), TILE_NAMES, MAX_LENGTHS["dragon_flowers"])
+    clean = concealed_clean and winning_clean and melds_clean and flowers_clean and dragons_clean
+    return _build(Hand, (concealed, winning, melds, flowers, dragons), clean)
 
 
 def _winners(column: Column) -> tuple[list, bool]:
@@ -165,7 +165,7 @@ def _winners(column: Column) -> tuple[list, bool]:
         passed,
         items.get(f, "replacement_draw").values(False),
         items.get(f, "first_go_around").values(False),
-        repeat(False, len(hands)),  # last_tile (RULES.md section 14): no column yet
+        items.get(f, "last_tile").values(False),
     )
     winners, clean = _build(Winner, fields, hands_clean and passed_clean)
     return _slices(offsets, winners, MAX_LENGTHS["winners"], clean)
@@ -175,9 +175,17 @@ def _liabilities(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
     f = items.fields()
     fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
-    kept = repeat(False, len(fields[0]))  # pattern_kept (RULES.md section 14): no column yet
-    relations, _ = _build(LiabilityRelation, (*fields, kept), True)
+    relations, _ = _build(LiabilityRelation, (*fields, items.get(f, "pattern_kept").values(False)), True)
     return _slices(offsets, relations, MAX_LENGTHS["liabilities"], True)
+
+
+def _seats(column: Column, limit: int) -> tuple[list, bool]:
+    """A list-of-seats column (``declared_seats``) as a tuple per row; a list over ``limit`` or
+    holding a null is BAD, for the bounded reader to name (a seat out of range is the
+    settlement's to name)."""
+    offsets, items = column.lists()
+    seats = items.values(BAD)
+    return _slices(offsets, seats, limit, items.array is None or not items.array.null_count)
 
 
 def _dice(column: Column) -> list:
@@ -210,6 +218,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
     outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOME_NAMES)
     winners, winners_clean = _winners(top.get(columns, "winners"))
     liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
+    declared, declared_clean = _seats(top.get(columns, "declared_seats"), MAX_LENGTHS["declared_seats"])
     fields = (
         top.get(columns, "profile").values(""),
         outcomes,
@@ -223,10 +232,10 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         repeat(None, size),  # no overrides
         ids,
         top.get(columns, "profile_digest").values(""),
-        repeat((), size),  # declared_seats (RULES.md section 14): no column yet
+        declared,
     )
     long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
-    clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
+    clean = outcomes_clean and winners_clean and liabilities_clean and declared_clean and not long_ids
     requests, clean = _build(SettleRequest, fields, clean)
     if clean and not long_ids:
         return requests
