@@ -45,7 +45,8 @@ from tracing_setup import TracingConfigError
 
 
 def hand_json(text: str, win: str | None, flowers: str) -> dict:
-    """A Hand in proto3 JSON from notation (``win``: the winning tile)."""
+    """A Hand in proto3 JSON from notation (``win``: the winning tile; dragon flowers ``Cf``
+    among the flowers or in the hand)."""
     return convert.message_dict(convert.hand_message(build.hand(text, win, flowers)))
 
 
@@ -80,6 +81,7 @@ hand notation (RULES.md section 2):
   [5555p+@1]      an added kong (上杠): a pung from seat 1, upgraded with a drawn tile
   [5555p]         a concealed kong (暗杠)
   1f 5f           flowers 1f-8f: 春夏秋冬梅兰竹菊 (in the hand or with --flowers)
+  Cf Ff Pf        中发白 held as flowers, under qiaoma and qiaoma_lezi (敲麻)
 example: shmj score "111m 555m 999p EEE 77s" --win 7s --flowers "1f 5f"
 """
 
@@ -132,11 +134,13 @@ def score_request(args) -> dict:
         "passedTiles": tiles_json(args.passed),
         "replacementDraw": args.replacement_draw,
         "firstGoAround": args.first_go_around,
+        "lastTile": args.last_tile,
     }
     if not args.win:  # after the hand, whose notation is read first
         raise UsageError("give the winning tile with --win, such as --win 7s")
     request["winners"] = [winner]
     request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
+    request["declaredSeats"] = list(args.declared or ())
     return request
 
 
@@ -211,6 +215,8 @@ def waits_dict(args) -> dict:
         passedTiles=tiles_json(args.passed),
         replacementDraw=args.replacement_draw,
         firstGoAround=args.first_go_around,
+        lastTile=args.last_tile,
+        declaredSeats=list(args.declared or ()),
     )
     if args.local:
         return list_waits_json(request, house_profiles(args))
@@ -234,11 +240,9 @@ def profiles_dict(args) -> dict:
         return convert.message_dict(answer)
 
 
-def liability_threshold(args, request: dict, response: dict) -> int | None:
-    """The effective profile's liability threshold, which saying why a liable seat pays twice
-    needs; asked for only when the settlement has a liability payment (None otherwise)."""
-    if not needs_threshold(response.get("payments", [])):
-        return None
+def effective_profile(args, request: dict) -> dict | None:
+    """The request's effective RuleProfile in proto3 JSON (its profile and overrides): from
+    rules_core with ``--local``, else asked of the server (GetProfile); None when unknown."""
     name, overrides = request.get("profile", ""), request.get("overrides") or None
     if args.local:
         from convert.json_read import read_overrides
@@ -246,16 +250,34 @@ def liability_threshold(args, request: dict, response: dict) -> int | None:
 
         changes = read_overrides(overrides, "overrides", [])  # already checked by the settlement
         profile, _ = resolve_profile(name, changes, house_profiles(args))
-        return profile.liability_threshold if profile is not None else None
+        return convert.message_dict(convert.rule_profile(profile)) if profile is not None else None
     with _client(args) as client:
         changes = ParseDict(overrides, profile_pb2.RuleProfile()) if overrides else None
-        return client.get_profile(name, changes).liability_threshold
+        return convert.message_dict(client.get_profile(name, changes))
+
+
+def liability_threshold(args, request: dict, response: dict) -> int | None:
+    """The effective profile's liability threshold, which saying why a liable seat pays twice
+    needs; asked for only when the settlement has a liability payment (None otherwise)."""
+    if not needs_threshold(response.get("payments", [])):
+        return None
+    profile = effective_profile(args, request)
+    return int(profile.get("liabilityThreshold", 0)) if profile is not None else None
+
+
+# Items whose words depend on the profile: a 番 doubles or adds (RULES.md section 14.4).
+_WORDED_ITEMS = frozenset({"ITEM_KIND_FAN", "ITEM_KIND_CAP"})
 
 
 def settlement_text(args, request: dict, response: dict) -> str:
-    """The settlement as a table, with why each liable seat pays."""
-    threshold = liability_threshold(args, request, response)
-    return report.settlement_table(response, request.get("liabilities") or [], threshold)
+    """The settlement as a table: each item's effect as the profile makes it, why each liable
+    seat pays. The profile is asked for only when the words need it."""
+    needs_profile = needs_threshold(response.get("payments", [])) or any(
+        item.get("kind") in _WORDED_ITEMS for winner in response.get("winners", []) for item in winner.get("items", [])
+    )
+    profile = effective_profile(args, request) if needs_profile else None
+    liabilities = request.get("liabilities") or []
+    return report.settlement_table(response, liabilities, None, profile, request.get("declaredSeats"))
 
 
 def cmd_score(args) -> int:
@@ -270,7 +292,15 @@ def cmd_score(args) -> int:
 
 def cmd_waits(args) -> int:
     response = waits_dict(args)
-    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.waits_table(response))
+    if args.json:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+        return 0
+    print(report.waits_table(response))
+    nothing = not response.get("discardWaits") and not response.get("selfDrawWaits")
+    if nothing and args.seat not in (args.declared or ()):  # 敲: perhaps no win before the knock
+        profile = effective_profile(args, table_json(args))
+        if profile is not None and profile.get("winRequiresDeclaration"):
+            print(f"seat {args.seat} {term('not_knocked_no_wait')} (--declared {args.seat})")
     return 0
 
 
@@ -439,7 +469,10 @@ def _follow_links_flag(parser) -> None:
 def _table(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table")
     group.add_argument(
-        "--profile", type=check.profile_name, default="classic", help="classic, sankou or lezi (default classic)"
+        "--profile",
+        type=check.profile_name,
+        default="classic",
+        help="classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng or a house profile (default classic)",
     )
     group.add_argument(
         "--override",
@@ -455,10 +488,21 @@ def _table(parser: argparse.ArgumentParser) -> None:
 
 def _winner_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=check.seat, default=0, help="the winner's seat (default 0)")
-    parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' (or put them in the hand)")
+    parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' or '1f Cf' (or put them in the hand)")
     parser.add_argument("--passed", default="", help="漏胡: tiles passed on since the last action, e.g. '5m'")
     parser.add_argument("--replacement-draw", action="store_true", help="won on a replacement tile (杠开)")
     parser.add_argument("--first-go-around", action="store_true", help="in the first go-around (天胡 / 地胡)")
+    parser.add_argument(
+        "--last-tile",
+        action="store_true",
+        help="won (for waits: a self-draw would win) on the last tile of the wall (海底捞月)",
+    )
+    parser.add_argument(
+        "--declared",
+        type=check.seats,
+        metavar="SEATS",
+        help="the seats that have knocked (敲), e.g. 0,2: under qiaoma only they may win (declared_seats)",
+    )
     parser.add_argument("--json", action="store_true", help="print the raw response as JSON")
 
 
@@ -493,7 +537,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=check.claims,
         metavar="CLAIMER:SOURCE:COUNT",
         help="melds claimed from a seat's discards, e.g. 1:2:3 (or 1<2:3; the count defaults to 3; "
-        "several separated by commas, or the flag repeated) (liability)",
+        "several separated by commas, or the flag repeated) (liability); 1:2:3:kept when the claimer's "
+        "melds keep a pattern (承包, pattern_kept)",
     )
     score.add_argument("--request-id", default="", help="an id echoed in the response")
     score.add_argument("--request", type=check.json_request, help="a SettleRequest JSON file instead of the flags")
