@@ -1,24 +1,26 @@
 """``POST /explorer/notation``: read hands written in RULES.md notation into the proto3 JSON of
 a ``Winner``'s fields, or say where each one fails.
 
-Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "passed": "5m",
-"dice": "3,3", "claims": "1:2:3"}`` (every key optional). Answer: ``{"hand": {...},
-"passedTiles": [...], "dice": {...}, "liabilities": [...], "errors": []}`` where ``hand`` is a
-``Hand`` message in JSON, ``dice`` a ``Dice`` (null when not given) and ``liabilities`` the
-``LiabilityRelation``s; or ``errors``, one per field that cannot be read: ``{"field": "win",
-"position": 1, "message": "..."}`` (position is the character offset). Dice and claims are
-read by `rules_core.table_notation`, as the CLI reads them.
+Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f Cf", "passed": "5m",
+"dice": "3,3", "claims": "1:2:3:kept", "declared": "0,2"}`` (every key optional). Answer:
+``{"hand": {...}, "passedTiles": [...], "dice": {...}, "liabilities": [...], "declaredSeats":
+[...], "errors": []}`` where ``hand`` is a ``Hand`` message in JSON (dragon flowers ``Cf`` in its
+``dragonFlowers``), ``dice`` a ``Dice`` (null when not given), ``liabilities`` the
+``LiabilityRelation``s and ``declaredSeats`` the seats that have knocked (敲); or ``errors``, one
+per field that cannot be read: ``{"field": "win", "position": 1, "message": "..."}`` (position
+is the character offset). Dice, claims and seats are read by `rules_core.table_notation`, as
+the CLI reads them.
 """
 
 from __future__ import annotations
 
 from rules_core.errors import NotationError, excerpt
 from rules_core.json_names import FLOWER, MELD_KIND, TILE
-from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
-from rules_core.table_notation import parse_claims, parse_dice
+from rules_core.notation import parse_all_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.table_notation import parse_claims, parse_dice, parse_seats
 from server.explorer.bodies import BadExplorerBody, read_object
 
-FIELDS = ("hand", "win", "flowers", "passed", "dice", "claims")
+FIELDS = ("hand", "win", "flowers", "passed", "dice", "claims", "declared")
 MAX_TEXT = 400  # a hand with every meld and flower is under 100 characters
 
 
@@ -43,7 +45,7 @@ def _tiles(tiles) -> list[str]:
 def read_notation(fields: dict[str, str]) -> dict:
     """The hand in proto3 JSON, or the errors with their positions; never raises for a user's text."""
     errors: list[dict] = []
-    hand: dict = {"concealed": [], "melds": [], "flowers": []}
+    hand: dict = {"concealed": [], "melds": [], "flowers": [], "dragonFlowers": []}
     passed: list[str] = []
 
     def attempt(field: str, read):
@@ -62,14 +64,16 @@ def read_notation(fields: dict[str, str]) -> dict:
                 for m in parsed.melds
             ]
             hand["flowers"] = [FLOWER.name_of[f] for f in parsed.flowers]
+            hand["dragonFlowers"] = _tiles(parsed.dragon_flowers)
     if fields.get("win", "").strip():
         tile = attempt("win", parse_tile)
         if tile is not None:
             hand["winningTile"] = TILE.name_of[tile]
     if fields.get("flowers", "").strip():
-        flowers = attempt("flowers", parse_flowers)
-        if flowers is not None:
-            hand["flowers"] += [FLOWER.name_of[f] for f in flowers]
+        found = attempt("flowers", parse_all_flowers)
+        if found is not None:
+            hand["flowers"] += [FLOWER.name_of[f] for f in found[0]]
+            hand["dragonFlowers"] += _tiles(found[1])
     if fields.get("passed", "").strip():
         tiles = attempt("passed", parse_tiles)
         if tiles is not None:
@@ -83,6 +87,18 @@ def read_notation(fields: dict[str, str]) -> dict:
     if fields.get("claims", "").strip():
         claims = attempt("claims", parse_claims)
         liabilities = [
-            {"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims} for c in claims or ()
+            {"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims}
+            | ({"patternKept": True} if c.pattern_kept else {})
+            for c in claims or ()
         ]
-    return {"hand": hand, "passedTiles": passed, "dice": dice, "liabilities": liabilities, "errors": errors}
+    declared: list[int] = []
+    if fields.get("declared", "").strip():
+        declared = list(attempt("declared", parse_seats) or ())
+    return {
+        "hand": hand,
+        "passedTiles": passed,
+        "dice": dice,
+        "liabilities": liabilities,
+        "declaredSeats": declared,
+        "errors": errors,
+    }
