@@ -163,3 +163,19 @@ def test_baosankou_is_paid_once_by_the_liable_seat(page):
     assert len(rows) == 1 and rows[0].endswith("包三口: one liable seat pays 包三口：一家赔付)")
     assert "pays twice" not in rows[0]
     assert deltas(page) == ["+25", "+0", "+0", "-25"]
+
+
+def test_a_comparison_words_each_sides_items_as_its_profile_makes_them(page):
+    """Overrides apply to both sides: lezi's 番 add up too, its ordinary base 5 (lezi's)."""
+    page.select_option("#compare", "lezi")
+    paste(page, ADDED)
+    rows = page.locator("#result .comparison tbody tr")
+    items = next(row for row in rows.all() if row.locator("th").inner_text() == "Seat 0 items 项目")
+    left, right = (cell.locator("div").all_inner_texts() for cell in items.locator("td").all())
+    assert left[3:] == [
+        "Base fan 兜底番 +1 fan 番",
+        "All pungs (shape fan) 碰碰胡（牌型番） +1 fan 番",
+        "Concealed hand 门清 +1 fan 番",
+        "fan add up 番相加: (3 + 3) × 3 = 18",
+    ]
+    assert right[-1].startswith("fan add up 番相加: (")

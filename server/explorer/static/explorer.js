@@ -491,20 +491,23 @@ function settlementView(response, request, shown = {}) {
 
 // Each row of one side of a comparison: its label and its value, one string or several lines;
 // every number with the side's unit (花 against 分 would otherwise read as the same scale).
-function itemLine(item) {
-  return `${item.nameEn || ""}${(item.count || 1) > 1 ? ` x${item.count}` : ""} ${item.nameZh || ""} ${itemEffect(item)}`;
+function itemLine(item, said = "") {
+  return `${item.nameEn || ""}${(item.count || 1) > 1 ? ` x${item.count}` : ""} ${item.nameZh || ""} ${itemEffect(item, said)}`;
 }
 
-function comparisonRows(response) {
+// values: each winner's item words and sum from the server (settlementWords), or none.
+function comparisonRows(response, values = []) {
   const unit = unitWord(response.unit);
   const unitWords = vocabulary.enums[response.unit] || {};
   const rows = [["Unit 单位", [unitWords.zh, unitWords.en].filter(Boolean).join(" ")]];
-  (response.winners || []).forEach((w) => {
+  (response.winners || []).forEach((w, i) => {
     const seat = w.seat || 0;
+    const words = values[i] || {};
     rows.push([`Seat ${seat} legal 合法`, w.legal ? "legal 合法" : `not legal 不合法: ${(w.illegalReasons || []).map(enumWords).join(", ")}`]);
     rows.push([`Seat ${seat} patterns 牌型`, (w.patterns || []).map(patternWords).join(", ") || "none 无"]);
     rows.push([`Seat ${seat} V 每份牌值`, `${number(w.value)} ${unit}`]);
-    rows.push([`Seat ${seat} items 项目`, (w.items || []).map(itemLine)]);
+    rows.push([`Seat ${seat} items 项目`,
+      [...(w.items || []).map((item, k) => itemLine(item, (words.effects || [])[k])), ...(words.sum ? [words.sum] : [])]]);
   });
   rows.push(["Seat deltas 输赢", `${(response.seatDeltas || []).map(signed).join(" ")} ${unit}`]);
   rows.push(["Next hand 下一手", response.nextHand ? `dealer 庄家 ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none 无"]);
@@ -516,8 +519,8 @@ function comparisonCell(value) {
   return Array.isArray(value) ? el("td", {}, value.map((line) => el("div", { text: line }))) : el("td", { text: value });
 }
 
-function comparisonView(left, right) {
-  const a = comparisonRows(left), b = comparisonRows(right);
+function comparisonView(left, right, leftValues = [], rightValues = []) {
+  const a = comparisonRows(left, leftValues), b = comparisonRows(right, rightValues);
   const said = (value) => (Array.isArray(value) ? value.join("\n") : value);
   const body = a.map(([label, value], i) => {
     const other = b[i] ? b[i][1] : "";
@@ -571,8 +574,10 @@ async function settle(note = "") {
     const view = settlementView(response, request,
       { whys: words.why, values: words.values || [], profile: await silentProfile(response, request) });
     if (state.compare) {
-      const other = await call("Settle", { ...request, profile: state.compare });
-      view.prepend(comparisonView(response, other));
+      const otherRequest = { ...request, profile: state.compare };
+      const other = await call("Settle", otherRequest);
+      const otherWords = await settlementWords(other, otherRequest);
+      view.prepend(comparisonView(response, other, words.values || [], otherWords.values || []));
     }
     $("#result").replaceChildren(view);
   } catch (error) {
