@@ -180,12 +180,11 @@ def _liabilities(column: Column) -> tuple[list, bool]:
 
 
 def _seats(column: Column, limit: int) -> tuple[list, bool]:
-    """A list-of-seats column (``declared_seats``) as a tuple per row; a list over ``limit`` or
-    holding a null is BAD, for the bounded reader to name (a seat out of range is the
-    settlement's to name)."""
+    """A list-of-seats column (``declared_seats``) as a tuple per row, a null seat 0 (its proto3
+    default, as the row readers read it); a list over ``limit`` is BAD, for the bounded reader
+    to name (a seat out of range is the settlement's to name)."""
     offsets, items = column.lists()
-    seats = items.values(BAD)
-    return _slices(offsets, seats, limit, items.array is None or not items.array.null_count)
+    return _slices(offsets, items.values(0), limit, True)
 
 
 def _dice(column: Column) -> list:

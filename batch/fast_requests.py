@@ -47,7 +47,7 @@ def _hand(line: Any) -> Hand:
             if melds
             else (),  # melds
             tuple([FLOWERS[name] for name in flowers]) if flowers else (),  # flowers
-            (),  # dragon_flowers: not read from JSON yet (RULES.md section 14)
+            _tiles(line.dragon_flowers),  # dragon_flowers (RULES.md section 14)
         ),
     )
 
@@ -55,7 +55,14 @@ def _hand(line: Any) -> Hand:
 def _winner(w: Any) -> Winner:
     return _new(
         Winner,
-        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around), False),
+        (
+            w.seat or 0,
+            _hand(w.hand),
+            _tiles(w.passed_tiles),
+            bool(w.replacement_draw),
+            bool(w.first_go_around),
+            bool(w.last_tile),
+        ),
     )
 
 
@@ -79,7 +86,10 @@ def _core(r: Any) -> SettleRequest | None:
             r.discarder_seat or 0,  # discarder_seat
             tuple(
                 [
-                    _new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0, False))
+                    _new(
+                        LiabilityRelation,
+                        (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0, bool(x.pattern_kept)),
+                    )
                     for x in liabilities
                 ]
             )
@@ -89,7 +99,7 @@ def _core(r: Any) -> SettleRequest | None:
             None,  # overrides: a request with overrides is the bounded reader's
             request_id,  # request_id
             r.profile_digest or "",  # profile_digest
-            (),  # declared_seats: not read from JSON yet (RULES.md section 14)
+            tuple(r.declared_seats) if r.declared_seats else (),  # declared_seats (RULES.md section 14)
         ),
     )
 

@@ -21,6 +21,8 @@ from msgspec import Meta
 from rules_core.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
 from rules_core.validation import (
     MAX_CONCEALED,
+    MAX_DECLARED,
+    MAX_DRAGON_FLOWERS,
     MAX_FLOWERS,
     MAX_LIABILITIES,
     MAX_MELD_TILES,
@@ -30,6 +32,7 @@ from rules_core.validation import (
 )
 
 Int32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)] | None
+Seat = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]  # a list's: never null (the bounded reader names one)
 
 
 def _names(codec: EnumCodec) -> dict:
@@ -60,6 +63,7 @@ def _family(rename: str | None) -> SimpleNamespace:
             ("winning_tile", str | None),
             ("melds", Annotated[list[meld], Meta(max_length=MAX_MELDS)] | None),
             ("flowers", _names_list(MAX_FLOWERS)),
+            ("dragon_flowers", _names_list(MAX_DRAGON_FLOWERS)),
         ],
     )
     winner = struct(
@@ -70,10 +74,13 @@ def _family(rename: str | None) -> SimpleNamespace:
             ("passed_tiles", _names_list(MAX_PASSED)),
             ("replacement_draw", bool | None),
             ("first_go_around", bool | None),
+            ("last_tile", bool | None),
         ],
     )
     dice = struct("Dice", [("first", Int32), ("second", Int32)])
-    relation = struct("Relation", [("claimer_seat", Int32), ("source_seat", Int32), ("claims", Int32)])
+    relation = struct(
+        "Relation", [("claimer_seat", Int32), ("source_seat", Int32), ("claims", Int32), ("pattern_kept", bool | None)]
+    )
     request = struct(
         "Request",
         [
@@ -89,6 +96,7 @@ def _family(rename: str | None) -> SimpleNamespace:
             ("liabilities", Annotated[list[relation], Meta(max_length=MAX_LIABILITIES)] | None),
             ("abandoning_seat", Int32),
             ("profile_digest", str | None),
+            ("declared_seats", Annotated[list[Seat], Meta(max_length=MAX_DECLARED)] | None),
         ],
     )
     return SimpleNamespace(request=request)

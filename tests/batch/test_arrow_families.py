@@ -137,15 +137,45 @@ def test_the_new_items_and_reasons_are_result_columns(families):
     assert ("ITEM_KIND_FAN", "BASE_FAN", 1) in [(i["kind"], i["code"], i["contribution"]) for i in last_tile["items"]]
 
 
-def test_a_null_or_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_path, families):
+def test_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_path, families):
     good = json.loads(LINES[0])
     records = [{**good, "declaredSeats": [0, 1, 2, 3, 0]}, good]
     rows = parquet_batch(tmp_path, records)
     assert read_requests(rows)[0] is None
-    nulled = pa.RecordBatch.from_pylist([{**rows.to_pylist()[1], "declared_seats": [0, None]}], schema=rows.schema)
-    assert read_requests(nulled) == [None]
     answers = [answer_record(a) for a in settle_answers(rows)]
     assert answers[0]["error"]["fieldViolations"] == [
         {"field": "declared_seats", "description": "at most 4 entries, got 5"}
     ]
     assert answers[1]["seatDeltas"] == [12, -6, -6, 0]
+
+
+def test_a_null_declared_seat_is_seat_0_to_every_reader(tmp_path, families):
+    """BATCH.md: a null item of a list is its proto3 default, whichever reader reads the row."""
+    rows = parquet_batch(tmp_path, [json.loads(LINES[0])])
+    nulled = pa.RecordBatch.from_pylist([{**rows.to_pylist()[0], "declared_seats": [1, None]}], schema=rows.schema)
+    (read,) = read_requests(nulled)
+    assert read.declared_seats == (1, 0)
+    overridden = pa.RecordBatch.from_pylist(
+        [{**rows.to_pylist()[0], "declared_seats": [1, None], "overrides": {"lazi_value": 20}}], schema=rows.schema
+    )  # past the columnar reader: the row readers
+    answers = [answer_record(a) for a in (*settle_answers(nulled), *settle_answers(overridden))]
+    assert [a["seatDeltas"] for a in answers] == [[12, -6, -6, 0]] * 2
+
+
+def test_the_fast_readers_read_the_new_fields_and_the_native_one_leaves_them():
+    """msgspec's line and row readers read the new fields as the bounded reader does; the native
+    line reader (where built) knows today's fields only and declines (None) a line that has one,
+    for msgspec's reader to read."""
+    from batch import native
+    from batch.fast_requests import read_json_request, read_row_request
+
+    reader = native.load("json_request")
+    for line, (request, _) in zip(LINES, CASES, strict=True):
+        bounded = read_settle_request(json.loads(line))
+        assert read_json_request(line) == bounded, request.request_id
+        row = {key: value for key, value in record_batch(REQUEST, [json.loads(line)]).to_pylist()[0].items()}
+        assert read_row_request({k: v for k, v in row.items() if v is not None}) == bounded, request.request_id
+        if reader is not None:
+            assert reader.read(line.encode(), None) is None, request.request_id
+    null_seat = json.loads(LINES[0]) | {"declaredSeats": [0, None]}
+    assert read_json_request(json.dumps(null_seat)) is None  # the bounded reader names it
