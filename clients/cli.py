@@ -126,6 +126,14 @@ def score_request(args) -> dict:
             )
         request["abandoningSeat"] = args.abandoning or 0
         return request
+    request["winners"] = [winner_json(args)]
+    request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
+    request["declaredSeats"] = list(args.declared or ())
+    return request
+
+
+def winner_json(args) -> dict:
+    """The Winner of the flags: the hand, --win, and the winner's flags."""
     if not args.hand:
         raise UsageError("give a hand in notation, such as '111m 555m 999p EEE 77s'")
     winner = {
@@ -138,8 +146,16 @@ def score_request(args) -> dict:
     }
     if not args.win:  # after the hand, whose notation is read first
         raise UsageError("give the winning tile with --win, such as --win 7s")
-    request["winners"] = [winner]
-    request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
+    return winner
+
+
+def check_request(args) -> dict:
+    """A CheckWinRequest in JSON from the flags: one candidate win, no payments."""
+    if args.outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
+        spelling = args.outcome.removeprefix("OUTCOME_").lower().replace("_", "-")
+        raise UsageError(f"check judges a win: --outcome {spelling} has no winner")
+    request = table_json(args)
+    request.update(outcome=args.outcome, requestId=args.request_id, winner=winner_json(args))
     request["declaredSeats"] = list(args.declared or ())
     return request
 
@@ -287,6 +303,26 @@ def cmd_score(args) -> int:
         return 0
     response = settle_dict(args, request)
     print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else settlement_text(args, request, response))
+    return 0
+
+
+def cmd_check(args) -> int:
+    """CheckWin: the candidate's legality, patterns and itemised value, in the words of score."""
+    from convert.json_read import read_check_win_request
+    from rules_core.waits import judge_win
+
+    request = check_request(args)
+    core = read_check_win_request(request)  # a fault is named before anything is sent
+    if args.local:
+        result, digest = judge_win(core, house_profiles(args))
+        response = convert.message_dict(convert.check_win_response(core.request_id, result, digest))
+    else:
+        with _client(args) as client:
+            response = convert.message_dict(client.check_win(convert.check_win_request_message(core)))
+    if args.json:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+        return 0
+    print(report.check_table(response, effective_profile(args, request) or {}, request.get("profile", "")))
     return 0
 
 
@@ -486,6 +522,13 @@ def _table(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--huangfan", type=check.count, default=0, help="荒番 count this hand starts with")
 
 
+def _candidate_win(parser: argparse.ArgumentParser, outcomes: str) -> None:
+    """The hand, its winning tile and how it was won: score's and check's."""
+    parser.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
+    parser.add_argument("--win", help="the winning tile, e.g. 7s")
+    parser.add_argument("--outcome", type=check.outcome_name, default="OUTCOME_SELF_DRAW", help=outcomes)
+
+
 def _winner_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=check.seat, default=0, help="the winner's seat (default 0)")
     parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' or '1f Cf' (or put them in the hand)")
@@ -521,14 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=NOTATION_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
-    score.add_argument("--win", help="the winning tile, e.g. 7s")
-    score.add_argument(
-        "--outcome",
-        type=check.outcome_name,
-        default="OUTCOME_SELF_DRAW",
-        help="self-draw (the default), discard, robbing-kong, eight-flowers, exhaustive-draw or abandon",
-    )
+    _candidate_win(score, "self-draw (the default), discard, robbing-kong, eight-flowers, exhaustive-draw or abandon")
     score.add_argument("--discarder", type=check.seat, help="the discarder (or the kong player when robbed)")
     score.add_argument("--abandoning", type=check.seat, help="the seat that left (abandon)")
     score.add_argument(
@@ -546,6 +582,19 @@ def build_parser() -> argparse.ArgumentParser:
     _table(score)
     _connection(score)
     score.set_defaults(run=cmd_score)
+
+    check_win = commands.add_parser(
+        "check",
+        help="judge one candidate win (CheckWin): legality, patterns and the itemised value, no payments",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _candidate_win(check_win, "self-draw (the default), discard, robbing-kong or eight-flowers")
+    check_win.add_argument("--request-id", default="", help="an id echoed in the response")
+    _winner_flags(check_win)
+    _table(check_win)
+    _connection(check_win)
+    check_win.set_defaults(run=cmd_check)
 
     waits = commands.add_parser(
         "waits",

@@ -148,6 +148,17 @@ def settlement_table(
     return "\n".join(lines)
 
 
+def check_table(response: dict, profile: dict, name: str) -> str:
+    """A CheckWin answer as a person reads it: the profile and unit, then the winner as
+    `settlement_table` prints one. ``profile`` is the effective RuleProfile (proto3 JSON)."""
+    unit_words = ENUM_WORDS.get(profile.get("unit", ""))
+    unit_said = f"{unit_words.zh} {unit_words.en}" if unit_words else ""
+    request_id = f"  {term('request')} {printable(response['requestId'])}" if response.get("requestId") else ""
+    lines = [f"{term('profile')} {name}  ({term('unit')}: {unit_said}){request_id}"]
+    lines += winner_lines(response.get("result", {}), unit_words.zh if unit_words else "", ValueRules.of(profile))
+    return "\n".join(lines)
+
+
 def waits_table(response: dict) -> str:
     """Each winning tile, on a discard and by self-draw, with its value per share V."""
     lines = []

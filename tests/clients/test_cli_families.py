@@ -36,7 +36,7 @@ def run(capsys, *argv: str) -> str:
 def test_the_guides_session_runs_as_written(capsys, families):
     (block,) = fenced(section("Rule families: 敲麻 and 清混碰", guide("CLI.md")), "console")
     steps = re.findall(r"^\$ \.venv/bin/shmj (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
-    assert len(steps) == 6
+    assert len(steps) == 7
     for command, expected in steps:
         assert run(capsys, *shlex.split(command)) == expected, command
 
@@ -156,3 +156,25 @@ def test_a_seat_that_knocks_twice_is_named_by_its_field(capsys):
     code = main(["score", "111m 555m 999p EEE 77s", "--win", "7s", "--declared", "0,0", "--local"])
     assert code == 2
     assert capsys.readouterr().err.splitlines()[1] == "  declared_seats[1]: seat 0 is listed twice"
+
+
+def test_check_judges_one_win_against_a_server_with_the_knock(capsys, server):  # noqa: F811  (the fixture)
+    """CheckWin by the CLI: classic with the knock and a 番 for the last tile (overrides)."""
+    argv = [
+        *("check", "111m 555m 999p EEE 77s", "--win", "7s", "--flowers", "1f 5f", "--last-tile", "--seat", "2"),
+        *("--override", "win_requires_declaration=true"),
+        *("--override", 'fan=[{"pattern": "PATTERN_LAST_TILE", "value": 1}]', "--target", server.address),
+    ]
+    assert run(capsys, *argv).splitlines()[1:3] == [
+        "Seat 2  not legal 不合法  All pungs 碰碰胡, Concealed hand 门清, Win on the last tile 海底捞月  (flowers 花 3)",
+        "  why 原因: not knocked 未敲",
+    ]
+    lines = run(capsys, *argv, "--declared", "2").splitlines()
+    assert lines[0] == "Profile 规则 classic  (unit 单位: 花 flowers)"
+    assert lines[-1] == "  value per share V 每份牌值 = 20 花  (before multipliers 倍数前 20)"
+    assert "  Win on the last tile                         海底捞月         x2 (1 fan 番)" in lines
+
+
+def test_check_refuses_an_outcome_without_a_winner(capsys):
+    assert main(["check", "--outcome", "exhaustive-draw", "--local"]) == 2
+    assert capsys.readouterr().err == "shmj: check judges a win: --outcome exhaustive-draw has no winner\n"
