@@ -1,7 +1,9 @@
 """The request fields of RULES.md section 14 (dragon flowers, 海底捞月, the knocked seats,
-pattern_kept) are columns of the nested Arrow form, read by the columnar reader as the JSON
-reader reads them: a Parquet row and a JSON line of the same request give the same answer, and
-the answers' new items (兜底番, 无花, the 番 cap) and reasons are result columns as JSON has them."""
+pattern_kept) are columns of the nested Arrow form, read as the JSON reader reads them: a Parquet
+row and a JSON line of the same request give the same answer, and the answers' new items (兜底番,
+无花, the 番 cap) and reasons are result columns as JSON has them. The columnar reader reads
+today's fields and leaves a batch carrying another to the row reader
+(tests/batch/test_every_field_is_read_or_declined.py holds every faster reader to that)."""
 
 from __future__ import annotations
 
@@ -18,10 +20,9 @@ from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch, python_answers_batch
 from batch.arrow_schema import REQUEST, record_batch
 from batch.local import answer_record, line_answers
-from convert.json_read import read_settle_request
+from convert.json_write import settle_request_dict
 from rules_core import Outcome, SettleRequest
 from rules_core.build import claims, winner
-from rules_core.json_write import settle_request_dict
 from rules_core.registry import FAMILIES_REGISTRY
 
 SELF, DISCARD = Outcome.SELF_DRAW, Outcome.DISCARD
@@ -89,13 +90,11 @@ def parquet_batch(tmp_path, records: list[dict]) -> pa.RecordBatch:
     return pq.read_table(path).combine_chunks().to_batches()[0]
 
 
-def test_the_columnar_reader_reads_every_new_field_as_the_json_reader(tmp_path):
+def test_the_columnar_reader_leaves_a_batch_with_a_new_field_to_the_row_reader(tmp_path):
+    """It reads today's fields only: a batch carrying one of section 14's goes row by row,
+    where the bounded reader reads it as the JSON reader does."""
     rows = parquet_batch(tmp_path, [json.loads(line) for line in LINES])
-    read = read_requests(rows)
-    assert read == [read_settle_request(json.loads(line)) for line in LINES]
-    assert read[0].declared_seats == (0, 1) and read[0].liabilities[0].pattern_kept is True
-    assert read[0].winners[0].hand.dragon_flowers == E2.hand.dragon_flowers
-    assert read[4].winners[0].last_tile is True
+    assert read_requests(rows) is None
 
 
 def test_a_parquet_row_and_a_json_line_answer_alike(tmp_path, families):
@@ -141,7 +140,6 @@ def test_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_pat
     good = json.loads(LINES[0])
     records = [{**good, "declaredSeats": [0, 1, 2, 3, 0]}, good]
     rows = parquet_batch(tmp_path, records)
-    assert read_requests(rows)[0] is None
     answers = [answer_record(a) for a in settle_answers(rows)]
     assert answers[0]["error"]["fieldViolations"] == [
         {"field": "declared_seats", "description": "at most 4 entries, got 5"}
@@ -153,29 +151,8 @@ def test_a_null_declared_seat_is_seat_0_to_every_reader(tmp_path, families):
     """BATCH.md: a null item of a list is its proto3 default, whichever reader reads the row."""
     rows = parquet_batch(tmp_path, [json.loads(LINES[0])])
     nulled = pa.RecordBatch.from_pylist([{**rows.to_pylist()[0], "declared_seats": [1, None]}], schema=rows.schema)
-    (read,) = read_requests(nulled)
-    assert read.declared_seats == (1, 0)
     overridden = pa.RecordBatch.from_pylist(
         [{**rows.to_pylist()[0], "declared_seats": [1, None], "overrides": {"lazi_value": 20}}], schema=rows.schema
     )  # past the columnar reader: the row readers
     answers = [answer_record(a) for a in (*settle_answers(nulled), *settle_answers(overridden))]
     assert [a["seatDeltas"] for a in answers] == [[12, -6, -6, 0]] * 2
-
-
-def test_the_fast_readers_read_the_new_fields_and_the_native_one_leaves_them():
-    """msgspec's line and row readers read the new fields as the bounded reader does; the native
-    line reader (where built) knows today's fields only and declines (None) a line that has one,
-    for msgspec's reader to read."""
-    from batch import native
-    from batch.fast_requests import read_json_request, read_row_request
-
-    reader = native.load("json_request")
-    for line, (request, _) in zip(LINES, CASES, strict=True):
-        bounded = read_settle_request(json.loads(line))
-        assert read_json_request(line) == bounded, request.request_id
-        row = {key: value for key, value in record_batch(REQUEST, [json.loads(line)]).to_pylist()[0].items()}
-        assert read_row_request({k: v for k, v in row.items() if v is not None}) == bounded, request.request_id
-        if reader is not None:
-            assert reader.read(line.encode(), None) is None, request.request_id
-    null_seat = json.loads(LINES[0]) | {"declaredSeats": [0, None]}
-    assert read_json_request(json.dumps(null_seat)) is None  # the bounded reader names it
