@@ -378,13 +378,18 @@ def read_settle_request(data: dict) -> SettleRequest:
         winners=r.messages("winners", read_winner),
         liabilities=r.messages("liabilities", _relation),
         abandoning_seat=r.int("abandoning_seat"),
-        declared_seats=tuple(
-            _read_int(v, f"{r.sub('declared_seats')}[{i}]", violations) for i, v in enumerate(r.list("declared_seats"))
-        ),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)
     return request
+
+
+def _read_seats(r: _Reader) -> tuple[int, ...]:
+    """``declared_seats``: the seats that have knocked (RULES.md section 14), each a whole number."""
+    return tuple(
+        _read_int(v, f"{r.sub('declared_seats')}[{i}]", r.violations) for i, v in enumerate(r.list("declared_seats"))
+    )
 
 
 def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
@@ -468,6 +473,7 @@ def read_check_win_request(data: dict) -> CheckWinRequest:
         **_read_table(r),
         outcome=r.enum("outcome", OUTCOME),
         winner=read_winner(r.values.get("winner"), "winner", violations),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)
@@ -484,6 +490,8 @@ def read_list_waits_request(data: dict) -> ListWaitsRequest:
         passed_tiles=_tiles(r, "passed_tiles"),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
+        last_tile=r.bool("last_tile"),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)
