@@ -210,26 +210,26 @@ def step_to(page, index: int) -> None:
     page.dispatch_event("#replay-step", "input")
 
 
-def flower_tiles(page, seat: int) -> list[str]:
-    return seat_tiles(page, seat, "flowers")
+def dragon_flowers(page, seat: int) -> list[str]:
+    return seat_tiles(page, seat, "dragon-flowers")
 
 
 def test_the_knock_dragon_flowers_and_the_last_tile_are_shown(page):
     replay(page, KNOCK_RECORD)
     assert page.inner_text("#replay-error") == ""
-    assert flower_tiles(page, 0) == ["Cf"]  # dealt as a flower
-    assert "Cf" not in seat_tiles(page, 0, "concealed")
+    assert dragon_flowers(page, 0) == ["C"]  # dealt as a flower
+    assert "C" not in seat_tiles(page, 0, "concealed")
     step_to(page, 4)
     assert page.inner_text("#replay-event") == "event 4 of 14 第4步: seat 0 knocks 敲"
     assert page.inner_text(".replay-seat[data-seat='0'] h4") == "Seat 0 · dealer 庄 · knocked 已敲"
     assert page.inner_text(".replay-seat[data-seat='1'] h4") == "Seat 1"
     step_to(page, 12)
     assert page.inner_text("#replay-event") == "event 12 of 14 第12步: seat 0 draws flower 补花 Ff"
-    assert flower_tiles(page, 0) == ["Cf", "Ff"]
+    assert dragon_flowers(page, 0) == ["C", "F"]
     assert "F" not in seat_tiles(page, 0, "concealed")
     page.click("#replay-end")
     assert page.inner_text("#replay-event") == (
         "event 14 of 14 第14步: seat 0 claims a win 胡牌, on the wall's last tile 海底捞月"
     )
-    winner = page.locator("#replay-picture .settlement .group.flowers .tile").first
-    assert winner.get_attribute("data-tile") == "Cf"
+    held = page.locator("#replay-picture .settlement .group.dragon-flowers .tile")
+    assert held.evaluate_all("nodes => nodes.map(n => n.dataset.tile)") == ["C", "F"]

@@ -84,14 +84,6 @@ function flowerTile(name) {
     "aria-label": `${index + 1}f` }, el("b", { text: index + 1 }), el("i", { text: FLOWER_ZH[index] }));
 }
 
-// A 中发白 held as a flower (RULES.md 14, dragons_are_flowers): the dragon's face, written Cf Ff Pf.
-function dragonFlowerTile(name) {
-  const flower = tile(name, "flower");
-  const notation = `${tileParts(name).notation}f`;
-  for (const key of ["data-tile", "title", "aria-label"]) flower.setAttribute(key, notation);
-  return flower;
-}
-
 function handPicture(hand) {
   const line = el("div", { class: "tiles-line" });
   const concealed = hand.concealed || [];
@@ -104,10 +96,8 @@ function handPicture(hand) {
     line.append(el("span", { class: "group meld", "data-from": concealedKong ? "" : meld.fromSeat || 0 },
       (meld.tiles || []).map((t) => tile(t)), el("small", { text: `${enumWords(meld.kind)} · ${source}` })));
   });
-  const flowers = hand.flowers || [], dragons = hand.dragonFlowers || [];
-  if (flowers.length || dragons.length) {
-    line.append(el("span", { class: "group flowers" }, flowers.map(flowerTile), dragons.map(dragonFlowerTile),
-      el("small", { text: "flowers 花" })));
+  if ((hand.flowers || []).length) {
+    line.append(el("span", { class: "group flowers" }, hand.flowers.map(flowerTile), el("small", { text: "flowers 花" })));
   }
   if ((hand.dragonFlowers || []).length) { // 中发白 held as flowers (RULES.md section 14)
     line.append(el("span", { class: "group flowers dragon-flowers" }, hand.dragonFlowers.map((t) => tile(t, "flower")),
