@@ -32,9 +32,9 @@ from clients.client import ScoringClient
 from clients.errors import ScoringError
 from clients.message_kind import refuse_a_record, refuse_a_request
 from convert.json_api import list_waits_json
+from convert.json_names import TILE
 from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
-from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import ProfileRegistry
@@ -373,10 +373,16 @@ def cmd_advise(args) -> int:
 
 
 def cmd_review(args) -> int:
+    if args.output is not None:
+        from clients.review_batch import review_batch_command
+
+        return review_batch_command(args, house_documents(args))
     from clients.advice_report import review_table
+    from clients.review_batch import one_record_only
     from convert.advice import review_result
     from convert.advice_json import review_record_response_dict
 
+    one_record_only(args)
     _, _, response = answered_record(
         args,
         rc.review_record_json,
@@ -469,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Where to connect, when no flag says: SHMJ_TARGET, SHMJ_TLS (1 or 0), SHMJ_CA, SHMJ_CERT, SHMJ_KEY.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    from clients.rescore_arguments import add_batch_arguments, add_job_arguments, add_rescore_arguments
 
     score = commands.add_parser(
         "score",
@@ -545,11 +552,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = commands.add_parser(
         "review",
-        help="review a hand record (复盘): each seat's discards against the advice, and the ones not among the best",
+        help="review a hand record (复盘): each seat's discards against the advice, and the ones not among the best;"
+        " with -o, a JSON Lines file of them, one review line each",
     )
-    review.add_argument("file", help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin)")
+    review.add_argument(
+        "input",
+        nargs="+",
+        metavar="FILE",
+        help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin); with -o, JSON Lines of them"
+        " (with --dask, files, globs or dirs)",
+    )
     review.add_argument("--line", type=check.line_number, help="the record on line N of a JSON Lines file (from 1)")
     review.add_argument("--json", action="store_true", help="print the ReviewRecordResponse as JSON")
+    add_job_arguments(review, "JSON Lines of ReviewRecordResponse or error, one per input line", required=False)
+    add_batch_arguments(review, rescore=False)
     _connection(review)
     review.set_defaults(run=cmd_review)
 
@@ -567,7 +583,6 @@ def build_parser() -> argparse.ArgumentParser:
     _follow_links_flag(check_dir)
 
     from clients.loadtest import add_loadtest_arguments
-    from clients.rescore_arguments import add_batch_arguments, add_rescore_arguments
 
     rescore = commands.add_parser("rescore", help="settle a JSON Lines file of SettleRequests into another")
     add_rescore_arguments(rescore)

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from convert.house_profiles import NAME_PATTERN
+from convert.json_names import camel
 from convert.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
-from rules_core.json_names import camel
 from rules_core.overrides import CHECKS
 from rules_core.registry import unknown_profile
 from rules_core.table_notation import parse_claims, parse_dice

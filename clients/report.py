@@ -43,7 +43,7 @@ def _number(value: float) -> str:
 def tile_label(name: str | int) -> str:
     if isinstance(name, int):
         return TILE_NOTATION[name - 1]
-    from rules_core.json_names import TILE
+    from convert.json_names import TILE
 
     return TILE.by_name[name].notation
 

@@ -8,9 +8,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, NotationError, Violations, excerpt, key_path
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
     FLAG_FIELDS,
@@ -28,6 +26,8 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
+from convert.profile_digest import BUILTIN_REGISTRY
+from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, NotationError, Violations, excerpt, key_path
 from rules_core.notation import ParsedHand, parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
 from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest

@@ -328,6 +328,10 @@ TERMS: dict[str, Term] = {
     "not_among_the_best": Term("非最佳打牌", "Discards not among the best"),
     "best_instead": Term("最佳应打", "best"),
     "all_among_the_best": Term("每张都是最佳打法", "every discard was among the best"),
+    # shmj review -o's summary
+    "reviewed": Term("已复盘", "records reviewed"),
+    "failed": Term("失败", "failed"),
+    "of_discards": Term("占打牌", "of discards"),
 }
 
 

@@ -14,8 +14,8 @@ reads them.
 
 from __future__ import annotations
 
+from convert.json_names import FLOWER, MELD_KIND, TILE
 from rules_core.errors import NotationError, excerpt
-from rules_core.json_names import FLOWER, MELD_KIND, TILE
 from rules_core.notation import parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
 from rules_core.table_notation import parse_claims, parse_dice
 from server.explorer.bodies import BadExplorerBody, read_object
