@@ -141,9 +141,17 @@ def _best_seven_pairs(counts: list[int], items: list[tuple[int, int, int]]) -> i
     chosen = [0] * TILE_KINDS
     size = len(items)
 
-    def bound(start: int, left: int) -> int:
+    # tops[start][k]: the most k pairs from items[start:] can keep, chosen freely (a bound).
+    tops = []
+    for start in range(size + 1):
         gains = sorted([g for f, s, _ in items[start:] for g in (f, s) if g >= 0], reverse=True)
-        return sum(gains[:left]) if len(gains) >= left else NO_TARGET
+        sums = [0]
+        for k in range(7):
+            sums.append(sums[-1] + gains[k] if k < len(gains) else NO_TARGET)
+        tops.append(sums)
+
+    def bound(start: int, left: int) -> int:
+        return tops[start][left]
 
     def search(start: int, left: int, kept: int) -> bool:
         nonlocal best
@@ -256,7 +264,15 @@ def _part(
 
 
 def _suffix(
-    counts: list[int], held: list[int], end: int, honours: bool, flowers: tuple[int, int, int], cap: int, i: int, two_back: int, one_back: int
+    counts: list[int],
+    held: list[int],
+    end: int,
+    honours: bool,
+    flowers: tuple[int, int, int],
+    cap: int,
+    i: int,
+    two_back: int,
+    one_back: int,
 ) -> dict[int, int]:
     """The tiles from ``i`` on, with ``two_back`` chows begun on tile i - 2 and ``one_back`` on
     i - 1: per packed state ((sets * 2 + pairs) * 2 + chow) * (cap + 1) + 花, the most kept."""
