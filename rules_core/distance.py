@@ -248,12 +248,16 @@ def useful_of_best(
 
 
 def _family_useful(rule: int, counts: list[int], melds: Melds, best: int) -> int:
-    """The useful tiles of a path of section 14 whose overlap is ``best``."""
+    """The useful tiles of a path of section 14 whose overlap is ``best``. A 垃圾胡 target is four
+    sets and a pair: a draw that raises no such target's overlap is passed over unsearched."""
 
     def overlap(drawn: list[int]) -> int:
         return _family_overlap(rule, None, drawn, melds)
 
-    return raised_by(overlap, counts, melds.held, best)
+    def complete(drawn: list[int]) -> int:
+        return _all_parts(part_tables(drawn, melds), 0, 4 - melds.meld_count, False)[0]
+
+    return raised_by(overlap, counts, melds.held, best, complete if rule >> 12 & 15 == _ORDINARY else None)
 
 
 def _family_overlap(rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds) -> int:

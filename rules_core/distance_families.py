@@ -335,14 +335,21 @@ def _suffix(
 # --- useful tiles ------------------------------------------------------------------------------
 
 
-def raised_by(overlap: Callable[[list[int]], int], counts: list[int], held: list[int], before: int) -> int:
-    """The tiles whose draw raises ``overlap(counts)`` from ``before`` by one, as a mask."""
+def raised_by(
+    overlap: Callable[[list[int]], int],
+    counts: list[int],
+    held: list[int],
+    before: int,
+    bound: Callable[[list[int]], int] | None = None,
+) -> int:
+    """The tiles whose draw raises ``overlap(counts)`` from ``before`` by one, as a mask;
+    ``bound``, never below ``overlap``, spares the tiles it shows cannot."""
     mask = 0
     for tile in range(TILE_KINDS):
         if counts[tile] + held[tile] >= 4:
             continue
         counts[tile] += 1
-        if overlap(counts) == before + 1:
+        if (bound is None or bound(counts) > before) and overlap(counts) == before + 1:
             mask |= 1 << tile
         counts[tile] -= 1
     return mask
