@@ -101,14 +101,27 @@ client-cpp:
 run: install-server
 	$(VENV)/bin/shmj-server
 
-# The whole suite against the build make install made, then the rules' tests against the
-# pure-Python source too when that build is the compiled one. The Debian packages come
-# first: gcc must be there before install compiles rules_core, python3.11-venv before the venvs.
+# The whole suite against the build make install made and, beside it, the rules' tests against
+# the pure-Python source too when that build is the compiled one (their report follows the
+# suite's). The Debian packages come first: gcc must be there before install compiles
+# rules_core, python3.11-venv before the venvs.
+# The suite runs in TEST_WORKERS processes (pytest-xdist), each test file whole in one of them,
+# so that a file's fixtures (a server, a built client, the image's wheels) are made once:
+# most tests wait on servers, compilers and other processes, and meanwhile others run.
+# TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= 3
+PURE_LOG := build/test-pure.log
 test: debian-packages
 	$(MAKE) install tools
-	$(PY) -m pytest
+	mkdir -p build
 	if $(PY) -c "import rules_core, sys; sys.exit(rules_core.BUILD != 'compiled')"; then \
-		SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core; fi
+		SHMJ_PURE_PYTHON=1 $(PY) -m pytest -p no:cacheprovider tests/rules_core >$(PURE_LOG) 2>&1 & pure=$$!; \
+	else pure=; fi; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15; suite=$$?; \
+	[ -z "$$pure" ] || { wait $$pure; pure_status=$$?; \
+		echo "tests/rules_core against the pure-Python source (SHMJ_PURE_PYTHON=1):"; cat $(PURE_LOG); \
+		[ $$pure_status = 0 ] || suite=1; }; \
+	exit $$suite
 
 # The Debian packages of .ci/debian-packages that this machine lacks (apt-get, as root; none
 # needed when nothing is missing; otherwise it says what to install and fails).
@@ -118,10 +131,13 @@ debian-packages:
 # The container image, built by buildah from deploy/Dockerfile on a Debian base made here
 # (no Docker engine; docs/OPERATIONS.md), and its tests: served for real, not part of `make test`.
 IMAGE ?= localhost/shmj-scoring:dev
-.PHONY: image test-image
-image:
-	$(PYTHON) .ci/install_debian_packages.py --list .ci/debian-packages-image
+.PHONY: image image-packages test-image
+image: image-packages
 	deploy/image/build.sh $(IMAGE)
+
+# The Debian packages of .ci/debian-packages-image that this machine lacks (buildah, debootstrap).
+image-packages:
+	$(PYTHON) .ci/install_debian_packages.py --list .ci/debian-packages-image
 
 test-image: install image
 	SHMJ_IMAGE=$(IMAGE) $(PY) -m pytest tests/image
