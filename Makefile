@@ -43,7 +43,9 @@ $(SERVER_STAMP): requirements.txt requirements-build.txt pyproject.toml | python
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(STAMP): $(SERVER_STAMP) requirements-dev.txt requirements-batch.txt requirements-spark.txt
+# After the compiled hot path (order only), so that no pip writes into the venv while mypyc reads it:
+# `make -j` then runs the venv's steps in turn, beside the Node.js packages and the tools' venv.
+$(STAMP): $(SERVER_STAMP) requirements-dev.txt requirements-batch.txt requirements-spark.txt | $(CORE_STAMP)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
@@ -64,7 +66,7 @@ $(GEN_STAMP): $(PROTOS) $(SERVER_STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP)
+$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP) | $(GEN_STAMP)
 	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
@@ -112,7 +114,7 @@ run: install-server
 TEST_WORKERS ?= 3
 PURE_LOG := build/test-pure.log
 test: debian-packages
-	$(MAKE) install tools
+	$(MAKE) -j3 install tools
 	mkdir -p build
 	if $(PY) -c "import rules_core, sys; sys.exit(rules_core.BUILD != 'compiled')"; then \
 		SHMJ_PURE_PYTHON=1 $(PY) -m pytest -p no:cacheprovider tests/rules_core >$(PURE_LOG) 2>&1 & pure=$$!; \
