@@ -23,7 +23,7 @@ CORE_STAMP := $(VENV)/.core-compiled
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -204,6 +204,14 @@ bench-tracing-off: install
 		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab-bench.json
 	$(PY) -m bench.unary_instructions --baseline $(WITHOUT_ISSUE_25)
 
+# A unary Settle's worker CPU against a bare grpc.aio servicer answering the same bytes (h2load).
+bench-unary: install $(BENCH_STAMP)
+	$(PY) -m bench.unary_cost --calls 8000 --rounds 6 --seconds 2 --open-loop-rounds 1
+
+# Reviewing a file of simulated hand records in bulk (shmj review -o), against the review alone.
+bench-review-batch: install $(BENCH_STAMP)
+	$(PY) -m bench.review_batch_bench
+
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
 profile-service: install $(BENCH_STAMP)
 	$(PY) -m bench.unary_cost --rounds 1 --calls 2000 --seconds 2 --profile service-profile.svg
@@ -284,6 +292,15 @@ fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz.coverage_guided notation -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 	$(PY) -m tests.fuzz.coverage_guided json -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 	$(PY) -m tests.fuzz.coverage_guided profile -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
+
+.PHONY: families-differential
+# RULES.md section 14's profiles against the independent reference of tests/rules_core/reference_families
+# on 100,000 generated hands (make test runs 2,000).
+FAMILIES_HANDS ?= 100000
+FAMILIES_SEED ?= 33
+families-differential:
+	FAMILIES_DIFFERENTIAL_HANDS=$(FAMILIES_HANDS) FAMILIES_DIFFERENTIAL_SEED=$(FAMILIES_SEED) \
+		$(PY) -m pytest tests/rules_core/test_families_reference.py -q -k generated_hands
 
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.
