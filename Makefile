@@ -275,6 +275,15 @@ fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz.coverage_guided json -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 	$(PY) -m tests.fuzz.coverage_guided profile -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 
+.PHONY: families-differential
+# RULES.md section 14's profiles against the independent reference of tests/rules_core/reference_families
+# on 100,000 generated hands (make test runs 2,000).
+FAMILIES_HANDS ?= 100000
+FAMILIES_SEED ?= 33
+families-differential:
+	FAMILIES_DIFFERENTIAL_HANDS=$(FAMILIES_HANDS) FAMILIES_DIFFERENTIAL_SEED=$(FAMILIES_SEED) \
+		$(PY) -m pytest tests/rules_core/test_families_reference.py -q -k generated_hands
+
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.
 SOAK_SECONDS ?= 600
