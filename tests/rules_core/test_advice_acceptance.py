@@ -4,9 +4,8 @@ tiles, shanten 0-3 and a few wins, with melds and without, flowers, `seen`, seat
 `classic` / `sankou` / `lezi` and overrides of `qualifying_patterns`) and on simulated hand
 records, `advise_json` and `review_record_json` give exactly the reference's whole answer.
 
-The default run is small enough for `make test`. For the long run set SHMJ_ADVICE_ACCEPTANCE=N
-(a multiplier, e.g. 20 for thousands of holdings and dozens of records):
-    SHMJ_ADVICE_ACCEPTANCE=20 .venv/bin/python -m pytest tests/rules_core/test_advice_acceptance.py
+The default run is small enough for `make test`. SHMJ_ADVICE_ACCEPTANCE=N multiplies it;
+`make advice-differential` runs 20 times as many (2,400 waiting and 120 acting holdings, 40 records).
 """
 
 from __future__ import annotations
