@@ -8,12 +8,9 @@ from __future__ import annotations
 import pytest
 
 from rules_core import advise_json
+from tests.rules_core.reference_advice.holdings import ALL_SHAPE
 
-CLASSIC_WITH_SEVEN_PAIRS = [
-    "PATTERN_ALL_PUNGS", "PATTERN_HALF_FLUSH", "PATTERN_FULL_FLUSH", "PATTERN_HALF_FLUSH_PUNGS",
-    "PATTERN_FULL_FLUSH_PUNGS", "PATTERN_ALL_HONOURS", "PATTERN_ALL_HONOURS_PUNGS", "PATTERN_EIGHT_FLOWERS",
-    "PATTERN_BIG_HANGING", "PATTERN_SEVEN_PAIRS",
-]
+CLASSIC_WITH_SEVEN_PAIRS = ALL_SHAPE + ["PATTERN_BIG_HANGING", "PATTERN_SEVEN_PAIRS"]
 
 
 def _tiles(text: str) -> list[str]:
@@ -26,10 +23,14 @@ def test_with_ordinary_hand_wins_a_mixed_hand_one_tile_short_is_ready_on_the_pat
     """`123m 234m 456p 789s 5s` under classic with `ordinary_hand_wins`: `5s` completes a mixed
     hand with no qualifying pattern, legal as a self-draw (垃圾胡), so the holding is ready and the
     path ORDINARY (PATTERN_UNSPECIFIED) comes first at shanten 0."""
-    answer = advise_json({
-        "profile": "classic", "overrides": {"ordinaryHandWins": True}, "seat": 1,
-        "hand": {"concealed": _tiles("123m 234m 456p 789s 5s")},
-    })
+    answer = advise_json(
+        {
+            "profile": "classic",
+            "overrides": {"ordinaryHandWins": True},
+            "seat": 1,
+            "hand": {"concealed": _tiles("123m 234m 456p 789s 5s")},
+        }
+    )
     assert answer["shanten"] == 0
     assert answer["paths"][0] == {"pattern": "PATTERN_UNSPECIFIED", "suit": "SUIT_UNSPECIFIED", "shanten": 0}
     assert answer["waits"] == [{"tile": "TILE_S5", "live": 3, "value": 6.0}]
@@ -41,10 +42,14 @@ def test_with_seven_pairs_six_pairs_and_a_single_are_ready_on_the_path_seven_pai
     """`11m 99m 22p 55p 88p 33s 7s` under classic with `seven_pairs` and SEVEN_PAIRS qualifying:
     `7s` makes seven pairs (not four sets and a pair), a legal self-draw, so the holding is ready
     and SEVEN_PAIRS is the first path at shanten 0."""
-    answer = advise_json({
-        "profile": "classic", "overrides": {"sevenPairs": True, "qualifyingPatterns": CLASSIC_WITH_SEVEN_PAIRS},
-        "seat": 1, "hand": {"concealed": _tiles("11m 99m 22p 55p 88p 33s 7s")},
-    })
+    answer = advise_json(
+        {
+            "profile": "classic",
+            "overrides": {"sevenPairs": True, "qualifyingPatterns": CLASSIC_WITH_SEVEN_PAIRS},
+            "seat": 1,
+            "hand": {"concealed": _tiles("11m 99m 22p 55p 88p 33s 7s")},
+        }
+    )
     assert answer["shanten"] == 0
     assert answer["paths"][0] == {"pattern": "PATTERN_SEVEN_PAIRS", "suit": "SUIT_UNSPECIFIED", "shanten": 0}
     assert answer["waits"] == [{"tile": "TILE_S7", "live": 3, "value": 6.0}]

@@ -8,8 +8,15 @@ from tests.rules_core.reference_advice import advise, review
 
 def _tiles(text: str) -> list[str]:
     names = {"m": "TILE_M", "p": "TILE_P", "s": "TILE_S"}
-    honours = {"E": "TILE_EAST", "S": "TILE_SOUTH", "W": "TILE_WEST", "N": "TILE_NORTH",
-               "C": "TILE_RED", "F": "TILE_GREEN", "P": "TILE_WHITE"}
+    honours = {
+        "E": "TILE_EAST",
+        "S": "TILE_SOUTH",
+        "W": "TILE_WEST",
+        "N": "TILE_NORTH",
+        "C": "TILE_RED",
+        "F": "TILE_GREEN",
+        "P": "TILE_WHITE",
+    }
     out = []
     for part in text.split():
         if part[-1] in names:
@@ -51,7 +58,10 @@ def test_example_7_all_honours_in_any_shape():
     assert answer["shanten"] == 0 and answer["liveTotal"] == 15
     assert {w["value"] for w in answer["waits"]} == {40.0}
     assert [p["pattern"] for p in answer["paths"][:3]] == [
-        "PATTERN_ALL_HONOURS", "PATTERN_ALL_PUNGS", "PATTERN_ALL_HONOURS_PUNGS"]
+        "PATTERN_ALL_HONOURS",
+        "PATTERN_ALL_PUNGS",
+        "PATTERN_ALL_HONOURS_PUNGS",
+    ]
 
 
 def test_example_9_live_value_comes_before_live_total():
@@ -76,14 +86,26 @@ def test_example_11_review_of_a_short_record():
             out.update({"tiles": found} if kind == "DEAL" else {"tile": found[0]})
         return out
 
-    record = {"profile": "classic", "dealerSeat": 0, "events": [
-        event("DEAL", 0, "111p 222p 333p 7789p C"), event("DEAL", 1, "77p 111s 555s 99m EE 4m"),
-        event("DEAL", 2, "123m 456m 78m SS W F 9s"), event("DEAL", 3, "EE SS WW NN CC FF P"),
-        event("DISCARD", 0, "7p"), event("PUNG", 1), event("DISCARD", 1, "4m"), event("DRAW", 2, "9m"),
-        event("DISCARD", 2, "W"), {"kind": "EVENT_KIND_EXHAUSTIVE_DRAW"},
-    ]}
+    record = {
+        "profile": "classic",
+        "dealerSeat": 0,
+        "events": [
+            event("DEAL", 0, "111p 222p 333p 7789p C"),
+            event("DEAL", 1, "77p 111s 555s 99m EE 4m"),
+            event("DEAL", 2, "123m 456m 78m SS W F 9s"),
+            event("DEAL", 3, "EE SS WW NN CC FF P"),
+            event("DISCARD", 0, "7p"),
+            event("PUNG", 1),
+            event("DISCARD", 1, "4m"),
+            event("DRAW", 2, "9m"),
+            event("DISCARD", 2, "W"),
+            {"kind": "EVENT_KIND_EXHAUSTIVE_DRAW"},
+        ],
+    }
     answer = review(record)
-    assert [(d["eventIndex"], d["shanten"], d["bestTiles"], d["agrees"], d["backward"]) for d in answer["discards"]] == [
+    assert [
+        (d["eventIndex"], d["shanten"], d["bestTiles"], d["agrees"], d["backward"]) for d in answer["discards"]
+    ] == [
         (4, 0, ["TILE_RED"], False, False),
         (6, 0, ["TILE_M4"], True, False),
         (8, 1, ["TILE_S9"], False, False),

@@ -8,17 +8,29 @@ from rules_core import settle_json
 from .distance import ORDINARY, Melds, path_distances
 
 TILE_NAMES = (
-    [f"TILE_M{n}" for n in range(1, 10)] + [f"TILE_P{n}" for n in range(1, 10)]
+    [f"TILE_M{n}" for n in range(1, 10)]
+    + [f"TILE_P{n}" for n in range(1, 10)]
     + [f"TILE_S{n}" for n in range(1, 10)]
     + ["TILE_EAST", "TILE_SOUTH", "TILE_WEST", "TILE_NORTH", "TILE_RED", "TILE_GREEN", "TILE_WHITE"]
 )
 TILE_INDEX = {name: i for i, name in enumerate(TILE_NAMES)}
 PATTERN_NAMES = {
-    1: "PATTERN_ALL_PUNGS", 2: "PATTERN_HALF_FLUSH", 3: "PATTERN_FULL_FLUSH",
-    4: "PATTERN_HALF_FLUSH_PUNGS", 5: "PATTERN_FULL_FLUSH_PUNGS", 6: "PATTERN_ALL_HONOURS",
-    7: "PATTERN_ALL_HONOURS_PUNGS", 8: "PATTERN_EIGHT_FLOWERS", 9: "PATTERN_BIG_HANGING",
-    10: "PATTERN_HEAVENLY", 11: "PATTERN_EARTHLY", 12: "PATTERN_KONG_BLOOM", 13: "PATTERN_CONCEALED",
-    14: "PATTERN_ROBBING_KONG", 15: "PATTERN_SEVEN_PAIRS", ORDINARY: "PATTERN_UNSPECIFIED",
+    1: "PATTERN_ALL_PUNGS",
+    2: "PATTERN_HALF_FLUSH",
+    3: "PATTERN_FULL_FLUSH",
+    4: "PATTERN_HALF_FLUSH_PUNGS",
+    5: "PATTERN_FULL_FLUSH_PUNGS",
+    6: "PATTERN_ALL_HONOURS",
+    7: "PATTERN_ALL_HONOURS_PUNGS",
+    8: "PATTERN_EIGHT_FLOWERS",
+    9: "PATTERN_BIG_HANGING",
+    10: "PATTERN_HEAVENLY",
+    11: "PATTERN_EARTHLY",
+    12: "PATTERN_KONG_BLOOM",
+    13: "PATTERN_CONCEALED",
+    14: "PATTERN_ROBBING_KONG",
+    15: "PATTERN_SEVEN_PAIRS",
+    ORDINARY: "PATTERN_UNSPECIFIED",
 }
 PATTERN_NUMBERS = {name: n for n, name in PATTERN_NAMES.items()}
 SUIT_NAMES = ("SUIT_CHARACTERS", "SUIT_DOTS", "SUIT_BAMBOO")
@@ -98,7 +110,11 @@ class Advisor:
     def value(self, counts: list, tile: int) -> float:
         concealed = [TILE_NAMES[t] for t in range(34) for _ in range(counts[t])]
         hand = dict(self.holding.hand, concealed=concealed, winningTile=TILE_NAMES[tile])
-        settle = {k: v for k, v in self.request.items() if k in ("profile", "overrides", "dealerSeat", "dice", "huangfanCount")}
+        settle = {
+            k: v
+            for k, v in self.request.items()
+            if k in ("profile", "overrides", "dealerSeat", "dice", "huangfanCount")
+        }
         settle.update(outcome="OUTCOME_SELF_DRAW", winners=[{"seat": self.request.get("seat", 0), "hand": hand}])
         winner = settle_json(settle)["winners"][0]
         assert winner["legal"], ("a reference wait that the engine's settle finds illegal", concealed, tile, winner)

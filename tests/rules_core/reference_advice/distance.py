@@ -9,7 +9,7 @@ the size of a target's concealed tiles less the most tiles a target of that path
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 SUITS = (0, 1, 2)
 HONOURS = 3
@@ -21,7 +21,7 @@ ORDINARY = 99  # sorts last; on the wire PATTERN_UNSPECIFIED
 FLUSHES = (HALF_FLUSH, FULL_FLUSH, HALF_FLUSH_PUNGS, FULL_FLUSH_PUNGS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def group_parts(counts: tuple, caps: tuple, chows: bool, limit: int) -> dict:
     """{(sets, pairs, has_chow): most tiles kept} over the ways to fill this group with up to four
     sets and at most one pair. ``caps`` is how many copies of each tile a target may still hold."""
@@ -63,9 +63,13 @@ def is_four_sets_and_a_pair(counts: list) -> bool:
             if ok:
                 return True
         if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
             ok = sets_only(c, i)
-            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
             return ok
         return False
 
@@ -105,7 +109,7 @@ def seven_pairs_kept(counts: list) -> int | None:
             if n > slots:
                 continue
             chosen[t] = 2 * n
-            search(pos + 1, slots - n, kept + sum(gains[t][1:1 + n]))
+            search(pos + 1, slots - n, kept + sum(gains[t][1 : 1 + n]))
             chosen[t] = 0
 
     search(0, 7, 0)
@@ -146,7 +150,7 @@ def _fold(parts: list, needed: int) -> dict:
     return {flags: v for (sets, pairs, flags), v in states.items() if sets == needed and pairs == 1}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _views(counts: tuple, caps: tuple, chows: bool, limit: int) -> tuple:
     """A group's parts three ways: by (sets, pairs, chow), by (sets, pairs), chow-free only."""
     part = group_parts(counts, caps, chows, limit)

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import random
 
-from .advice import TILE_NAMES
+from .advice import PATTERN_NAMES, TILE_NAMES
 
-FLOWERS = ["FLOWER_SPRING", "FLOWER_SUMMER", "FLOWER_AUTUMN", "FLOWER_WINTER",
-           "FLOWER_PLUM", "FLOWER_ORCHID", "FLOWER_BAMBOO", "FLOWER_CHRYSANTHEMUM"]
-ALL_SHAPE = ["PATTERN_ALL_PUNGS", "PATTERN_HALF_FLUSH", "PATTERN_FULL_FLUSH", "PATTERN_HALF_FLUSH_PUNGS",
-             "PATTERN_FULL_FLUSH_PUNGS", "PATTERN_ALL_HONOURS", "PATTERN_ALL_HONOURS_PUNGS", "PATTERN_EIGHT_FLOWERS"]
+FLOWERS = [f"FLOWER_{name}" for name in "SPRING SUMMER AUTUMN WINTER PLUM ORCHID BAMBOO CHRYSANTHEMUM".split()]
+ALL_SHAPE = [PATTERN_NAMES[number] for number in range(1, 9)]  # the shape patterns and EIGHT_FLOWERS
 
 
 def _sets(rng: random.Random, style: str) -> tuple[list, list]:
     suit = rng.randrange(3) * 9
+
     def tiles_of():
         if style == "honours":
             return list(range(27, 34))
@@ -24,6 +23,7 @@ def _sets(rng: random.Random, style: str) -> tuple[list, list]:
         if style == "half_flush":
             return list(range(suit, suit + 9)) + list(range(27, 34))
         return list(range(34))
+
     pool = tiles_of()
     sets = []
     for _ in range(4):
@@ -60,9 +60,13 @@ def random_request(rng: random.Random, waiting: bool, switches: str = "none") ->
         melds = []
         for tiles in sets[:count]:
             if tiles[0] != tiles[1]:
-                melds.append({"kind": "MELD_KIND_CHOW", "tiles": [TILE_NAMES[t] for t in tiles], "fromSeat": (seat + 3) % 4})
+                melds.append(
+                    {"kind": "MELD_KIND_CHOW", "tiles": [TILE_NAMES[t] for t in tiles], "fromSeat": (seat + 3) % 4}
+                )
                 continue
-            kind = rng.choice(("MELD_KIND_PUNG", "MELD_KIND_PUNG", "MELD_KIND_EXPOSED_KONG", "MELD_KIND_CONCEALED_KONG"))
+            kind = rng.choice(
+                ("MELD_KIND_PUNG", "MELD_KIND_PUNG", "MELD_KIND_EXPOSED_KONG", "MELD_KIND_CONCEALED_KONG")
+            )
             meld = {"kind": kind, "tiles": [TILE_NAMES[tiles[0]]] * (3 if kind == "MELD_KIND_PUNG" else 4)}
             if kind != "MELD_KIND_CONCEALED_KONG":
                 meld["fromSeat"] = (seat + 2) % 4
@@ -94,8 +98,14 @@ def random_request(rng: random.Random, waiting: bool, switches: str = "none") ->
         hand = {"concealed": [TILE_NAMES[t] for t in sorted(concealed)], "melds": melds}
         if rng.random() < 0.4:
             hand["flowers"] = rng.sample(FLOWERS, rng.randint(1, 4))
-        request = {"requestId": f"h{rng.randrange(10**6)}", "profile": profile, "seat": seat,
-                   "dealerSeat": rng.randrange(4), "hand": hand, "seen": [TILE_NAMES[t] for t in sorted(seen)]}
+        request = {
+            "requestId": f"h{rng.randrange(10**6)}",
+            "profile": profile,
+            "seat": seat,
+            "dealerSeat": rng.randrange(4),
+            "hand": hand,
+            "seen": [TILE_NAMES[t] for t in sorted(seen)],
+        }
         if overrides:
             request["overrides"] = overrides
         if rng.random() < 0.2:

@@ -8,8 +8,11 @@ from rules_core import settle_record_json
 
 from .advice import TILE_INDEX, advise
 
-MELD_OF_CLAIM = {"EVENT_KIND_CHOW": "MELD_KIND_CHOW", "EVENT_KIND_PUNG": "MELD_KIND_PUNG",
-                 "EVENT_KIND_EXPOSED_KONG": "MELD_KIND_EXPOSED_KONG"}
+MELD_OF_CLAIM = {
+    "EVENT_KIND_CHOW": "MELD_KIND_CHOW",
+    "EVENT_KIND_PUNG": "MELD_KIND_PUNG",
+    "EVENT_KIND_EXPOSED_KONG": "MELD_KIND_EXPOSED_KONG",
+}
 
 
 class Seat:
@@ -77,7 +80,11 @@ def review(record: dict) -> dict:
         elif kind in MELD_OF_CLAIM:
             source, tile = last_discard
             table.pop()
-            own = list(event.get("tiles", [])) if kind == "EVENT_KIND_CHOW" else [tile] * (2 if kind == "EVENT_KIND_PUNG" else 3)
+            own = (
+                list(event.get("tiles", []))
+                if kind == "EVENT_KIND_CHOW"
+                else [tile] * (2 if kind == "EVENT_KIND_PUNG" else 3)
+            )
             for t in own:
                 seat.take(t)
             tiles = sorted(own + [tile], key=TILE_INDEX.get)
@@ -98,15 +105,17 @@ def review(record: dict) -> dict:
     for s in range(4):
         mine = [r for r in reviews if r["seat"] == s]
         counted = [r for r in mine if r["reachable"] and not r["forced"]]
-        summaries.append({
-            "seat": s,
-            "discards": len(mine),
-            "agreements": sum(r["agrees"] for r in counted),
-            "backward": sum(r["backward"] for r in counted),
-            "deadDiscards": sum(not r["reachable"] for r in mine),
-            "forcedDiscards": sum(r["forced"] for r in mine),
-            "passes": [p for p in passes if p.get("seat", 0) == s],
-        })
+        summaries.append(
+            {
+                "seat": s,
+                "discards": len(mine),
+                "agreements": sum(r["agrees"] for r in counted),
+                "backward": sum(r["backward"] for r in counted),
+                "deadDiscards": sum(not r["reachable"] for r in mine),
+                "forcedDiscards": sum(r["forced"] for r in mine),
+                "passes": [p for p in passes if p.get("seat", 0) == s],
+            }
+        )
     return {"requestId": record.get("requestId", ""), "discards": reviews, "seats": summaries}
 
 
