@@ -253,6 +253,8 @@ TERMS: dict[str, Term] = {
     "wall_exhausted": Term("流局", "the wall is exhausted"),
     "leaves": Term("逃跑", "leaves the table"),
     "knocks": Term("敲", "knocks"),
+    "on_the_last_tile": Term("海底捞月", "on the wall's last tile"),
+    "knocked_seats": Term("已敲", "knocked"),
     "could_have_won": Term("漏胡", "could have won on"),
     "and_passed": Term("放过", "and passed"),
     "a_legal_win": Term("合法胡牌", "a legal win"),
