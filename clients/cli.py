@@ -439,7 +439,10 @@ def _follow_links_flag(parser) -> None:
 def _table(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table")
     group.add_argument(
-        "--profile", type=check.profile_name, default="classic", help="classic, sankou or lezi (default classic)"
+        "--profile",
+        type=check.profile_name,
+        default="classic",
+        help="a built-in profile (classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng) or a house one; default classic",
     )
     group.add_argument(
         "--override",

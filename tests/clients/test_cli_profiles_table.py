@@ -8,6 +8,7 @@ import json
 import re
 
 from clients.cli import main
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from tests.server.conftest import ROOT
 
 ENUM_NAME = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)+\b")
@@ -84,8 +85,8 @@ def test_every_field_has_its_line_and_the_values_start_in_one_column(capsys):
 def test_all_profiles_the_house_ones_said_as_such(capsys):
     out = run(capsys, "profiles", "--local", "--profiles-dir", str(ROOT / "examples" / "profiles"))
     headings = [line for line in out.splitlines() if line.startswith("Profile ")]
-    assert [h.split()[2] for h in headings] == ["classic", "sankou", "lezi", "shanghai-club-a"]
-    assert headings[3] == (
+    assert [h.split()[2] for h in headings] == [*BUILTIN_PROFILES, "shanghai-club-a"]
+    assert headings[6] == (
         "Profile 规则 shanghai-club-a  (house profile 自定规则, based on 基于 lezi)"
         "  勒子 room, base 3, liability replaces payments"
     )
@@ -102,7 +103,5 @@ def test_json_keeps_the_machine_form(capsys):
     answer = json.loads(run(capsys, "profiles", "--name", "classic", "--local", "--json"))
     assert (answer["profile"]["unit"], answer["profile"]["liabilityMode"]) == ("UNIT_FLOWER", "LIABILITY_MODE_NONE")
     assert [p["name"] for p in json.loads(run(capsys, "profiles", "--local", "--json"))["profiles"]] == [
-        "classic",
-        "sankou",
-        "lezi",
+        *BUILTIN_PROFILES
     ]

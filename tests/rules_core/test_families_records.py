@@ -11,7 +11,6 @@ from rules_core import Pattern as P
 from rules_core.build import deal, discard, draw, pung, win
 from rules_core.notation import parse_tiles
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
-from rules_core.registry import FAMILIES_REGISTRY
 from rules_core.requests import LiabilityRelation
 
 
@@ -54,12 +53,12 @@ def record(profile: str, events, **table) -> SettleRecordRequest:
 
 
 def settled(profile: str, events, **table):
-    return settle_record(record(profile, events, **table), FAMILIES_REGISTRY)
+    return settle_record(record(profile, events, **table))
 
 
 def fault(profile: str, events, **table) -> list[tuple[str, str]]:
     with pytest.raises(InvalidRequest) as caught:
-        settle_record(record(profile, events, **table), FAMILIES_REGISTRY)
+        settle_record(record(profile, events, **table))
     return [(v.field, v.description) for v in caught.value.violations]
 
 
