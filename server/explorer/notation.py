@@ -1,25 +1,29 @@
 """``POST /explorer/notation``: read hands written in RULES.md notation into the proto3 JSON of
 a ``Winner``'s fields, or say where each one fails.
 
-Body: ``{"hand": "111m 555m 999p EEE 77s", "win": "7s", "flowers": "1f 5f", "passed": "5m",
-"dice": "3,3", "claims": "1:2:3"}`` (every key optional). Answer: ``{"hand": {...},
-"passedTiles": [...], "dice": {...}, "liabilities": [...], "errors": []}`` where ``hand`` is a
-``Hand`` message in JSON, ``dice`` a ``Dice`` (null when not given) and ``liabilities`` the
-``LiabilityRelation``s; or ``errors``, one per field that cannot be read: ``{"field": "win",
-"position": 1, "message": "..."}`` (position is the character offset). Dice and claims are
-read by `rules_core.table_notation`, as the CLI reads them.
+Body: ``{"hand": "111m 555m 999p EEE 77s", "melds": "[123p@1]", "win": "7s", "flowers": "1f 5f",
+"passed": "5m", "seen": "7s C", "dice": "3,3", "claims": "1:2:3"}`` (every key optional).
+Answer: ``{"hand": {...}, "passedTiles": [...], "seen": [...], "dice": {...}, "liabilities": [...],
+"errors": []}`` where ``hand`` is a ``Hand`` message in JSON (the melds of ``melds`` after those
+written in ``hand``), ``seen`` the tiles of an ``AdviseRequest``'s ``seen``, ``dice`` a ``Dice``
+(null when not given) and ``liabilities`` the ``LiabilityRelation``s; or ``errors``, one per
+field that cannot be read: ``{"field": "win", "position": 1, "message": "..."}`` (position is
+the character offset). Dice and claims are read by `rules_core.table_notation`, as the CLI
+reads them.
 """
 
 from __future__ import annotations
 
 from rules_core.errors import NotationError, excerpt
 from rules_core.json_names import FLOWER, MELD_KIND, TILE
-from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.notation import parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
 from rules_core.table_notation import parse_claims, parse_dice
 from server.explorer.bodies import BadExplorerBody, read_object
 
-FIELDS = ("hand", "win", "flowers", "passed", "dice", "claims")
+FIELDS = ("hand", "melds", "win", "flowers", "passed", "seen", "dice", "claims")
 MAX_TEXT = 400  # a hand with every meld and flower is under 100 characters
+# every tile but one's own, written one by one ("1m 1m 1m 1m 2m ..."): 3 characters a tile
+MAX_SEEN_TEXT = 3 * 136
 
 
 class BadNotationRequest(BadExplorerBody):
@@ -31,8 +35,9 @@ def read_body(body: bytes) -> dict[str, str]:
     for key, value in data.items():
         if not isinstance(value, str):
             raise BadNotationRequest(f"{key}: expected a string, got {excerpt(value)}")
-        if len(value) > MAX_TEXT:
-            raise BadNotationRequest(f"{key}: longer than {MAX_TEXT} characters")
+        limit = MAX_SEEN_TEXT if key == "seen" else MAX_TEXT
+        if len(value) > limit:
+            raise BadNotationRequest(f"{key}: longer than {limit} characters")
     return data
 
 
@@ -40,11 +45,16 @@ def _tiles(tiles) -> list[str]:
     return [TILE.name_of[t] for t in tiles]
 
 
+def _melds(melds) -> list[dict]:
+    return [{"kind": MELD_KIND.name_of[m.kind], "tiles": _tiles(m.tiles), "fromSeat": m.from_seat} for m in melds]
+
+
 def read_notation(fields: dict[str, str]) -> dict:
     """The hand in proto3 JSON, or the errors with their positions; never raises for a user's text."""
     errors: list[dict] = []
     hand: dict = {"concealed": [], "melds": [], "flowers": []}
     passed: list[str] = []
+    seen: list[str] = []
 
     def attempt(field: str, read):
         try:
@@ -57,11 +67,11 @@ def read_notation(fields: dict[str, str]) -> dict:
         parsed = attempt("hand", parse_hand)
         if parsed is not None:
             hand["concealed"] = _tiles(parsed.concealed)
-            hand["melds"] = [
-                {"kind": MELD_KIND.name_of[m.kind], "tiles": _tiles(m.tiles), "fromSeat": m.from_seat}
-                for m in parsed.melds
-            ]
+            hand["melds"] = _melds(parsed.melds)
             hand["flowers"] = [FLOWER.name_of[f] for f in parsed.flowers]
+    if fields.get("melds", "").strip():
+        melds = attempt("melds", parse_melds)
+        hand["melds"] += _melds(melds or ())
     if fields.get("win", "").strip():
         tile = attempt("win", parse_tile)
         if tile is not None:
@@ -74,6 +84,10 @@ def read_notation(fields: dict[str, str]) -> dict:
         tiles = attempt("passed", parse_tiles)
         if tiles is not None:
             passed = _tiles(tiles)
+    if fields.get("seen", "").strip():
+        tiles = attempt("seen", parse_tiles)
+        if tiles is not None:
+            seen = _tiles(tiles)
     dice = None
     if fields.get("dice", "").strip():
         found = attempt("dice", parse_dice)
@@ -85,4 +99,11 @@ def read_notation(fields: dict[str, str]) -> dict:
         liabilities = [
             {"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims} for c in claims or ()
         ]
-    return {"hand": hand, "passedTiles": passed, "dice": dice, "liabilities": liabilities, "errors": errors}
+    return {
+        "hand": hand,
+        "passedTiles": passed,
+        "seen": seen,
+        "dice": dice,
+        "liabilities": liabilities,
+        "errors": errors,
+    }

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.explorer.notation import read_notation
+from server.explorer.notation import BadNotationRequest, read_body, read_notation
 from server.explorer.vocabulary import vocabulary
 from tests.server.http_calls import Http
 
@@ -31,11 +31,15 @@ def test_the_page_and_its_files_come_from_this_server_only(http):
         "/explorer/explorer.css",
         "/explorer/explorer.js",
         "/explorer/replay.js",
+        "/explorer/review.js",
+        "/explorer/advice.js",
         "/explorer/ticket.js",
     ]
     for path, kind in (
         ("/explorer/explorer.js", "text/javascript"),
         ("/explorer/replay.js", "text/javascript"),
+        ("/explorer/review.js", "text/javascript"),
+        ("/explorer/advice.js", "text/javascript"),
         ("/explorer/ticket.js", "text/javascript"),
         ("/explorer/explorer.css", "text/css"),
     ):
@@ -75,10 +79,36 @@ def test_notation_is_read_into_a_hands_json(http):
             "winningTile": "TILE_S7",
         },
         "passedTiles": ["TILE_S9"],
+        "seen": [],
         "dice": None,
         "liabilities": [],
         "errors": [],
     }
+
+
+def test_advice_s_melds_and_seen_tiles_are_read_in_their_own_fields():
+    """The Advice view's melds (after those of the hand) and the tiles its seat has seen."""
+    answer = read_notation({"hand": "7s [EEE@1]", "melds": "[123m@3] [456p@3]", "seen": "C C 7s"})
+    assert [(m["kind"], m["tiles"][0], m["fromSeat"]) for m in answer["hand"]["melds"]] == [
+        ("MELD_KIND_PUNG", "TILE_EAST", 1),
+        ("MELD_KIND_CHOW", "TILE_M1", 3),
+        ("MELD_KIND_CHOW", "TILE_P4", 3),
+    ]
+    assert (answer["seen"], answer["errors"]) == (["TILE_RED", "TILE_RED", "TILE_S7"], [])
+    answer = read_notation({"melds": "[123m@3] 5p", "seen": "7s 0m"})
+    assert answer["errors"] == [
+        {"field": "melds", "position": 9, "message": "melds are written in brackets, as in '[555p@1]'"},
+        {"field": "seen", "position": 3, "message": "tile numbers run from 1 to 9"},
+    ]
+    assert answer["hand"]["melds"] == [] and answer["seen"] == []
+
+
+def test_a_seen_list_may_hold_every_tile_one_by_one():
+    seen = " ".join(["1m"] * 136)  # more than four is the server's to refuse, by its field
+    assert len(read_notation({"seen": seen})["seen"]) == 136
+    assert read_body(json.dumps({"seen": seen}).encode()) == {"seen": seen}  # 407 characters
+    with pytest.raises(BadNotationRequest, match="^seen: longer than 408 characters$"):
+        read_body(json.dumps({"seen": seen + " 2m"}).encode())
 
 
 def test_notation_errors_name_field_and_character():
@@ -95,14 +125,14 @@ def test_notation_errors_name_field_and_character():
     [
         (b"[1]", 'the body is a JSON object such as {"hand": "123m ...", "win": "7s"}\n'),
         (b'{"hand": 5}', "hand: expected a string, got 5\n"),
-        (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, win, flowers, passed, dice, claims\n"),
+        (b'{"tiles": ""}', "unknown key(s) tiles; known: hand, melds, win, flowers, passed, seen, dice, claims\n"),
         (b'{"hand": "' + b"1" * 401 + b'm"}', "hand: longer than 400 characters\n"),
         (b"\xff", "the body is not JSON: not UTF-8 text (byte 0)\n"),
         (b"[" * 1000, "the body is not JSON: nested deeper than 8 levels\n"),
         (b'{"hand": 1' + b"0" * 5000 + b"}", "hand: expected a string, got an integer of 5,001 digits\n"),
         (
             b'{"hand": "", "root:$6$salt$hash:19000:0:99999:7::": 1}',
-            "unknown key(s) (a key of 35 characters); known: hand, win, flowers, passed, dice, claims\n",
+            "unknown key(s) (a key of 35 characters); known: hand, melds, win, flowers, passed, seen, dice, claims\n",
         ),
     ],
     ids=["array", "number", "unknown", "long", "not-utf8", "deep", "long-integer", "odd-key"],
@@ -134,6 +164,7 @@ def test_dice_and_claims_are_read_as_the_cli_reads_them(http):
     assert reply.json() == {
         "hand": {"concealed": [], "melds": [], "flowers": []},
         "passedTiles": [],
+        "seen": [],
         "dice": {"first": 3, "second": 3},
         "liabilities": [
             {"claimerSeat": 1, "sourceSeat": 2, "claims": 3},
@@ -244,3 +275,11 @@ def test_a_value_that_is_no_known_enum_is_shown_as_it_is_never_a_crash():
     body = b'{"profiles": [{"fixedValues": [{"pattern": 999, "value": 1}], "qualifyingPatterns": [55]}]}'
     (said,) = read_profile_words(body)["profiles"]
     assert (said["fixed_values"], said["qualifying_patterns"]) == (["999 = 1 "], ["55"])
+
+
+def test_every_term_the_page_names_is_in_the_vocabulary():
+    """A key missing from rules_core.vocabulary.TERMS would show the page's key instead of words."""
+    static = Path(__file__).resolve().parents[2] / "server/explorer/static"
+    named = {key for path in static.glob("*.js") for key in re.findall(r'\bterm\("(\w+)"\)', path.read_text())}
+    assert {"shanten", "useful_tiles", "among_the_best", "best_instead"} <= named
+    assert sorted(named - set(vocabulary()["terms"])) == []

@@ -202,7 +202,8 @@ async function validateWinner(node) {
 }
 
 // The notation fields as their inputs are labelled (the parser's message itself is English).
-const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed" };
+const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed",
+  melds: "副露 melds", seen: "已见牌 seen", dice: "骰子 dice" };
 
 // The text with the token around `position` marked, and the message: as the CLI points at it.
 function notationError(field, text, position, message) {
@@ -741,7 +742,7 @@ function readHash() {
   if (query) {
     try { state = JSON.parse(decodeURIComponent(query)); } catch (e) { state = null; }
   }
-  return { view: ["settle", "waits", "profiles", "replay"].includes(view) ? view : "settle", state };
+  return { view: ["settle", "waits", "advice", "profiles", "replay"].includes(view) ? view : "settle", state };
 }
 
 function showView(view) {
@@ -761,7 +762,7 @@ async function addHouseProfiles() {
   }
   for (const summary of summaries.filter((s) => s.base)) {
     const title = `${summary.base}: ${summary.description || ""}`;
-    for (const select of $$("#profile, #waits-profile, #compare")) {
+    for (const select of $$("#profile, #waits-profile, #advice-profile, #compare")) {
       select.append(el("option", { value: summary.name, text: summary.name, title }));
     }
   }
@@ -794,6 +795,10 @@ async function start() {
     $("#waits-seat").value = state.seat || 0;
     $("#waits-profile").value = state.profile || "classic";
     listWaits();
+  }
+  if (view === "advice" && state) {
+    setAdviceState(state); // advice.js
+    advise();
   }
   document.body.dataset.ready = "true";
 }
