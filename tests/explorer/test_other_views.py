@@ -186,3 +186,11 @@ def test_the_fields_of_section_14_are_rows_with_both_languages_and_every_profile
     shape_fan = row("shape_fan").locator("td").all_inner_texts()
     assert shape_fan[:4] == ["none 无"] * 4 and shape_fan[4] == shape_fan[5]
     assert shape_fan[4].startswith("All pungs 碰碰胡 1 fan 番, Half flush 混一色 1 fan 番, ")
+
+
+def test_every_profile_menu_offers_the_six_built_in_profiles(page):
+    built_in = list(rc.BUILTIN_PROFILES)
+    assert built_in == ["classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
+    for menu in ("#profile", "#waits-profile", "#advice-profile"):
+        assert page.locator(f"{menu} option").all_inner_texts() == built_in, menu
+    assert page.locator("#compare option").all_inner_texts() == ["none 不对比", *built_in]
