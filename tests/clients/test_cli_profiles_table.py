@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from clients.cli import main
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from tests.server.conftest import ROOT
@@ -76,9 +78,11 @@ def test_all_profiles_the_house_ones_said_as_such(capsys):
     assert ENUM_NAME.findall(out) == []
 
 
-def test_a_server_answers_the_same_table(server, capsys):
-    assert run(capsys, "profiles", "--name", "lezi", "--target", server.address) == run(
-        capsys, "profiles", "--name", "lezi", "--local"
+@pytest.mark.parametrize("name", ["lezi", "qiaoma", "qiaoma_lezi"])
+def test_a_server_answers_the_same_table(server, capsys, name):
+    """GetProfile's answer, from a server, in the same words as the CLI's own profiles."""
+    assert run(capsys, "profiles", "--name", name, "--target", server.address) == run(
+        capsys, "profiles", "--name", name, "--local"
     )
 
 
