@@ -100,8 +100,12 @@ def _flowers(value, unit: str) -> list[str]:
 
 
 def _cap(profile: dict, unit: str) -> list[str]:
-    """``7 (the cap is 封顶 8 勒 = 80 分)``: the cap ``cap_lazi_extra`` gives, in 喇 / 勒 and in units."""
+    """``7 (the cap is 封顶 8 勒 = 80 分)``: the cap ``cap_lazi_extra`` gives, in 喇 / 勒 and in units;
+    ``0 (no cap 不封顶)`` under ``uncapped``, where it gives none."""
     extra = profile.get("capLaziExtra") or 0
+    if profile.get("uncapped"):
+        words = PROFILE_FIELD_WORDS["uncapped"]
+        return [f"{extra} ({words.en} {words.zh})"]
     word = "勒" if profile.get("unit") == "UNIT_POINT" else "喇"
     amount = _number((extra + 1) * (profile.get("laziValue") or 0))
     return [f"{extra} ({term('cap_is')} {extra + 1} {word} = {amount} {unit})"]

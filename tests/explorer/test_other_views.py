@@ -162,7 +162,7 @@ def test_the_fields_of_section_14_are_rows_with_both_languages_and_every_profile
         "cap_lazi_extra": (
             "封顶加喇 cap above 1 喇",
             ["0 (the cap is 封顶 1 喇 = 20 花)"] * 2
-            + ["0 (the cap is 封顶 1 勒 = 10 分)", "0 (the cap is 封顶 1 喇 = 20 花)"]
+            + ["0 (the cap is 封顶 1 勒 = 10 分)", "0 (no cap 不封顶)"]  # qiaoma: uncapped
             + ["7 (the cap is 封顶 8 勒 = 80 分)"] * 2,
         ),
         "max_fan": ("封顶番 fan cap", ["0 (no limit 不限)"] * 3 + ["3 fan 番"] + ["0 (no limit 不限)"] * 2),
