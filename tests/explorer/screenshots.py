@@ -47,7 +47,7 @@ def advice_screenshot(browser, url: str) -> None:
 def review_screenshot(browser, url: str) -> None:
     """The Replay view of RULES.md 15.7 example 11 at its last discard not among the best, with
     each seat's review and every option of that discard (docs/explorer-review.png)."""
-    from rules_core.json_write import settle_record_request_dict
+    from convert.json_write import settle_record_request_dict
     from rules_core.records import SettleRecordRequest
     from tests.rules_core.test_advice_review import EXAMPLE_11
 

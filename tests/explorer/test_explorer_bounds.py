@@ -18,7 +18,7 @@ import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 import convert
-from rules_core.json_names import camel
+from convert.json_names import camel
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.validation import MAX_LENGTHS
 from server.explorer import profile_view

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
+from convert.json_write import settle_record_request_dict
 from rules_core import review_record_json
 from rules_core.build import deal, discard, exhaustive_draw
-from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
 from tests.explorer.test_replay_view import RECORD
 from tests.explorer.test_replay_view import replay as open_replay

@@ -86,7 +86,7 @@ def test_every_whole_number_field_of_section_14_is_bounded_and_named(stub, http,
 @pytest.mark.parametrize(("field", "top"), UPPER_BOUNDS.items())
 def test_a_house_profile_file_sets_every_whole_number_field_within_the_same_bounds(field, top):
     from convert.house_profiles import read_house_profile
-    from rules_core.json_names import camel
+    from convert.json_names import camel
 
     for key in (field, camel(field)):  # snake_case or camelCase, as the proto3 JSON mapping reads
         room = {"name": "room", "base": "qiaoma", "overrides": {key: top}}
