@@ -35,9 +35,8 @@ def measure(count: int, seed: int, families: bool = False) -> dict:
     from rules_core import BUILD
     from rules_core import settle as settle_alone
     from rules_core import settle_record as replay_alone
-    from rules_core.registry import BUILTIN_REGISTRY, FAMILIES_REGISTRY
+    from rules_core.registry import BUILTIN_REGISTRY as registry
 
-    registry = FAMILIES_REGISTRY if families else BUILTIN_REGISTRY
     settle, settle_record = partial(settle_alone, profiles=registry), partial(replay_alone, profiles=registry)
     simulator = RecordSimulator(seed, FAMILY_PROFILES if families else PROFILES, registry)
     records = []

@@ -70,15 +70,14 @@ def test_the_new_path_at_the_defaults_judges_as_today():
 @pytest.mark.parametrize("name", ["qiaoma", "qiaoma_lezi", "qinghunpeng"])
 def test_the_all_pungs_shortcut_of_the_new_profiles_answers_as_valuing_every_reading(name):
     from rules_core.family_judge import pungs_reading_always_best
-    from rules_core.registry import FAMILIES_REGISTRY
     from rules_core.requests import replace
 
-    assert pungs_reading_always_best(FAMILIES_REGISTRY.get(name))
+    assert pungs_reading_always_best(BUILTIN_PROFILES[name])
     compared = 0
     for request in generate_requests(3000, 11):
         request = replace(request, profile=name, declared_seats=(0, 1, 2))
         try:
-            profile, counts = validate_settle(request, FAMILIES_REGISTRY)
+            profile, counts = validate_settle(request)
         except InvalidRequest:
             continue
         multi = multipliers(profile, request.huangfan_count, request.dice)

@@ -24,7 +24,7 @@ from rules_core.build import (
 from rules_core.notation import parse_tiles
 from rules_core.patterns import IllegalReason
 from rules_core.records import EventKind, HandEvent, Pass, SettleRecordRequest
-from rules_core.registry import FAMILIES_REGISTRY
+from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.replay import Replay, dragons_shown_as_flowers
 from rules_core.requests import LiabilityRelation
 from rules_core.tiles import Tile
@@ -41,12 +41,12 @@ def record(profile: str, events, **table) -> SettleRecordRequest:
 
 
 def settled(profile: str, events, **table):
-    return settle_record(record(profile, events, **table), FAMILIES_REGISTRY)
+    return settle_record(record(profile, events, **table), BUILTIN_REGISTRY)
 
 
 def fault(profile: str, events, **table) -> list[tuple[str, str]]:
     with pytest.raises(InvalidRequest) as caught:
-        settle_record(record(profile, events, **table), FAMILIES_REGISTRY)
+        settle_record(record(profile, events, **table), BUILTIN_REGISTRY)
     return [(v.field, v.description) for v in caught.value.violations]
 
 

@@ -15,13 +15,13 @@ from rules_core.multipliers import multipliers
 from rules_core.patterns import IllegalReason, mask_of
 from rules_core.profile import LiabilityMode
 from rules_core.records import EventKind
-from rules_core.registry import FAMILIES_REGISTRY
+from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.replay import Win
 from rules_core.settle import evaluate_winner
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
 
-RECORDS = simulate_records(210, seed=23, profiles=FAMILY_PROFILES, registry=FAMILIES_REGISTRY)
-RESULTS = [settle_record(record, FAMILIES_REGISTRY) for record in RECORDS]
+RECORDS = simulate_records(210, seed=23, profiles=FAMILY_PROFILES, registry=BUILTIN_REGISTRY)
+RESULTS = [settle_record(record, BUILTIN_REGISTRY) for record in RECORDS]
 CLAIMS = (EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG)
 
 
@@ -41,12 +41,12 @@ def judge_every_seat_at_every_discard(replay, seat, tile, outcome):
 
 def test_the_settlement_is_settle_of_the_derived_request():
     for result in RESULTS:
-        assert result.settlement == settle(result.derived, FAMILIES_REGISTRY)
+        assert result.settlement == settle(result.derived, BUILTIN_REGISTRY)
 
 
 def test_the_passes_equal_a_brute_force_that_judges_every_seat_at_every_discard():
     for record, result in zip(RECORDS, RESULTS, strict=True):
-        judged = settle_record(record, FAMILIES_REGISTRY, judge=judge_every_seat_at_every_discard)
+        judged = settle_record(record, BUILTIN_REGISTRY, judge=judge_every_seat_at_every_discard)
         assert judged.passes == result.passes
 
 
@@ -92,7 +92,7 @@ def counted_claims(record) -> dict[tuple[int, int], int]:
     """The claims between seats recounted from the events alone (14.6, 14.10.8): a kong is no
     claim where kongs are skipped, and a pung added to stops counting unless the kong is robbed;
     a claim of a knocked seat's discard does not count under the contract mode."""
-    profile = FAMILIES_REGISTRY.get(record.profile)
+    profile = BUILTIN_REGISTRY.get(record.profile)
     skips_kongs = profile.liability_skips_kongs
     contract = profile.liability_mode == LiabilityMode.CONTRACT
     counted: dict[tuple[int, int], int] = {}
@@ -137,7 +137,7 @@ def kept_a_pattern(record, claimer: int) -> bool:
 
 def test_the_claims_and_pattern_kept_are_those_the_events_show():
     for record, result in zip(RECORDS, RESULTS, strict=True):
-        contract = FAMILIES_REGISTRY.get(record.profile).liability_mode == LiabilityMode.CONTRACT
+        contract = BUILTIN_REGISTRY.get(record.profile).liability_mode == LiabilityMode.CONTRACT
         expected = tuple(
             (claimer, source, n, contract and kept_a_pattern(record, claimer))
             for (claimer, source), n in sorted(counted_claims(record).items())
@@ -197,5 +197,5 @@ def test_the_simulated_hands_hold_every_situation_of_the_families():
 
 @pytest.mark.parametrize("index", range(0, 210, 7))
 def test_a_record_in_json_settles_as_the_record(index):
-    answer = settle_record_json(settle_record_request_dict(RECORDS[index]), FAMILIES_REGISTRY)
+    answer = settle_record_json(settle_record_request_dict(RECORDS[index]), BUILTIN_REGISTRY)
     assert answer == settle_record_response_dict(RESULTS[index])

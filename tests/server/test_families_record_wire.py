@@ -8,11 +8,11 @@ from convert.records import settle_record_response
 from convert.results import settle_record_result
 from generators.record_simulator import FAMILY_PROFILES, simulate_records
 from rules_core import settle_record
-from rules_core.registry import FAMILIES_REGISTRY
+from rules_core.registry import BUILTIN_REGISTRY
 
 RESULTS = [
-    settle_record(record, FAMILIES_REGISTRY)
-    for record in simulate_records(60, seed=5, profiles=FAMILY_PROFILES, registry=FAMILIES_REGISTRY)
+    settle_record(record, BUILTIN_REGISTRY)
+    for record in simulate_records(60, seed=5, profiles=FAMILY_PROFILES, registry=BUILTIN_REGISTRY)
 ]
 
 
