@@ -31,7 +31,7 @@ from bench.advice_bench import time_reviews
 from clients.rescore import run_rescore
 from generators.record_simulator import simulate_records
 from rules_core import BUILD
-from rules_core.json_write import settle_record_request_dict
+from convert.json_write import settle_record_request_dict
 from rules_core.review import review_record
 
 

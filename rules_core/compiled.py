@@ -31,6 +31,7 @@ HOT_PATH = (  # rules_core's module names; a package with one of them imports th
     "rules_core.added_fields",
     "rules_core.advice",
     "rules_core.distance",
+    "rules_core.distance_families",
     "rules_core.family_judge",
     "rules_core.family_payments",
     "rules_core.family_value",

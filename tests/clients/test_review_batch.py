@@ -13,7 +13,7 @@ from clients import rescore
 from clients.cli import main
 from generators.record_simulator import simulate_records
 from rules_core import review_record_json
-from rules_core.json_write import settle_record_request_dict
+from convert.json_write import settle_record_request_dict
 from tests.clients.test_cli_errors import run
 from tests.clients.test_rescore import summary_of, summary_path
 from tests.server.conftest import ROOT

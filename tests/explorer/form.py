@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules_core import SettleRequest
+from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of
 from rules_core.notation import format_flowers, format_hand, format_tiles
 from rules_core.table_notation import format_claims, format_dice
 
@@ -13,7 +14,7 @@ def winner_fields(winner) -> dict[str, str]:
         ".w-seat": str(winner.seat),
         ".w-hand": format_hand(hand.concealed, hand.melds),
         ".w-win": hand.winning_tile.notation if hand.winning_tile is not None else "",
-        ".w-flowers": format_flowers(hand.flowers),
+        ".w-flowers": format_flowers(hand.flowers, dragon_flowers_of(hand)),
         ".w-passed": format_tiles(winner.passed_tiles),
     }
 
@@ -34,6 +35,7 @@ def enter(page, request: SettleRequest) -> None:
     page.fill("#huangfan", str(request.huangfan_count))
     page.fill("#dice", format_dice(request.dice.first, request.dice.second) if request.dice else "")
     page.fill("#claims", format_claims(request.liabilities))
+    page.fill("#declared", ",".join(map(str, declared_seats_of(request))))
     page.evaluate("document.querySelector('#winners').replaceChildren()")
     for index, winner in enumerate(request.winners):
         page.click("#add-winner")
@@ -42,6 +44,7 @@ def enter(page, request: SettleRequest) -> None:
             card.locator(selector).fill(value)
         card.locator(".w-replacement").set_checked(winner.replacement_draw)
         card.locator(".w-first").set_checked(winner.first_go_around)
+        card.locator(".w-last").set_checked(last_tile_of(winner))
 
 
 def settle(page) -> None:
