@@ -16,7 +16,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # The hot path (rules_core.compiled.HOT_PATH: rules_core's modules, batch/fast_requests.py and convert/proto_bytes.py)
 # compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
 # package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation)) batch/fast_requests.py convert/proto_bytes.py
+HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation value_items)) batch/fast_requests.py convert/proto_bytes.py
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)

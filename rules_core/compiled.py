@@ -28,12 +28,8 @@ import os
 import sys
 
 HOT_PATH = (  # module names; a package with one of them imports this module first
-    "rules_core.added_fields",
     "rules_core.advice",
     "rules_core.distance",
-    "rules_core.family_judge",
-    "rules_core.family_payments",
-    "rules_core.family_value",
     "rules_core.flowers",
     "rules_core.json_write",
     "rules_core.legality",
@@ -50,6 +46,7 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.target_parts",
     "rules_core.validation",
     "rules_core.valuation",
+    "rules_core.value_items",
     "batch.fast_requests",
     "convert.proto_bytes",
 )

@@ -12,7 +12,6 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Final
 
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
 from rules_core.errors import ProfileDigestMismatch
 from rules_core.json_names import (
     ENUM_FIELDS,
@@ -242,12 +241,12 @@ def settle_request_dict(request: SettleRequest) -> dict:
                     for m in w.hand.melds
                 ],
                 "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],  # type: ignore[index]  # never None once validated
-                "dragonFlowers": _tile_names(dragon_flowers_of(w.hand)),
+                "dragonFlowers": _tile_names(w.hand.dragon_flowers),
             },
             "passedTiles": _tile_names(w.passed_tiles),
             "replacementDraw": w.replacement_draw,
             "firstGoAround": w.first_go_around,
-            "lastTile": last_tile_of(w),
+            "lastTile": w.last_tile,
         }
         for w in request.winners
     ]
@@ -256,12 +255,12 @@ def settle_request_dict(request: SettleRequest) -> dict:
             "claimerSeat": r.claimer_seat,
             "sourceSeat": r.source_seat,
             "claims": r.claims,
-            "patternKept": pattern_kept_of(r),
+            "patternKept": r.pattern_kept,
         }
         for r in request.liabilities
     ]
     out["abandoningSeat"] = request.abandoning_seat
-    out["declaredSeats"] = list(declared_seats_of(request))
+    out["declaredSeats"] = list(request.declared_seats)
     return out
 
 

@@ -85,8 +85,6 @@ def dice_throw(first: int, second: int) -> DiceThrow:
     return (first, second) if first <= second else (second, first)
 
 
-FAMILY_PATTERNS_MASK = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
-
 # The defaults of the section 14 fields (today's behaviour), filled in below the class.
 FAMILY_DEFAULTS: dict[str, object] = {}
 
@@ -162,7 +160,11 @@ class RuleProfile:
     shape_fan_mask: int = field(init=False, repr=False, compare=False)
     cap: int = field(init=False, repr=False, compare=False)  # the cap in units; 0 when uncapped
     no_flowers_named: bool = field(init=False, repr=False, compare=False)  # NO_FLOWERS is evaluated
-    families: bool = field(init=False, repr=False, compare=False)  # a field of section 14 is set
+    # Only a qualifying pattern, 漏胡 and the knock decide legality (no 垃圾胡, 花 or 番 minimum)
+    only_patterns_qualify: bool = field(init=False, repr=False, compare=False)
+    # LAST_TILE is listed: the profile names it, or sets a field or liability mode of section 14
+    # (today's profiles keep their pattern lists whatever a request's `last_tile` says)
+    last_tile_named: bool = field(init=False, repr=False, compare=False)
     # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
     # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
     digest_stamp: str = field(default="", init=False, repr=False, compare=False)
@@ -185,13 +187,13 @@ class RuleProfile:
             or self.no_flowers_value > 0
         )
         object.__setattr__(self, "no_flowers_named", named)
-        # The section 14 path also judges a profile that names one of its patterns (an override
-        # may give 海底捞月 番 under classic) or uses one of its liability modes.
+        only = not self.ordinary_hand_wins and not self.no_flowers_self_draw_only and not self.min_fan
+        object.__setattr__(self, "only_patterns_qualify", only)
         named = self.qualifying_mask | self.fixed_mask | self.fan_mask | self.floor_mask | self.shape_fan_mask
         object.__setattr__(
             self,
-            "families",
-            bool(named & FAMILY_PATTERNS_MASK)
+            "last_tile_named",
+            bool(named & Pattern.LAST_TILE.bit)
             or self.liability_mode >= LiabilityMode.BAOSANKOU
             or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
         )

@@ -42,6 +42,8 @@ EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
 ABANDON: Final = EventKind.ABANDON
 DECLARE: Final = EventKind.DECLARE
 
+_KEPT_MODES: Final = (LiabilityMode.BAOSANKOU, LiabilityMode.CONTRACT)
+
 
 class Phase(IntEnum):
     """Where the hand is: what the next event may be."""
@@ -204,18 +206,12 @@ class Replay:
         profile = self.profile
         if tile in hand.locks or profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
-        if profile.families:  # RULES.md section 14: the knock, seven pairs, dragon flowers
-            if profile.win_requires_declaration and seat not in self.declared:
-                return None  # NOT_DECLARED: a seat that has not knocked never passes
-            if not (profile.seven_pairs and not hand.melds) and tile not in hand.waits.shape_waits(hand):
-                return None
-            declared = seat in self.declared
-            return hand.waits.winning_mask(
-                profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
-            )
-        if tile not in hand.waits.shape_waits(hand):
-            return None  # the usual case: no shape, nothing to judge
-        return hand.waits.winning_mask(profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
+        declared = seat in self.declared
+        if profile.win_requires_declaration and not declared:
+            return None  # NOT_DECLARED: a seat that has not knocked never passes
+        return hand.waits.winning_mask(
+            profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
+        )
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
         found = []
@@ -667,7 +663,8 @@ class Replay:
 
     def derived(self, request: SettleRecordRequest) -> SettleRequest:
         win = self.win
-        derive_kept = self.profile is not None and self.profile.families
+        # pattern_kept belongs to the liability modes of RULES.md section 14; today's modes leave it false
+        derive_kept = self.profile is not None and self.profile.liability_mode in _KEPT_MODES
         liabilities = tuple(
             LiabilityRelation(c, s, n, derive_kept and self.pattern_kept(c))
             for (c, s), n in sorted(self.claims.items())
