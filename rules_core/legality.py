@@ -66,6 +66,8 @@ _LAST_TILE: Final = Pattern.LAST_TILE.bit
 _PUNGS_ONLY: Final = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Pattern.FULL_FLUSH_PUNGS.bit
 _SITUATIONAL: Final = (_BIG_HANGING, _HEAVENLY, _EARTHLY, _KONG_BLOOM, _CONCEALED, _ROBBING_KONG, _LAST_TILE)
 
+_FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
+
 # Suit presence bits: 1 万, 2 筒, 4 条, 8 honours.
 _HONOUR_BIT: Final = 8
 _ONE_SUIT: Final = (1, 2, 4)
@@ -146,7 +148,7 @@ def judge(
             sources = flower_sources(counts, melds, flower_tiles, 0)
             return mask, _INCOMPLETE, flower_total(profile, sources), 0, _NO_ITEMS
         suited_pungs = 0
-    if outcome == ON_SELF_DRAW and winner.last_tile and profile.last_tile_named:
+    if outcome == ON_SELF_DRAW and winner.last_tile and profile.section_14_readings:
         mask |= _LAST_TILE  # 海底捞月, for a complete hand
     missed = outcome in CLAIMED_DISCARD and hand.winning_tile in winner.passed_tiles
     found = _reading(profile, outcome, counts, melds, flower_tiles, mask, suited_pungs, kind, missed, not_declared)
@@ -245,15 +247,14 @@ def _eight_flowers(
     profile: RuleProfile, melds, seasons: int, flower_tiles: int, concealed: bool, not_declared: bool
 ) -> Judgement:
     """The immediate win on the eighth flower: the tiles are not evaluated. 花 come from the
-    flower tiles, and, where the value reads them (EIGHT_FLOWERS is no fixed-value pattern),
-    from the melds too (14.4)."""
+    flower tiles, and under the readings of section 14 from the melds too (14.4)."""
     mask = _EIGHT_FLOWERS if seasons == 8 else 0  # dragon flowers never count towards 八花
     if mask and concealed and profile.eight_flowers_lists_concealed:
         mask |= _CONCEALED
-    if profile.fixed_mask & _EIGHT_FLOWERS:
-        sources = {FlowerSource.FLOWER_TILE: flower_tiles} if flower_tiles else {}
-    else:
+    if profile.section_14_readings:
         sources = flower_sources(_NO_TILES, melds, flower_tiles, 0)
+    else:
+        sources = {_FLOWER_TILE: flower_tiles} if flower_tiles else {}
     flowers = flower_total(profile, sources)
     if not mask & profile.qualifying_mask:
         reasons = (_R.NO_QUALIFYING_PATTERN, _R.NOT_DECLARED) if not_declared else _NO_PATTERN

@@ -85,6 +85,8 @@ def dice_throw(first: int, second: int) -> DiceThrow:
     return (first, second) if first <= second else (second, first)
 
 
+SECTION_14_PATTERNS = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
+
 # The defaults of the section 14 fields (today's behaviour), filled in below the class.
 FAMILY_DEFAULTS: dict[str, object] = {}
 
@@ -162,9 +164,10 @@ class RuleProfile:
     no_flowers_named: bool = field(init=False, repr=False, compare=False)  # NO_FLOWERS is evaluated
     # Only a qualifying pattern, 漏胡 and the knock decide legality (no 垃圾胡, 花 or 番 minimum)
     only_patterns_qualify: bool = field(init=False, repr=False, compare=False)
-    # LAST_TILE is listed: the profile names it, or sets a field or liability mode of section 14
-    # (today's profiles keep their pattern lists whatever a request's `last_tile` says)
-    last_tile_named: bool = field(init=False, repr=False, compare=False)
+    # The profile uses a field, pattern or liability mode of RULES.md section 14, so two readings of
+    # 14.3 and 14.4 that have no field of their own hold: 海底捞月 is listed on a `last_tile`
+    # self-draw, and an eight-flowers win counts its melds' 花. Today's profiles do neither.
+    section_14_readings: bool = field(init=False, repr=False, compare=False)
     # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
     # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
     digest_stamp: str = field(default="", init=False, repr=False, compare=False)
@@ -192,8 +195,8 @@ class RuleProfile:
         named = self.qualifying_mask | self.fixed_mask | self.fan_mask | self.floor_mask | self.shape_fan_mask
         object.__setattr__(
             self,
-            "last_tile_named",
-            bool(named & Pattern.LAST_TILE.bit)
+            "section_14_readings",
+            bool(named & SECTION_14_PATTERNS)
             or self.liability_mode >= LiabilityMode.BAOSANKOU
             or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
         )

@@ -42,8 +42,6 @@ EXHAUSTIVE_DRAW: Final = EventKind.EXHAUSTIVE_DRAW
 ABANDON: Final = EventKind.ABANDON
 DECLARE: Final = EventKind.DECLARE
 
-_KEPT_MODES: Final = (LiabilityMode.BAOSANKOU, LiabilityMode.CONTRACT)
-
 
 class Phase(IntEnum):
     """Where the hand is: what the next event may be."""
@@ -663,8 +661,7 @@ class Replay:
 
     def derived(self, request: SettleRecordRequest) -> SettleRequest:
         win = self.win
-        # pattern_kept belongs to the liability modes of RULES.md section 14; today's modes leave it false
-        derive_kept = self.profile is not None and self.profile.liability_mode in _KEPT_MODES
+        derive_kept = self.profile is not None and self.profile.section_14_readings  # 14.10.8
         liabilities = tuple(
             LiabilityRelation(c, s, n, derive_kept and self.pattern_kept(c))
             for (c, s), n in sorted(self.claims.items())
