@@ -77,11 +77,16 @@ _STANDARD: Final = 1
 _SEVEN: Final = 2
 _SHAPELESS: Final = 3
 
-_R = IllegalReason
+_NO_QUALIFYING_PATTERN: Final = IllegalReason.NO_QUALIFYING_PATTERN
+_MISSED_WIN: Final = IllegalReason.MISSED_WIN
+_NO_FLOWERS_SELF_DRAW_ONLY: Final = IllegalReason.NO_FLOWERS_SELF_DRAW_ONLY
+_TOO_FEW_FLOWERS: Final = IllegalReason.TOO_FEW_FLOWERS
+_NOT_DECLARED: Final = IllegalReason.NOT_DECLARED
+_TOO_FEW_FAN: Final = IllegalReason.TOO_FEW_FAN
 _INCOMPLETE: Final = (IllegalReason.INCOMPLETE_SHAPE,)
-_NO_PATTERN: Final = (IllegalReason.NO_QUALIFYING_PATTERN,)
-_MISSED: Final = (IllegalReason.MISSED_WIN,)
-_NO_PATTERN_AND_MISSED: Final = (IllegalReason.NO_QUALIFYING_PATTERN, IllegalReason.MISSED_WIN)
+_NO_PATTERN: Final = (_NO_QUALIFYING_PATTERN,)
+_MISSED: Final = (_MISSED_WIN,)
+_NO_PATTERN_AND_MISSED: Final = (_NO_QUALIFYING_PATTERN, _MISSED_WIN)
 _NO_REASONS: Final[tuple[IllegalReason, ...]] = ()
 _NO_ITEMS: Final[tuple[ValueItem, ...]] = ()
 _NO_TILES: Final = [0] * TILE_KINDS
@@ -224,22 +229,22 @@ def _reasons(
     reasons = []
     ordinary = not qualifying and profile.ordinary_hand_wins and kind != _SHAPELESS  # 垃圾胡
     if not qualifying and not ordinary:
-        reasons.append(_R.NO_QUALIFYING_PATTERN)
+        reasons.append(_NO_QUALIFYING_PATTERN)
     if missed:
-        reasons.append(_R.MISSED_WIN)
+        reasons.append(_MISSED_WIN)
     if profile.no_flowers_self_draw_only and raw == 0 and outcome in CLAIMED_DISCARD:
-        reasons.append(_R.NO_FLOWERS_SELF_DRAW_ONLY)
+        reasons.append(_NO_FLOWERS_SELF_DRAW_ONLY)
     if ordinary:
         if outcome == ON_SELF_DRAW:
             least = profile.ordinary_min_flowers_self_draw
         else:
             least = profile.ordinary_min_flowers_discard
         if flowers < least:
-            reasons.append(_R.TOO_FEW_FLOWERS)
+            reasons.append(_TOO_FEW_FLOWERS)
     if not_declared:
-        reasons.append(_R.NOT_DECLARED)
+        reasons.append(_NOT_DECLARED)
     if profile.min_fan and fan_total(profile, mask) < profile.min_fan:
-        reasons.append(_R.TOO_FEW_FAN)
+        reasons.append(_TOO_FEW_FAN)
     return tuple(reasons)
 
 
@@ -257,10 +262,10 @@ def _eight_flowers(
         sources = {_FLOWER_TILE: flower_tiles} if flower_tiles else {}
     flowers = flower_total(profile, sources)
     if not mask & profile.qualifying_mask:
-        reasons = (_R.NO_QUALIFYING_PATTERN, _R.NOT_DECLARED) if not_declared else _NO_PATTERN
+        reasons = (_NO_QUALIFYING_PATTERN, _NOT_DECLARED) if not_declared else _NO_PATTERN
         return mask, reasons, flowers, 0, _NO_ITEMS
     if not_declared:
-        return mask, (_R.NOT_DECLARED,), flowers, 0, _NO_ITEMS
+        return mask, (_NOT_DECLARED,), flowers, 0, _NO_ITEMS
     value, items = hand_value(profile, mask, sources, flowers)
     return mask, _NO_REASONS, flowers, value, items
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rules_core.patterns import PATTERN_IMPLIES, Pattern, patterns_of
+from rules_core.patterns import PATTERN_IMPLIES, patterns_of
 from rules_core.profile import CombineFixed, FlowerSource, RuleProfile
 from rules_core.results import ItemKind, ValueItem
 from rules_core.value_items import (
@@ -45,13 +45,13 @@ def hand_value(
     ``no_flowers``: its 花 are the profile's `no_flowers_value` (无花), shown as one item in
     place of the flower items."""
     fixed = patterns & profile.fixed_mask
-    base_fan, shape, shape_pattern, extra = fan_parts(profile, patterns)
+    fan, extra, ordinary_items, extra_items = fan_parts(profile, patterns)
     cap = profile.cap
     if fixed:
         value, items = fixed_value(profile, fixed)
         parts = list(items)
         if extra and profile.fan_on_fixed:
-            parts.extend(fan_items(profile, patterns & profile.fan_mask))
+            parts.extend(extra_items)
             used = _limited(profile, extra, parts)
             value = value + profile.lazi_value * used if profile.fan_additive else value << used
         if profile.cap_fixed_values and cap and value > cap:
@@ -59,15 +59,8 @@ def hand_value(
             value = cap
     else:
         parts = [no_flowers_item(profile)] if no_flowers else flower_items(profile, sources)
-        parts.append(base_item(profile))
-        if base_fan:
-            parts.append(base_fan_item(base_fan))
-        if shape_pattern is not None:
-            parts.append(shape_fan_item(shape_pattern, shape))
-        if extra:
-            parts.extend(fan_items(profile, patterns & profile.fan_mask))
+        parts.extend(ordinary_items)
         value = profile.ordinary_base + flowers
-        fan = base_fan + shape + extra
         if fan:
             used = _limited(profile, fan, parts)
             value = value * used if profile.fan_additive else value << used
@@ -86,9 +79,11 @@ def hand_value(
 
 
 @lru_cache(maxsize=4096)
-def fan_parts(profile: RuleProfile, patterns: int) -> tuple[int, int, Pattern | None, int]:
-    """(兜底番, 牌型番, the pattern that gives the 牌型番 or None, 附加番 summed) of a hand. The
-    牌型番 is the highest `shape_fan` entry among the patterns."""
+def fan_parts(profile: RuleProfile, patterns: int) -> tuple[int, int, tuple[ValueItem, ...], tuple[ValueItem, ...]]:
+    """The 番 of a hand with pattern mask ``patterns``, found once per mask: (番 of an ordinary
+    hand before `max_fan`: 兜底番 + the highest 牌型番 (`shape_fan`) + the summed 附加番 (`fan`);
+    附加番 alone, what a fixed-value hand reads; an ordinary hand's items from its base on
+    (base, 兜底番, 牌型番, each 附加番); the 附加番 items)."""
     shape = 0
     shape_pattern = None
     for pattern in patterns_of(patterns & profile.shape_fan_mask):
@@ -96,13 +91,19 @@ def fan_parts(profile: RuleProfile, patterns: int) -> tuple[int, int, Pattern | 
         if value >= shape:  # on a tie the later pattern, the more telling one (混碰 over 碰碰胡)
             shape, shape_pattern = value, pattern
     extra = sum(profile.fan[p] for p in patterns_of(patterns & profile.fan_mask))
-    return profile.ordinary_base_fan, shape, shape_pattern, extra
+    extra_items = fan_items(profile, patterns & profile.fan_mask)
+    base_fan = profile.ordinary_base_fan
+    ordinary = [base_item(profile)]
+    if base_fan:
+        ordinary.append(base_fan_item(base_fan))
+    if shape_pattern is not None:
+        ordinary.append(shape_fan_item(shape_pattern, shape))
+    return base_fan + shape + extra, extra, tuple(ordinary) + extra_items, extra_items
 
 
 def fan_total(profile: RuleProfile, patterns: int) -> int:
     """The 番 of an ordinary hand before `max_fan`: what `min_fan` compares."""
-    base, shape, _, extra = fan_parts(profile, patterns)
-    return base + shape + extra
+    return fan_parts(profile, patterns)[0]
 
 
 def _limited(profile: RuleProfile, fan: int, parts: list[ValueItem]) -> int:
