@@ -349,8 +349,11 @@ def pungs_reading_always_best(profile: RuleProfile) -> bool:
     if profile.no_flowers_named or not profile.cap or profile.cap > profile.lazi_value:
         return False
     lazi = profile.lazi_value
-    for size in range(len(_SITUATIONAL) + 1):
-        for situational in combinations(_SITUATIONAL, size):
+    # A situational pattern the profile gives no role changes no value and no legality.
+    named = profile.qualifying_mask | fixed | profile.fan_mask | profile.floor_mask | profile.shape_fan_mask
+    roles = [bit for bit in _SITUATIONAL if bit & named]
+    for size in range(len(roles) + 1):
+        for situational in combinations(roles, size):
             s = sum(situational)
             for chow, pungs in classes:
                 chow_mask, pungs_mask = s | chow, s | pungs
