@@ -13,16 +13,17 @@ GEN_STAMP := $(GEN_DIR)/.generated
 NODE_CLIENT := clients/node
 NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 
-# The hot path (rules_core.compiled.HOT_PATH: rules_core's modules, batch/fast_requests.py and convert/proto_bytes.py)
-# compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md); the pure-Python
-# package otherwise. rules_core imports the source of any module edited since.
-HOT_PATH := $(addprefix rules_core/,$(addsuffix .py,advice distance flowers json_write legality memo_key multipliers next_hand overrides payments record_checks record_waits replay settle shape target_parts validation valuation value_items)) batch/fast_requests.py convert/proto_bytes.py
+# The hot path (compile_core.HOT_PATH: rules_core's modules, and the wire layer's JSON writer and
+# readers that feed it) compiled with mypyc where a C compiler is present (docs/PERFORMANCE.md);
+# the pure-Python package otherwise. rules_core imports the source of any module edited since.
+# Rebuilt when any Python file of the three packages changes (a superset of the list).
+HOT_PATH := $(wildcard rules_core/*.py convert/*.py batch/*.py)
 CORE_STAMP := $(VENV)/.core-compiled
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -64,10 +65,10 @@ $(GEN_STAMP): $(PROTOS) $(SERVER_STAMP) Makefile
 	touch $(GEN_STAMP)
 
 $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP)
-	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
-		|| { rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
+		|| { rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
 	else echo "no C compiler: rules_core runs as pure Python"; fi
 	touch $@
 
@@ -185,6 +186,14 @@ bench-tracing-off: install
 		--open-loop-rounds 1 --seconds 3 --output bench/results/tracing-off-ab-bench.json
 	$(PY) -m bench.unary_instructions --baseline $(WITHOUT_ISSUE_25)
 
+# A unary Settle's worker CPU against a bare grpc.aio servicer answering the same bytes (h2load).
+bench-unary: install $(BENCH_STAMP)
+	$(PY) -m bench.unary_cost --calls 8000 --rounds 6 --seconds 2 --open-loop-rounds 1
+
+# Reviewing a file of simulated hand records in bulk (shmj review -o), against the review alone.
+bench-review-batch: install $(BENCH_STAMP)
+	$(PY) -m bench.review_batch_bench
+
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
 profile-service: install $(BENCH_STAMP)
 	$(PY) -m bench.unary_cost --rounds 1 --calls 2000 --seconds 2 --profile service-profile.svg
@@ -266,6 +275,15 @@ fuzz: install $(FUZZ_STAMP)
 	$(PY) -m tests.fuzz.coverage_guided json -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 	$(PY) -m tests.fuzz.coverage_guided profile -max_total_time=$(FUZZ_SECONDS) -timeout=5 -seed=$(FUZZ_SEED)
 
+.PHONY: families-differential
+# RULES.md section 14's profiles against the independent reference of tests/rules_core/reference_families
+# on 100,000 generated hands (make test runs 2,000).
+FAMILIES_HANDS ?= 100000
+FAMILIES_SEED ?= 33
+families-differential:
+	FAMILIES_DIFFERENTIAL_HANDS=$(FAMILIES_HANDS) FAMILIES_DIFFERENTIAL_SEED=$(FAMILIES_SEED) \
+		$(PY) -m pytest tests/rules_core/test_families_reference.py -q -k generated_hands
+
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.
 SOAK_SECONDS ?= 600
@@ -302,4 +320,4 @@ dashboard: install
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
-	rm -f rules_core/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so
+	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json

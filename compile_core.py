@@ -1,9 +1,10 @@
 """Compile the hot path with mypyc, in place: `make install` runs it where gcc is.
 
-The hot path is `rules_core.compiled.HOT_PATH`: rules_core's modules, and the readers that
-feed it (``batch.fast_requests``, ``convert.proto_bytes``), one group. One source: the modules
-stay plain Python, and `rules_core.compiled` imports the source instead whenever a compiled
-module is missing or older than it, or SHMJ_PURE_PYTHON=1.
+The hot path is `HOT_PATH`, the build's one list: rules_core's modules (`rules_core.compiled.HOT_PATH`)
+and the wire layer's on the hot path (the JSON writer, the readers that feed the rules), one group.
+One source: the modules stay plain Python; the build records the digest of each source it
+compiled beside `rules_core.compiled` (`record`), which imports the source instead whenever a
+compiled module is missing, its source differs from the record, or SHMJ_PURE_PYTHON=1.
 The shared library of the group lands at the project root as rules_core__mypyc*.so.
 The image's wheel compiles the same extensions (`extensions()`) through setup.py, and with them
 the native modules of `batch.native` (`native_extensions()`: one extension per C file there).
@@ -14,13 +15,29 @@ UndefinedBehaviorSanitizer, into DIR/batch/native (`make fuzz-native` loads them
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
 from mypyc.build import mypycify
 from setuptools import Extension, setup
 
-from rules_core.compiled import HOT_PATH, compiled_file, source_file
+from rules_core import compiled
+from rules_core.compiled import STAMP, compiled_file, source_digests, source_file
+
+HOT_PATH = (
+    *compiled.HOT_PATH,
+    "convert.json_write",  # every answer's JSON (the batch lines, the HTTP API)
+    "convert.proto_bytes",  # SettleBatch's entries from their bytes
+    "batch.fast_requests",  # JSON Lines and Arrow rows in their usual form
+)
+
+
+def record(root: str) -> None:
+    """The digests of the sources compiled, beside `rules_core.compiled` under `root` (the folder
+    of the packages): the record by which it judges the compiled group current."""
+    with open(os.path.join(root, "rules_core", STAMP), "w", encoding="utf-8") as written:
+        json.dump(source_digests(root, HOT_PATH), written, indent=1, sort_keys=True)
 
 
 def extensions() -> list:
@@ -66,7 +83,6 @@ elif __name__ == "__main__":
     setup(name="rules_core_compiled", ext_modules=extensions(), script_args=sys.argv[1:])
     # setuptools keeps the times of a build it reuses: mark the modules as made now, so that
     # rules_core.compiled finds them current against their sources.
-    for module in HOT_PATH:
-        os.utime(compiled_file(module))
     for extension in native_extensions():
         os.utime(compiled_file(extension.name))
+    record(".")

@@ -10,7 +10,6 @@ Otherwise, as for `make install`'s editable install, the wheel is pure Python.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -29,10 +28,9 @@ class BuildWithStamp(build_py):
 
     def run(self) -> None:
         super().run()
-        from rules_core.compiled import STAMP, source_digests
+        from compile_core import record
 
-        with open(os.path.join(self.build_lib, "rules_core", STAMP), "w", encoding="utf-8") as stamp:
-            json.dump(source_digests(self.build_lib), stamp, indent=1, sort_keys=True)
+        record(self.build_lib)
 
 
 if os.environ.get(COMPILE_ENV) == "1":

@@ -8,6 +8,8 @@ rescore`` (clients/) drives it on this machine, Dask, Spark and Ray on many. One
 - ``records``: one line read into a request (``read_line``), the error records, counts and
   output lines a job writes;
 - ``local``: settling requests in this process, each failure costing its own record only;
+- ``reviews``: reviewing hand records in bulk (``shmj review -o``) and the counts of a review
+  job; ``job_kinds``: how each kind of job (rescore, review) counts and sums up its answers;
 - ``arrow_schema`` and ``arrow``: the columnar form of the contract, and the Arrow core
   (``settle_arrow_batch``) that Dask, Spark's ``mapInArrow`` and Ray's ``map_batches`` call;
   ``arrow_columns`` reads request columns into core values, ``arrow_results`` builds result

@@ -11,7 +11,6 @@ None in the list; either way those rows go the row-by-row way (``arrow.settle_re
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from itertools import accumulate, islice, repeat
 
 import numpy as np
@@ -20,11 +19,31 @@ import pyarrow.compute as pc
 
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES
+from batch.request_structs import READ_FIELDS
+from convert.unread import defaults_after
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_LENGTHS, MAX_REQUEST_ID_BYTES
 
 BAD = object()  # an enum name the tables lack: the bounded reader's to explain
+
+
+class Unread(Exception):
+    """A column this reader does not read holds a value: the batch is the row reader's."""
+
+
+def _read_only(columns: dict[str, Column], read: tuple[str, ...]) -> dict[str, Column]:
+    """``columns``, or Unread if one this reader does not read (a field added to the .proto
+    since, say) holds a value: no field is dropped."""
+    for name, column in columns.items():
+        if name not in read and column.holds_values():
+            raise Unread(name)
+    return columns
+
+
 _TYPES = {field.name: field.type for field in REQUEST_SCHEMA}
+# The request's columns read here, as the msgspec reader reads them, and ``overrides`` (checked
+# null); any other holding a value sends the batch to the row reader.
+REQUEST_COLUMNS = (*READ_FIELDS["SettleRequest"], "overrides")
 new = tuple.__new__  # a named tuple from its fields' tuple, without its Python-level __new__
 
 
@@ -84,12 +103,33 @@ class Column:
     def valid(self) -> list:
         return [False] * self.size if self.array is None else self.array.is_valid().to_pylist()
 
-    def fields(self) -> dict[str, Column]:
-        """The columns of a struct column, by name."""
+    def fields(self, read: tuple[str, ...]) -> dict[str, Column]:
+        """The columns of a struct column, by name: those of ``read`` (the fields this reader
+        reads); Unread if any other holds a value."""
         if self.array is None:
             return {}
         children = self.array.flatten()
-        return {field.name: Column(child, self.size) for field, child in zip(self.array.type, children, strict=True)}
+        return _read_only(
+            {field.name: Column(child, self.size) for field, child in zip(self.array.type, children, strict=True)},
+            read,
+        )
+
+    def holds_values(self) -> bool:
+        """Whether any row holds a value other than null or the proto3 default (false, 0, "",
+        an empty list), which a reader of the field would read."""
+        array = self.array
+        if array is None or array.null_count == len(array):
+            return False
+        kind = array.type
+        if pa.types.is_list(kind):
+            return bool(pc.sum(pc.list_value_length(array)).as_py())
+        if pa.types.is_boolean(kind):
+            return bool(pc.any(array).as_py())
+        if pa.types.is_integer(kind):
+            return bool(pc.any(pc.not_equal(array, 0)).as_py())
+        if pa.types.is_string(kind):
+            return bool(pc.any(pc.greater(pc.utf8_length(array), 0)).as_py())
+        return True  # a message, or another type: present, so read it elsewhere
 
     def get(self, fields: dict[str, Column], name: str) -> Column:
         """The field ``name`` of ``fields`` (this column's), absent if the struct lacks it."""
@@ -124,10 +164,13 @@ def _names(column: Column, table: Names, limit: int) -> tuple[list, bool]:
     return _slices(offsets, members, limit, clean)
 
 
-def _build(kind: type, columns: tuple[Iterable, ...], clean: bool) -> tuple[list, bool]:
-    """(a ``kind`` per row from the columns of its fields, whether none is BAD): BAD where any
-    field is."""
-    rows = zip(*columns, strict=True)
+def _build(kind: type, columns: tuple[list, ...], clean: bool) -> tuple[list, bool]:
+    """(a ``kind`` per row from the columns of its first fields, whether none is BAD): BAD where
+    any field is. The fields after those given (none of their columns holds a value:
+    `_read_only`) take their defaults."""
+    size = len(columns[0])
+    rest = tuple(repeat(default, size) for default in defaults_after(kind, kind._fields[len(columns) - 1]))
+    rows = zip(*columns, *rest, strict=True)
     if clean:
         return list(map(new, repeat(kind), rows)), True
     out = [BAD if BAD in row else new(kind, row) for row in rows]
@@ -136,7 +179,7 @@ def _build(kind: type, columns: tuple[Iterable, ...], clean: bool) -> tuple[list
 
 def _melds(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
-    f = items.fields()
+    f = items.fields(READ_FIELDS["Meld"])
     kinds, kinds_clean = items.get(f, "kind").members(MELD_KIND_NAMES)
     tiles, tiles_clean = _names(items.get(f, "tiles"), TILE_NAMES, MAX_LENGTHS["tiles"])
     melds, clean = _build(Meld, (kinds, tiles, items.get(f, "from_seat").values(0)), kinds_clean and tiles_clean)
@@ -144,19 +187,18 @@ def _melds(column: Column) -> tuple[list, bool]:
 
 
 def _hands(column: Column) -> tuple[list, bool]:
-    f = column.fields()
+    f = column.fields(READ_FIELDS["Hand"])
     concealed, concealed_clean = _names(column.get(f, "concealed"), TILE_NAMES, MAX_LENGTHS["concealed"])
     winning, winning_clean = column.get(f, "winning_tile").members(TILE_NAMES)
     melds, melds_clean = _melds(column.get(f, "melds"))
     flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWER_NAMES, MAX_LENGTHS["flowers"])
     clean = concealed_clean and winning_clean and melds_clean and flowers_clean
-    # dragon_flowers (RULES.md section 14) is no column yet: its default, as the other readers make it
-    return _build(Hand, (concealed, winning, melds, flowers, repeat((), len(concealed))), clean)
+    return _build(Hand, (concealed, winning, melds, flowers), clean)
 
 
 def _winners(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
-    f = items.fields()
+    f = items.fields(READ_FIELDS["Winner"])
     hands, hands_clean = _hands(items.get(f, "hand"))
     passed, passed_clean = _names(items.get(f, "passed_tiles"), TILE_NAMES, MAX_LENGTHS["passed_tiles"])
     fields = (
@@ -165,7 +207,6 @@ def _winners(column: Column) -> tuple[list, bool]:
         passed,
         items.get(f, "replacement_draw").values(False),
         items.get(f, "first_go_around").values(False),
-        repeat(False, len(hands)),  # last_tile (RULES.md section 14): no column yet
     )
     winners, clean = _build(Winner, fields, hands_clean and passed_clean)
     return _slices(offsets, winners, MAX_LENGTHS["winners"], clean)
@@ -173,15 +214,14 @@ def _winners(column: Column) -> tuple[list, bool]:
 
 def _liabilities(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
-    f = items.fields()
+    f = items.fields(READ_FIELDS["LiabilityRelation"])
     fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
-    kept = repeat(False, len(fields[0]))  # pattern_kept (RULES.md section 14): no column yet
-    relations, _ = _build(LiabilityRelation, (*fields, kept), True)
+    relations, _ = _build(LiabilityRelation, fields, True)
     return _slices(offsets, relations, MAX_LENGTHS["liabilities"], True)
 
 
 def _dice(column: Column) -> list:
-    f = column.fields()
+    f = column.fields(READ_FIELDS["Dice"])
     dice, _ = _build(Dice, (column.get(f, "first").values(0), column.get(f, "second").values(0)), True)
     if column.array is not None and column.array.null_count == 0:
         return dice
@@ -202,32 +242,35 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         return None  # an unknown column, or a known one of another type: the row reader names it
     size = batch.num_rows
     top = Column(None, size)
-    columns = {name: Column(array, size) for name, array in zip(schema.names, batch.columns, strict=True)}
-    overrides = top.get(columns, "overrides").array
-    if overrides is not None and overrides.null_count < size:
-        return None  # requests with overrides: the bounded reader's
-    ids = top.get(columns, "request_id").values("")
-    outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOME_NAMES)
-    winners, winners_clean = _winners(top.get(columns, "winners"))
-    liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
-    fields = (
-        top.get(columns, "profile").values(""),
-        outcomes,
-        winners,
-        top.get(columns, "dealer_seat").values(0),
-        _dice(top.get(columns, "dice")),
-        top.get(columns, "huangfan_count").values(0),
-        top.get(columns, "discarder_seat").values(0),
-        liabilities,
-        top.get(columns, "abandoning_seat").values(0),
-        repeat(None, size),  # no overrides
-        ids,
-        top.get(columns, "profile_digest").values(""),
-        repeat((), size),  # declared_seats (RULES.md section 14): no column yet
-    )
-    long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
-    clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
-    requests, clean = _build(SettleRequest, fields, clean)
+    try:
+        columns = {name: Column(array, size) for name, array in zip(schema.names, batch.columns, strict=True)}
+        columns = _read_only(columns, REQUEST_COLUMNS)
+        overrides = top.get(columns, "overrides").array
+        if overrides is not None and overrides.null_count < size:
+            return None  # requests with overrides: the bounded reader's
+        ids = top.get(columns, "request_id").values("")
+        outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOME_NAMES)
+        winners, winners_clean = _winners(top.get(columns, "winners"))
+        liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
+        fields = (
+            top.get(columns, "profile").values(""),
+            outcomes,
+            winners,
+            top.get(columns, "dealer_seat").values(0),
+            _dice(top.get(columns, "dice")),
+            top.get(columns, "huangfan_count").values(0),
+            top.get(columns, "discarder_seat").values(0),
+            liabilities,
+            top.get(columns, "abandoning_seat").values(0),
+            repeat(None, size),  # no overrides
+            ids,
+            top.get(columns, "profile_digest").values(""),
+        )
+        long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
+        clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
+        requests, clean = _build(SettleRequest, fields, clean)
+    except Unread:
+        return None  # a value in a column not read here (a field added since): the row reader reads it
     if clean and not long_ids:
         return requests
     if long_ids:  # an id that may be over its bound in UTF-8: the bounded reader measures it

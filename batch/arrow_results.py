@@ -31,8 +31,8 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from batch import native
 from batch.arrow_buffers import assembled, layout
 from batch.arrow_schema import RESULT, RESULT_SCHEMA, result_batch
-from rules_core.json_names import PATTERN, UNIT
-from rules_core.json_write import settle_response_dict
+from convert.json_names import PATTERN, UNIT
+from convert.json_write import settle_response_dict
 from rules_core.patterns import IllegalReason
 from rules_core.results import ItemKind, PaymentReason, PenaltyReason, SettleResult
 from rules_core.version import ENGINE_VERSION
@@ -113,7 +113,7 @@ def _message(array: pa.StructArray, message: Descriptor, kind: pa.StructType) ->
 
 
 def _is_plain_error(record: dict) -> bool:
-    """An error record as ``rules_core.json_write.error_record`` writes it."""
+    """An error record as ``convert.json_write.error_record`` writes it."""
     error = record.get("error")
     return (
         record.keys() <= _ERROR_KEYS

@@ -41,6 +41,7 @@ from batch.compare import (
     split_previous,
 )
 from batch.interrupts import Interrupts, StoppedBeforeWriting
+from batch.job_kinds import REVIEW, kind_of
 from batch.job_tracing import job_span, partition_span
 from batch.local import answer_output, answer_record
 from batch.parts import (
@@ -53,14 +54,15 @@ from batch.parts import (
     plan_partitions,
     read_json,
     read_partition,
+    url_of,
     write_json,
     writer,
 )
 from batch.paths import InputError
 from batch.records import VERSIONED, add_counts, add_versions, count_any, new_counts
+from profile_files import registry_of
 
 PROGRESS_TOPIC = "shmj-rescore-progress"
-JOB_SPAN = "shmj rescore"
 SIZES = "input_bytes"  # the job record's sizes of its inputs, by URL (none in an earlier release's)
 SHARDS_PER_WORKER = 4  # of the --compare index: enough that a worker joining later gets a share
 
@@ -158,13 +160,33 @@ def _settle_batch(batch, number: int, job: dict, counts: dict, part, comparing: 
     return len(answers), comparables(_request_records(batch), records) if comparing else []
 
 
+def _review_batch(batch, number: int, job: dict, counts: dict, part) -> int:
+    """Review one batch of a partition's hand records into its part file, adding to ``counts``:
+    JSON Lines' lines, or a Parquet file's JSON column (a nested Parquet row is a SettleRequest,
+    no hand record: its error record says so)."""
+    from batch.records import output_line
+    from batch.reviews import count_record, review_answer, review_lines
+
+    profiles = registry_of(job["house"]) if job.get("house") else None
+    if isinstance(batch, list) or is_json_column(batch.schema):
+        lines = batch if isinstance(batch, list) else batch.column(0).to_pylist()
+        answers = review_lines(lines, number, profiles)
+    else:
+        answers = [review_answer(request) for request in _request_records(batch)]
+    for answer in answers:
+        count_record(counts, answer)
+    part.write_lines(b"".join(map(output_line, answers)))
+    return len(answers)
+
+
 def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> dict:
     """Settle one partition into its part file; returns the part's statistics. ``previous``
     names the shards of the --compare index (their keys), or is None."""
     start = time.perf_counter()
     fs, outdir = url_to_fs(job["output"])
     fmt = job["format"]
-    counts, tally = new_counts(), ChangeTally()
+    kind = kind_of(job)
+    counts, tally = kind.new_counts(), ChangeTally()
     progress = _Progress(job["topic"])
     with ExitStack() as stack:
         part = stack.enter_context(writer(fs, posixpath.join(outdir, partition.name(fmt)), fmt, RESULT_SCHEMA))
@@ -175,19 +197,22 @@ def settle_part(partition: Partition, job: dict, previous: list[str] | None) -> 
         items = []  # what the report needs of each record, a few numbers each
         for batch, number in read_partition(partition):
             with collector_paused():
-                settled, compared = _settle_batch(batch, number, job, counts, part, changes is not None)
+                if kind is REVIEW:
+                    settled, compared = _review_batch(batch, number, job, counts, part), []
+                else:
+                    settled, compared = _settle_batch(batch, number, job, counts, part, changes is not None)
             items += compared
             progress.add(settled)
         if changes is not None:
             found = _look_up(previous, [item.key for item in items if item.key])
             changes.write(compare_comparables(items, found, tally))
-        stats = dict(
-            part=partition.name(fmt),
-            input=partition.url,
-            records=counts["settled"] + counts["rejected"],
+        stats = {
+            "part": partition.name(fmt),
+            "input": partition.url,
+            "records": counts[kind.answers] + counts[kind.errors],
             **counts,
-            seconds=round(time.perf_counter() - start, 3),
-        )
+            "seconds": round(time.perf_counter() - start, 3),
+        }
         if changes is not None:
             stats["changes"] = tally.as_json()
             changes.commit()
@@ -276,6 +301,7 @@ def _check_output_state(fs, outdir: str, job_record: dict, resume: bool, force: 
     if fs.exists(outdir) and fs.ls(outdir):
         if resume and fs.exists(manifest):
             earlier = read_json(fs, manifest)
+            earlier = {"job": "rescore", **earlier}  # a record from before there were two kinds of job
             differs = [key for key in job_record if key != SIZES and earlier.get(key) != job_record[key]]
             if differs:
                 raise InputError(
@@ -340,6 +366,7 @@ def run_job(
     progress: bool = True,
     client=None,
     tracer=None,
+    kind: str = "rescore",
 ) -> dict:
     """Run the job; returns the summary (also written to OUTDIR/summary.json). Its seconds
     count from when the cluster is reached: starting a local one is not the job's time. With
@@ -351,6 +378,7 @@ def run_job(
     files = expand_inputs(inputs)
     fs, outdir = url_to_fs(output)
     job_record = {
+        "job": kind,  # rescore, or review (batch.job_kinds)
         "inputs": [url for url, _ in files],
         SIZES: input_sizes(files),
         "format": fmt,
@@ -370,9 +398,11 @@ def run_job(
         start = time.perf_counter()
         try:
             attributes = {"shmj.inputs": len(files), "shmj.output": output, "shmj.format": fmt}
-            with job_span(tracer, JOB_SPAN, attributes) as trace:
+            with job_span(tracer, f"shmj {kind}", attributes) as trace:
                 carrier = None if trace is None else trace.carrier
-                job = dict(job_record, output=output)
+                # where the workers write, whatever their directory: a local path made absolute
+                # here, as the inputs' are (`expand_inputs`), a URL as it is
+                job = dict(job_record, output=url_of(fs, outdir))
                 summary = _run(client, partitions, job, previous, retries, progress, start, interrupts, carrier)
                 if trace is not None:
                     failed = summary["failed_parts"]
@@ -571,7 +601,8 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
     """The counts of every part complete on disk; this run's records, those of the parts that
     were not complete when it began (``earlier``: their indices, None before it looked); with
     --compare, the lines the earlier results left out (``unreadable``, None when not known)."""
-    totals = dict(records=0, **new_counts())
+    kind = kind_of(job)
+    totals = kind.new_counts() if kind is REVIEW else dict(records=0, **new_counts())
     tally = ChangeTally()
     complete = written = 0
     fs.invalidate_cache()  # the workers wrote the parts: listings cached here are out of date
@@ -582,6 +613,9 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
             complete += 1
             if earlier is not None and p.index not in earlier:
                 written += stats.get("records", 0)
+            if kind is REVIEW:
+                kind.add_counts(totals, kind.counts_of_summary(stats) or kind.new_counts())
+                continue
             for key in totals:
                 if key not in VERSIONED:
                     totals[key] += stats.get(key, 0)  # a part written before a count was added has none
@@ -589,7 +623,7 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
             if "changes" in stats:
                 tally.add(ChangeTally.from_json(stats["changes"]))
     summary = dict(
-        totals,
+        kind.reported(totals),
         parts=len(partitions),
         parts_complete=complete,
         failed_parts=failed,
@@ -603,6 +637,8 @@ def _summary(fs, outdir, fmt, partitions, job, failed, skipped, earlier, seconds
         profile=job["profile"],
         overrides=job["overrides"],
     )
+    if kind is REVIEW:
+        summary["job"] = kind.name
     if job["compare"]:
         summary["compare"] = job["compare"]
         summary["changes"] = dict(tally.as_json(), **(unreadable.as_json() if unreadable else {}))

@@ -10,7 +10,7 @@ it answers None and the request goes to the bounded reader (``convert.json_read`
 reads every form and names every fault. So this reader need only be right where it answers, and
 a property test holds it to the bounded reader there (tests/batch/test_readers_agree.py).
 
-This module is on the compiled hot path (``rules_core.compiled.HOT_PATH``). Core values are
+This module is on the compiled hot path (``compile_core.HOT_PATH``). Core values are
 built as tuples of their fields in order (``tuple.__new__``): a named tuple's own constructor is
 a Python function, 1.3-1.7 µs a request or hand by keyword, more than the rest of the reading.
 """
@@ -22,11 +22,20 @@ from typing import Any
 import msgspec
 
 from batch.request_structs import FLOWERS, MELD_KINDS, OUTCOMES, REFUSED, ROW_REQUEST, TILES, decode_json_line
+from convert.unread import defaults_after
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_REQUEST_ID_BYTES
 
 _new = tuple.__new__
 _EMPTY_HAND = Hand(concealed=())
+# The fields this reader does not read, after those it does (a value in one is declined by the
+# structs): their defaults, whatever fields the core types gain.
+_MELD_REST = defaults_after(Meld, "from_seat")
+_HAND_REST = defaults_after(Hand, "flowers")
+_DICE_REST = defaults_after(Dice, "second")
+_WINNER_REST = defaults_after(Winner, "first_go_around")
+_RELATION_REST = defaults_after(LiabilityRelation, "claims")
+_REQUEST_REST = defaults_after(SettleRequest, "profile_digest")
 
 
 def _tiles(names: list[str] | None) -> tuple:
@@ -43,19 +52,20 @@ def _hand(line: Any) -> Hand:
         (
             _tiles(line.concealed),  # concealed
             TILES[line.winning_tile],  # winning_tile
-            tuple([_new(Meld, (MELD_KINDS[m.kind], _tiles(m.tiles), m.from_seat or 0)) for m in melds])
+            tuple([_new(Meld, (MELD_KINDS[m.kind], _tiles(m.tiles), m.from_seat or 0) + _MELD_REST) for m in melds])
             if melds
             else (),  # melds
             tuple([FLOWERS[name] for name in flowers]) if flowers else (),  # flowers
-            (),  # dragon_flowers: not read from JSON yet (RULES.md section 14)
-        ),
+        )
+        + _HAND_REST,
     )
 
 
 def _winner(w: Any) -> Winner:
     return _new(
         Winner,
-        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around), False),
+        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around))
+        + _WINNER_REST,
     )
 
 
@@ -74,12 +84,12 @@ def _core(r: Any) -> SettleRequest | None:
             OUTCOMES[r.outcome],  # outcome
             tuple([_winner(w) for w in winners]) if winners else (),  # winners
             r.dealer_seat or 0,  # dealer_seat
-            None if dice is None else _new(Dice, (dice.first or 0, dice.second or 0)),  # dice
+            None if dice is None else _new(Dice, (dice.first or 0, dice.second or 0) + _DICE_REST),  # dice
             r.huangfan_count or 0,  # huangfan_count
             r.discarder_seat or 0,  # discarder_seat
             tuple(
                 [
-                    _new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0, False))
+                    _new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0) + _RELATION_REST)
                     for x in liabilities
                 ]
             )
@@ -89,8 +99,8 @@ def _core(r: Any) -> SettleRequest | None:
             None,  # overrides: a request with overrides is the bounded reader's
             request_id,  # request_id
             r.profile_digest or "",  # profile_digest
-            (),  # declared_seats: not read from JSON yet (RULES.md section 14)
-        ),
+        )
+        + _REQUEST_REST,
     )
 
 

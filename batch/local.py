@@ -4,6 +4,8 @@ record."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import rules_core as rc
 from batch.records import (
     count_record,
@@ -14,8 +16,8 @@ from batch.records import (
     read_line,
     request_id_of,
 )
+from convert.json_write import profile_digest_mismatch_record, settle_response_dict
 from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.json_write import profile_digest_mismatch_record, settle_response_dict
 from rules_core.registry import ProfileRegistry
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
@@ -52,12 +54,26 @@ def settle_answer(request: SettleRequest | dict, profiles: ProfileRegistry | Non
         if is_record(request):
             return rc.settle_record_json(request, registry)
         return rc.settle_json(request, registry)
-    except rc.InvalidRequest as error:
+    except Exception as error:  # a bug too must cost this line only, never the job
+        return failure_record(request, error)
+
+
+def answered(request: SettleRequest | dict, answer: Callable[[], dict]) -> dict:
+    """``answer()``, the answer to ``request``, or where it fails its error record."""
+    try:
+        return answer()
+    except Exception as error:  # a bug too must cost this line only, never the job
+        return failure_record(request, error)
+
+
+def failure_record(request: SettleRequest | dict, error: Exception) -> dict:
+    """The error record of a request whose answer failed: a bad request (its field violations),
+    one pinned to other rule values than those in force, or a bug (``INTERNAL``)."""
+    if isinstance(error, rc.InvalidRequest):
         return error_line(request_id_of(request), str(error), error.violations)
-    except rc.ProfileDigestMismatch as error:  # pinned to other rule values than those in force
+    if isinstance(error, rc.ProfileDigestMismatch):
         return profile_digest_mismatch_record(request_id_of(request), error)
-    except Exception as error:  # a bug must cost this line only, never the job
-        return error_line(request_id_of(request), f"internal error: {error!r}", code="INTERNAL")
+    return error_line(request_id_of(request), f"internal error: {error!r}", code="INTERNAL")
 
 
 def settle_lines(lines, profile: str | None, overrides: dict, profiles: ProfileRegistry | None = None) -> list[dict]:

@@ -68,7 +68,9 @@ def _hidden(path: str, directory: str) -> bool:
     return any(name.startswith(("_", ".")) for name in below.split("/"))
 
 
-def _url(fs, path: str) -> str:
+def url_of(fs, path: str) -> str:
+    """A path of ``fs`` as every worker finds it: a local one as fsspec gives it (absolute: a
+    relative one would be each worker's own directory's), else its URL."""
     return path if _is_local(fs) else fs.unstrip_protocol(path)
 
 
@@ -92,7 +94,7 @@ def expand_inputs(inputs: list[str]) -> list[tuple[str, str]]:
         for match, kind in zip(matches, _kinds(fs, matches), strict=True):
             if kind is None:
                 raise InputError(f"{match}: not a .jsonl, .ndjson or .parquet file")
-            found.setdefault(_url(fs, match), kind)
+            found.setdefault(url_of(fs, match), kind)
     return list(found.items())
 
 

@@ -21,11 +21,11 @@ import msgspec
 from batch import native
 from batch.fast_requests import read_json_request
 from batch.lines import MAX_LINE_BYTES
+from convert.json_names import camel
 from convert.json_read import kind_of
 from convert.json_text import MAX_DEPTH, JsonTextError, KeyGivenTwice, read_json
+from convert.json_write import error_record, settle_response_dict
 from rules_core.errors import FieldViolation
-from rules_core.json_names import camel
-from rules_core.json_write import error_record, settle_response_dict
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 from rules_core.version import ENGINE_VERSION
@@ -67,18 +67,19 @@ def request_id_of(data) -> str | None:
 
 
 def read_line(
-    number: int, line: bytes | str | None, profile: str | None, overrides: dict
+    number: int, line: bytes | str | None, profile: str | None, overrides: dict, usual_form: bool = True
 ) -> tuple[SettleRequest | dict | None, dict | None]:
     """(request, None) or (None, error record) for input line ``number``: its bytes, or its
     text (a string column); None is a line too long to read. The request is a core value when
     the line is in the usual form (``fast_requests``), else the line's JSON object, which the
     bounded reader reads when it is settled. The usual form is read in C where the native module
-    is built (``batch.native.json_request``), else, or where that declines, by msgspec."""
+    is built (``batch.native.json_request``), else, or where that declines, by msgspec.
+    ``usual_form`` False: always the JSON object (a job that takes hand records only)."""
     if line is None:
         return None, error_line(None, f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, more than any request")
     if number == 1:
         line = _without_byte_order_mark(line)
-    if not overrides:
+    if usual_form and not overrides:
         if _read_native is not None:
             request = _read_native(line, profile)  # the job's profile put in by the reader
             if request is not None:
@@ -191,6 +192,16 @@ def add_counts(into: dict, counts: dict) -> None:
     for key in COUNTED:
         into[key] += counts[key]
     add_versions(into, counts)
+
+
+def counts_of_summary(summary: dict) -> dict | None:
+    """The counts a summary holds, or None where it does not hold them whole (an earlier
+    release's has no versions: none)."""
+    if not all(type(summary.get(key)) is int for key in COUNTED):
+        return None
+    counts = {key: summary[key] for key in COUNTED}
+    counts.update((key, summary[key] if isinstance(summary.get(key), dict) else {}) for key in VERSIONED)
+    return counts
 
 
 def count_any(counts: dict, answer) -> None:

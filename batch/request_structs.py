@@ -4,21 +4,26 @@ the reader itself can be compiled with mypyc (these types are made at run time, 
 cannot type).
 
 The usual form is what the product, protobuf and the nested schema write: the fields of the
-.proto (lowerCamelCase keys in JSON, .proto names in a row), enums by name, whole numbers
-within int32, lists within their bounds, no ``overrides``. msgspec checks keys, types, ranges
+.proto (lowerCamelCase keys in JSON, .proto names in a row: both from the descriptors), enums by
+name, whole numbers within int32, lists within their bounds, no ``overrides``, and no value in
+a field this reader does not read (each struct holds every field of its message's descriptor:
+those not read only at their default, so a field added to the .proto is declined, never
+dropped). msgspec checks keys, types, ranges
 and lengths in C while it decodes a line (``decode_json_line``) or converts a row
 (``ROW_REQUEST``); a null is an absent field, as the bounded reader reads it.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from mahjong.shanghai.v1 import profile_pb2, tiles_pb2
+from mahjong.shanghai.v1 import settlement_pb2 as pb
 from msgspec import Meta
 
-from rules_core.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
 from rules_core.validation import (
     MAX_CONCEALED,
     MAX_FLOWERS,
@@ -46,55 +51,99 @@ def _names_list(limit: int) -> Any:
     return Annotated[list[str], Meta(max_length=limit)] | None
 
 
-def _family(rename: str | None) -> SimpleNamespace:
-    """The structs of a request, keys as ``rename`` says (``camel`` for JSON, None for rows)."""
+# The fields read in the usual form, by message name ("SettleRequest": ("request_id", ...)):
+# batch.arrow_columns reads the same columns.
+READ_FIELDS: dict[str, tuple[str, ...]] = {}
 
-    def struct(name: str, fields: list) -> type:
-        return msgspec.defstruct(name, [(f, t, None) for f, t in fields], forbid_unknown_fields=True, rename=rename)
 
-    meld = struct("Meld", [("kind", str | None), ("tiles", _names_list(MAX_MELD_TILES)), ("from_seat", Int32)])
-    hand = struct(
+def _unread(field: FieldDescriptor) -> Any:
+    """The type of a field this reader does not read: absent, null or its proto3 default (which
+    the bounded reader reads as absent); any other value is the bounded reader's to read."""
+    if field.is_repeated:
+        return Annotated[list[None], Meta(max_length=0)] | None
+    return _DEFAULTS.get(field.type, None)
+
+
+_DEFAULTS = {
+    FieldDescriptor.TYPE_BOOL: Literal[False] | None,
+    FieldDescriptor.TYPE_INT32: Literal[0] | None,
+    FieldDescriptor.TYPE_STRING: Literal[""] | None,
+}
+
+
+def _message(name: str, descriptor: Descriptor, read: dict[str, Any], rename: bool) -> type:
+    """The struct of a message: every field of its descriptor, in its order, under its JSON name
+    (``rename``) or its .proto name; the fields of ``read`` with their types, and every other
+    (one this reader does not read, such as a field added to the .proto since) at its default
+    only: a value there is the bounded reader's, so no field is ever dropped."""
+    unknown = set(read) - {f.name for f in descriptor.fields}
+    if unknown:
+        raise ImportError(f"{descriptor.full_name} has no field {sorted(unknown)}")
+    READ_FIELDS[descriptor.name] = tuple(read)
+    fields = [(f.name, read[f.name] if f.name in read else _unread(f), None) for f in descriptor.fields]
+    renamed = {f.name: f.json_name for f in descriptor.fields} if rename else None
+    return msgspec.defstruct(name, fields, forbid_unknown_fields=True, rename=renamed)
+
+
+def _family(rename: bool) -> type:
+    """The struct of a request, keys as JSON writes them (``rename``) or as a row names them."""
+    meld = _message(
+        "Meld",
+        tiles_pb2.Meld.DESCRIPTOR,
+        {"kind": str | None, "tiles": _names_list(MAX_MELD_TILES), "from_seat": Int32},
+        rename,
+    )
+    hand = _message(
         "Hand",
-        [
-            ("concealed", _names_list(MAX_CONCEALED)),
-            ("winning_tile", str | None),
-            ("melds", Annotated[list[meld], Meta(max_length=MAX_MELDS)] | None),
-            ("flowers", _names_list(MAX_FLOWERS)),
-        ],
+        tiles_pb2.Hand.DESCRIPTOR,
+        {
+            "concealed": _names_list(MAX_CONCEALED),
+            "winning_tile": str | None,
+            "melds": Annotated[list[meld], Meta(max_length=MAX_MELDS)] | None,  # type: ignore[valid-type]
+            "flowers": _names_list(MAX_FLOWERS),
+        },
+        rename,
     )
-    winner = struct(
+    winner = _message(
         "Winner",
-        [
-            ("seat", Int32),
-            ("hand", hand | None),
-            ("passed_tiles", _names_list(MAX_PASSED)),
-            ("replacement_draw", bool | None),
-            ("first_go_around", bool | None),
-        ],
+        pb.Winner.DESCRIPTOR,
+        {
+            "seat": Int32,
+            "hand": hand | None,
+            "passed_tiles": _names_list(MAX_PASSED),
+            "replacement_draw": bool | None,
+            "first_go_around": bool | None,
+        },
+        rename,
     )
-    dice = struct("Dice", [("first", Int32), ("second", Int32)])
-    relation = struct("Relation", [("claimer_seat", Int32), ("source_seat", Int32), ("claims", Int32)])
-    request = struct(
+    dice = _message("Dice", profile_pb2.Dice.DESCRIPTOR, {"first": Int32, "second": Int32}, rename)
+    relation = _message(
+        "Relation",
+        pb.LiabilityRelation.DESCRIPTOR,
+        {"claimer_seat": Int32, "source_seat": Int32, "claims": Int32},
+        rename,
+    )
+    return _message(
         "Request",
-        [
-            ("request_id", str | None),
-            ("profile", str | None),
-            ("overrides", None),  # a request with overrides is the bounded reader's
-            ("dealer_seat", Int32),
-            ("dice", dice | None),
-            ("huangfan_count", Int32),
-            ("outcome", str | None),
-            ("discarder_seat", Int32),
-            ("winners", Annotated[list[winner], Meta(max_length=MAX_WINNERS)] | None),
-            ("liabilities", Annotated[list[relation], Meta(max_length=MAX_LIABILITIES)] | None),
-            ("abandoning_seat", Int32),
-            ("profile_digest", str | None),
-        ],
+        pb.SettleRequest.DESCRIPTOR,
+        {
+            "request_id": str | None,
+            "profile": str | None,
+            "dealer_seat": Int32,
+            "dice": dice | None,
+            "huangfan_count": Int32,
+            "outcome": str | None,
+            "discarder_seat": Int32,
+            "winners": Annotated[list[winner], Meta(max_length=MAX_WINNERS)] | None,  # type: ignore[valid-type]
+            "liabilities": Annotated[list[relation], Meta(max_length=MAX_LIABILITIES)] | None,  # type: ignore[valid-type]
+            "abandoning_seat": Int32,
+            "profile_digest": str | None,
+        },  # overrides, as every field not read here: null or absent (a request with overrides is the bounded reader's)
+        rename,
     )
-    return SimpleNamespace(request=request)
 
 
-decode_json_line = msgspec.json.Decoder(_family("camel").request).decode
-ROW_REQUEST = _family(None).request
+decode_json_line = msgspec.json.Decoder(_family(rename=True)).decode
+ROW_REQUEST = _family(rename=False)
 # What msgspec raises for a line or row not in the usual form (KeyError: an unknown enum name).
 REFUSED = (msgspec.MsgspecError, KeyError, UnicodeDecodeError, RecursionError)

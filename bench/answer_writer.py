@@ -19,9 +19,9 @@ import time
 import rules_core as rc
 from batch import native
 from batch.records import count_answer, new_counts, output_line
+from convert.json_write import settle_response_dict
 from convert.profile_digest import BUILTIN_REGISTRY
 from generators.random_hands import generate_requests
-from rules_core.json_write import settle_response_dict
 from rules_core.results import SettleResult
 
 

@@ -32,9 +32,9 @@ from clients.client import ScoringClient
 from clients.errors import ScoringError
 from clients.message_kind import refuse_a_record, refuse_a_request
 from convert.json_api import list_waits_json
+from convert.json_names import TILE
 from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core import build
-from rules_core.json_names import TILE
 from rules_core.liability_words import needs_threshold
 from rules_core.notation import parse_tiles
 from rules_core.registry import ProfileRegistry
@@ -45,7 +45,8 @@ from tracing_setup import TracingConfigError
 
 
 def hand_json(text: str, win: str | None, flowers: str) -> dict:
-    """A Hand in proto3 JSON from notation (``win``: the winning tile)."""
+    """A Hand in proto3 JSON from notation (``win``: the winning tile; dragon flowers ``Cf``
+    among the flowers or in the hand)."""
     return convert.message_dict(convert.hand_message(build.hand(text, win, flowers)))
 
 
@@ -80,6 +81,7 @@ hand notation (RULES.md section 2):
   [5555p+@1]      an added kong (上杠): a pung from seat 1, upgraded with a drawn tile
   [5555p]         a concealed kong (暗杠)
   1f 5f           flowers 1f-8f: 春夏秋冬梅兰竹菊 (in the hand or with --flowers)
+  Cf Ff Pf        中发白 held as flowers, under qiaoma and qiaoma_lezi (敲麻)
 example: shmj score "111m 555m 999p EEE 77s" --win 7s --flowers "1f 5f"
 """
 
@@ -124,6 +126,14 @@ def score_request(args) -> dict:
             )
         request["abandoningSeat"] = args.abandoning or 0
         return request
+    request["winners"] = [winner_json(args)]
+    request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
+    request["declaredSeats"] = list(args.declared or ())
+    return request
+
+
+def winner_json(args) -> dict:
+    """The Winner of the flags: the hand, --win, and the winner's flags."""
     if not args.hand:
         raise UsageError("give a hand in notation, such as '111m 555m 999p EEE 77s'")
     winner = {
@@ -132,11 +142,21 @@ def score_request(args) -> dict:
         "passedTiles": tiles_json(args.passed),
         "replacementDraw": args.replacement_draw,
         "firstGoAround": args.first_go_around,
+        "lastTile": args.last_tile,
     }
     if not args.win:  # after the hand, whose notation is read first
         raise UsageError("give the winning tile with --win, such as --win 7s")
-    request["winners"] = [winner]
-    request["liabilities"] = [claim for claims in args.claims or () for claim in claims]
+    return winner
+
+
+def check_request(args) -> dict:
+    """A CheckWinRequest in JSON from the flags: one candidate win, no payments."""
+    if args.outcome in ("OUTCOME_EXHAUSTIVE_DRAW", "OUTCOME_ABANDON"):
+        spelling = args.outcome.removeprefix("OUTCOME_").lower().replace("_", "-")
+        raise UsageError(f"check judges a win: --outcome {spelling} has no winner")
+    request = table_json(args)
+    request.update(outcome=args.outcome, requestId=args.request_id, winner=winner_json(args))
+    request["declaredSeats"] = list(args.declared or ())
     return request
 
 
@@ -211,6 +231,8 @@ def waits_dict(args) -> dict:
         passedTiles=tiles_json(args.passed),
         replacementDraw=args.replacement_draw,
         firstGoAround=args.first_go_around,
+        lastTile=args.last_tile,
+        declaredSeats=list(args.declared or ()),
     )
     if args.local:
         return list_waits_json(request, house_profiles(args))
@@ -234,11 +256,9 @@ def profiles_dict(args) -> dict:
         return convert.message_dict(answer)
 
 
-def liability_threshold(args, request: dict, response: dict) -> int | None:
-    """The effective profile's liability threshold, which saying why a liable seat pays twice
-    needs; asked for only when the settlement has a liability payment (None otherwise)."""
-    if not needs_threshold(response.get("payments", [])):
-        return None
+def effective_profile(args, request: dict) -> dict | None:
+    """The request's effective RuleProfile in proto3 JSON (its profile and overrides): from
+    rules_core with ``--local``, else asked of the server (GetProfile); None when unknown."""
     name, overrides = request.get("profile", ""), request.get("overrides") or None
     if args.local:
         from convert.json_read import read_overrides
@@ -246,16 +266,34 @@ def liability_threshold(args, request: dict, response: dict) -> int | None:
 
         changes = read_overrides(overrides, "overrides", [])  # already checked by the settlement
         profile, _ = resolve_profile(name, changes, house_profiles(args))
-        return profile.liability_threshold if profile is not None else None
+        return convert.message_dict(convert.rule_profile(profile)) if profile is not None else None
     with _client(args) as client:
         changes = ParseDict(overrides, profile_pb2.RuleProfile()) if overrides else None
-        return client.get_profile(name, changes).liability_threshold
+        return convert.message_dict(client.get_profile(name, changes))
+
+
+def liability_threshold(args, request: dict, response: dict) -> int | None:
+    """The effective profile's liability threshold, which saying why a liable seat pays twice
+    needs; asked for only when the settlement has a liability payment (None otherwise)."""
+    if not needs_threshold(response.get("payments", [])):
+        return None
+    profile = effective_profile(args, request)
+    return int(profile.get("liabilityThreshold", 0)) if profile is not None else None
+
+
+# Items whose words depend on the profile: a 番 doubles or adds (RULES.md section 14.4).
+_WORDED_ITEMS = frozenset({"ITEM_KIND_FAN", "ITEM_KIND_CAP"})
 
 
 def settlement_text(args, request: dict, response: dict) -> str:
-    """The settlement as a table, with why each liable seat pays."""
-    threshold = liability_threshold(args, request, response)
-    return report.settlement_table(response, request.get("liabilities") or [], threshold)
+    """The settlement as a table: each item's effect as the profile makes it, why each liable
+    seat pays. The profile is asked for only when the words need it."""
+    needs_profile = needs_threshold(response.get("payments", [])) or any(
+        item.get("kind") in _WORDED_ITEMS for winner in response.get("winners", []) for item in winner.get("items", [])
+    )
+    profile = effective_profile(args, request) if needs_profile else None
+    liabilities = request.get("liabilities") or []
+    return report.settlement_table(response, liabilities, None, profile, request.get("declaredSeats"))
 
 
 def cmd_score(args) -> int:
@@ -268,9 +306,37 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    """CheckWin: the candidate's legality, patterns and itemised value, in the words of score."""
+    from convert.json_read import read_check_win_request
+    from rules_core.waits import judge_win
+
+    request = check_request(args)
+    core = read_check_win_request(request)  # a fault is named before anything is sent
+    if args.local:
+        result, digest = judge_win(core, house_profiles(args))
+        response = convert.message_dict(convert.check_win_response(core.request_id, result, digest))
+    else:
+        with _client(args) as client:
+            response = convert.message_dict(client.check_win(convert.check_win_request_message(core)))
+    if args.json:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+        return 0
+    print(report.check_table(response, effective_profile(args, request) or {}, request.get("profile", "")))
+    return 0
+
+
 def cmd_waits(args) -> int:
     response = waits_dict(args)
-    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else report.waits_table(response))
+    if args.json:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+        return 0
+    print(report.waits_table(response))
+    nothing = not response.get("discardWaits") and not response.get("selfDrawWaits")
+    if nothing and args.seat not in (args.declared or ()):  # 敲: perhaps no win before the knock
+        profile = effective_profile(args, table_json(args))
+        if profile is not None and profile.get("winRequiresDeclaration"):
+            print(f"seat {args.seat} {term('not_knocked_no_wait')} (--declared {args.seat})")
     return 0
 
 
@@ -373,10 +439,16 @@ def cmd_advise(args) -> int:
 
 
 def cmd_review(args) -> int:
+    if args.output is not None:
+        from clients.review_batch import review_batch_command
+
+        return review_batch_command(args, house_documents(args))
     from clients.advice_report import review_table
+    from clients.review_batch import one_record_only
     from convert.advice import review_result
     from convert.advice_json import review_record_response_dict
 
+    one_record_only(args)
     _, _, response = answered_record(
         args,
         rc.review_record_json,
@@ -439,7 +511,10 @@ def _follow_links_flag(parser) -> None:
 def _table(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table")
     group.add_argument(
-        "--profile", type=check.profile_name, default="classic", help="classic, sankou or lezi (default classic)"
+        "--profile",
+        type=check.profile_name,
+        default="classic",
+        help="classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng or a house profile (default classic)",
     )
     group.add_argument(
         "--override",
@@ -453,12 +528,30 @@ def _table(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--huangfan", type=check.count, default=0, help="荒番 count this hand starts with")
 
 
+def _candidate_win(parser: argparse.ArgumentParser, outcomes: str) -> None:
+    """The hand, its winning tile and how it was won: score's and check's."""
+    parser.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
+    parser.add_argument("--win", help="the winning tile, e.g. 7s")
+    parser.add_argument("--outcome", type=check.outcome_name, default="OUTCOME_SELF_DRAW", help=outcomes)
+
+
 def _winner_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=check.seat, default=0, help="the winner's seat (default 0)")
-    parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' (or put them in the hand)")
+    parser.add_argument("--flowers", default="", help="flowers, e.g. '1f 5f' or '1f Cf' (or put them in the hand)")
     parser.add_argument("--passed", default="", help="漏胡: tiles passed on since the last action, e.g. '5m'")
     parser.add_argument("--replacement-draw", action="store_true", help="won on a replacement tile (杠开)")
     parser.add_argument("--first-go-around", action="store_true", help="in the first go-around (天胡 / 地胡)")
+    parser.add_argument(
+        "--last-tile",
+        action="store_true",
+        help="won (for waits: a self-draw would win) on the last tile of the wall (海底捞月)",
+    )
+    parser.add_argument(
+        "--declared",
+        type=check.seats,
+        metavar="SEATS",
+        help="the seats that have knocked (敲), e.g. 0,2: under qiaoma only they may win (declared_seats)",
+    )
     parser.add_argument("--json", action="store_true", help="print the raw response as JSON")
 
 
@@ -469,6 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Where to connect, when no flag says: SHMJ_TARGET, SHMJ_TLS (1 or 0), SHMJ_CA, SHMJ_CERT, SHMJ_KEY.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    from clients.rescore_arguments import add_batch_arguments, add_job_arguments, add_rescore_arguments
 
     score = commands.add_parser(
         "score",
@@ -477,14 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=NOTATION_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    score.add_argument("hand", nargs="?", help="the winning hand, e.g. '111m 555m 999p EEE 77s [555p@1] 1f'")
-    score.add_argument("--win", help="the winning tile, e.g. 7s")
-    score.add_argument(
-        "--outcome",
-        type=check.outcome_name,
-        default="OUTCOME_SELF_DRAW",
-        help="self-draw (the default), discard, robbing-kong, eight-flowers, exhaustive-draw or abandon",
-    )
+    _candidate_win(score, "self-draw (the default), discard, robbing-kong, eight-flowers, exhaustive-draw or abandon")
     score.add_argument("--discarder", type=check.seat, help="the discarder (or the kong player when robbed)")
     score.add_argument("--abandoning", type=check.seat, help="the seat that left (abandon)")
     score.add_argument(
@@ -493,7 +580,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=check.claims,
         metavar="CLAIMER:SOURCE:COUNT",
         help="melds claimed from a seat's discards, e.g. 1:2:3 (or 1<2:3; the count defaults to 3; "
-        "several separated by commas, or the flag repeated) (liability)",
+        "several separated by commas, or the flag repeated) (liability); 1:2:3:kept when the claimer's "
+        "melds keep a pattern (承包, pattern_kept)",
     )
     score.add_argument("--request-id", default="", help="an id echoed in the response")
     score.add_argument("--request", type=check.json_request, help="a SettleRequest JSON file instead of the flags")
@@ -501,6 +589,19 @@ def build_parser() -> argparse.ArgumentParser:
     _table(score)
     _connection(score)
     score.set_defaults(run=cmd_score)
+
+    check_win = commands.add_parser(
+        "check",
+        help="judge one candidate win (CheckWin): legality, patterns and the itemised value, no payments",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _candidate_win(check_win, "self-draw (the default), discard, robbing-kong or eight-flowers")
+    check_win.add_argument("--request-id", default="", help="an id echoed in the response")
+    _winner_flags(check_win)
+    _table(check_win)
+    _connection(check_win)
+    check_win.set_defaults(run=cmd_check)
 
     waits = commands.add_parser(
         "waits",
@@ -545,11 +646,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = commands.add_parser(
         "review",
-        help="review a hand record (复盘): each seat's discards against the advice, and the ones not among the best",
+        help="review a hand record (复盘): each seat's discards against the advice, and the ones not among the best;"
+        " with -o, a JSON Lines file of them, one review line each",
     )
-    review.add_argument("file", help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin)")
+    review.add_argument(
+        "input",
+        nargs="+",
+        metavar="FILE",
+        help="a SettleRecordRequest JSON file, or JSON Lines of them (- reads stdin); with -o, JSON Lines of them"
+        " (with --dask, files, globs or dirs)",
+    )
     review.add_argument("--line", type=check.line_number, help="the record on line N of a JSON Lines file (from 1)")
     review.add_argument("--json", action="store_true", help="print the ReviewRecordResponse as JSON")
+    add_job_arguments(review, "JSON Lines of ReviewRecordResponse or error, one per input line", required=False)
+    add_batch_arguments(review, rescore=False)
     _connection(review)
     review.set_defaults(run=cmd_review)
 
@@ -567,7 +677,6 @@ def build_parser() -> argparse.ArgumentParser:
     _follow_links_flag(check_dir)
 
     from clients.loadtest import add_loadtest_arguments
-    from clients.rescore_arguments import add_batch_arguments, add_rescore_arguments
 
     rescore = commands.add_parser("rescore", help="settle a JSON Lines file of SettleRequests into another")
     add_rescore_arguments(rescore)

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from convert.house_profiles import NAME_PATTERN
+from convert.json_names import camel
 from convert.json_text import JsonTextError, KeyGivenTwice, read_json
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import NotationError
-from rules_core.json_names import camel
 from rules_core.overrides import CHECKS
 from rules_core.registry import unknown_profile
-from rules_core.table_notation import parse_claims, parse_dice
+from rules_core.table_notation import parse_claims, parse_dice, parse_seats
 
 Invalid = argparse.ArgumentTypeError
 MAX_REQUEST_FILE_BYTES = 16 * 1024 * 1024  # the largest message a server takes by default
@@ -124,7 +124,20 @@ def claims(text: str) -> list[dict]:
         found = parse_claims(text)
     except NotationError as error:
         raise Invalid(f"{error.message}, got {text!r}") from None
-    return [{"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims} for c in found]
+    return [
+        {"claimerSeat": c.claimer_seat, "sourceSeat": c.source_seat, "claims": c.claims}
+        | ({"patternKept": True} if c.pattern_kept else {})
+        for c in found
+    ]
+
+
+def seats(text: str) -> list[int]:
+    """``0,2`` (or ``0 2``): seats, each 0-3 (`rules_core.table_notation`); one listed twice is
+    named by the request's check, as a server names it."""
+    try:
+        return list(parse_seats(text))
+    except NotationError as error:
+        raise Invalid(f"{error.message}, got {text!r}") from None
 
 
 def outcome_name(text: str) -> str:

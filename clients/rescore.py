@@ -23,14 +23,14 @@ import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
 from batch.interrupts import EXIT_CODES, Interrupts
+from batch.job_kinds import RESCORE, JobKind, kind_of
 from batch.lines import InputChanged, InputState, count_lines, is_parquet, numbered_chunks
 from batch.paths import refuse_same_file, same_file
-from batch.records import COUNTED, add_versions
 from clients.cli_args import UsageError
 from clients.rescore_report import changes_lines, dask_summary_line, local_summary_line
 from clients.rescore_resume import earlier_counts, last_summary, lines_kept
@@ -42,19 +42,14 @@ class Summary:
     """The counts of the whole output, across the runs that wrote it (``--resume``), and this run's."""
 
     lines: int = 0  # in the output
-    settled: int = 0
-    rejected: int = 0
-    legal_wins: int = 0
-    illegal_wins: int = 0
-    mismatched_records: int = 0  # hand records whose recorded deltas differ from their settlement
     input_lines: int = 0
     lines_this_run: int = 0
     skipped_by_resume: int = 0  # lines already in the output when this run started
     seconds: float = 0.0  # this run
     stopped: str | None = None  # why this run ended before the input did: "interrupted", the server's error
-    engine_versions: dict[str, int] = field(default_factory=dict)  # answers by the engine that computed them
-    profile_digests: dict[str, str] = field(default_factory=dict)  # each digest settled under: its profile
     settings: dict = field(default_factory=dict)  # what decides the answers (`answer_settings`), for --resume
+    kind: JobKind = RESCORE  # how the answers are counted
+    counts: dict = field(default_factory=RESCORE.new_counts)  # the kind's: settled, rejected, ... or reviewed, ...
 
     @property
     def complete(self) -> bool:
@@ -66,9 +61,14 @@ class Summary:
         return self.lines_this_run / self.seconds if self.seconds else 0.0
 
     def add(self, counts: dict) -> None:
-        for key in COUNTED:
-            setattr(self, key, getattr(self, key) + counts[key])
-        add_versions(self.__dict__, counts)
+        self.kind.add_counts(self.counts, counts)
+
+    def as_json(self) -> dict:
+        """The summary's fields, the kind's counts among them (rescore's as they always were)."""
+        out = {"lines": self.lines, **self.kind.reported(self.counts)}
+        for key in ("input_lines", "lines_this_run", "skipped_by_resume", "seconds", "stopped", "settings"):
+            out[key] = getattr(self, key)
+        return out
 
 
 def answer_settings(settings: dict) -> dict:
@@ -77,6 +77,7 @@ def answer_settings(settings: dict) -> dict:
     --resume goes on only under the same: one output never mixes two jobs' answers."""
     local = bool(settings["local"])
     chosen = {
+        "job": kind_of(settings).name,
         "local": local,
         "target": None if local else settings.get("target"),
         "profile": settings.get("profile"),
@@ -103,7 +104,8 @@ def run_rescore(
     """Settle the input into the output; the summary covers the whole output. A run that ends
     early (Ctrl-C, a server failure, a worker killed) says why in ``stopped``, every line before
     it written whole, so that ``--resume`` goes on from there."""
-    summary = Summary(settings=answer_settings(settings))
+    kind = kind_of(settings)
+    summary = Summary(settings=answer_settings(settings), kind=kind, counts=kind.new_counts())
     summary_path = summary_path or summary_path_of(output_path)
     start = time.perf_counter()
     with Interrupts() as interrupts:
@@ -121,7 +123,7 @@ def run_rescore(
                 counted = True
             if not skip:  # a summary of no line kept, a job this one replaces: gone before it writes
                 summary_path.unlink(missing_ok=True)
-            earlier = earlier_counts(output_path, last, skip)
+            earlier = earlier_counts(output_path, last, skip, kind)
             with interrupts.held():  # the lines kept and their counts, both or neither
                 summary.lines = summary.skipped_by_resume = skip
                 summary.add(earlier)
@@ -262,15 +264,13 @@ def _settled_in_pool(chunks, settings: dict, workers: int, write, interrupts: In
             pool.shutdown(wait=finished, cancel_futures=True)
 
 
-JOB_SPAN = "shmj rescore"  # as --dask's (batch.dask_job)
-
-
 def job_attributes(summary: Summary) -> dict:
     """What the job's span says of its outcome (the counts cover the whole output)."""
+    kind = summary.kind
     return {
         "shmj.records": summary.lines_this_run,
-        "shmj.settled": summary.settled,
-        "shmj.errors": summary.rejected,
+        f"shmj.{kind.answers}": summary.counts[kind.answers],
+        "shmj.errors": summary.counts[kind.errors],
         "shmj.skipped_by_resume": summary.skipped_by_resume,
     }
 
@@ -280,10 +280,27 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     profiles of ``--profiles-dir`` as data (both read and checked by the CLI)."""
     if args.dask:
         return dask_command(args, overrides, house)
-    if len(args.input) > 1:
-        raise UsageError(f"{len(args.input)} inputs need --dask (--dask local:1 runs on this machine)")
     if args.format != "jsonl":
         raise UsageError(f"--format {args.format} needs --dask (--dask local:1 runs on this machine)")
+    input_path, output_path, summary_path = local_paths(args)
+    if args.compare:
+        if same_file(Path(args.compare), output_path):
+            raise UsageError(
+                f"the output {output_path} is the --compare file, the earlier results it is to be compared with; "
+                "choose another -o"
+            )
+        from batch.compare import check_previous
+
+        check_previous([args.compare])  # earlier results that cannot be read at all: refused before the job
+    settings = dict(connection_settings(args), job="rescore", profile=args.profile, overrides=overrides, house=house)
+    return run_local_command(args, settings, input_path, output_path, summary_path)
+
+
+def local_paths(args) -> tuple[Path, Path, Path]:
+    """The input, output and summary of a job on this machine (``--local`` or a server), each
+    checked before anything is written: one JSON Lines file in, never written over."""
+    if len(args.input) > 1:
+        raise UsageError(f"{len(args.input)} inputs need --dask (--dask local:1 runs on this machine)")
     input_path, output_path = Path(args.input[0]), Path(args.output)
     if not input_path.exists():
         raise UsageError(f"no such input file: {input_path}")
@@ -300,16 +317,12 @@ def rescore_command(args, overrides: dict, house: list) -> int:
             raise UsageError(f"--summary {summary_path} is the {name}; choose another")
     if output_path.exists() and not (args.resume or args.force):
         raise UsageError(f"{output_path} exists: --resume to continue it, --force to overwrite it")
-    if args.compare:
-        if same_file(Path(args.compare), output_path):
-            raise UsageError(
-                f"the output {output_path} is the --compare file, the earlier results it is to be compared with; "
-                "choose another -o"
-            )
-        from batch.compare import check_previous
+    return input_path, output_path, summary_path
 
-        check_previous([args.compare])  # earlier results that cannot be read at all: refused before the job
-    settings = {
+
+def connection_settings(args) -> dict:
+    """Where the answers are computed: in this process, or which server and how to reach it."""
+    return {
         "local": args.local,
         "target": args.target,
         "tls": args.tls,
@@ -317,15 +330,17 @@ def rescore_command(args, overrides: dict, house: list) -> int:
         "cert": args.cert,
         "key": args.key,
         "timeout": args.timeout,
-        "profile": args.profile,
-        "overrides": overrides,
-        "house": house,
     }
+
+
+def run_local_command(args, settings: dict, input_path: Path, output_path: Path, summary_path: Path) -> int:
+    """Run a job on this machine within its span, write its summary and say how it ended."""
     from batch.job_tracing import job_span
     from clients import trace_context
 
+    kind = kind_of(settings)
     attributes = {"shmj.inputs": 1, "shmj.output": str(output_path), "shmj.format": "jsonl"}
-    with job_span(trace_context.TRACER, JOB_SPAN, attributes) as trace:
+    with job_span(trace_context.TRACER, f"shmj {kind.name}", attributes) as trace:
         settings["trace"] = None if trace is None else trace.carrier  # the workers' calls carry it
         summary = run_rescore(
             input_path,
@@ -340,27 +355,28 @@ def rescore_command(args, overrides: dict, house: list) -> int:
         if trace is not None:
             trace.ended_with(job_attributes(summary), summary.stopped)
     report = dict(
-        asdict(summary),
+        summary.as_json(),
         complete=summary.complete,
         lines_per_second=round(summary.lines_per_second, 1),
         input=str(input_path),
         output=str(output_path),
         output_bytes=output_path.stat().st_size if output_path.exists() else 0,
     )
-    if args.compare and summary.stopped is None:
+    if getattr(args, "compare", None) and summary.stopped is None:
         from batch.compare import compare_files
 
         report["changes"] = compare_files(input_path, output_path, args.compare, Path(f"{output_path}.changes.jsonl"))
     summary_path.write_text(json.dumps(report, indent=2) + "\n")
     if summary.stopped in EXIT_CODES:
         print(
-            f"shmj rescore: {summary.stopped} after line {summary.lines}; run again with --resume to continue",
+            f"shmj {kind.name}: {summary.stopped} after line {summary.lines}; run again with --resume to continue",
             file=sys.stderr,
         )
         return EXIT_CODES[summary.stopped]
     if summary.stopped is not None:
         print(
-            f"shmj rescore: stopped after line {summary.lines}: {summary.stopped}; run again with --resume to continue",
+            f"shmj {kind.name}: stopped after line {summary.lines}: {summary.stopped}; "
+            "run again with --resume to continue",
             file=sys.stderr,
         )
         return 1
@@ -371,8 +387,9 @@ def rescore_command(args, overrides: dict, house: list) -> int:
     return 0
 
 
-def dask_command(args, overrides: dict, house: list) -> int:
-    """``shmj rescore --dask``: the job run on a cluster, its summary said in a few lines."""
+def dask_command(args, overrides: dict, house: list, kind: str = "rescore") -> int:
+    """``shmj rescore --dask`` (or ``shmj review -o --dask``): the job run on a cluster, its
+    summary said in a few lines."""
     from batch.dask_job import run_job
     from batch.interrupts import StoppedBeforeWriting
     from clients import trace_context
@@ -383,30 +400,31 @@ def dask_command(args, overrides: dict, house: list) -> int:
             args.output,
             args.dask,
             fmt=args.format,
-            profile=args.profile,
+            profile=args.profile if kind == "rescore" else None,
             overrides=overrides,
             house=house,
-            previous=args.compare,
+            previous=getattr(args, "compare", None),
             resume=args.resume,
             force=args.force,
             block_bytes=max(1, int(args.block_size * (1 << 20))),
             retries=args.retries,
             progress=not args.no_progress,
             tracer=trace_context.TRACER,  # the command's, when OTEL_* variables turn tracing on
+            kind=kind,
         )
     except StoppedBeforeWriting as stop:
-        print(f"shmj rescore: {stop.reason} before the job began; nothing was written", file=sys.stderr)
+        print(f"shmj {kind}: {stop.reason} before the job began; nothing was written", file=sys.stderr)
         return EXIT_CODES[stop.reason]
     print(dask_summary_line(summary, args.output), file=sys.stderr)
     if "changes" in summary:
         for line in changes_lines(summary["changes"], f"{args.output}/changes"):
             print(line, file=sys.stderr)
     if summary["stopped"] is not None:
-        print(f"shmj rescore: {summary['stopped']}; run again with --resume to finish the job", file=sys.stderr)
+        print(f"shmj {kind}: {summary['stopped']}; run again with --resume to finish the job", file=sys.stderr)
         return EXIT_CODES[summary["stopped"]]
     if summary["failed_parts"]:
         for failure in summary["failed_parts"]:
-            print(f"shmj rescore: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)
-        print("shmj rescore: run again with --resume to finish the job", file=sys.stderr)
+            print(f"shmj {kind}: {failure['part']} ({failure['input']}) failed: {failure['error']}", file=sys.stderr)
+        print(f"shmj {kind}: run again with --resume to finish the job", file=sys.stderr)
         return 1
     return 0

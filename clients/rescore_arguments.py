@@ -1,4 +1,5 @@
-"""The flags of ``shmj rescore``; light, so that building the parser stays quick."""
+"""The flags of ``shmj rescore`` and of ``shmj review -o`` (the same job runner); light, so that
+building the parser stays quick."""
 
 from __future__ import annotations
 
@@ -12,12 +13,17 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "input", nargs="+", help="JSON Lines of SettleRequest (proto3 JSON mapping); with --dask, files, globs or dirs"
     )
+    add_job_arguments(parser, "JSON Lines of SettleResponse or error, one per input line", required=True)
+
+
+def add_job_arguments(parser: argparse.ArgumentParser, output: str, required: bool) -> None:
+    """-o and the flags of a job that answers each input line with an output line."""
     parser.add_argument(
         "-o",
         "--output",
-        required=True,
+        required=required,
         type=check.output_path,
-        help="JSON Lines of SettleResponse or error, one per input line, never the input (--dask: a dir)",
+        help=f"{output}, never the input (--dask: a dir)",
     )
     parser.add_argument(
         "--workers",
@@ -42,16 +48,18 @@ def add_rescore_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+def add_batch_arguments(parser: argparse.ArgumentParser, rescore: bool = True) -> None:
+    """The flags of a job on Dask; ``rescore``: with rescore's own (Parquet parts, --compare)."""
     group = parser.add_argument_group("on a Dask cluster (INPUT... and -o OUTDIR, a directory of part files)")
     group.add_argument("--dask", metavar="ADDRESS|local[:N]", help="a scheduler (tcp://host:8786) or local:N workers")
-    group.add_argument(
-        "--format", choices=("jsonl", "parquet"), default="jsonl", help="part files' format (default jsonl)"
-    )
+    formats = ("jsonl", "parquet") if rescore else ("jsonl",)
+    group.add_argument("--format", choices=formats, default="jsonl", help="part files' format (default jsonl)")
     group.add_argument(
         "--block-size", type=check.number(0, above=True), default=64.0, help="MB of input per partition (default 64)"
     )
     group.add_argument("--retries", type=check.count, default=2, help="times a failed task is tried again (default 2)")
+    if not rescore:
+        return
     parser.add_argument(
         "--compare",
         metavar="PREVIOUS",

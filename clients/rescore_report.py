@@ -25,13 +25,31 @@ def settled_counts(summary: dict) -> str:
     return said + (f"; {_count(mismatched, 'mismatched_records')}" if mismatched else "")
 
 
+def reviewed_counts(summary: dict) -> str:
+    """``3 records reviewed 已复盘, 1 failed 失败; 172 discards 打牌: 120 among the best 最佳打法
+    (69.8% of discards 占打牌), 9 backward 退向, 0 forced 听后摸打, 2 dead 死手打牌; 1 passes 漏胡``."""
+    rate = summary.get("agreement_rate")
+    share = "" if rate is None else f" ({rate:.1%} {term('of_discards')})"
+    return (
+        f"{_count(summary['reviewed'], 'reviewed')}, {_count(summary['failed'], 'failed')};"
+        f" {_count(summary['discards'], 'discards_made')}: {_count(summary['agreements'], 'among_the_best')}{share},"
+        f" {_count(summary['backward'], 'backward')}, {_count(summary['forced_discards'], 'forced_discards')},"
+        f" {_count(summary['dead_discards'], 'dead_discards')}; {_count(summary['passes'], 'passes')}"
+    )
+
+
+def _counts(summary: dict) -> str:
+    """What a job's answers were: settled (``shmj rescore``) or reviewed (``shmj review``)."""
+    return reviewed_counts(summary) if "reviewed" in summary else settled_counts(summary)
+
+
 def local_summary_line(summary: dict, summary_path: str) -> str:
     """The line of a job in this process or against a server (one output file)."""
     output_holds = TERMS["output_holds"]
     return (
         f"{_count(summary['lines_this_run'], 'lines_this_run')} in {summary['seconds']:.1f} s"
         f" ({summary['lines_per_second']:,.0f}/s); {output_holds.en} {summary['lines']:,} {term('lines')}"
-        f" {output_holds.zh}: {settled_counts(summary)}; {term('summary')} in {summary_path}"
+        f" {output_holds.zh}: {_counts(summary)}; {term('summary')} in {summary_path}"
     )
 
 
@@ -40,7 +58,7 @@ def dask_summary_line(summary: dict, output: str) -> str:
     return (
         f"{_count(summary['records_this_run'], 'records_this_run')} in {summary['seconds']:.1f} s"
         f" ({summary['records_per_second']:,.0f}/s), {_count(summary['skipped_by_resume'], 'skipped_by_resume')}:"
-        f" {settled_counts(summary)}; {summary['parts_complete']} of {summary['parts']} {term('parts')} in {output}"
+        f" {_counts(summary)}; {summary['parts_complete']} of {summary['parts']} {term('parts')} in {output}"
     )
 
 

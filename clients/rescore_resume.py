@@ -8,8 +8,9 @@ import json
 from itertools import islice
 from pathlib import Path
 
+from batch.job_kinds import RESCORE, JobKind
 from batch.lines import MAX_LINE_BYTES, InputState, count_lines_and_line
-from batch.records import COUNTED, VERSIONED, count_record, new_counts, request_id_of
+from batch.records import request_id_of
 from clients.cli_args import UsageError
 
 START_OVER = "use a new output, or run without --resume (and with --force) to start over"
@@ -59,6 +60,7 @@ def _check_settings(output_path: Path, last: dict | None, settings: dict) -> Non
     recorded = last.get("settings") if isinstance(last, dict) else None
     if not isinstance(recorded, dict):
         return
+    recorded = {"job": "rescore", **recorded}  # a summary from before there were two kinds of job
     differs = [key for key in settings if recorded.get(key) != settings[key]]
     if differs:
         raise UsageError(
@@ -126,27 +128,22 @@ def last_summary(summary_path: Path) -> dict | None:
     return last if isinstance(last, dict) else None
 
 
-def earlier_counts(output_path: Path, last: dict | None, lines: int) -> dict:
+def earlier_counts(output_path: Path, last: dict | None, lines: int, kind: JobKind = RESCORE) -> dict:
     """The counts of the first ``lines`` lines of an output being resumed: the last run's summary
     when it describes exactly this output, else counted again from the output itself (a job
     killed outright wrote no summary)."""
-    counts = new_counts()
+    counts = kind.new_counts()
     if not lines:
         return counts
-    if (
-        isinstance(last, dict)
-        and last.get("lines") == lines
-        and last.get("output_bytes") == output_path.stat().st_size
-        and all(type(last.get(key)) is int for key in COUNTED)
-    ):
-        earlier = {key: last[key] for key in COUNTED}
-        earlier.update((key, last[key] if isinstance(last.get(key), dict) else {}) for key in VERSIONED)
-        return earlier
+    if isinstance(last, dict) and last.get("lines") == lines and last.get("output_bytes") == output_path.stat().st_size:
+        earlier = kind.counts_of_summary(last)
+        if earlier is not None:
+            return earlier
     with open(output_path, encoding="utf-8", errors="replace") as file:
         for text in islice(file, lines):
             try:
                 row = json.loads(text)
             except ValueError:
                 row = None
-            count_record(counts, row if isinstance(row, dict) else {"error": None})
+            kind.count_record(counts, row if isinstance(row, dict) else {"error": None})
     return counts

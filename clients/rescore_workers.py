@@ -14,7 +14,7 @@ import time
 from batch.collector import collector_paused
 from batch.lines import chunk_lines
 from batch.local import answer_output, settle_answer
-from batch.records import error_line, is_record, new_counts, read_line, request_id_of
+from batch.records import error_line, is_record, new_counts, output_line, read_line, request_id_of
 from rules_core.requests import SettleRequest
 from rules_core.results import SettleResult
 
@@ -116,18 +116,38 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[SettleResult | d
 def settle_record_remote(record: dict) -> dict:
     """A hand record line through a SettleRecord call: read here first, so that a malformed
     record gets the error line --local gives it; a record the server refuses is its error line."""
+    from convert.results import settle_record_response_dict
+
+    return record_call(record, lambda message: settle_record_response_dict(settings["client"].settle_record(message)))
+
+
+def review_remote(record: dict) -> dict:
+    """A hand record line through a ReviewRecord call, read and refused as `settle_record_remote`'s."""
+    from batch.reviews import review_answer
+    from convert.advice import review_result
+    from convert.advice_json import review_record_response_dict
+
+    if "events" not in record:
+        return review_answer(record)  # no hand record: the line's error, as --local writes it
+    return record_call(
+        record, lambda message: review_record_response_dict(review_result(settings["client"].review_record(message)))
+    )
+
+
+def record_call(record: dict, call) -> dict:
+    """``call(message)`` of a hand record's message, the record read here first; a record the
+    server refuses is its error line, a server that fails stops the job."""
     import convert
     import rules_core as rc
     from clients.errors import ScoringError
     from convert.json_read import read_settle_record_request
-    from convert.results import settle_record_response_dict
 
     try:
         message = convert.settle_record_request_message(read_settle_record_request(record))
     except rc.InvalidRequest as error:
         return error_line(request_id_of(record), str(error), error.violations)
     try:
-        return settle_record_response_dict(settings["client"].settle_record(message))
+        return call(message)
     except ScoringError as error:
         if error.violations or error.code.name in ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION"):
             return error_line(request_id_of(record), error.message, error.violations, error.code.name)
@@ -164,6 +184,8 @@ def settle_chunk(chunk: tuple[int, list[bytes | None]], job: dict | None = None)
 def _settled_chunk(chunk: tuple[int, list[bytes | None]], job: dict) -> tuple[bytes, int, dict]:
     first, pieces = chunk
     lines = chunk_lines(pieces)
+    if job.get("job") == "review":
+        return _reviewed_chunk(first, lines, job)
     profile, overrides = job.get("profile"), job.get("overrides") or {}
     out, counts = [], new_counts()
     if job["local"]:  # line by line: each answer written while its request and result are fresh
@@ -176,4 +198,21 @@ def _settled_chunk(chunk: tuple[int, list[bytes | None]], job: dict) -> tuple[by
     results = iter(settle_remote([request for request, _ in prepared if request is not None]))
     for request, error in prepared:
         out.append(answer_output(error if request is None else next(results), counts))
+    return b"".join(out), len(out), counts
+
+
+def _reviewed_chunk(first: int, lines: list[bytes | None], job: dict) -> tuple[bytes, int, dict]:
+    """A chunk of hand records reviewed (``shmj review -o``), here or by ReviewRecord calls."""
+    from batch.reviews import count_record, new_counts, review_line
+
+    profiles, local = job.get("profiles"), job["local"]
+    out, counts = [], new_counts()
+    for number, line in enumerate(lines, start=first):
+        if local:
+            answer = review_line(number, line, profiles)
+        else:
+            request, error = read_line(number, line, None, {}, usual_form=False)
+            answer = error if request is None else review_remote(request)
+        count_record(counts, answer)
+        out.append(output_line(answer))
     return b"".join(out), len(out), counts

@@ -14,8 +14,10 @@ JSON reader of rules_core reports an unknown name.
 - `messages`: rules_core requests to proto requests, for clients and tests
 - `results`: response messages back to rules_core results, for clients (`shmj rescore`)
 - `json_form`: messages to the JSON dicts every output of this product is written as
-``proto_bytes`` is on the compiled hot path: ``rules_core.compiled``, imported first, says
-whether its compiled module or its source is imported.
+- `json_names`, `json_read`, `json_write`: the proto3 JSON form's names, its reader and its
+  writer (of rules_core values: the answers of the JSON entry points, the batch lines)
+``proto_bytes`` and ``json_write`` are on the compiled hot path: ``rules_core.compiled``, imported
+first, says whether their compiled modules or their sources are imported.
 """
 
 import rules_core.compiled  # noqa: F401  # first: it decides where the hot-path modules come from

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from convert.json_names import PATTERN, TILE, EnumCodec
 from convert.json_read import _bounded_list, _notation, _read_table, _Reader, read_hand
+from convert.json_write import pass_dict
 from rules_core.advice_validation import MAX_SEEN
 from rules_core.advice_values import (
     AdviceResult,
@@ -24,12 +26,10 @@ from rules_core.advice_values import (
     UsefulTile,
 )
 from rules_core.errors import FieldViolation, InvalidRequest, Violations
-from rules_core.json_names import PATTERN, TILE, EnumCodec
-from rules_core.json_write import pass_dict
 from rules_core.notation import parse_tiles
 from rules_core.version import ENGINE_VERSION
 
-SUIT: Final = EnumCodec(Suit, "SUIT_")
+SUIT: Final = EnumCodec(Suit)
 _ADVISE_FIELDS = AdviseRequest._fields
 
 

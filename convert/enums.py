@@ -1,32 +1,32 @@
-"""Enum numbers to rules_core members: a number the proto does not define is a field violation."""
+"""Enum numbers to rules_core members: a number the proto does not define is a field violation.
+
+The numbers are the generated descriptors' (`convert.json_names`'s codecs), none typed here."""
 
 from __future__ import annotations
 
 from itertools import repeat
 from typing import Any
 
+from convert.json_names import FLOWER, FLOWER_SOURCE, MELD_KIND, OUTCOME, PATTERN, TILE, EnumCodec
 from rules_core.errors import FieldViolation
 from rules_core.errors import Violations as BoundedViolations
-from rules_core.patterns import Pattern
-from rules_core.profile import FlowerSource
-from rules_core.requests import MeldKind, Outcome
-from rules_core.tiles import ALL_FLOWERS, ALL_TILES
 
 _UNKNOWN = object()
 
 
-def enum_table(core_members, offset: int = 0) -> dict[int, Any]:
+def enum_table(codec: EnumCodec) -> dict[int, Any]:
+    """The core member of each proto number; None for 0 (unspecified)."""
     table: dict[int, Any] = {0: None}
-    table.update({int(m) + offset: m for m in core_members})
+    table.update(codec.by_number)
     return table
 
 
-TILE_IN = enum_table(ALL_TILES, offset=1)
-FLOWER_IN = enum_table(ALL_FLOWERS)
-MELD_KIND_IN = enum_table(MeldKind)
-OUTCOME_IN = enum_table(Outcome)
-PATTERN_IN = enum_table(Pattern)
-SOURCE_IN = enum_table(FlowerSource)
+TILE_IN = enum_table(TILE)
+FLOWER_IN = enum_table(FLOWER)
+MELD_KIND_IN = enum_table(MELD_KIND)
+OUTCOME_IN = enum_table(OUTCOME)
+PATTERN_IN = enum_table(PATTERN)
+SOURCE_IN = enum_table(FLOWER_SOURCE)
 
 
 class Violations(BoundedViolations):

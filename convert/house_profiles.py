@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from convert.json_names import PATTERN
 from convert.json_read import read_overrides
 from convert.profile_digest import profile_digest
 from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
 from rules_core.errors import FieldViolation, excerpt, key_path
-from rules_core.json_names import PATTERN
 from rules_core.overrides import apply_overrides
 from rules_core.profile import FAMILY_FIELDS, FAMILY_PATTERN_TABLE_FIELDS
 from rules_core.registry import FAMILIES_REGISTRY, ProfileEntry, ProfileRegistry

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from convert.advice_json import advise_response_dict, read_advise_request, review_record_response_dict
 from convert.json_read import read_list_waits_request, read_settle_record_request, read_settle_request
+from convert.json_write import list_waits_response_dict, settle_record_response_dict, settle_response_dict
 from convert.profile_digest import BUILTIN_REGISTRY
 from rules_core.advice import advise
-from rules_core.json_write import list_waits_response_dict, settle_record_response_dict, settle_response_dict
 from rules_core.registry import ProfileRegistry
 from rules_core.replay import settle_record
 from rules_core.review import review_record

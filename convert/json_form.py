@@ -3,7 +3,7 @@
 Every field without presence is printed, defaults included (seat 0, dealer 0, empty lists),
 so a reader never has to know proto3's defaults; a message field or ``optional`` field left
 unset stays absent, which keeps meaning (no ``nextHand``: no claimed win is legal).
-`rules_core.json_write` writes the same dicts from rules_core results.
+`convert.json_write` writes the same dicts from rules_core results.
 """
 
 from __future__ import annotations

@@ -8,9 +8,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from convert.profile_digest import BUILTIN_REGISTRY
-from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, NotationError, Violations, excerpt, key_path
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
     FLAG_FIELDS,
@@ -28,7 +26,9 @@ from rules_core.json_names import (
     EnumCodec,
     camel,
 )
-from rules_core.notation import ParsedHand, parse_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
+from convert.profile_digest import BUILTIN_REGISTRY
+from rules_core.errors import FieldViolation, InvalidRequest, LongInteger, NotationError, Violations, excerpt, key_path
+from rules_core.notation import ParsedHand, parse_all_flowers, parse_hand, parse_melds, parse_tile, parse_tiles
 from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, MAX_DEAL_TILES, MAX_EVENTS
 from rules_core.records import HandEvent, SettleRecordRequest
 from rules_core.registry import ProfileRegistry
@@ -272,6 +272,18 @@ def _given_twice(r: _Reader, name: str, in_concealed: tuple) -> bool:
     return True
 
 
+def _dragon_flowers(r: _Reader, written: tuple) -> tuple:
+    """The dragon flowers written in notation (``Cf``, among the flowers) or listed at
+    ``dragon_flowers``; both is a fault naming them."""
+    if not written:
+        return r.enums("dragon_flowers", TILE)
+    if r.values.get("dragon_flowers"):
+        where = r.sub("dragon_flowers")
+        said = f"given twice: as {where} and in notation (Cf Ff Pf); give the dragon flowers one way"
+        r.violations.append(FieldViolation(where, said))
+    return written
+
+
 def read_hand(data, path, violations) -> Hand:
     r = _Reader(data, path, _HAND_FIELDS, violations)
     if str in (type(r.values.get("concealed")), type(r.values.get("melds")), type(r.values.get("flowers"))):
@@ -296,20 +308,23 @@ def _hand_in_notation(r: _Reader) -> Hand:
         melds = _counted(r, "melds", _notation(r, "melds", parse_melds))
     else:
         melds = r.messages("melds", _meld)
+    written_dragons: tuple = ()
     if isinstance(r.values.get("flowers"), str):
-        flowers = _counted(r, "flowers", _notation(r, "flowers", parse_flowers))
+        flowers, written_dragons = _notation(r, "flowers", parse_all_flowers) or ((), ())
+        flowers = _counted(r, "flowers", flowers)
     else:
         flowers = r.enums("flowers", FLOWER)
     if not _given_twice(r, "melds", whole.melds):
         melds = whole.melds + melds
     if not _given_twice(r, "flowers", whole.flowers):
         flowers = whole.flowers + flowers
+    dragons = _dragon_flowers(r, whole.dragon_flowers + written_dragons)
     return Hand(
         concealed=_counted(r, "concealed", whole.concealed),
         winning_tile=winning_tile,
         melds=_counted(r, "melds", melds),
         flowers=_counted(r, "flowers", flowers),
-        dragon_flowers=r.enums("dragon_flowers", TILE),
+        dragon_flowers=_counted(r, "dragon_flowers", dragons),
     )
 
 
@@ -363,13 +378,18 @@ def read_settle_request(data: dict) -> SettleRequest:
         winners=r.messages("winners", read_winner),
         liabilities=r.messages("liabilities", _relation),
         abandoning_seat=r.int("abandoning_seat"),
-        declared_seats=tuple(
-            _read_int(v, f"{r.sub('declared_seats')}[{i}]", violations) for i, v in enumerate(r.list("declared_seats"))
-        ),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)
     return request
+
+
+def _read_seats(r: _Reader) -> tuple[int, ...]:
+    """``declared_seats``: the seats that have knocked (RULES.md section 14), each a whole number."""
+    return tuple(
+        _read_int(v, f"{r.sub('declared_seats')}[{i}]", r.violations) for i, v in enumerate(r.list("declared_seats"))
+    )
 
 
 def read_overrides(data, path: str, violations: list) -> dict[str, Any] | None:
@@ -453,6 +473,7 @@ def read_check_win_request(data: dict) -> CheckWinRequest:
         **_read_table(r),
         outcome=r.enum("outcome", OUTCOME),
         winner=read_winner(r.values.get("winner"), "winner", violations),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)
@@ -469,6 +490,8 @@ def read_list_waits_request(data: dict) -> ListWaitsRequest:
         passed_tiles=_tiles(r, "passed_tiles"),
         replacement_draw=r.bool("replacement_draw"),
         first_go_around=r.bool("first_go_around"),
+        last_tile=r.bool("last_tile"),
+        declared_seats=_read_seats(r),
     )
     if violations:
         raise InvalidRequest(violations)

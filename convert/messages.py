@@ -78,7 +78,10 @@ def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
 
 def check_win_request_message(request: rc.CheckWinRequest) -> svc.CheckWinRequest:
     message = svc.CheckWinRequest(
-        **table_fields(request), outcome=request.outcome or 0, winner=winner_message(request.winner)
+        **table_fields(request),
+        outcome=request.outcome or 0,
+        winner=winner_message(request.winner),
+        declared_seats=request.declared_seats,
     )
     return with_dice(message, request.dice)
 
@@ -91,5 +94,7 @@ def list_waits_request_message(request: rc.ListWaitsRequest) -> svc.ListWaitsReq
         passed_tiles=_tile_numbers(request.passed_tiles),
         replacement_draw=request.replacement_draw,
         first_go_around=request.first_go_around,
+        last_tile=request.last_tile,
+        declared_seats=request.declared_seats,
     )
     return with_dice(message, request.dice)

@@ -27,7 +27,7 @@ import hashlib
 import json
 from typing import Any
 
-from rules_core.json_write import profile_dict
+from convert.json_write import profile_dict
 from rules_core.profile import RuleProfile
 from rules_core.registry import ProfileRegistry
 

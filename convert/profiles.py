@@ -9,9 +9,7 @@ from mahjong.shanghai.v1 import profile_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 from convert.enums import PATTERN_IN, SOURCE_IN, Violations, enum_table, lookup, lookup_all
-from convert.profile_digest import profile_digest
-from rules_core.errors import FieldViolation
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     FLAG_FIELDS,
     INT_FIELDS,
@@ -19,12 +17,14 @@ from rules_core.json_names import (
     PATTERN_TABLE_FIELDS,
     SHARE_FIELDS,
 )
+from convert.profile_digest import profile_digest
+from rules_core.errors import FieldViolation
 from rules_core.profile import RuleProfile
 from rules_core.registry import ProfileEntry
 from rules_core.validation import MAX_LENGTHS, over_limit
 
 _OPTIONAL_SCALARS = INT_FIELDS + SHARE_FIELDS + FLAG_FIELDS  # `optional` in RuleProfile: presence is known
-_PROFILE_ENUMS = tuple((name, enum_table(codec.core)) for name, codec in ENUM_FIELDS.items())
+_PROFILE_ENUMS = tuple((name, enum_table(codec)) for name, codec in ENUM_FIELDS.items())
 _REPEATED = tuple(f.name for f in profile_pb2.RuleProfile.DESCRIPTOR.fields if f.is_repeated)
 assert set(_REPEATED) <= set(MAX_LENGTHS), "every repeated field of RuleProfile has a bound"
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
-from rules_core.tiles import ALL_FLOWERS, ALL_TILES
+from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from convert.unread import defaults_after
+from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, SettleRequest, Winner
 from rules_core.validation import MAX_CONCEALED, MAX_FLOWERS, MAX_LIABILITIES, MAX_MELDS, MAX_PASSED, MAX_WINNERS
 
 
@@ -34,25 +35,35 @@ class Unusual(Exception):
     """The entry is not in the usual form: read it from its message."""
 
 
-def _by_number(members: tuple, offset: int) -> tuple:
-    """Members indexed by their enum number; None at 0 (unspecified)."""
-    table: list = [None] * (max(int(m) for m in members) + offset + 1)
-    for member in members:
-        table[int(member) + offset] = member
+def _by_number(codec: EnumCodec) -> tuple:
+    """The core members indexed by their proto number (the descriptor's); None at 0
+    (unspecified). The numbers run from 1 with no gap, each read as one byte."""
+    if sorted(codec.by_number) != list(range(1, len(codec.by_number) + 1)) or len(codec.by_number) >= 128:
+        raise ImportError(f"{codec.proto.full_name}: numbers not 1 to n under 128, as this reader reads them")
+    table: list = [None] * (max(codec.by_number) + 1)
+    for number, member in codec.by_number.items():
+        table[number] = member
     return tuple(table)
 
 
-TILES: Final = _by_number(ALL_TILES, 1)
-FLOWERS: Final = _by_number(ALL_FLOWERS, 0)
-MELD_KINDS: Final = _by_number(tuple(MeldKind), 0)
-OUTCOMES: Final = _by_number(tuple(Outcome), 0)
+TILES: Final = _by_number(TILE)
+FLOWERS: Final = _by_number(FLOWER)
+MELD_KINDS: Final = _by_number(MELD_KIND)
+OUTCOMES: Final = _by_number(OUTCOME)
 
 # A meld the message's reading converts at once (convert.requests) serialises to at most this:
 # one no longer, on the wire, goes there. Its protobuf serialisation is never longer than the
 # wire's bytes it was read from, so what is read here the message's reading reads the same way.
 MAX_MELD_BYTES: Final = 32
 _REQUESTS_TAG: Final = 0x0A  # SettleBatchRequest.requests: field 1, length-delimited
-_EMPTY_HAND: Final = Hand((), None, (), (), ())
+# The fields after those read here (an entry with one of them is declined): their defaults.
+_MELD_REST: Final = defaults_after(Meld, "from_seat")
+_HAND_REST: Final = defaults_after(Hand, "flowers")
+_DICE_REST: Final = defaults_after(Dice, "second")
+_WINNER_REST: Final = defaults_after(Winner, "first_go_around")
+_RELATION_REST: Final = defaults_after(LiabilityRelation, "claims")
+_REQUEST_REST: Final = defaults_after(SettleRequest, "profile_digest")
+_EMPTY_HAND: Final = Hand(())
 # A NamedTuple made by tuple's own constructor: its generated ``__new__`` is Python code, which
 # costs more than the rest of a meld's reading.
 _make: Final[Any] = tuple.__new__
@@ -316,8 +327,7 @@ def _request(body: bytes, position: int, stop: int) -> SettleRequest:
         None,
         request_id,
         digest,
-        (),  # declared_seats: not read from the wire yet (RULES.md section 14)
-    )
+    ) + _REQUEST_REST
     request: SettleRequest = _make(SettleRequest, fields)
     return request
 
@@ -345,12 +355,12 @@ def _small_ints(body: bytes, position: int, stop: int, count: int) -> list[int]:
 
 
 def _dice(body: bytes, position: int, stop: int) -> Dice:
-    dice: Dice = _make(Dice, _small_ints(body, position, stop, 2))
+    dice: Dice = _make(Dice, (*_small_ints(body, position, stop, 2), *_DICE_REST))
     return dice
 
 
 def _liability(body: bytes, position: int, stop: int) -> LiabilityRelation:
-    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), False))
+    relation: LiabilityRelation = _make(LiabilityRelation, (*_small_ints(body, position, stop, 3), *_RELATION_REST))
     return relation
 
 
@@ -386,7 +396,7 @@ def _winner(body: bytes, position: int, stop: int) -> Winner:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around, False))
+    winner: Winner = _make(Winner, (seat, hand, passed, replacement_draw, first_go_around) + _WINNER_REST)
     return winner
 
 
@@ -420,7 +430,7 @@ def _hand(body: bytes, position: int, stop: int) -> Hand:
             position = end
         else:
             raise Unusual("a wire type this reader does not read")
-    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers, ()))
+    hand: Hand = _make(Hand, (concealed, _member(winning_tile, TILES), tuple(melds), flowers) + _HAND_REST)
     return hand
 
 
@@ -445,5 +455,5 @@ def _meld(body: bytes, position: int, stop: int) -> Meld:
             from_seat = _int32(value)
         else:
             raise Unusual("a field this reader does not read")
-    meld: Meld = _make(Meld, (_member(kind, MELD_KINDS), tiles, from_seat))
+    meld: Meld = _make(Meld, (_member(kind, MELD_KINDS), tiles, from_seat) + _MELD_REST)
     return meld

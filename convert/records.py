@@ -6,6 +6,7 @@ from mahjong.shanghai.v1 import records_pb2
 
 import rules_core as rc
 from convert.enums import FLOWER_IN, TILE_IN, Violations, enum_table, lookup, lookup_all
+from convert.json_names import EVENT_KIND
 from convert.json_read import read_events, record_or_faults
 from convert.messages import settle_request_message, table_fields, with_dice
 from convert.profile_digest import BUILTIN_REGISTRY
@@ -16,7 +17,7 @@ from rules_core.record_checks import MAX_DEAL_DRAGON_FLOWERS, MAX_DEAL_FLOWERS, 
 from rules_core.registry import ProfileRegistry
 from rules_core.version import ENGINE_VERSION
 
-EVENT_KIND_IN = enum_table(rc.EventKind)
+EVENT_KIND_IN = enum_table(EVENT_KIND)
 
 
 def _bounded(values, limit: int, path: str, violations: Violations, what: str = "entries"):

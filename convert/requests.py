@@ -215,6 +215,7 @@ def check_win_request(msg: svc.CheckWinRequest) -> CheckWinRequest:
         **_table_fields(msg, violations),
         outcome=lookup(OUTCOME_IN, msg.outcome, "outcome", violations),
         winner=_winner(msg.winner, "winner", violations),
+        declared_seats=tuple(_bounded(msg.declared_seats, "declared_seats", "declared_seats", violations)),
     )
     return _checked(request, violations)
 
@@ -228,5 +229,7 @@ def list_waits_request(msg: svc.ListWaitsRequest) -> ListWaitsRequest:
         passed_tiles=_tiles(msg.passed_tiles, "passed_tiles", "passed_tiles", violations),
         replacement_draw=msg.replacement_draw,
         first_go_around=msg.first_go_around,
+        last_tile=msg.last_tile,
+        declared_seats=tuple(_bounded(msg.declared_seats, "declared_seats", "declared_seats", violations)),
     )
     return _checked(request, violations)

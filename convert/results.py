@@ -126,7 +126,7 @@ def settle_record_response_dict(m: records_pb2.SettleRecordResponse) -> dict:
     key and in the same order (`MessageToDict` orders its keys otherwise); an enum number
     rules_core does not define is left to `MessageToDict`."""
     from convert.json_form import message_dict
-    from rules_core.json_write import settle_record_response_dict as record_dict
+    from convert.json_write import settle_record_response_dict as record_dict
 
     try:
         return record_dict(settle_record_result(m))

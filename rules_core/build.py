@@ -3,19 +3,20 @@ win="7s")``, ``discard(2, "5m")``."""
 
 from __future__ import annotations
 
-from rules_core.notation import parse_flowers, parse_hand, parse_tile, parse_tiles
+from rules_core.notation import parse_all_flowers, parse_flowers, parse_hand, parse_tile, parse_tiles
 from rules_core.records import EventKind, HandEvent
 from rules_core.requests import Dice, Hand, LiabilityRelation, Winner
 
 
 def hand(text: str, win: str | None = None, flowers: str = "", dragon_flowers: str = "") -> Hand:
     """A hand from notation; ``win`` names the winning tile (it is among the concealed tiles);
-    ``dragon_flowers`` the 中发白 held as flowers under `dragons_are_flowers` (``"C C P"``)."""
+    ``flowers`` may hold dragon flowers (``"1f Cf Pf"``), as may the hand; ``dragon_flowers`` the
+    中发白 held as flowers under `dragons_are_flowers`, written as tiles (``"C C P"``)."""
     parsed = parse_hand(text)
-    all_flowers = parsed.flowers + (parse_flowers(flowers) if flowers else ())
+    more_flowers, more_dragons = parse_all_flowers(flowers) if flowers else ((), ())
     winning = parse_tile(win) if win else None
-    dragons = parse_tiles(dragon_flowers) if dragon_flowers else ()
-    return Hand(parsed.concealed, winning, parsed.melds, all_flowers, dragons)
+    dragons = parsed.dragon_flowers + more_dragons + (parse_tiles(dragon_flowers) if dragon_flowers else ())
+    return Hand(parsed.concealed, winning, parsed.melds, parsed.flowers + more_flowers, dragons)
 
 
 def winner(

@@ -1,19 +1,19 @@
 """Which build of the hot path runs: compiled with mypyc, or the pure-Python source.
 
-The modules of `HOT_PATH` (rules_core's, and the readers that feed it) are plain Python,
-the one source. `make install` also compiles them with mypyc (`compile_core.py`) where a C
-compiler is present, leaving an extension module beside each source file, which Python imports
-in its place. The source is used instead:
+`HOT_PATH` lists rules_core's modules on the hot path; the packages above it list their own
+(the build's list is `compile_core.HOT_PATH`, outside rules_core). They are plain Python, the one
+source. `make install` also compiles them with mypyc (`compile_core.py`) where a C compiler is
+present, into one group: an extension module beside each source file, which Python imports in
+its place, and beside this module a record of the group, ``compiled-sources.json``: the SHA-256
+of every source compiled, by path (the image's wheel carries the same record, setup.py). The
+source is used instead:
 
 - when the environment sets ``SHMJ_PURE_PYTHON=1`` (the tests run the rules both ways);
-- when any compiled module is missing or older than its source, so that an edit takes
-  effect at once, before the next `make install` compiles it again. It is all or nothing:
-  compiled modules call one another directly, so a compiled caller would otherwise keep
-  running the old code of a module edited since.
-- in an installed wheel (the image's: setup.py), where pip gives the sources and the
-  compiled modules the times of the install, not of the build: there the wheel's `STAMP`
-  holds the digest of every source the build compiled, and a source that differs from it
-  sends the hot path back to the source.
+- when the record is missing or unreadable, a compiled module of it is missing, or any source
+  of it differs from what was compiled, so that an edit takes effect at once, before the next
+  `make install` compiles it again. It is all or nothing: compiled modules call one another
+  directly, so a compiled caller would otherwise keep running the old code of a module edited
+  since. Digests, not times: pip gives an installed wheel's files the times of the install.
 
 `BUILD` says which: ``"compiled"`` or ``"pure"``.
 """
@@ -27,11 +27,10 @@ import json
 import os
 import sys
 
-HOT_PATH = (  # module names; a package with one of them imports this module first
+HOT_PATH = (  # rules_core's module names; a package with one of them imports this module first
     "rules_core.advice",
     "rules_core.distance",
     "rules_core.flowers",
-    "rules_core.json_write",
     "rules_core.legality",
     "rules_core.memo_key",
     "rules_core.multipliers",
@@ -47,8 +46,6 @@ HOT_PATH = (  # module names; a package with one of them imports this module fir
     "rules_core.validation",
     "rules_core.valuation",
     "rules_core.value_items",
-    "batch.fast_requests",
-    "convert.proto_bytes",
 )
 PURE_ENV = "SHMJ_PURE_PYTHON"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,7 +55,7 @@ _ROOT = _HERE
 for _ in range(__name__.count(".")):
     _ROOT = os.path.dirname(_ROOT)
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
-STAMP = "compiled-sources.json"  # in a wheel's rules_core only: {"rules_core/settle.py": sha256, ...}
+STAMP = "compiled-sources.json"  # the build's record: {"rules_core/settle.py": sha256, ...}
 
 
 def source_file(module: str) -> str:
@@ -71,34 +68,57 @@ def compiled_file(module: str) -> str:
     return module.replace(".", "/") + _SUFFIX
 
 
-def source_digests(root: str) -> dict[str, str]:
-    """The SHA-256 of every hot-path source under `root` (the folder of the packages), by path."""
+def module_of(source: str) -> str:
+    """The module of a source path: rules_core/settle.py gives rules_core.settle."""
+    return source.removesuffix(".py").replace("/", ".")
+
+
+def source_digests(root: str, modules: tuple[str, ...] | list[str] = HOT_PATH) -> dict[str, str]:
+    """The SHA-256 of each module's source under `root` (the folder of the packages), by path."""
     digests = {}
-    for module in HOT_PATH:
+    for module in modules:
         with open(os.path.join(root, source_file(module)), "rb") as source:
             digests[source_file(module)] = hashlib.sha256(source.read()).hexdigest()
     return digests
 
 
-def compiled_is_current() -> bool:
-    stamp = os.path.join(_HERE, STAMP)
+def recorded() -> dict[str, str]:
+    """The build's record of what it compiled, or {} where there is none or it is unreadable."""
     try:
-        built = [os.stat(os.path.join(_ROOT, compiled_file(module))).st_mtime for module in HOT_PATH]
-        if os.path.exists(stamp):  # an installed wheel: by the sources the build compiled
-            with open(stamp, encoding="utf-8") as recorded:
-                return json.load(recorded) == source_digests(_ROOT)
-        sources = [os.stat(os.path.join(_ROOT, source_file(module))).st_mtime for module in HOT_PATH]
-        return all(source <= compiled for source, compiled in zip(sources, built, strict=True))
-    except (OSError, ValueError):  # a compiled module missing, or an unreadable stamp
+        with open(os.path.join(_HERE, STAMP), encoding="utf-8") as record:
+            found = json.load(record)
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def group() -> tuple[str, ...]:
+    """Every module of the compiled group, whichever package it is in: the record's, and
+    rules_core's own."""
+    return tuple(dict.fromkeys([*HOT_PATH, *map(module_of, recorded())]))
+
+
+def compiled_is_current() -> bool:
+    record = recorded()
+    modules = [module_of(source) for source in record]
+    if not set(HOT_PATH) <= set(modules):  # no record, or not of this build list
+        return False
+    try:
+        if not all(os.path.exists(os.path.join(_ROOT, compiled_file(module))) for module in modules):
+            return False
+        return record == source_digests(_ROOT, modules)
+    except OSError:  # a source missing
         return False
 
 
 class _SourceFinder:
-    """Finds the hot-path modules as source files, ahead of their extension modules."""
+    """Finds the compiled group's modules as source files, ahead of their extension modules."""
 
-    @staticmethod
-    def find_spec(fullname, path=None, target=None):
-        if fullname not in HOT_PATH:
+    def __init__(self, modules: tuple[str, ...]):
+        self.modules = frozenset(modules)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.modules:
             return None
         return importlib.util.spec_from_file_location(fullname, os.path.join(_ROOT, source_file(fullname)))
 
@@ -107,7 +127,7 @@ def _choose() -> str:
     if os.environ.get(PURE_ENV) != "1" and compiled_is_current():
         return "compiled"
     if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder())
+        sys.meta_path.insert(0, _SourceFinder(group()))
     return "pure"
 
 

@@ -2,7 +2,9 @@
 
 ``123m 456p EEE 77s`` concealed tiles; ``[123m@3]`` a chow claimed from seat 3;
 ``[555p@1]`` a pung; ``[5555p@1]`` an exposed kong; ``[5555p+@1]`` an added kong;
-``[5555p]`` a concealed kong; ``1f 5f`` flowers. Spaces between groups are optional.
+``[5555p]`` a concealed kong; ``1f 5f`` flowers, and ``Cf Ff Pf`` 中发白 held as flowers under
+`dragons_are_flowers` (RULES.md section 14: `Hand.dragon_flowers`). Spaces between groups are
+optional.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from itertools import groupby
 
 from rules_core.errors import NotationError
 from rules_core.requests import Meld, MeldKind
-from rules_core.tiles import FIRST_HONOUR, HONOUR_LETTERS, SUIT_LETTERS, Flower, Tile
+from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, HONOUR_LETTERS, SUIT_LETTERS, Flower, Tile
 
 
 @dataclass(frozen=True)
@@ -20,13 +22,15 @@ class ParsedHand:
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     flowers: tuple[Flower, ...]
+    dragon_flowers: tuple[Tile, ...] = ()  # Cf Ff Pf
 
 
 def parse_hand(text: str) -> ParsedHand:
-    """Read concealed tiles, bracketed melds and flowers from one string."""
+    """Read concealed tiles, bracketed melds, flowers and dragon flowers from one string."""
     concealed: list[Tile] = []
     melds: list[Meld] = []
     flowers: list[Flower] = []
+    dragons: list[Tile] = []
     pos = 0
     while pos < len(text):
         char = text[pos]
@@ -39,8 +43,8 @@ def parse_hand(text: str) -> ParsedHand:
             melds.append(_parse_meld(text, pos + 1, end))
             pos = end + 1
         else:
-            pos = _parse_tiles(text, pos, len(text), concealed, flowers, stop_at="[")
-    return ParsedHand(tuple(concealed), tuple(melds), tuple(flowers))
+            pos = _parse_tiles(text, pos, len(text), concealed, flowers, stop_at="[", dragons=dragons)
+    return ParsedHand(tuple(concealed), tuple(melds), tuple(flowers), tuple(dragons))
 
 
 def parse_melds(text: str) -> tuple[Meld, ...]:
@@ -79,6 +83,7 @@ def parse_tile(text: str) -> Tile:
 
 
 def parse_flowers(text: str) -> tuple[Flower, ...]:
+    """The eight flowers ``1f``-``8f`` only (a dragon flower ``Cf`` is refused)."""
     tiles: list[Tile] = []
     flowers: list[Flower] = []
     _parse_tiles(text, 0, len(text), tiles, flowers, stop_at="")
@@ -87,12 +92,36 @@ def parse_flowers(text: str) -> tuple[Flower, ...]:
     return tuple(flowers)
 
 
-def _parse_tiles(text, pos, end, tiles, flowers, stop_at) -> int:
+def parse_all_flowers(text: str) -> tuple[tuple[Flower, ...], tuple[Tile, ...]]:
+    """(the flowers, the dragon flowers) of ``1f 5f Cf Pf``."""
+    tiles: list[Tile] = []
+    flowers: list[Flower] = []
+    dragons: list[Tile] = []
+    _parse_tiles(text, 0, len(text), tiles, flowers, stop_at="", dragons=dragons)
+    if tiles:
+        raise NotationError(text, 0, "expected flowers such as '1f 5f Cf', found tiles")
+    return tuple(flowers), tuple(dragons)
+
+
+def _parse_tiles(text, pos, end, tiles, flowers, stop_at, dragons=None) -> int:
+    """Tiles into ``tiles``, flowers into ``flowers``, and dragon flowers (``Cf``) into
+    ``dragons``, where they may be written (None: not here)."""
     digits_start = -1
     while pos < end:
         char = text[pos]
         if char in stop_at:
             break
+        if char in HONOUR_LETTERS and pos + 1 < end and text[pos + 1] == "f":
+            if digits_start >= 0:
+                raise NotationError(text, pos, "numbers must end with a suit letter m, p, s or f")
+            tile = Tile(FIRST_HONOUR + HONOUR_LETTERS.index(char))
+            if tile < FIRST_DRAGON:
+                raise NotationError(text, pos, "only the dragons are flowers: Cf Ff Pf (中发白)")
+            if dragons is None:
+                raise NotationError(text, pos, f"a dragon flower ({char}f) cannot be written here")
+            dragons.append(tile)
+            pos += 2
+            continue
         if char.isspace():
             if digits_start >= 0:
                 raise NotationError(text, pos, "numbers must end with a suit letter m, p, s or f")
@@ -187,13 +216,16 @@ def format_meld(meld: Meld) -> str:
     return f"[{body}{plus}@{meld.from_seat}]"
 
 
-def format_flowers(flowers) -> str:
-    return " ".join(f"{int(f)}f" for f in sorted(flowers))
+def format_flowers(flowers, dragon_flowers=()) -> str:
+    """``1f 5f``, and the dragon flowers after them: ``1f 5f Cf Cf Pf``."""
+    return " ".join(
+        [*(f"{int(f)}f" for f in sorted(flowers)), *(f"{Tile(t).notation}f" for t in sorted(dragon_flowers))]
+    )
 
 
-def format_hand(concealed, melds=(), flowers=()) -> str:
+def format_hand(concealed, melds=(), flowers=(), dragon_flowers=()) -> str:
     parts = [format_tiles(concealed)] if concealed else []
     parts += [format_meld(m) for m in melds]
-    if flowers:
-        parts.append(format_flowers(flowers))
+    if flowers or dragon_flowers:
+        parts.append(format_flowers(flowers, dragon_flowers))
     return " ".join(parts)

@@ -214,7 +214,7 @@ FAMILY_DEFAULTS.update(
 
 
 # The fields of RULES.md section 14 (proto numbers 30-55), by how they are written: they join
-# the message groups of `rules_core.json_names`. Each default is the proto3 default, so the
+# the message groups of `convert.json_names`. Each default is the proto3 default, so the
 # profile digest, which leaves defaults out, is unchanged for classic, sankou and lezi.
 FAMILY_INT_FIELDS = (
     "ordinary_base_fan",

@@ -129,6 +129,7 @@ class CheckWinRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
+    declared_seats: tuple[int, ...] = ()  # 敲: the seats that have knocked (RULES.md section 14)
 
 
 class ListWaitsRequest(NamedTuple):
@@ -146,6 +147,8 @@ class ListWaitsRequest(NamedTuple):
     overrides: Mapping[str, Any] | None = None
     request_id: str = ""
     profile_digest: str = ""  # answered only under the profile of this digest (empty: any)
+    last_tile: bool = False  # for self-draws: the next tile is the last of the wall (海底捞月)
+    declared_seats: tuple[int, ...] = ()  # 敲: the seats that have knocked (RULES.md section 14)
 
 
 Value = TypeVar("Value", bound=tuple)

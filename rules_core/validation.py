@@ -198,6 +198,8 @@ def validate_check_win(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) ->
         outcome = None
     counts: list[list[int]] = []
     _check_winner(request.winner, outcome, "winner", add, True, counts)
+    if request.declared_seats:
+        _check_declared_seats(request.declared_seats, add)
     winner = request.winner
     if profile is not None and (profile.dragons_are_flowers or winner.hand.dragon_flowers):
         check_dragons(profile, winner.hand, winner.passed_tiles, "winner", add)
@@ -219,6 +221,8 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
     for index, tile in enumerate(passed):
         if tile is None:
             add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
+    if request.declared_seats:
+        _check_declared_seats(request.declared_seats, add)
     if profile is not None and (profile.dragons_are_flowers or request.hand.dragon_flowers):
         check_dragons(profile, request.hand, passed, "", add)
     if violations or profile is None:  # no profile only with a violation naming why

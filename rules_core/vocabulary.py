@@ -220,6 +220,16 @@ TERMS: dict[str, Term] = {
     "claims_unit": Term("口", "times"),
     "claims_unit_one": Term("口", "time"),
     "pays_twice": Term("双向承包，付两份", "pays twice: the claims run both ways"),
+    # RULES.md section 14: how 番 act, and who pays under 包三口 and 承包
+    "fan_add_up": Term("番相加", "fan add up"),
+    "fan_double": Term("番翻倍", "each fan doubles"),
+    "fan_on_fixed_add": Term("勒子牌型每番加", "fixed value, each fan adds"),
+    "fan_at_most": Term("番数封顶", "fan used at most"),
+    "baosankou_liable": Term("包三口：一家赔付", "包三口: one liable seat pays"),
+    "contract_partners": Term("承包：互为承包方", "承包: contract partners"),
+    "pattern_kept": Term("副露仍可成碰碰和、混一色或清一色", "its melds keep a pattern"),
+    "not_knocked_pays_all": Term("未敲，包付全部", "had not knocked: pays every share"),
+    "not_knocked_no_wait": Term("未敲，不能胡牌", "has not knocked, and may win only once it has"),
     "winning_tiles": Term("胡张", "winning tile(s)"),
     "on_a_discard": Term("点炮胡", "On a discard"),
     "by_self_draw": Term("自摸胡", "By self-draw"),
@@ -328,6 +338,10 @@ TERMS: dict[str, Term] = {
     "not_among_the_best": Term("非最佳打牌", "Discards not among the best"),
     "best_instead": Term("最佳应打", "best"),
     "all_among_the_best": Term("每张都是最佳打法", "every discard was among the best"),
+    # shmj review -o's summary
+    "reviewed": Term("已复盘", "records reviewed"),
+    "failed": Term("失败", "failed"),
+    "of_discards": Term("占打牌", "of discards"),
 }
 
 

@@ -22,7 +22,8 @@ def judge_win(request: CheckWinRequest, profiles: ProfileRegistry = BUILTIN_REGI
     """`check_win`'s result and the digest of the profile that judged it (CheckWinResponse)."""
     profile, counts = validate_check_win(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
-    winner = evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts)
+    declared = request.winner.seat in request.declared_seats  # read under win_requires_declaration
+    winner = evaluate_winner(profile, request.outcome, request.dealer_seat, multi, request.winner, counts, declared)
     return winner, profiles.digest(profile)
 
 
@@ -42,7 +43,8 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
     """Every tile that completes a legal win, by discard and by self-draw, with its value.
 
     Each candidate is judged exactly as a settlement of the completed hand would
-    judge it: the hand with the tile added, won on that tile.
+    judge it: the hand with the tile added, won on that tile (a self-draw on the last tile of
+    the wall with ``last_tile``; the seat knocked when ``declared_seats`` names it).
     """
     profile, counts = validate_waits(request, profiles)
     multi = multipliers(profile, request.huangfan_count, request.dice)
@@ -54,6 +56,7 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
     discard: list[Wait] = []
     self_draw: list[Wait] = []
     dragons = hand.dragon_flowers
+    declared = request.seat in request.declared_seats  # read under win_requires_declaration
     for tile in ALL_TILES:
         if held[tile] >= 4:
             continue  # no copy of it is left to win on
@@ -62,12 +65,12 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
         counts[tile] += 1
         concealed = tuple(sorted(hand.concealed + (tile,)))
         completed = Hand(concealed, tile, hand.melds, hand.flowers, dragons)
-        for outcome, found, replacement in (
-            (Outcome.DISCARD, discard, False),
-            (Outcome.SELF_DRAW, self_draw, request.replacement_draw),
+        for outcome, found, replacement, last in (
+            (Outcome.DISCARD, discard, False, False),
+            (Outcome.SELF_DRAW, self_draw, request.replacement_draw, request.last_tile),
         ):
-            winner = Winner(request.seat, completed, request.passed_tiles, replacement, request.first_go_around)
-            result = evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, counts)
+            winner = Winner(request.seat, completed, request.passed_tiles, replacement, request.first_go_around, last)
+            result = evaluate_winner(profile, outcome, request.dealer_seat, multi, winner, counts, declared)
             if result.legal:
                 found.append(Wait(tile, result))
         counts[tile] -= 1

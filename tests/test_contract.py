@@ -23,9 +23,9 @@ from mahjong.shanghai.v1 import (
 
 import convert
 import rules_core as rc
+from convert.json_write import error_record, list_waits_response_dict, profile_dict
 from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
 from rules_core.build import hand
-from rules_core.json_write import error_record, list_waits_response_dict, profile_dict
 from tests.debian_tools import debian_tool
 from tests.worked_examples import WORKED_EXAMPLES
 

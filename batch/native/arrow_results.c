@@ -4,7 +4,7 @@
             WinnerResult, ValueItem, Payment, Penalty and NextHand named tuples, indexed as their
             _fields say, checked at import) or an error record (a dict of "requestId" and
             "error": code, message, fieldViolations, reason and metadata, as
-            rules_core.json_write.error_record writes it).
+            convert.json_write.error_record writes it).
    Writes:  the buffers of the columns of batch.arrow_results.CORE_TYPE (the result's columns
             with each enum as its member's number, which Python then names by a take), of
             engine_version and of error: each array's validity, int32 offsets, values or UTF-8
@@ -15,7 +15,7 @@
    Declines (returns None) on anything it is not sure of: an answer of another type, a field
             of another type than the core writes (a list where a tuple is, a float or a bool
             where an int is, an int beyond int32, or beyond 2**53 where a double is), an enum
-            number with no name in rules_core.json_write's table of it, a string that is not
+            number with no name in convert.json_write's table of it, a string that is not
             UTF-8, a record with a key or value of another kind than an error record's (a hand
             record's answer), a column over int32 offsets. The caller then takes the Python path.
    Twin:    batch.arrow_results.python_answers_batch (Arrow's conversion of the same results);
@@ -207,7 +207,7 @@ static const TypeSpec TYPES[N_TYPES] = {
 enum Table { UNITS, PATTERNS, ILLEGAL_REASONS, ITEM_KINDS, PAYMENT_REASONS, PENALTY_REASONS, N_TABLES };
 
 typedef struct {
-    const char *table; /* in rules_core.json_write */
+    const char *table; /* in convert.json_write */
     const char *module;
     const char *enum_name; /* its core enum */
 } TableSpec;
@@ -221,7 +221,7 @@ static const TableSpec TABLES[N_TABLES] = {
     {"PENALTY_REASONS", "rules_core.results", "PenaltyReason"},
 };
 
-/* The keys an error record (rules_core.json_write.error_record) has, or may have. */
+/* The keys an error record (convert.json_write.error_record) has, or may have. */
 enum Key { K_REQUEST_ID, K_ERROR, K_CODE, K_MESSAGE, K_FIELD_VIOLATIONS, K_REASON, K_METADATA, K_FIELD, K_DESCRIPTION,
            N_KEYS };
 static const char *const KEYS[N_KEYS] = {"requestId", "error",  "code",  "message",    "fieldViolations",
@@ -968,35 +968,35 @@ static int check_members(const TableSpec *spec, PyObject *names)
         result = FAILED;
     if (result == FAILED && !PyErr_Occurred())
         PyErr_Format(PyExc_ImportError,
-                     "rules_core.json_write.%s has %zd names, not one for each member of %s.%s by its value",
+                     "convert.json_write.%s has %zd names, not one for each member of %s.%s by its value",
                      spec->table, PyTuple_GET_SIZE(names), spec->module, spec->enum_name);
     return result;
 }
 
-/* A table of rules_core.json_write: a list of str, "" where no member has the value. */
+/* A table of convert.json_write: a list of str, "" where no member has the value. */
 static int take_table(NameTable *table, const TableSpec *spec)
 {
-    PyObject *names = attribute_of("rules_core.json_write", spec->table);
+    PyObject *names = attribute_of("convert.json_write", spec->table);
     if (names == NULL)
         return FAILED;
     PyObject *held = PyList_Check(names) ? PyList_AsTuple(names) : NULL;
     Py_DECREF(names);
     if (held == NULL) {
         if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s is not a list", spec->table);
+            PyErr_Format(PyExc_ImportError, "convert.json_write.%s is not a list", spec->table);
         return FAILED;
     }
     Py_ssize_t size = PyTuple_GET_SIZE(held);
     int taken = WRITTEN;
     if (size < 1 || size > MAX_NAMES) {
-        PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s has %zd names, not 1 to %d", spec->table, size,
+        PyErr_Format(PyExc_ImportError, "convert.json_write.%s has %zd names, not 1 to %d", spec->table, size,
                      MAX_NAMES);
         taken = FAILED;
     }
     for (Py_ssize_t i = 0; i < size && taken == WRITTEN; i++) {
         PyObject *name = PyTuple_GET_ITEM(held, i);
         if (!PyUnicode_Check(name)) {
-            PyErr_Format(PyExc_ImportError, "rules_core.json_write.%s[%zd] is not a str", spec->table, i);
+            PyErr_Format(PyExc_ImportError, "convert.json_write.%s[%zd] is not a str", spec->table, i);
             taken = FAILED;
         } else {
             table->named[i] = PyUnicode_GET_LENGTH(name) > 0;

@@ -2,7 +2,7 @@
  *
  * Reads a rules_core.results.SettleResult (its named tuples: WinnerResult, ValueItem, Payment,
  * Penalty, NextHand) and writes its output line as bytes, newline included: the bytes of
- * batch.records.output_line(rules_core.json_write.settle_response_dict(result)), its Python
+ * batch.records.output_line(convert.json_write.settle_response_dict(result)), its Python
  * twin, which tests hold it to byte for byte. That is msgspec's JSON text of the answer dict:
  * keys in the dict's order, "nextHand" absent when None, enums by name from json_write's tables,
  * every float field as msgspec writes float(x) (shortest round-trip digits, its exponent form),
@@ -740,7 +740,7 @@ static PyObject *encoded_table(PyObject *json_write, const char *name) {
     }
     PyObject *out = NULL;
     if (!PyList_CheckExact(list)) {
-        PyErr_Format(PyExc_ImportError, "json_answer: rules_core.json_write.%s is not a list", name);
+        PyErr_Format(PyExc_ImportError, "json_answer: convert.json_write.%s is not a list", name);
         goto done;
     }
     out = PyTuple_New(PyList_GET_SIZE(list));
@@ -750,7 +750,7 @@ static PyObject *encoded_table(PyObject *json_write, const char *name) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         PyObject *entry = PyList_GET_ITEM(list, i);
         if (!PyUnicode_CheckExact(entry)) {
-            PyErr_Format(PyExc_ImportError, "json_answer: rules_core.json_write.%s[%zd] is not a str", name, i);
+            PyErr_Format(PyExc_ImportError, "json_answer: convert.json_write.%s[%zd] is not a str", name, i);
             Py_CLEAR(out);
             goto done;
         }
@@ -824,7 +824,7 @@ static int load_types(State *state) {
 }
 
 static int load_names(State *state) {
-    PyObject *json_write = PyImport_ImportModule("rules_core.json_write");
+    PyObject *json_write = PyImport_ImportModule("convert.json_write");
     if (json_write == NULL) {
         return FAILED;
     }
@@ -946,7 +946,7 @@ static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "batch.native.json_answer",
     .m_doc = "A settled answer's JSON Lines line, written in C (the twin: "
-             "batch.records.output_line(rules_core.json_write.settle_response_dict(result))).",
+             "batch.records.output_line(convert.json_write.settle_response_dict(result))).",
     .m_size = sizeof(State),
     .m_methods = methods,
     .m_slots = slots,

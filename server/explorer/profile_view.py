@@ -13,8 +13,8 @@ from google.protobuf.json_format import ParseDict, ParseError
 from mahjong.shanghai.v1 import profile_pb2
 
 from convert.json_form import message_dict
+from convert.json_names import camel
 from rules_core.errors import excerpt
-from rules_core.json_names import camel
 from rules_core.profile_words import field_values
 from rules_core.validation import MAX_LENGTHS, over_limit
 from server.explorer.bodies import BadExplorerBody, read_object

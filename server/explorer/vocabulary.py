@@ -16,7 +16,7 @@ from pathlib import Path
 from google.protobuf import descriptor_pb2
 from mahjong.shanghai.v1 import tiles_pb2
 
-from rules_core.json_names import PATTERN
+from convert.json_names import PATTERN
 from rules_core.patterns import PATTERN_NAMES
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, STATUS_WORDS, TERMS, Words
 

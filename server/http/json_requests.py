@@ -20,6 +20,7 @@ import convert
 from convert.advice import advise_request_message
 from convert.advice_json import read_advise_request
 from convert.json_fields import json_violations
+from convert.json_names import camel
 from convert.json_read import (
     read_check_win_request,
     read_list_waits_request,
@@ -29,7 +30,6 @@ from convert.json_read import (
 from convert.json_text import JsonTextError, KeyGivenTwice
 from rules_core.advice_validation import MAX_SEEN
 from rules_core.errors import FieldViolation, InvalidRequest, bounded
-from rules_core.json_names import camel
 from rules_core.validation import MAX_LENGTHS, request_id_violation
 from server import errors
 from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries, UnreadJson, read_in_steps

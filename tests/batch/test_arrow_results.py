@@ -16,9 +16,9 @@ from batch.arrow import settle_answers, settle_arrow_batch, settle_records
 from batch.arrow_results import answers_batch, python_answers_batch
 from batch.arrow_schema import REQUEST, RESULT_SCHEMA, record_batch, result_batch
 from batch.local import answer_record
+from convert.json_write import error_record
 from generators.random_hands import generate_requests
 from rules_core import results
-from rules_core.json_write import error_record
 from rules_core.results import SettleResult
 from tests.server.conftest import ROOT
 

@@ -15,8 +15,8 @@ import rules_core as rc
 from batch.local import settle_request
 from batch.records import count_answer, count_record, new_counts, output_line, read_line
 from clients import rescore_workers
+from convert.json_write import settle_response_dict
 from generators.random_hands import generate_requests
-from rules_core.json_write import settle_response_dict
 from rules_core.results import SettleResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -33,9 +33,9 @@ from batch.arrow_results import (
 )
 from batch.arrow_schema import REQUEST, RESULT_SCHEMA, record_batch
 from batch.local import answer_record
+from convert import json_write
+from convert.json_write import error_record
 from generators.random_hands import generate_requests
-from rules_core import json_write
-from rules_core.json_write import error_record
 from rules_core.results import NextHand, Payment, SettleResult, ValueItem, WinnerResult, new
 from tests.batch.memory import UNDER_ASAN, least_growth
 from tests.batch.native_imports import import_error
@@ -290,7 +290,7 @@ def test_the_enum_tables_it_checks_are_the_names_the_batch_takes():
         assert [n or None for n in getattr(json_write, table)][1:] == names[1:]
 
 
-RESULT_MODULES = "import rules_core.results, rules_core.json_write\n"
+RESULT_MODULES = "import rules_core.results, convert.json_write\n"
 
 
 @pytest.mark.parametrize(
@@ -298,9 +298,9 @@ RESULT_MODULES = "import rules_core.results, rules_core.json_write\n"
     [
         ("rules_core.results.Payment._fields = ('from_seat', 'to_seat', 'reason', 'amount')", "Payment._fields"),
         ("rules_core.results.NextHand._fields = ('dealer_seat',)", "NextHand._fields"),
-        ("rules_core.json_write.PATTERNS = rules_core.json_write.PATTERNS[:-1]", "json_write.PATTERNS has 17 names"),
-        ("rules_core.json_write.ITEM_KINDS = [*rules_core.json_write.ITEM_KINDS, 'X']", "json_write.ITEM_KINDS has 10"),
-        ("rules_core.json_write.UNITS = ('', 'UNIT_FLOWER', 'UNIT_POINT')", "json_write.UNITS is not a list"),
+        ("convert.json_write.PATTERNS = convert.json_write.PATTERNS[:-1]", "json_write.PATTERNS has 17 names"),
+        ("convert.json_write.ITEM_KINDS = [*convert.json_write.ITEM_KINDS, 'X']", "json_write.ITEM_KINDS has 10"),
+        ("convert.json_write.UNITS = ('', 'UNIT_FLOWER', 'UNIT_POINT')", "json_write.UNITS is not a list"),
     ],
 )
 def test_at_import_it_checks_the_fields_and_tables_it_relies_on(change, named):

@@ -23,10 +23,8 @@ import rules_core as rc
 from batch import native, records
 from batch.local import answer_output
 from batch.records import count_answer, counted_result_line, new_counts, output_line, result_line
-from convert.profile_digest import BUILTIN_REGISTRY
-from generators.random_hands import PROFILES, generate_requests
-from rules_core.json_names import SHARE_FIELDS
-from rules_core.json_write import (
+from convert.json_names import SHARE_FIELDS
+from convert.json_write import (
     ILLEGAL_REASONS,
     ITEM_KINDS,
     PATTERNS,
@@ -35,6 +33,8 @@ from rules_core.json_write import (
     UNITS,
     settle_response_dict,
 )
+from convert.profile_digest import BUILTIN_REGISTRY
+from generators.random_hands import PROFILES, generate_requests
 from rules_core.results import NextHand, Payment, Penalty, SettleResult, ValueItem
 from rules_core.version import ENGINE_VERSION
 from tests.batch.memory import UNDER_ASAN, least_growth
@@ -429,7 +429,7 @@ def test_the_pure_python_build_takes_no_native_writer():
 
 # --- the import check ----------------------------------------------------------------------
 
-PATCHED_TYPES = "import collections\nimport rules_core.results as results, rules_core.json_write as json_write\n"
+PATCHED_TYPES = "import collections\nimport rules_core.results as results, convert.json_write as json_write\n"
 
 
 @needs_build
@@ -444,9 +444,9 @@ PATCHED_TYPES = "import collections\nimport rules_core.results as results, rules
         ("results.NextHand = int", "json_answer: rules_core.results.NextHand is not a named tuple"),
         (
             "json_write.PATTERNS = tuple(json_write.PATTERNS)",
-            "json_answer: rules_core.json_write.PATTERNS is not a list",
+            "json_answer: convert.json_write.PATTERNS is not a list",
         ),
-        ("json_write.UNITS[1] = 1", "json_answer: rules_core.json_write.UNITS[1] is not a str"),
+        ("json_write.UNITS[1] = 1", "json_answer: convert.json_write.UNITS[1] is not a str"),
         (
             "import rules_core.version; rules_core.version.ENGINE_VERSION = 1",
             "json_answer: rules_core.version.ENGINE_VERSION is not a str",

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from convert.json_write import settle_record_request_dict
 from rules_core import advise_json, review_record_json
-from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
 from tests.clients.test_replay_cli import shmj
 from tests.rules_core.test_advice_review import EXAMPLE_11

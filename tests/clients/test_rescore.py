@@ -19,8 +19,8 @@ from batch.local import answer_output
 from batch.records import new_counts, output_line
 from clients import rescore_workers
 from clients.cli import main
+from convert.json_write import settle_response_dict
 from generators.random_hands import generate_requests
-from rules_core.json_write import settle_response_dict
 from tests.server.conftest import ROOT, run_server
 from tests.worked_examples import WORKED_EXAMPLES
 

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from batch import native
-from rules_core.compiled import HOT_PATH, STAMP, compiled_file, source_file
+from compile_core import HOT_PATH
+from rules_core.compiled import STAMP, compiled_file, source_file
 from server.data_files import DATA_FILES
 from server.explorer.vocabulary import vocabulary
 from tests.deploy.tools import DEPLOY, ROOT, tool

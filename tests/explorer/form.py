@@ -13,7 +13,7 @@ def winner_fields(winner) -> dict[str, str]:
         ".w-seat": str(winner.seat),
         ".w-hand": format_hand(hand.concealed, hand.melds),
         ".w-win": hand.winning_tile.notation if hand.winning_tile is not None else "",
-        ".w-flowers": format_flowers(hand.flowers),
+        ".w-flowers": format_flowers(hand.flowers, hand.dragon_flowers),
         ".w-passed": format_tiles(winner.passed_tiles),
     }
 
@@ -34,6 +34,7 @@ def enter(page, request: SettleRequest) -> None:
     page.fill("#huangfan", str(request.huangfan_count))
     page.fill("#dice", format_dice(request.dice.first, request.dice.second) if request.dice else "")
     page.fill("#claims", format_claims(request.liabilities))
+    page.fill("#declared", ",".join(map(str, request.declared_seats)))
     page.evaluate("document.querySelector('#winners').replaceChildren()")
     for index, winner in enumerate(request.winners):
         page.click("#add-winner")
@@ -42,6 +43,7 @@ def enter(page, request: SettleRequest) -> None:
             card.locator(selector).fill(value)
         card.locator(".w-replacement").set_checked(winner.replacement_draw)
         card.locator(".w-first").set_checked(winner.first_go_around)
+        card.locator(".w-last").set_checked(winner.last_tile)
 
 
 def settle(page) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,39 @@ def replay_screenshot(browser, url: str) -> None:
     page.wait_for_selector("#replay-result:not([hidden])")
     page.click("#replay-next-pass")
     page.screenshot(path=DOCS / "explorer-replay.png", full_page=True)
+    page.close()
+
+
+def advice_screenshot(browser, url: str) -> None:
+    """The Advice 牌效 view of RULES.md 15.7 example 9 (docs/explorer-advice.png)."""
+    page = open_explorer(browser, url, 1100, 800)
+    page.click("nav a[data-view=advice]")
+    page.fill("#advice-hand", "111p 222p 333p 7789p C")
+    page.fill("#advice-seat", "1")
+    page.fill("#advice-seen", "C 8p 9p")
+    page.click("#advice-button")
+    page.wait_for_selector("#advice-result .advice")
+    page.screenshot(path=DOCS / "explorer-advice.png", full_page=True)
+    page.close()
+
+
+def review_screenshot(browser, url: str) -> None:
+    """The Replay view of RULES.md 15.7 example 11 at its last discard not among the best, with
+    each seat's review and every option of that discard (docs/explorer-review.png)."""
+    from convert.json_write import settle_record_request_dict
+    from rules_core.records import SettleRecordRequest
+    from tests.rules_core.test_advice_review import EXAMPLE_11
+
+    page = open_explorer(browser, url, 1100, 800)
+    page.click("nav a[data-view=replay]")
+    page.fill("#record", json.dumps(settle_record_request_dict(SettleRecordRequest("classic", EXAMPLE_11))))
+    page.click("#replay-button")
+    page.wait_for_selector("#replay-result:not([hidden])")
+    page.click("#replay-next-missed")
+    page.click("#replay-next-missed")
+    page.click(".discard-review .show-options")
+    page.wait_for_selector(".review-options .advice-options")
+    page.screenshot(path=DOCS / "explorer-review.png", full_page=True)
     page.close()
 
 
@@ -77,6 +111,8 @@ def main() -> int:
             page.screenshot(path=DOCS / "explorer-profiles.png", full_page=True)
 
             replay_screenshot(browser, server.http_url)
+            advice_screenshot(browser, server.http_url)
+            review_screenshot(browser, server.http_url)
 
             phone = open_explorer(browser, server.http_url, 390, 844)
             enter(phone, REQUESTS["17"])

@@ -18,7 +18,7 @@ import pytest
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc
 
 import convert
-from rules_core.json_names import camel
+from convert.json_names import camel
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.validation import MAX_LENGTHS
 from server.explorer import profile_view
@@ -137,7 +137,11 @@ def test_the_event_loop_runs_while_the_explorer_words_the_largest_body():
         scope = {"type": "http", "path": "/explorer/profile-words", "method": "POST", "headers": []}
         await asyncio.gather(app(scope, receive, send), another_call())
 
-    asyncio.run(call())
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one once
+    # any test of the package has opened the browser
+    caller = threading.Thread(target=asyncio.run, args=(call(),))
+    caller.start()
+    caller.join()
     assert order == ["another call ran", "explorer answered 200"]
 
 

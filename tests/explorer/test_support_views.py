@@ -55,7 +55,7 @@ def test_a_comparison_says_its_units_and_both_sides_items(page):
     assert table["Seat 0 V 每份牌值"] == ("12 花", "5 分")
     assert table["Seat deltas 输赢"] == ("+36 -12 -12 -12 花", "+15 -5 -5 -5 分")
     assert table["Seat 0 items 项目"] == (
-        "Flower tile x2 花牌 +2\nWind pung 风刻 +1\nBase flowers 底注花 +3\nConcealed hand 门清 x2 (1 番)",
+        "Flower tile x2 花牌 +2\nWind pung 风刻 +1\nBase flowers 底注花 +3\nConcealed hand 门清 x2 (1 fan 番)",
         "Flower tile x2 花牌 +2\nWind pung 风刻 +1\nBase points 底分 +2",
     )
 

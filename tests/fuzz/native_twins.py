@@ -23,8 +23,8 @@ from batch.fast_requests import read_json_request
 from batch.local import settle_answer
 from batch.records import output_line
 from convert.json_text import JsonTextError, read_json
+from convert.json_write import settle_response_dict
 from generators.random_hands import generate_requests
-from rules_core.json_write import settle_response_dict
 from rules_core.results import SettleResult
 from tests.fuzz.hostile_text import HOSTILE_JSON
 

@@ -13,9 +13,9 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
 from clients.loadtest import Workload
+from convert.json_write import settle_record_request_dict
 from generators.record_simulator import simulate_records
 from rules_core.builtin_profiles import BUILTIN_PROFILES
-from rules_core.json_write import settle_record_request_dict
 
 SERVICE = "mahjong.shanghai.v1.ScoringService"
 RPCS = ("Settle", "SettleBatch", "SettleStream", "CheckWin", "ListWaits", "GetProfile", "ListProfiles", "SettleRecord")

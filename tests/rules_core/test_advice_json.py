@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from convert.json_write import settle_record_request_dict
 from rules_core import advise_json, review_record_json
 from rules_core.errors import InvalidRequest
-from rules_core.json_write import settle_record_request_dict
 from rules_core.records import SettleRecordRequest
 from tests.rules_core.test_advice_review import EXAMPLE_11
 

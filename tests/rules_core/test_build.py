@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import rules_core
-from rules_core.compiled import HOT_PATH, PURE_ENV, STAMP, compiled_is_current, source_digests, source_file
+from compile_core import HOT_PATH
+from rules_core.compiled import HOT_PATH as RULES_CORE_HOT_PATH
+from rules_core.compiled import PURE_ENV, STAMP, compiled_is_current, source_digests, source_file
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_COMPILED = "no compiled build, or sources edited since (make install compiles where gcc is)"
@@ -43,8 +45,16 @@ def build_of(env_changes: dict, path: Path = ROOT) -> tuple[str, list[str]]:
     return build, origins
 
 
+def test_the_build_list_is_rules_cores_own_and_then_the_packages_above_it():
+    """rules_core names none of the modules above it: the build's list (compile_core) adds them."""
+    assert HOT_PATH[: len(RULES_CORE_HOT_PATH)] == RULES_CORE_HOT_PATH
+    assert all(m.startswith("rules_core.") for m in RULES_CORE_HOT_PATH)
+    assert [m.split(".")[0] for m in HOT_PATH[len(RULES_CORE_HOT_PATH) :]] == ["convert", "convert", "batch"]
+
+
 def test_this_process_runs_every_hot_module_from_one_build():
     import batch.fast_requests  # noqa: F401  # the batch reader is on the hot path too
+    import convert.json_write  # noqa: F401  # and the JSON writer
     import convert.proto_bytes  # noqa: F401  # and SettleBatch's
 
     origins = [sys.modules[m].__spec__.origin for m in HOT_PATH]
@@ -83,22 +93,21 @@ def test_the_compiled_build_runs_when_current():
 def test_a_module_edited_since_compiling_sends_every_module_to_the_source(tmp_path, module):
     copy_packages(tmp_path)
     assert build_of({}, tmp_path)[0] == "compiled"
-    edited = tmp_path / module
-    later = time.time() + 60  # after the compiled modules were made
-    os.utime(edited, (later, later))
+    with open(tmp_path / module, "a") as edited:
+        edited.write("# edited after the build\n")
     build, origins = build_of({}, tmp_path)
     assert build == "pure"
     assert [Path(o).name for o in origins] == SOURCES
 
 
 @pytest.mark.skipif(not compiled_is_current(), reason=NOT_COMPILED)
-def test_an_installed_wheel_is_judged_by_the_digests_of_the_sources_it_compiled(tmp_path):
+def test_the_build_is_judged_by_the_digests_of_the_sources_it_compiled(tmp_path):
     """pip gives a wheel's files the times of the install: a source may come out newer than its
-    compiled module. The wheel's stamp (setup.py) holds what was compiled; a changed source still
-    sends the hot path back to the source."""
+    compiled module. The build's record (compile_core.record, also in the wheel) holds what was
+    compiled; a changed source still sends the hot path back to the source."""
     copy_packages(tmp_path)
     folder = tmp_path / "rules_core"
-    (folder / STAMP).write_text(json.dumps(source_digests(str(tmp_path))))
+    assert json.loads((folder / STAMP).read_text()) == source_digests(str(tmp_path), HOT_PATH)
     later = time.time() + 60
     for module in HOT_PATH:
         os.utime(tmp_path / source_file(module), (later, later))
@@ -108,5 +117,9 @@ def test_an_installed_wheel_is_judged_by_the_digests_of_the_sources_it_compiled(
     build, origins = build_of({}, tmp_path)
     assert build == "pure"
     assert [Path(o).name for o in origins] == SOURCES
-    (folder / STAMP).write_text("{not json")  # an unreadable stamp: the source, not a crash
+    (folder / STAMP).write_text("{not json")  # an unreadable record: the source, not a crash
     assert build_of({}, tmp_path)[0] == "pure"
+    (folder / STAMP).unlink()  # none at all: the source of every module built, whichever package
+    build, origins = build_of({}, tmp_path)
+    assert build == "pure"
+    assert [Path(o).name for o in origins][: len(RULES_CORE_HOT_PATH)] == SOURCES[: len(RULES_CORE_HOT_PATH)]

@@ -173,3 +173,31 @@ def test_list_waits_takes_notation():
     }
     notation = {"profile": "classic", "hand": {"concealed": "111m 555m 999p EEE 7s"}, "passedTiles": "8s"}
     assert list_waits_json(notation) == list_waits_json(names)
+
+
+def test_dragon_flowers_in_notation_are_the_hands_dragon_flowers():
+    """``Cf Ff Pf`` among the flowers (or in the whole hand's string) fill `dragon_flowers`."""
+    listed = {"concealed": "123m 456p 789s 234s EE", "winningTile": "E", "flowers": ["FLOWER_SPRING"]}
+    listed["dragonFlowers"] = ["TILE_RED", "TILE_GREEN"]
+    expected = json_read.read_hand(listed, "hand", [])
+    for written in (
+        {"concealed": "123m 456p 789s 234s EE", "winningTile": "E", "flowers": "1f Cf Ff"},
+        {"concealed": "123m 456p 789s 234s EE 1f Cf Ff", "winningTile": "E"},
+        {"concealed": "123m 456p 789s 234s EE Cf", "winningTile": "E", "flowers": "1f Ff"},
+    ):
+        violations: list = []
+        assert json_read.read_hand(written, "hand", violations) == expected and violations == []
+    both = {
+        "concealed": "123m 456p 789s 234s EE",
+        "winningTile": "E",
+        "flowers": "1f Cf",
+        "dragonFlowers": ["TILE_RED"],
+    }
+    violations = []
+    json_read.read_hand(both, "hand", violations)
+    assert [(v.field, v.description) for v in violations] == [
+        (
+            "hand.dragon_flowers",
+            "given twice: as hand.dragon_flowers and in notation (Cf Ff Pf); give the dragon flowers one way",
+        )
+    ]

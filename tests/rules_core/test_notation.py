@@ -49,6 +49,9 @@ def test_printing_reads_back_the_same_hand():
         ("[555p@7]", 6, "source seat is 0, 1, 2 or 3"),
         ("[555p]", 5, "names its source seat"),
         ("m12", 0, "must follow the tile numbers"),
+        ("EE Ef", 3, "only the dragons are flowers: Cf Ff Pf (中发白)"),
+        ("[CCCf@1]", 3, "a dragon flower (Cf) cannot be written here"),
+        ("12Cf", 2, "numbers must end with a suit letter m, p, s or f"),
     ],
 )
 def test_bad_notation_says_where(text, position, message):
@@ -56,3 +59,15 @@ def test_bad_notation_says_where(text, position, message):
         parse_hand(text)
     assert error.value.position == position
     assert message in error.value.message
+
+
+def test_dragon_flowers_are_written_among_the_flowers():
+    """RULES.md 14.1: a dragon held as a flower (`dragons_are_flowers`) is ``Cf``, ``Ff`` or ``Pf``."""
+    hand = parse_hand("123m 456p 789s 234s EE 1f 2f Cf Ff Cf")
+    assert hand.concealed[-2:] == (Tile.EAST, Tile.EAST)
+    assert hand.flowers == (Flower.SPRING, Flower.SUMMER)
+    assert hand.dragon_flowers == (Tile.RED, Tile.GREEN, Tile.RED)
+    assert format_hand(hand.concealed, hand.melds, hand.flowers, hand.dragon_flowers) == (
+        "123m 456p 234789s EE 1f 2f Cf Cf Ff"
+    )
+    assert parse_hand("CFP").dragon_flowers == () and parse_hand("CFPf").dragon_flowers == (Tile.WHITE,)

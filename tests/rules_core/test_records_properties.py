@@ -5,9 +5,9 @@ from collections import Counter
 
 import pytest
 
+from convert.json_write import settle_record_request_dict, settle_record_response_dict
 from generators.record_simulator import simulate_records
 from rules_core import CheckWinRequest, Outcome, settle, settle_record, settle_record_json
-from rules_core.json_write import settle_record_request_dict, settle_record_response_dict
 from rules_core.patterns import mask_of
 from rules_core.registry import BUILTIN_REGISTRY
 from rules_core.replay import Win

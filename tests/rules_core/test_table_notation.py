@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core.errors import NotationError
-from rules_core.table_notation import Claim, format_claims, format_dice, parse_claims, parse_dice
+from rules_core.table_notation import Claim, format_claims, format_dice, parse_claims, parse_dice, parse_seats
 
 
 @pytest.mark.parametrize("text", ["3,3", "3 3", "3+3", " 3 , 3 "])
@@ -41,3 +41,17 @@ def test_a_bad_claim_is_pointed_at(text, position):
         position,
         "a claim is CLAIMER:SOURCE:COUNT with seats 0-3, such as 1:2:3",
     )
+
+
+def test_a_claim_may_say_its_pattern_is_kept_and_knocked_seats_are_listed():
+    """RULES.md 14.10.1: `pattern_kept` as ``:kept`` after a claim; `declared_seats` as ``0,2``."""
+    assert parse_claims("1:2:3:kept, 2<1:kept 0:3") == (Claim(1, 2, 3, True), Claim(2, 1, 3, True), Claim(0, 3, 3))
+    assert format_claims(parse_claims("1<2:4 : kept,2<1")) == "1:2:4:kept, 2:1:3"
+    assert parse_seats("0,2") == parse_seats(" 0 2 ") == (0, 2)
+    assert parse_seats("") == ()
+    for bad, position in (("0,4", 2), ("02", 0), ("0;2", 0)):
+        with pytest.raises(NotationError) as error:
+            parse_seats(bad)
+        assert error.value.position == position
+    with pytest.raises(NotationError):
+        parse_claims("1:2:3:kep")

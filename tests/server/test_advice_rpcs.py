@@ -14,10 +14,10 @@ import convert
 import rules_core as rc
 from convert.advice import advise_request_message
 from convert.json_read import read_settle_record_request
+from convert.json_write import settle_record_request_dict
 from rules_core import advise_json, review_record_json
 from rules_core.advice_values import AdviseRequest
 from rules_core.build import hand
-from rules_core.json_write import settle_record_request_dict
 from rules_core.notation import parse_tiles
 from rules_core.records import SettleRecordRequest
 from tests.rules_core.test_advice_review import EXAMPLE_11

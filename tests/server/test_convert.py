@@ -16,10 +16,10 @@ from mahjong.shanghai.v1 import tiles_pb2
 import convert
 import rules_core as rc
 from convert import wire
+from convert.json_write import settle_response_dict
 from convert.memo import Memo
 from convert.results import settle_result
 from generators.random_hands import generate_requests
-from rules_core.json_write import settle_response_dict
 from rules_core.requests import replace
 from server import errors
 from tests.worked_examples import WORKED_EXAMPLES

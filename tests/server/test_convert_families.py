@@ -6,9 +6,9 @@ from mahjong.shanghai.v1 import profile_pb2
 
 import convert
 import rules_core as rc
+from convert.json_write import profile_dict
 from convert.profile_digest import computed_digest, profile_digest
 from rules_core.builtin_profiles import FAMILY_PROFILES
-from rules_core.json_write import profile_dict
 from rules_core.overrides import apply_overrides
 from rules_core.patterns import Pattern
 

@@ -99,6 +99,10 @@ function handPicture(hand) {
   if ((hand.flowers || []).length) {
     line.append(el("span", { class: "group flowers" }, hand.flowers.map(flowerTile), el("small", { text: "flowers 花" })));
   }
+  if ((hand.dragonFlowers || []).length) { // 中发白 held as flowers (RULES.md section 14)
+    line.append(el("span", { class: "group flowers dragon-flowers" }, hand.dragonFlowers.map((t) => tile(t, "flower")),
+      el("small", { text: "dragon flowers 花牌中发白" })));
+  }
   return line;
 }
 
@@ -130,7 +134,10 @@ function unitWord(unit) {
   return words ? words.zh : "";
 }
 
-function itemEffect(item) {
+// An item's effect: the server's words where it gave them (POST /explorer/why: a 番 that adds
+// up, RULES.md section 14), else as today's rules make it (a 番 doubles).
+function itemEffect(item, said = "") {
+  if (said) return said;
   const amount = Number(item.contribution || 0);
   switch (item.kind) {
     case "ITEM_KIND_FLOWERS": case "ITEM_KIND_BASE": return `+${number(amount)}`;
@@ -151,6 +158,7 @@ function addWinner(values = {}) {
   for (const [field, selector] of NOTATION_FIELDS) $(selector, node).value = values[field] || "";
   $(".w-replacement", node).checked = Boolean(values.replacement);
   $(".w-first", node).checked = Boolean(values.first);
+  $(".w-last", node).checked = Boolean(values.last);
   $(".w-remove", node).addEventListener("click", () => { node.remove(); numberWinners(); });
   for (const [, selector] of NOTATION_FIELDS) {
     $(selector, node).addEventListener("input", () => {
@@ -202,7 +210,8 @@ async function validateWinner(node) {
 }
 
 // The notation fields as their inputs are labelled (the parser's message itself is English).
-const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed" };
+const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed",
+  melds: "副露 melds", seen: "已见牌 seen", dice: "骰子 dice" };
 
 // The text with the token around `position` marked, and the message: as the CLI points at it.
 function notationError(field, text, position, message) {
@@ -231,10 +240,11 @@ function tableState() {
     profile: $("#profile").value, outcome: $("#outcome").value, dealer: integer("#dealer"),
     discarder: integer("#discarder"), abandoning: integer("#abandoning"), huangfan: integer("#huangfan"),
     dice: $("#dice").value.trim(), claims: $("#claims").value.trim(), overrides: $("#overrides").value.trim(),
-    compare: $("#compare").value,
+    declared: $("#declared").value.trim(), compare: $("#compare").value,
     winners: $$("#winners .winner").map((node) => ({
       seat: Number.parseInt($(".w-seat", node).value || "0", 10) || 0, ...winnerFields(node),
       replacement: $(".w-replacement", node).checked, first: $(".w-first", node).checked,
+      last: $(".w-last", node).checked,
     })),
   };
 }
@@ -243,29 +253,31 @@ function setState(state) {
   $("#profile").value = state.profile || "classic";
   $("#outcome").value = state.outcome || "OUTCOME_SELF_DRAW";
   for (const key of ["dealer", "discarder", "abandoning", "huangfan"]) $(`#${key}`).value = state[key] || 0;
-  for (const key of ["dice", "claims", "overrides"]) $(`#${key}`).value = state[key] || "";
+  for (const key of ["dice", "claims", "overrides", "declared"]) $(`#${key}`).value = state[key] || "";
   $("#compare").value = state.compare || "";
   if (state.overrides) $("#overrides-box").open = true;
   $("#winners").replaceChildren();
   (state.winners || []).forEach((w) => addWinner(w));
 }
 
-// The dice ("3,3" or "3 3") and claims ("1:2:3" or "1<2:3", the count 3 when left out) are
-// read by the server (rules_core.table_notation), as the CLI reads them.
+// The dice ("3,3" or "3 3"), claims ("1:2:3" or "1<2:3", the count 3 when left out; "1:2:3:kept"
+// when the claimer's melds keep a pattern) and the knocked seats ("0,2") are read by the server
+// (rules_core.table_notation), as the CLI reads them.
 async function tableFields(state) {
   const errors = [];
-  let dice = null, liabilities = [];
-  if (state.dice || state.claims) {
-    const answer = await readNotation({ dice: state.dice, claims: state.claims });
+  let dice = null, liabilities = [], declaredSeats = [];
+  if (state.dice || state.claims || state.declared) {
+    const answer = await readNotation({ dice: state.dice, claims: state.claims, declared: state.declared });
     dice = answer.dice;
     liabilities = answer.liabilities;
+    declaredSeats = answer.declaredSeats || [];
     for (const e of answer.errors) errors.push(`${e.field}: ${e.message} (at character ${e.position + 1})`);
   }
   let overrides = null;
   if (state.overrides) {
     try { overrides = JSON.parse(state.overrides); } catch (e) { errors.push(`overrides: not JSON: ${e.message}`); }
   }
-  return { dice, liabilities, overrides, errors };
+  return { dice, liabilities, declaredSeats, overrides, errors };
 }
 
 async function buildRequest(state) {
@@ -283,8 +295,10 @@ async function buildRequest(state) {
     winners: answers.map((answer, i) => ({
       seat: state.winners[i].seat, hand: answer.hand, passedTiles: answer.passedTiles,
       replacementDraw: state.winners[i].replacement, firstGoAround: state.winners[i].first,
+      lastTile: Boolean(state.winners[i].last),
     })),
   };
+  if (table.declaredSeats.length) request.declaredSeats = table.declaredSeats;
   if (table.dice) request.dice = table.dice;
   if (table.overrides) request.overrides = table.overrides;
   return request;
@@ -336,7 +350,8 @@ function noValueLine(pattern, profile, unit, winner) {
   return el("p", { class: "no-value", "data-pattern": pattern.replace(/^PATTERN_/, "") }, said + why);
 }
 
-function winnerCard(winner, requestWinner, unit, profile) {
+// values: the server's words for the winner's items and their sum ({effects, sum}), or null.
+function winnerCard(winner, requestWinner, unit, profile, values = null) {
   const legal = Boolean(winner.legal);
   const card = el("article", { class: `winner-result ${legal ? "legal" : "illegal"}`, "data-seat": winner.seat || 0 },
     el("h3", {}, `Seat ${winner.seat || 0} `,
@@ -353,13 +368,15 @@ function winnerCard(winner, requestWinner, unit, profile) {
         `: ${enumMeaning(r)}`))));
     return card;
   }
-  const rows = (winner.items || []).map((item) => el("tr", { "data-kind": item.kind },
+  const effects = (values && values.effects) || [];
+  const rows = (winner.items || []).map((item, i) => el("tr", { "data-kind": item.kind, "data-code": item.code || "" },
     el("td", { text: (item.nameEn || "") + ((item.count || 1) > 1 ? ` x${item.count}` : "") }),
     el("td", { lang: "zh", text: item.nameZh || "" }),
-    el("td", { class: "num", text: itemEffect(item), title: `${enumWords(item.kind)}: ${enumMeaning(item.kind)}` })));
+    el("td", { class: "num", text: itemEffect(item, effects[i]), title: `${enumWords(item.kind)}: ${enumMeaning(item.kind)}` })));
   card.append(el("table", { class: "items" },
     el("thead", {}, el("tr", {}, el("th", { text: "Item" }), el("th", { text: "项目" }), el("th", { text: "Effect 效果" }))),
     el("tbody", {}, rows)));
+  if (values && values.sum) card.append(el("p", { class: "value-sum", text: values.sum }));
   card.append(el("p", { class: "value" }, `${term("value_per_share")} = `,
     el("strong", { class: "value-number", text: number(winner.value) }), ` ${unit}`,
     `  (${term("before_multipliers")} ${number(winner.baseValue)})`));
@@ -437,18 +454,20 @@ function versionsLine(response) {
     " · engine 引擎 ", el("code", { class: "engine-version", text: response.engineVersion || "" }));
 }
 
-// shown: whys, the phrases saying why each liable or related seat pays (paymentsWhy); profile,
-// the effective profile when a held pattern adds nothing (silentProfile); view, the view it is
-// shown in ("settle" or "replay"); record, the hand record a replay settled (for the ticket).
+// shown: whys, the phrases saying why each liable or related seat pays (paymentsWhy); values,
+// each winner's item words and sum (settlementWords); profile, the effective profile when a held
+// pattern adds nothing (silentProfile); view, the view it is shown in ("settle" or "replay");
+// record, the hand record a replay settled (for the ticket).
 function settlementView(response, request, shown = {}) {
-  const { whys = [], profile = null, view: shownIn = "settle", record = null } = shown;
+  const { whys = [], values = [], profile = null, view: shownIn = "settle", record = null } = shown;
   const unit = unitWord(response.unit);
   const view = el("div", { class: "settlement", "data-profile": response.profile });
   view.append(ticketButton(), ticketRecord(request, record));
   const unitWords = vocabulary.enums[response.unit] || {};
   view.append(el("p", { class: "profile-line" },
     `${term("profile")} ${response.profile} (${term("unit")}: ${[unitWords.zh, unitWords.en].filter(Boolean).join(" ")})`));
-  (response.winners || []).forEach((w, i) => view.append(winnerCard(w, request && request.winners && request.winners[i], unit, profile)));
+  (response.winners || []).forEach((w, i) => view.append(
+    winnerCard(w, request && request.winners && request.winners[i], unit, profile, values[i] || null)));
   const payments = response.payments || [];
   const list = el("ul", { class: "payment-list" }, payments.map((p, i) => {
     const why = (whys && whys[i]) || [];
@@ -473,20 +492,23 @@ function settlementView(response, request, shown = {}) {
 
 // Each row of one side of a comparison: its label and its value, one string or several lines;
 // every number with the side's unit (花 against 分 would otherwise read as the same scale).
-function itemLine(item) {
-  return `${item.nameEn || ""}${(item.count || 1) > 1 ? ` x${item.count}` : ""} ${item.nameZh || ""} ${itemEffect(item)}`;
+function itemLine(item, said = "") {
+  return `${item.nameEn || ""}${(item.count || 1) > 1 ? ` x${item.count}` : ""} ${item.nameZh || ""} ${itemEffect(item, said)}`;
 }
 
-function comparisonRows(response) {
+// values: each winner's item words and sum from the server (settlementWords), or none.
+function comparisonRows(response, values = []) {
   const unit = unitWord(response.unit);
   const unitWords = vocabulary.enums[response.unit] || {};
   const rows = [["Unit 单位", [unitWords.zh, unitWords.en].filter(Boolean).join(" ")]];
-  (response.winners || []).forEach((w) => {
+  (response.winners || []).forEach((w, i) => {
     const seat = w.seat || 0;
+    const words = values[i] || {};
     rows.push([`Seat ${seat} legal 合法`, w.legal ? "legal 合法" : `not legal 不合法: ${(w.illegalReasons || []).map(enumWords).join(", ")}`]);
     rows.push([`Seat ${seat} patterns 牌型`, (w.patterns || []).map(patternWords).join(", ") || "none 无"]);
     rows.push([`Seat ${seat} V 每份牌值`, `${number(w.value)} ${unit}`]);
-    rows.push([`Seat ${seat} items 项目`, (w.items || []).map(itemLine)]);
+    rows.push([`Seat ${seat} items 项目`,
+      [...(w.items || []).map((item, k) => itemLine(item, (words.effects || [])[k])), ...(words.sum ? [words.sum] : [])]]);
   });
   rows.push(["Seat deltas 输赢", `${(response.seatDeltas || []).map(signed).join(" ")} ${unit}`]);
   rows.push(["Next hand 下一手", response.nextHand ? `dealer 庄家 ${response.nextHand.dealerSeat || 0}, 荒番 ${response.nextHand.huangfanCount || 0}` : "none 无"]);
@@ -498,8 +520,8 @@ function comparisonCell(value) {
   return Array.isArray(value) ? el("td", {}, value.map((line) => el("div", { text: line }))) : el("td", { text: value });
 }
 
-function comparisonView(left, right) {
-  const a = comparisonRows(left), b = comparisonRows(right);
+function comparisonView(left, right, leftValues = [], rightValues = []) {
+  const a = comparisonRows(left, leftValues), b = comparisonRows(right, rightValues);
   const said = (value) => (Array.isArray(value) ? value.join("\n") : value);
   const body = a.map(([label, value], i) => {
     const other = b[i] ? b[i][1] : "";
@@ -549,11 +571,14 @@ async function settle(note = "") {
   }
   try {
     const response = await call("Settle", request);
+    const words = await settlementWords(response, request);
     const view = settlementView(response, request,
-      { whys: await paymentsWhy(response, request), profile: await silentProfile(response, request) });
+      { whys: words.why, values: words.values || [], profile: await silentProfile(response, request) });
     if (state.compare) {
-      const other = await call("Settle", { ...request, profile: state.compare });
-      view.prepend(comparisonView(response, other));
+      const otherRequest = { ...request, profile: state.compare };
+      const other = await call("Settle", otherRequest);
+      const otherWords = await settlementWords(other, otherRequest);
+      view.prepend(comparisonView(response, other, words.values || [], otherWords.values || []));
     }
     $("#result").replaceChildren(view);
   } catch (error) {
@@ -570,26 +595,45 @@ async function paymentsWhy(response, request) {
   const payments = response.payments || [];
   const explained = ["PAYMENT_REASON_LIABILITY", "PAYMENT_REASON_SANKOU"];
   if (!payments.some((p) => explained.includes(p.reason))) return [];
-  let threshold = null;
-  if (payments.some((p) => p.reason === "PAYMENT_REASON_LIABILITY")) {
-    const answer = await call("GetProfile", { name: request.profile, overrides: request.overrides });
-    threshold = answer.profile.liabilityThreshold || 0;
+  return (await settlementWords(response, request, false)).why;
+}
+
+// The server's words for a settlement (POST /explorer/why): why each liable (承包, 包三口) or
+// related (三口) seat pays, and, with `items`, how each item of each winner's value acts and
+// the sum they make (a 番 that adds up, the 番 cap: RULES.md section 14). The effective profile
+// (GetProfile) is asked for only when the words need it: a liability payment, or a 番 or cap item.
+async function settlementWords(response, request, items = true) {
+  const payments = response.payments || [];
+  const liable = payments.some((p) => p.reason === "PAYMENT_REASON_LIABILITY");
+  const worded = items && (response.winners || []).some((w) =>
+    (w.items || []).some((item) => item.kind === "ITEM_KIND_FAN" || item.kind === "ITEM_KIND_CAP"));
+  const body = { payments, liabilities: request.liabilities || [], threshold: null };
+  if (request.declaredSeats) body.declaredSeats = request.declaredSeats;
+  if (liable || worded) {
+    const profile = (await call("GetProfile", { name: request.profile, overrides: request.overrides })).profile;
+    if (liable) body.threshold = profile.liabilityThreshold || 0;
+    body.mode = profile.liabilityMode || "";
+    body.fanAdditive = Boolean(profile.fanAdditive);
+    body.laziValue = Number(profile.laziValue || 0);
   }
+  if (items) body.winners = response.winners || [];
   const reply = await fetch("/explorer/why", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ payments, liabilities: request.liabilities || [], threshold }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   if (!reply.ok) throw new Error(await reply.text());
-  return (await reply.json()).why;
+  return reply.json();
 }
 
 // ---- pasted requests: a SettleRequest, or one line of a rescore file ------------------------
+// A list of tiles in notation; a string is notation already (a hand may be written so: HTTP.md).
 function notationOfTiles(tiles) {
+  if (typeof tiles === "string") return tiles;
   return (tiles || []).map((t) => tileParts(t).notation).join(" ");
 }
 
 function notationOfHand(hand) {
   const parts = [notationOfTiles(hand.concealed)];
+  if (typeof hand.melds === "string") return [...parts, hand.melds].filter(Boolean).join(" ");
   for (const meld of hand.melds || []) {
     const body = (meld.tiles || []).map((t) => tileParts(t).notation).join("");
     const compact = body.replace(/(\d)([mps])(?=\d)/g, "$1");
@@ -599,8 +643,11 @@ function notationOfHand(hand) {
   return parts.filter(Boolean).join(" ");
 }
 
-function flowerNotation(flowers) {
-  return (flowers || []).map((f) => `${FLOWERS.indexOf(String(f).replace(/^FLOWER_/, "")) + 1}f`).join(" ");
+// The flowers, then the dragon flowers (中发白 held as flowers: Cf Ff Pf).
+function flowerNotation(flowers, dragonFlowers = []) {
+  if (typeof flowers === "string") return [flowers, flowerNotation([], dragonFlowers)].filter(Boolean).join(" ");
+  return [...(flowers || []).map((f) => `${FLOWERS.indexOf(String(f).replace(/^FLOWER_/, "")) + 1}f`),
+    ...(dragonFlowers || []).map((t) => `${tileParts(t).notation}f`)].join(" ");
 }
 
 function stateOfRequest(data) {
@@ -611,14 +658,20 @@ function stateOfRequest(data) {
   return {
     profile: r.profile || "classic", outcome: r.outcome || "OUTCOME_SELF_DRAW", dealer: r.dealerSeat || 0,
     discarder: r.discarderSeat || 0, abandoning: r.abandoningSeat || 0, huangfan: r.huangfanCount || 0, dice,
-    claims: (r.liabilities || []).map(camel).map((l) => `${l.claimerSeat || 0}:${l.sourceSeat || 0}:${l.claims || 0}`).join(", "),
+    claims: (r.liabilities || []).map(camel).map((l) =>
+      `${l.claimerSeat || 0}:${l.sourceSeat || 0}:${l.claims || 0}${l.patternKept ? ":kept" : ""}`).join(", "),
+    declared: (r.declaredSeats || []).join(","),
     overrides: r.overrides && Object.keys(r.overrides).length ? JSON.stringify(r.overrides) : "",
     compare: $("#compare").value,
     winners: (r.winners || []).map(camel).map((w) => {
       const hand = camel(w.hand);
-      return { seat: w.seat || 0, hand: notationOfHand({ ...hand, melds: (hand.melds || []).map(camel) }),
-        win: hand.winningTile ? tileParts(hand.winningTile).notation : "", flowers: flowerNotation(hand.flowers),
-        passed: notationOfTiles(w.passedTiles), replacement: Boolean(w.replacementDraw), first: Boolean(w.firstGoAround) };
+      const melds = typeof hand.melds === "string" ? hand.melds : (hand.melds || []).map(camel);
+      return { seat: w.seat || 0, hand: notationOfHand({ ...hand, melds }),
+        win: typeof hand.winningTile === "string" && !hand.winningTile.startsWith("TILE_") ? hand.winningTile
+          : hand.winningTile ? tileParts(hand.winningTile).notation : "",
+        flowers: flowerNotation(hand.flowers, hand.dragonFlowers),
+        passed: notationOfTiles(w.passedTiles), replacement: Boolean(w.replacementDraw), first: Boolean(w.firstGoAround),
+        last: Boolean(w.lastTile) };
     }),
   };
 }
@@ -741,7 +794,7 @@ function readHash() {
   if (query) {
     try { state = JSON.parse(decodeURIComponent(query)); } catch (e) { state = null; }
   }
-  return { view: ["settle", "waits", "profiles", "replay"].includes(view) ? view : "settle", state };
+  return { view: ["settle", "waits", "advice", "profiles", "replay"].includes(view) ? view : "settle", state };
 }
 
 function showView(view) {
@@ -761,7 +814,7 @@ async function addHouseProfiles() {
   }
   for (const summary of summaries.filter((s) => s.base)) {
     const title = `${summary.base}: ${summary.description || ""}`;
-    for (const select of $$("#profile, #waits-profile, #compare")) {
+    for (const select of $$("#profile, #waits-profile, #advice-profile, #compare")) {
       select.append(el("option", { value: summary.name, text: summary.name, title }));
     }
   }
@@ -794,6 +847,10 @@ async function start() {
     $("#waits-seat").value = state.seat || 0;
     $("#waits-profile").value = state.profile || "classic";
     listWaits();
+  }
+  if (view === "advice" && state) {
+    setAdviceState(state); // advice.js
+    advise();
   }
   document.body.dataset.ready = "true";
 }

@@ -178,6 +178,7 @@ function showStep(at) {
     parts.push(settlementView(response.settlement, response.derived, { whys, profile, view: "replay", record: pasted }));
   }
   $("#replay-picture").replaceChildren(...parts);
+  showReviewAt(replayState.at); // review.js: this discard among the best or not, the rivers marked
 }
 
 // note: why this record is here, when it was pasted into Settle.
@@ -206,6 +207,7 @@ async function replayRecord(note = "") {
     replayState.whys = await paymentsWhy(response.settlement, response.derived);
     replayState.profile = await silentProfile(response.settlement, response.derived);
     replayState.steps = followRecord(replayState.record, response);
+    await reviewRecord(record, replayState.record); // review.js: ReviewRecord, each seat summed up
     $("#replay-step").max = String(replayState.steps.length - 1);
     $("#replay-passes").textContent = `${(response.passes || []).length} pass(es) 漏胡`;
     $("#replay-result").hidden = false;

@@ -9,52 +9,44 @@ holds an error, so a reader tells answers and errors apart by one key, ``error``
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Any, Final
 
-from rules_core.errors import ProfileDigestMismatch
-from rules_core.json_names import (
+from convert.json_names import (
     ENUM_FIELDS,
     EVENT_KIND,
     FLAG_FIELDS,
     FLOWER,
     FLOWER_SOURCE,
+    ILLEGAL_REASON,
     INT_FIELDS,
+    ITEM_KIND,
     MELD_KIND,
     OUTCOME,
     PATTERN,
     PATTERN_LIST_FIELDS,
     PATTERN_TABLE_FIELDS,
+    PAYMENT_REASON,
+    PENALTY_REASON,
     SHARE_FIELDS,
     TILE,
     UNIT,
     camel,
 )
-from rules_core.patterns import IllegalReason
+from rules_core.errors import ProfileDigestMismatch
 from rules_core.profile import RuleProfile
 from rules_core.records import Pass, RecordResult, SettleRecordRequest
 from rules_core.requests import SettleRequest
-from rules_core.results import ItemKind, PaymentReason, PenaltyReason, SettleResult, WinnerResult
+from rules_core.results import SettleResult, WinnerResult
 from rules_core.version import ENGINE_VERSION
 from rules_core.waits import Waits
 
-
-def names_by_value(core: type[IntEnum], prefix: str) -> list[str]:
-    """The proto name of each member of ``core`` at the index of its value. An answer's enums
-    are named by list index: an IntEnum member's ``name`` and ``__hash__`` (a dict look-up) are
-    Python functions, called for every pattern, item and payment of every answer."""
-    names = [""] * (max(core) + 1)
-    for member in core:
-        names[member] = f"{prefix}{member.name}"
-    return names
-
-
-ILLEGAL_REASONS: Final = names_by_value(IllegalReason, "ILLEGAL_REASON_")
-PATTERNS: Final = names_by_value(PATTERN.core, PATTERN.prefix)
-ITEM_KINDS: Final = names_by_value(ItemKind, "ITEM_KIND_")
-PAYMENT_REASONS: Final = names_by_value(PaymentReason, "PAYMENT_REASON_")
-PENALTY_REASONS: Final = names_by_value(PenaltyReason, "PENALTY_REASON_")
-UNITS: Final = names_by_value(UNIT.core, UNIT.prefix)
+# An answer's enums are named by list index (EnumCodec.names_by_value).
+ILLEGAL_REASONS: Final = ILLEGAL_REASON.names_by_value()
+PATTERNS: Final = PATTERN.names_by_value()
+ITEM_KINDS: Final = ITEM_KIND.names_by_value()
+PAYMENT_REASONS: Final = PAYMENT_REASON.names_by_value()
+PENALTY_REASONS: Final = PENALTY_REASON.names_by_value()
+UNITS: Final = UNIT.names_by_value()
 
 
 def winner_result_dict(w: WinnerResult) -> dict:
