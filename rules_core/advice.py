@@ -23,6 +23,7 @@ from rules_core.advice_values import (
 )
 from rules_core.distance import (
     NO_SUIT,
+    ORDINARY,
     Melds,
     meld_summary,
     part_tables,
@@ -32,6 +33,7 @@ from rules_core.distance import (
     rule_suit,
     useful_of_best,
 )
+from rules_core.distance_families import family_rules
 from rules_core.multipliers import Multipliers, multipliers
 from rules_core.patterns import Pattern
 from rules_core.profile import RuleProfile
@@ -67,7 +69,7 @@ def advise_holding(
 ) -> AdviceResult:
     """Advice on a real holding: ``counts`` its concealed tile counts, ``seen`` the counts of the
     tiles seen outside it. Its ``profile_digest`` is empty: `advise` adds its registry's."""
-    melds = meld_summary(hand.melds)
+    melds = meld_summary(hand.melds, family_rules(profile, hand))
     rules = path_rules(profile.qualifying_mask, melds)
     tables = part_tables(counts, melds)
     size = 14 - 3 * melds.meld_count
@@ -92,7 +94,7 @@ def advise_holding(
 def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[Path, ...]:
     """The paths of a real holding (``counts`` its concealed counts), by shanten, then pattern,
     then suit; none for a dead holding. The first path's shanten is the holding's."""
-    melds = meld_summary(hand.melds)
+    melds = meld_summary(hand.melds, family_rules(profile, hand))
     rules = path_rules(profile.qualifying_mask, melds)
     overlaps = path_overlaps(rules, part_tables(counts, melds), counts, melds)
     return _paths(rules, overlaps, 14 - 3 * melds.meld_count)
@@ -115,8 +117,11 @@ def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]
         path = _PATHS.get(key)
         if path is None:
             suit = (key & 15) - 1
+            pattern = key >> 4 & 255
             path = _PATHS[key] = Path(
-                Pattern(key >> 4 & 255), None if suit == NO_SUIT else _SUITS[suit], (key >> 12) - 1
+                None if pattern == ORDINARY else Pattern(pattern),
+                None if suit == NO_SUIT else _SUITS[suit],
+                (key >> 12) - 1,
             )
         paths.append(path)
     return tuple(paths)
@@ -166,7 +171,7 @@ class _Valuer:
         if value is None:
             concealed = tuple(ALL_TILES[t] for t in range(TILE_KINDS) for _ in range(counts[t]))
             hand = self.hand
-            completed = Hand(concealed, tile, hand.melds, hand.flowers)
+            completed = Hand(concealed, tile, hand.melds, hand.flowers, hand.dragon_flowers if len(hand) > 4 else ())
             winner = Winner(self.seat, completed, (), False, False)
             result = evaluate_winner(self.profile, ON_SELF_DRAW, self.dealer_seat, self.multi, winner, counts)
             value = self.known[key] = result.value
@@ -195,7 +200,7 @@ def _options(
         counts[tile] -= 1
         part = 3 if tile >= FIRST_HONOUR else tile // 9
         changed = tables[:]
-        melded = bool(melds.suits >> part & 1)
+        melded = bool(melds.keyed >> part & 1)
         changed[part] = honour_table(counts, held, melded) if part == 3 else suit_table(counts, held, part * 9, melded)
         after = path_overlaps(rules, changed, counts, melds, overlaps, part)
         overlap, mask = useful_of_best(rules, after, changed, counts, melds)

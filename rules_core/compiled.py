@@ -30,6 +30,7 @@ import sys
 HOT_PATH = (  # rules_core's module names; a package with one of them imports this module first
     "rules_core.advice",
     "rules_core.distance",
+    "rules_core.distance_families",
     "rules_core.flowers",
     "rules_core.legality",
     "rules_core.memo_key",

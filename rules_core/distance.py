@@ -15,6 +15,9 @@ over the targets that carry it. Each path is a way to combine the parts of
 - `ALL_HONOURS_PUNGS`: the honours, pungs only.
 - `BIG_HANGING`, with four melds only: a pair, of any tile.
 - `CONCEALED`, where it qualifies and every meld is a concealed kong: every part, chows allowed.
+- Under the fields of section 14: `SEVEN_PAIRS`, `ALL_HONOURS` needing a shape and `ORDINARY`
+  (垃圾胡), computed by `rules_core.distance_families`; and no dragon in any target under
+  `dragons_are_flowers` (the melds' summary counts four of each held).
 
 A path is one only when its pattern qualifies under the profile. The holding's overlap is the
 best of its paths'; a holding no path reaches is dead. Alongside each overlap comes the mask of
@@ -26,10 +29,11 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from rules_core.distance_families import FamilyRules, ordinary_overlap, raised_by, seven_pairs_overlap
 from rules_core.patterns import Pattern
 from rules_core.requests import CHOW, CONCEALED_KONG, Meld
 from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
-from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
+from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
 
 # How a path combines the parts.
 _ALL_PARTS_PUNGS: Final = 1
@@ -38,6 +42,10 @@ _ONE_SUIT: Final = 3
 _SUIT_AND_HONOURS: Final = 4
 _HONOURS_ANY_SHAPE: Final = 5
 _HONOURS_PUNGS: Final = 6
+_SEVEN_PAIRS: Final = 7  # the combines from here on are `rules_core.distance_families`'
+_HONOURS_SHAPED: Final = 8
+_ORDINARY: Final = 9
+ORDINARY: Final = 255  # the pattern number of the path ORDINARY (垃圾胡): after every pattern
 
 _HONOUR_BIT: Final = 8  # in a meld signature's suits: bits 1, 2, 4 the suits
 NO_SUIT: Final = -1
@@ -47,7 +55,7 @@ class PathRule(NamedTuple):
     """One path of a holding: its pattern, its suit (0-2; `NO_SUIT` if none), how it combines
     the parts, and whether the target keeps pungs only."""
 
-    pattern: Pattern
+    pattern: int  # a `Pattern`, or `ORDINARY`
     suit: int
     combine: int
     pungs: bool
@@ -69,16 +77,30 @@ def rule_suit(code: int) -> int:
 
 class Melds(NamedTuple):
     """What a holding's melds say about its targets: how many, their tile counts (the four-copies
-    limit), the suits they show, whether one is a chow, whether all are concealed kongs."""
+    limit; four of each dragon under `dragons_are_flowers`), the suits they show, whether one is
+    a chow, whether all are concealed kongs; ``keyed``: the parts whose tables depend on
+    ``held`` (bits as ``suits``); ``family``: the rules of section 14's fields, if any."""
 
     meld_count: int
     held: list[int]
     suits: int
     has_chow: bool
     all_concealed: bool
+    keyed: int = 0
+    family: FamilyRules | None = None
 
 
-def meld_summary(melds: tuple[Meld, ...]) -> Melds:
+def meld_summary(melds: tuple[Meld, ...], family: FamilyRules | None = None) -> Melds:
+    if family is not None:
+        summary = meld_summary(melds)
+        keyed = summary.suits
+        held = summary.held
+        if family.dragons_are_flowers:
+            held = held[:]
+            for dragon in range(FIRST_DRAGON, TILE_KINDS):
+                held[dragon] = 4  # no target holds a dragon: they are flowers
+            keyed |= _HONOUR_BIT
+        return summary._replace(held=held, keyed=keyed, family=family)
     if not melds:
         return _NO_MELDS
     held = [0] * TILE_KINDS
@@ -94,7 +116,7 @@ def meld_summary(melds: tuple[Meld, ...]) -> Melds:
             has_chow = True
         if meld.kind != CONCEALED_KONG:
             all_concealed = False
-    return Melds(len(melds), held, suits, has_chow, all_concealed)
+    return Melds(len(melds), held, suits, has_chow, all_concealed, suits)
 
 
 _NO_MELDS: Final = Melds(0, [0] * TILE_KINDS, 0, False, True)  # its counts are only ever read
@@ -105,13 +127,16 @@ _FLUSHES: Final = (
     (Pattern.HALF_FLUSH_PUNGS, _SUIT_AND_HONOURS, True),
     (Pattern.FULL_FLUSH_PUNGS, _ONE_SUIT, True),
 )
-_RULES: dict[tuple[int, int, int, bool, bool], list[int]] = {}
+_RULES: dict[tuple, list[int]] = {}
 
 
 def path_rules(qualifying_mask: int, melds: Melds) -> list[int]:
     """The paths a holding with these melds may take under a profile's qualifying patterns, in
     pattern order, then suit order, as `PathRule.code`s (cached: few combinations occur)."""
-    key = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
+    family = melds.family
+    key: tuple = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
+    if family is not None:
+        key += (family.seven_pairs, family.honours_need_shape, family.ordinary)
     rules = _RULES.get(key)
     if rules is None:
         found = sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit))
@@ -124,6 +149,7 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
         return bool(qualifying_mask >> pattern & 1)
 
     suits = melds.suits
+    family = melds.family
     found = []
     if qualifies(Pattern.ALL_PUNGS) and not melds.has_chow:
         found.append(PathRule(Pattern.ALL_PUNGS, NO_SUIT, _ALL_PARTS_PUNGS, True))
@@ -137,25 +163,33 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
                 found.append(PathRule(pattern, suit, combine, pungs))
     if suits & ~_HONOUR_BIT == 0:
         if qualifies(Pattern.ALL_HONOURS):
-            found.append(PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_ANY_SHAPE, False))
+            shaped = family is not None and family.honours_need_shape
+            found.append(
+                PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_SHAPED if shaped else _HONOURS_ANY_SHAPE, False)
+            )
         if qualifies(Pattern.ALL_HONOURS_PUNGS):
             found.append(PathRule(Pattern.ALL_HONOURS_PUNGS, NO_SUIT, _HONOURS_PUNGS, True))
     if qualifies(Pattern.BIG_HANGING) and melds.meld_count == 4:
         found.append(PathRule(Pattern.BIG_HANGING, NO_SUIT, _ALL_PARTS_PUNGS, True))
     if qualifies(Pattern.CONCEALED) and melds.all_concealed:
         found.append(PathRule(Pattern.CONCEALED, NO_SUIT, _ALL_PARTS_MIXED, False))
+    if family is not None:
+        if family.seven_pairs and qualifies(Pattern.SEVEN_PAIRS) and melds.meld_count == 0:
+            found.append(PathRule(Pattern.SEVEN_PAIRS, NO_SUIT, _SEVEN_PAIRS, False))
+        if family.ordinary:
+            found.append(PathRule(ORDINARY, NO_SUIT, _ORDINARY, False))
     return found
 
 
 def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
     """The tables of the four parts: 万, 筒, 条, honours."""
     held = melds.held
-    suits = melds.suits
+    keyed = melds.keyed
     return [
-        suit_table(counts, held, 0, bool(suits & 1)),
-        suit_table(counts, held, 9, bool(suits & 2)),
-        suit_table(counts, held, 18, bool(suits & 4)),
-        honour_table(counts, held, bool(suits & _HONOUR_BIT)),
+        suit_table(counts, held, 0, bool(keyed & 1)),
+        suit_table(counts, held, 9, bool(keyed & 2)),
+        suit_table(counts, held, 18, bool(keyed & 4)),
+        honour_table(counts, held, bool(keyed & _HONOUR_BIT)),
     ]
 
 
@@ -175,13 +209,21 @@ def path_overlaps(
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
     if before is None:
-        return [_overlap(rule, tables, counts, held, suits, sets, size) for rule in rules]
+        return [
+            _overlap(rule, tables, counts, held, suits, sets, size)
+            if rule >> 12 & 15 < _SEVEN_PAIRS
+            else _family_overlap(rule, tables, counts, melds)
+            for rule in rules
+        ]
     bit = 1 << changed_part
     overlaps = before[:]
     for index in range(len(rules)):
         rule = rules[index]
         if _parts_read(rule) & bit:
-            overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
+            if rule >> 12 & 15 < _SEVEN_PAIRS:
+                overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
+            else:
+                overlaps[index] = _family_overlap(rule, tables, counts, melds)
     return overlaps
 
 
@@ -197,21 +239,58 @@ def useful_of_best(
     useful = 0
     for index in range(len(rules)):
         if overlaps[index] == best:
-            useful |= _combine(rules[index], tables, counts, held, suits, sets, size, True)[1]
+            rule = rules[index]
+            if rule >> 12 & 15 < _SEVEN_PAIRS:
+                useful |= _combine(rule, tables, counts, held, suits, sets, size, True)[1]
+            else:
+                useful |= _family_useful(rule, counts, melds, best)
     return best, useful
+
+
+def _family_useful(rule: int, counts: list[int], melds: Melds, best: int) -> int:
+    """The useful tiles of a path of section 14 whose overlap is ``best``. A 垃圾胡 target is four
+    sets and a pair: a draw that raises no such target's overlap is passed over unsearched."""
+
+    def overlap(drawn: list[int]) -> int:
+        return _family_overlap(rule, None, drawn, melds)
+
+    def complete(drawn: list[int]) -> int:
+        return _all_parts(part_tables(drawn, melds), 0, 4 - melds.meld_count, False)[0]
+
+    return raised_by(overlap, counts, melds.held, best, complete if rule >> 12 & 15 == _ORDINARY else None)
+
+
+def _family_overlap(rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds) -> int:
+    """The overlap of a path of section 14 (``tables``: the parts' tables of ``counts``, or None
+    to build what is needed)."""
+    family = melds.family
+    assert family is not None  # only its paths have these combines
+    combine = rule >> 12 & 15
+    held = melds.held
+    if combine == _ORDINARY:
+        return ordinary_overlap(family, counts, held, melds)
+    if combine == _SEVEN_PAIRS:
+        return seven_pairs_overlap(counts, held, False)
+    honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
+    overlap = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)[0]
+    if family.honour_seven_pairs and melds.meld_count == 0:
+        pairs = seven_pairs_overlap(counts, held, True)
+        if pairs > overlap:
+            overlap = pairs
+    return overlap
 
 
 def _parts_read(rule: int) -> int:
     """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
     combine = rule >> 12 & 15
-    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED or combine == _SEVEN_PAIRS or combine == _ORDINARY:
         return 15
     suit = (rule >> 8 & 15) - 1
     if combine == _ONE_SUIT:
         return 1 << suit
     if combine == _SUIT_AND_HONOURS:
         return 1 << suit | 8
-    return 8
+    return 8  # the honours, any shape or not
 
 
 _SHIFT: Final = (0, 9, 18, 27)

@@ -4,7 +4,8 @@ The record is replayed as section 13 replays it (`rules_core.replay`, so a malfo
 malformed here too, with the same field violation). Just before each `DISCARD` the seat's
 holding is taken, with what the seat could see: every discard not claimed since (its own
 included) and the tiles of other seats' chows, pungs, exposed and added kongs (a claimed
-discard counted once, in its meld; concealed kongs are face down). Each discard is then
+discard counted once, in its meld; concealed kongs are face down), and whether the seat has
+knocked (敲) with an earlier discard, which makes this one forced. Each discard is then
 advised on as `rules_core.advice` advises a 14-tile holding, and the seats summed up with the
 passes (漏胡) the replay found.
 """
@@ -34,6 +35,7 @@ class _Holding(NamedTuple):
     counts: list[int]
     hand: Hand
     seen: list[int]
+    forced: bool  # the seat knocked with an earlier discard: it may discard only what it drew
 
 
 class _Table:
@@ -77,8 +79,9 @@ class _Table:
                     for tile in meld.tiles:
                         seen[tile] += 1  # type: ignore[index]  # replayed: tiles
         melds = tuple(Meld(m.kind, tuple(sorted(m.tiles)), m.from_seat) for m in own.melds)  # type: ignore[type-var]
-        hand = Hand(own.concealed(), None, melds, tuple(own.flowers))
-        return _Holding(index, seat, event.tile, own.counts[:], hand, seen)  # type: ignore[arg-type]
+        hand = Hand(own.concealed(), None, melds, tuple(own.flowers), tuple(own.dragon_flowers))
+        forced = seat in state.declared  # its knocking discard is behind it (not this one)
+        return _Holding(index, seat, event.tile, own.counts[:], hand, seen, forced)  # type: ignore[arg-type]
 
 
 def review_record(request: SettleRecordRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> ReviewResult:
@@ -96,7 +99,16 @@ def review_record(request: SettleRecordRequest, profiles: ProfileRegistry = BUIL
         if not advice.reachable:
             reviews.append(
                 DiscardReview(
-                    holding.event_index, holding.seat, False, None, holding.discarded, None, (), False, False, False
+                    holding.event_index,
+                    holding.seat,
+                    False,
+                    None,
+                    holding.discarded,
+                    None,
+                    (),
+                    False,
+                    False,
+                    holding.forced,
                 )
             )
             continue
@@ -114,7 +126,7 @@ def review_record(request: SettleRecordRequest, profiles: ProfileRegistry = BUIL
                 best_tiles,
                 chosen.best,
                 chosen.shanten > options[0].shanten,
-                False,  # no built-in profile of sections 1-13 asks a seat to knock
+                holding.forced,
             )
         )
     seats = tuple(_seat_review(seat, reviews, state) for seat in range(4))

@@ -70,19 +70,19 @@ def drawn_where(hand: Hand, counts: list[int], holds) -> list[int]:
     return found
 
 
-def completing(profile, hand: Hand, counts: list[int]) -> list[int]:
-    """The tiles whose draw makes a legal win of a waiting holding."""
-    return drawn_where(hand, counts, lambda drawn: legal(profile, hand, drawn))
+def completing(profile, hand: Hand, counts: list[int], legal_win=legal) -> list[int]:
+    """The tiles whose draw makes a legal win of a waiting holding (judged by ``legal_win``)."""
+    return drawn_where(hand, counts, lambda drawn: legal_win(profile, hand, drawn))
 
 
-def one_exchange_wins(profile, hand: Hand, counts: list[int]) -> bool:
+def one_exchange_wins(profile, hand: Hand, counts: list[int], legal_win=legal) -> bool:
     """Whether an acting holding wins as it is or after one tile out and one in."""
-    if legal(profile, hand, counts):
+    if legal_win(profile, hand, counts):
         return True
     for out in range(TILE_KINDS):
         if counts[out]:
             counts[out] -= 1
-            found = completing(profile, hand, counts)
+            found = completing(profile, hand, counts, legal_win)
             counts[out] += 1
             if found:
                 return True
