@@ -284,6 +284,13 @@ families-differential:
 	FAMILIES_DIFFERENTIAL_HANDS=$(FAMILIES_HANDS) FAMILIES_DIFFERENTIAL_SEED=$(FAMILIES_SEED) \
 		$(PY) -m pytest tests/rules_core/test_families_reference.py -q -k generated_hands
 
+.PHONY: advice-differential
+# RULES.md section 15 against the independent reference of tests/rules_core/reference_advice: 20 times
+# the holdings and records make test runs (2,400 waiting and 120 acting holdings, 40 records; minutes).
+ADVICE_SCALE ?= 20
+advice-differential:
+	SHMJ_ADVICE_ACCEPTANCE=$(ADVICE_SCALE) $(PY) -m pytest tests/rules_core/test_advice_acceptance.py -q
+
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.
 SOAK_SECONDS ?= 600
