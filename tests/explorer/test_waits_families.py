@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 from convert.json_write import profile_dict
-from rules_core.builtin_profiles import FAMILY_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 
-QIAOMA = {key: value for key, value in profile_dict(FAMILY_PROFILES["qiaoma"]).items() if key != "name"}
+QIAOMA = {key: value for key, value in profile_dict(BUILTIN_PROFILES["qiaoma"]).items() if key != "name"}
 NOT_KNOCKED = "seat 0 座位0: 未敲，不能胡牌 has not knocked, and may win only once it has (Knocked seats 已敲: 0)"
 
 
@@ -65,7 +65,9 @@ def test_a_dragon_flower_in_the_hand_counts_one_flower(page):
     """Cf is a flower under qiaoma: no 无花, V = (1 + 1) × 2^1 = 4 on 6m and 9m."""
     list_waits(page, "123m 123p 123s 78m 99s Cf", declared="0")
     assert waits(page, "discard") == [("6m", "4", "门清 Concealed hand"), ("9m", "4", "门清 Concealed hand")]
-    assert page.locator("#waits-result .dragon-flowers .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)") == ["C"]
+    assert page.locator("#waits-result .dragon-flowers .tile").evaluate_all("ts => ts.map(t => t.dataset.tile)") == [
+        "C"
+    ]
 
 
 def test_a_link_keeps_the_knocks_the_last_tile_and_the_overrides(page, browser, explorer_server):

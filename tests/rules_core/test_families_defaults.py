@@ -15,8 +15,8 @@ import pytest
 from convert.profile_digest import BUILTIN_REGISTRY as DIGESTED
 from generators.random_hands import generate_requests
 from rules_core import InvalidRequest, settle
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.legality import judge, pungs_reading_always_best
-from rules_core.registry import FAMILIES_REGISTRY
 from rules_core.requests import replace
 from rules_core.validation import validate_settle
 
@@ -46,12 +46,12 @@ def test_every_answer_is_the_one_before_the_new_fields(seed):
 
 @pytest.mark.parametrize("name", ["qiaoma", "qiaoma_lezi", "qinghunpeng"])
 def test_the_all_pungs_shortcut_of_the_new_profiles_answers_as_valuing_every_reading(name):
-    assert pungs_reading_always_best(FAMILIES_REGISTRY.get(name))
+    assert pungs_reading_always_best(BUILTIN_PROFILES[name])
     compared = 0
     for request in generate_requests(3000, 11):
         request = replace(request, profile=name, declared_seats=(0, 1, 2))
         try:
-            profile, counts = validate_settle(request, FAMILIES_REGISTRY)
+            profile, counts = validate_settle(request)
         except InvalidRequest:
             continue
         for winner, winner_counts in zip(request.winners, counts, strict=True):
