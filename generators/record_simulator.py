@@ -319,7 +319,11 @@ class RecordSimulator:
         """海底捞月: a self-draw on the tile drawn when no more are left to draw after it, and now and
         then on another (the record does not model the wall: the flag is taken as stated). Said
         under the rule families only, so that the records of the other profiles stay as they were."""
-        if not self.profile.families or claim.outcome != Outcome.SELF_DRAW or self.replay.last_kind != EventKind.DRAW:
+        if (
+            not self.profile.section_14_readings
+            or claim.outcome != Outcome.SELF_DRAW
+            or self.replay.last_kind != EventKind.DRAW
+        ):
             return False
         return len(self.wall) <= self.reserve or self.rng.random() < 0.05
 

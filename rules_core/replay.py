@@ -225,18 +225,12 @@ class Replay:
         profile = self.profile
         if tile in hand.locks or profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
-        if profile.families:  # RULES.md section 14: the knock, seven pairs, dragon flowers
-            if profile.win_requires_declaration and seat not in self.declared:
-                return None  # NOT_DECLARED: a seat that has not knocked never passes
-            if not (profile.seven_pairs and not hand.melds) and tile not in hand.waits.shape_waits(hand):
-                return None
-            declared = seat in self.declared
-            return hand.waits.winning_mask(
-                profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
-            )
-        if tile not in hand.waits.shape_waits(hand):
-            return None  # the usual case: no shape, nothing to judge
-        return hand.waits.winning_mask(profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
+        declared = seat in self.declared
+        if profile.win_requires_declaration and not declared:
+            return None  # NOT_DECLARED: a seat that has not knocked never passes
+        return hand.waits.winning_mask(
+            profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
+        )
 
     def knock_waits(self, seat: int, tile: int) -> bool:
         """Whether the seat's hand, once it discards ``tile``, waits as a knocking discard must
