@@ -146,8 +146,8 @@ def _waits_standard(hand: SeatHand, without: int = -1) -> bool:
         counts[without] -= 1
     held = list(counts)
     for meld in hand.melds:
-        for tile in meld.tiles:
-            held[cast(Tile, tile)] += 1
+        for meld_tile in meld.tiles:
+            held[cast(Tile, meld_tile)] += 1
     for tile in shape_waits(counts, False):  # the candidates, each confirmed by the shape itself
         if held[tile] < 4:
             counts[tile] += 1
