@@ -232,6 +232,8 @@ def test_an_arrow_row_settles_as_its_json_line(data):
     except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError, TypeError, ValueError, OverflowError):
         return  # not a row the nested schema can hold
     (row,) = request_rows(batch)
+    if _split_into_a_list(data, row):
+        return  # Arrow took a string (a hand in notation, which JSON reads) as a list of characters
     fast = read_row_request(row)
     if fast is not None:
         assert fast == bounded(dict(row))
@@ -240,6 +242,17 @@ def test_an_arrow_row_settles_as_its_json_line(data):
         assert columnar[0] == bounded(dict(row))
     nested = settle_records(batch)
     assert nested == settle_records(pa.record_batch([pa.array([line])], names=["json"]))
+
+
+def _split_into_a_list(given, held) -> bool:
+    """Whether a string of ``given`` is a list in ``held``, the row Arrow made of it."""
+    if isinstance(given, str):
+        return isinstance(held, list)
+    if isinstance(given, dict) and isinstance(held, dict):
+        return any(_split_into_a_list(value, held.get(key)) for key, value in given.items())
+    if isinstance(given, list) and isinstance(held, list):
+        return any(_split_into_a_list(g, h) for g, h in zip(given, held, strict=False))
+    return False
 
 
 def as_the_nested_form_means_it(row: dict) -> dict:
