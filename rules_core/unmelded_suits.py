@@ -3,7 +3,7 @@
 `rules_core.target_parts` searches a suit's table the first time it sees the suit. A concealed
 hand's suits (no meld holding their tiles) are few enough to search all at build time: every
 count of 0-4 of each of the nine tiles, at most 14 tiles in all, is `SUITS` suits. `make`
-writes their tables to `TABLE_FILE` beside this module (`python -m rules_core.unmelded_suits`),
+writes their tables to `TABLE_FILE` beside this module (`build`),
 each suit at its rank (`rank`: its place among them in order of its counts, first tile first)
 as one record of `RECORD_SIZE` bytes:
 
@@ -22,7 +22,6 @@ import hashlib
 import mmap
 import os
 import struct
-import sys
 from typing import Final
 
 NO_TARGET: Final = -1000  # target_parts.NO_TARGET (imported by it, so repeated here)
@@ -34,9 +33,11 @@ RECORD_SIZE: Final = 2 * SLOTS + 4 * SLOTS
 MAGIC: Final = b"SHMJ unmelded suits 1\n"
 HEAD_SIZE: Final = len(MAGIC) + 32  # then the SHA-256 of the search
 _HERE = os.path.dirname(os.path.abspath(__file__))
-TABLE_FILE: Final = os.path.join(_HERE, "unmelded_suits.bin")
-SEARCH_FILE: Final = os.path.join(_HERE, "target_parts.py")
+# Not Final: the tests point them elsewhere.
+TABLE_FILE = os.path.join(_HERE, "unmelded_suits.bin")
+SEARCH_FILE = os.path.join(_HERE, "target_parts.py")
 _MASKS = struct.Struct("<20H")
+_RECORD = struct.Struct("<20B20H")
 
 
 def _count_suits(tiles: int, most: int) -> int:
@@ -129,9 +130,9 @@ def encode(mixed: list[int], pungs: list[int], mixed_useful: list[int], pungs_us
 
 def decode(data: mmap.mmap | bytes, offset: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """The table of the record at ``offset``."""
-    values = [NO_TARGET if byte == NONE_BYTE else byte for byte in data[offset : offset + 2 * SLOTS]]
-    masks = list(_MASKS.unpack_from(data, offset + 2 * SLOTS))
-    return values[:SLOTS], values[SLOTS:], masks[:SLOTS], masks[SLOTS:]
+    fields = _RECORD.unpack_from(data, offset)
+    values = [NO_TARGET if byte == NONE_BYTE else byte for byte in fields[: 2 * SLOTS]]
+    return values[:SLOTS], values[SLOTS:], list(fields[2 * SLOTS : 3 * SLOTS]), list(fields[3 * SLOTS :])
 
 
 def every_suit():
@@ -172,7 +173,3 @@ def build(path: str = TABLE_FILE) -> int:
         out.write(MAGIC + digest + bytes(data))
     os.replace(partial, path)
     return written
-
-
-if __name__ == "__main__":
-    print(f"{build(sys.argv[1] if len(sys.argv) > 1 else TABLE_FILE)} suits written to the table file")
