@@ -44,7 +44,9 @@ $(SERVER_STAMP): requirements.txt requirements-build.txt pyproject.toml | python
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(STAMP): $(SERVER_STAMP) requirements-dev.txt requirements-batch.txt requirements-spark.txt
+# After the compiled hot path (order only), so that no pip writes into the venv while mypyc reads it:
+# `make -j` then runs the venv's steps in turn, beside the Node.js packages and the tools' venv.
+$(STAMP): $(SERVER_STAMP) requirements-dev.txt requirements-batch.txt requirements-spark.txt | $(CORE_STAMP)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
@@ -65,7 +67,7 @@ $(GEN_STAMP): $(PROTOS) $(SERVER_STAMP) Makefile
 		$(PROTOS:$(PROTO_DIR)/%=%)
 	touch $(GEN_STAMP)
 
-$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP)
+$(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SERVER_STAMP) | $(GEN_STAMP)
 	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json
 	if command -v gcc >/dev/null; then \
 		$(PY) compile_core.py >build-core.log 2>&1 && rm build-core.log \
@@ -107,14 +109,27 @@ client-cpp:
 run: install-server
 	$(VENV)/bin/shmj-server
 
-# The whole suite against the build make install made, then the rules' tests against the
-# pure-Python source too when that build is the compiled one. The Debian packages come
-# first: gcc must be there before install compiles rules_core, python3.11-venv before the venvs.
+# The whole suite against the build make install made and, beside it, the rules' tests against
+# the pure-Python source too when that build is the compiled one (their report follows the
+# suite's). The Debian packages come first: gcc must be there before install compiles
+# rules_core, python3.11-venv before the venvs.
+# The suite runs in TEST_WORKERS processes (pytest-xdist), each test file whole in one of them,
+# so that a file's fixtures (a server, a built client, the image's wheels) are made once:
+# most tests wait on servers, compilers and other processes, and meanwhile others run.
+# TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= 3
+PURE_LOG := build/test-pure.log
 test: debian-packages
-	$(MAKE) install tools
-	$(PY) -m pytest
+	$(MAKE) -j3 install tools
+	mkdir -p build
 	if $(PY) -c "import rules_core, sys; sys.exit(rules_core.BUILD != 'compiled')"; then \
-		SHMJ_PURE_PYTHON=1 $(PY) -m pytest tests/rules_core; fi
+		SHMJ_PURE_PYTHON=1 $(PY) -m pytest -p no:cacheprovider tests/rules_core >$(PURE_LOG) 2>&1 & pure=$$!; \
+	else pure=; fi; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15; suite=$$?; \
+	[ -z "$$pure" ] || { wait $$pure; pure_status=$$?; \
+		echo "tests/rules_core against the pure-Python source (SHMJ_PURE_PYTHON=1):"; cat $(PURE_LOG); \
+		[ $$pure_status = 0 ] || suite=1; }; \
+	exit $$suite
 
 # The Debian packages of .ci/debian-packages that this machine lacks (apt-get, as root; none
 # needed when nothing is missing; otherwise it says what to install and fails).
@@ -124,10 +139,13 @@ debian-packages:
 # The container image, built by buildah from deploy/Dockerfile on a Debian base made here
 # (no Docker engine; docs/OPERATIONS.md), and its tests: served for real, not part of `make test`.
 IMAGE ?= localhost/shmj-scoring:dev
-.PHONY: image test-image
-image:
-	$(PYTHON) .ci/install_debian_packages.py --list .ci/debian-packages-image
+.PHONY: image image-packages test-image
+image: image-packages
 	deploy/image/build.sh $(IMAGE)
+
+# The Debian packages of .ci/debian-packages-image that this machine lacks (buildah, debootstrap).
+image-packages:
+	$(PYTHON) .ci/install_debian_packages.py --list .ci/debian-packages-image
 
 test-image: install image
 	SHMJ_IMAGE=$(IMAGE) $(PY) -m pytest tests/image

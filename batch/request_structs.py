@@ -24,6 +24,7 @@ from mahjong.shanghai.v1 import settlement_pb2 as pb
 from msgspec import Meta
 
 from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
+from convert.unread import JsonDefault, enum_zero, json_default
 from rules_core.validation import (
     MAX_CONCEALED,
     MAX_FLOWERS,
@@ -57,17 +58,22 @@ READ_FIELDS: dict[str, tuple[str, ...]] = {}
 
 
 def _unread(field: FieldDescriptor) -> Any:
-    """The type of a field this reader does not read: absent, null or its proto3 default (which
-    the bounded reader reads as absent); any other value is the bounded reader's to read."""
-    if field.is_repeated:
-        return Annotated[list[None], Meta(max_length=0)] | None
-    return _DEFAULTS.get(field.type, None)
+    """The type of a field this reader does not read: absent, null or its proto3 default in any
+    of its forms (`convert.unread.json_default`, which the bounded reader reads as absent); any
+    other value is the bounded reader's to read."""
+    default = json_default(field)
+    if default == JsonDefault.ENUM_ZERO:
+        return Literal[enum_zero(field), 0] | None  # type: ignore[valid-type]
+    return _DEFAULTS[default]
 
 
-_DEFAULTS = {
-    FieldDescriptor.TYPE_BOOL: Literal[False] | None,
-    FieldDescriptor.TYPE_INT32: Literal[0] | None,
-    FieldDescriptor.TYPE_STRING: Literal[""] | None,
+_DEFAULTS: dict[JsonDefault, Any] = {
+    JsonDefault.NULL_ONLY: None,
+    JsonDefault.EMPTY_LIST: Annotated[list[None], Meta(max_length=0)] | None,
+    JsonDefault.EMPTY_OBJECT: Annotated[dict[str, None], Meta(max_length=0)] | None,
+    JsonDefault.FALSE: Literal[False] | None,
+    JsonDefault.ZERO: Literal[0] | None,
+    JsonDefault.EMPTY_TEXT: Literal[""] | None,
 }
 
 

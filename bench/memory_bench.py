@@ -27,7 +27,7 @@ from convert import responses as convert_responses
 from convert import wire
 from convert.messages import settle_request_message
 from generators.random_hands import HandGenerator
-from rules_core import InvalidRequest, legality, multipliers, overrides, patterns, settle, shape, valuation
+from rules_core import InvalidRequest, legality, multipliers, overrides, patterns, settle, shape, valuation, value_items
 from server.errors import invalid_request
 
 
@@ -57,12 +57,16 @@ def cache_sizes() -> dict[str, tuple[int, int | None]]:
         "convert.wire.TAILS": (len(wire.TAILS), wire.TAILS.limit),
     }
     for module, name in (
-        (valuation, "_fan"),
-        (valuation, "_fan_items"),
-        (valuation, "_fixed_value"),
-        (valuation, "_source_item"),
-        (valuation, "_base_item"),
-        (valuation, "_change_names"),
+        (valuation, "fan_parts"),
+        (valuation, "fixed_value"),
+        (value_items, "fan_items"),
+        (value_items, "_source_item"),
+        (value_items, "no_flowers_item"),
+        (value_items, "base_item"),
+        (value_items, "base_fan_item"),
+        (value_items, "shape_fan_item"),
+        (value_items, "_wide_cap_item"),
+        (value_items, "_change_names"),
         (legality, "pungs_reading_always_best"),
     ):
         info = getattr(module, name).cache_info()

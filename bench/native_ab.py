@@ -1,7 +1,8 @@
 """What each native module of batch/native pays: the batch paths with it on and off, side by side.
 
 One process, the same generated records for every variant (5% of them malformed, as a data lake
-has them), the variants run in turn within each run so that the machine's load falls on each
+has them; written as protobuf's MessageToDict writes them, or with ``--every-field`` as this
+product writes its JSON, every field printed at its default too), the variants run in turn within each run so that the machine's load falls on each
 alike, and the median of ``--runs`` runs of each:
 
 - the JSON Lines core of ``shmj rescore --local``: each line read (``batch.records.read_line``),
@@ -77,9 +78,13 @@ for _form, _variants in VARIANTS.items():
     VARIANTS[_form] = {variant: off for variant, off in _variants.items() if all(map(present, off))}
 
 
-def generated(count: int, seed: int) -> tuple[list[bytes], list[pa.RecordBatch]]:
-    """``count`` generated hands as JSON Lines lines and as nested RecordBatches."""
-    requests = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(count, seed=seed)]
+def generated(count: int, seed: int, every_field: bool = False) -> tuple[list[bytes], list[pa.RecordBatch]]:
+    """``count`` generated hands as JSON Lines lines and as nested RecordBatches: as protobuf's
+    MessageToDict writes them (a field at its default left out), or with ``every_field`` as this
+    product writes its JSON (``convert.json_form.message_dict``: every field without presence
+    printed, defaults included, as in a record's derived request)."""
+    messages = [convert.settle_request_message(r) for r in generate_requests(count, seed=seed)]
+    requests = [MessageToDict(m, always_print_fields_with_no_presence=every_field) for m in messages]
     for index in range(0, count, 20):  # 5% malformed
         requests[index] = {"requestId": f"bad-{index}", "profile": "classic", "winners": [{"seat": 9}]}
     lines = [json.dumps(r, separators=(",", ":")).encode() for r in requests]
@@ -137,8 +142,8 @@ def cpu_us(work, *args) -> float:
     return (time.process_time() - start) * 1e6
 
 
-def measure(count: int, runs: int, seed: int) -> dict:
-    lines, batches = generated(count, seed)
+def measure(count: int, runs: int, seed: int, every_field: bool = False) -> dict:
+    lines, batches = generated(count, seed, every_field)
     requests = requests_of(lines)
     loaded = {
         name: present(name) and all(getattr(owner, a) is not None for a in attrs)
@@ -190,6 +195,7 @@ def measure(count: int, runs: int, seed: int) -> dict:
     gc.unfreeze()
     return {
         "records": count,
+        "every_field": every_field,
         "settled_by_engine": len(requests),
         "runs": runs,
         "modules_loaded": loaded,
@@ -206,8 +212,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--out", type=Path, help="a JSON file to merge the figures into")
     parser.add_argument("--key", default="native_ab", help="the key they go under in --out")
+    parser.add_argument(
+        "--every-field",
+        action="store_true",
+        help="write the records as this product writes JSON (every field, defaults included), not as MessageToDict",
+    )
     args = parser.parse_args()
-    report = measure(args.records, args.runs, args.seed)
+    report = measure(args.records, args.runs, args.seed, args.every_field)
     report["commit"] = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()

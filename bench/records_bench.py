@@ -1,6 +1,6 @@
 """Benchmark: replaying hand records (牌谱) against settling the requests they imply.
 
-    make bench-records      # or: python -m bench.records_bench [--count 400] [--json FILE]
+    make bench-records      # or: python -m bench.records_bench [--count 400] [--families] [--json FILE]
 
 Simulated hands (`generators.record_simulator`) of 80 to 120 events, about 100, are replayed
 with `settle_record` (every event checked, the 漏胡 passes judged, the derived request settled)
@@ -9,7 +9,8 @@ pure-Python builds (each in a child process, ``SHMJ_PURE_PYTHON=1`` for the seco
 (`time.process_time`), the best of several rounds: the machine is shared. The figure that
 matters is the ratio: a record's CPU against its derived settle's (target: at most 20x). The
 costliest record known (`bench.costliest_record`, a hostile one) is measured too, against the
-mean simulated record.
+mean simulated record. With ``--families`` the hands are those of the rule families of
+RULES.md section 14 (`qiaoma`, `qiaoma_lezi`, `qinghunpeng`: dragon flowers, the knock).
 """
 
 from __future__ import annotations
@@ -26,12 +27,18 @@ from bench.costliest_record import costliest_record
 ROUNDS = 5
 
 
-def measure(count: int, seed: int) -> dict:
+def measure(count: int, seed: int, families: bool = False) -> dict:
     """Records per second and the CPU ratio, in this process's build."""
-    from generators.record_simulator import RecordSimulator
-    from rules_core import BUILD, settle, settle_record
+    from functools import partial
 
-    simulator = RecordSimulator(seed)
+    from generators.record_simulator import FAMILY_PROFILES, PROFILES, RecordSimulator
+    from rules_core import BUILD
+    from rules_core import settle as settle_alone
+    from rules_core import settle_record as replay_alone
+    from rules_core.registry import BUILTIN_REGISTRY as registry
+
+    settle, settle_record = partial(settle_alone, profiles=registry), partial(replay_alone, profiles=registry)
+    simulator = RecordSimulator(seed, FAMILY_PROFILES if families else PROFILES, registry)
     records = []
     index = 0
     while len(records) < count:
@@ -55,6 +62,7 @@ def measure(count: int, seed: int) -> dict:
     costliest = _costliest_us()
     return {
         "build": BUILD,
+        "profiles": "families" if families else "classic, sankou, lezi",
         "records": len(records),
         "mean_events": round(sum(len(r.events) for r in records) / len(records), 1),
         "records_per_second": round(len(records) / replay),
@@ -85,17 +93,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=400, help="records of 80-120 events (default 400)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--families", action="store_true", help="hands of qiaoma, qiaoma_lezi and qinghunpeng")
     parser.add_argument("--json", help="write the figures to this file too")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(args.count, args.seed)))
+        print(json.dumps(measure(args.count, args.seed, args.families)))
         return 0
     results = []
     for pure in (False, True):
         env = {**os.environ, "SHMJ_PURE_PYTHON": "1" if pure else "0"}
         command = [sys.executable, "-m", "bench.records_bench", "--child", "--count", str(args.count)]
-        command += ["--seed", str(args.seed)]
+        command += ["--seed", str(args.seed)] + (["--families"] if args.families else [])
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
         results.append(json.loads(done.stdout))
     for result in results:

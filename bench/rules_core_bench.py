@@ -92,8 +92,6 @@ def run_families(requests, rounds: int = 7) -> dict:
     (every seat knocked, so that `qiaoma`'s wins are judged in full): the best CPU time of
     interleaved rounds, as ratios to `classic`'s. Requests a profile refuses (a dragon among
     the tiles under dragons_are_flowers) count as they cost."""
-    from rules_core.registry import FAMILIES_REGISTRY
-
     variants = {
         name: [replace(r, profile=name, declared_seats=(0, 1, 2, 3)) for r in requests]
         for name in ("classic", *FAMILY_PROFILES)
@@ -105,7 +103,7 @@ def run_families(requests, rounds: int = 7) -> dict:
             start = clock()
             for request in batch:
                 try:
-                    settle(request, FAMILIES_REGISTRY)
+                    settle(request)
                 except InvalidRequest:
                     pass
             best[name] = min(best[name], clock() - start)

@@ -256,17 +256,21 @@ def profiles_dict(args) -> dict:
         return convert.message_dict(answer)
 
 
-def effective_profile(args, request: dict) -> dict | None:
+def effective_profile(args, request: dict, digest: str = "") -> dict | None:
     """The request's effective RuleProfile in proto3 JSON (its profile and overrides): from
-    rules_core with ``--local``, else asked of the server (GetProfile); None when unknown."""
+    rules_core with ``--local``, or when the answer's ``digest`` is that of the same profile
+    resolved here from the built-ins (the server settled by exactly it); else asked of the
+    server (GetProfile). None when unknown."""
     name, overrides = request.get("profile", ""), request.get("overrides") or None
-    if args.local:
+    if args.local or digest:
         from convert.json_read import read_overrides
+        from convert.profile_digest import profile_digest
         from rules_core.overrides import resolve_profile
 
         changes = read_overrides(overrides, "overrides", [])  # already checked by the settlement
-        profile, _ = resolve_profile(name, changes, house_profiles(args))
-        return convert.message_dict(convert.rule_profile(profile)) if profile is not None else None
+        profile, _ = resolve_profile(name, changes, house_profiles(args) if args.local else BUILTIN_REGISTRY)
+        if args.local or (profile is not None and profile_digest(profile) == digest):
+            return convert.message_dict(convert.rule_profile(profile)) if profile is not None else None
     with _client(args) as client:
         changes = ParseDict(overrides, profile_pb2.RuleProfile()) if overrides else None
         return convert.message_dict(client.get_profile(name, changes))
@@ -277,7 +281,7 @@ def liability_threshold(args, request: dict, response: dict) -> int | None:
     needs; asked for only when the settlement has a liability payment (None otherwise)."""
     if not needs_threshold(response.get("payments", [])):
         return None
-    profile = effective_profile(args, request)
+    profile = effective_profile(args, request, response.get("profileDigest", ""))
     return int(profile.get("liabilityThreshold", 0)) if profile is not None else None
 
 
@@ -291,7 +295,7 @@ def settlement_text(args, request: dict, response: dict) -> str:
     needs_profile = needs_threshold(response.get("payments", [])) or any(
         item.get("kind") in _WORDED_ITEMS for winner in response.get("winners", []) for item in winner.get("items", [])
     )
-    profile = effective_profile(args, request) if needs_profile else None
+    profile = effective_profile(args, request, response.get("profileDigest", "")) if needs_profile else None
     liabilities = request.get("liabilities") or []
     return report.settlement_table(response, liabilities, None, profile, request.get("declaredSeats"))
 

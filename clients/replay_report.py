@@ -3,7 +3,8 @@ pass (漏胡) with the win it could have been and when its lock lifted, the requ
 imply, and the settlement.
 
 The hands are followed by `rules_core.replay.Replay` without a profile (tiles only: the passes
-come from the answer, which a server may have judged under a house profile of its own).
+come from the answer, which a server may have judged under a house profile of its own); whether
+a drawn 中发白 is a flower (RULES.md 14.6) is read from the record itself.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from rules_core.notation import format_flowers, format_hand, format_meld, format
 from rules_core.patterns import Pattern
 from rules_core.profile_words import pattern_words
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
-from rules_core.replay import Replay
+from rules_core.replay import Replay, dragons_shown_as_flowers
+from rules_core.tiles import FIRST_DRAGON
 from rules_core.vocabulary import TERMS, term
 
 # The events after which a seat's locks lift: it draws, chows, pungs or lays down a kong.
@@ -77,14 +79,17 @@ def _said(seat: int, key: str, what: str = "") -> str:
 def _event_text(event: HandEvent, replay: Replay, outcome: str) -> str:
     seat, kind = event.seat, event.kind
     if kind == EventKind.DEAL:
-        flowers = f" ({term('flowers')} {format_flowers(event.flowers)})" if event.flowers else ""
+        shown = event.flowers or event.dragon_flowers
+        flowers = f" ({term('flowers')} {format_flowers(event.flowers, event.dragon_flowers)})" if shown else ""
         return _said(seat, "is_dealt", format_tiles(event.tiles) + flowers)
     if kind == EventKind.DRAW:
-        return (
-            _said(seat, "draws_flower", f"{int(event.flower)}f")
-            if event.flower
-            else _said(seat, "draws", _tile(event.tile))
-        )
+        if event.flower:
+            return _said(seat, "draws_flower", f"{int(event.flower)}f")
+        if replay.dragons_are_flowers and event.tile is not None and event.tile >= FIRST_DRAGON:
+            return _said(seat, "draws_flower", format_flowers((), (event.tile,)))  # 中发白 as a flower: Cf
+        return _said(seat, "draws", _tile(event.tile))
+    if kind == EventKind.DECLARE:
+        return _said(seat, "knocks")
     if kind == EventKind.DISCARD:
         return _said(seat, "discards", _tile(event.tile))
     if kind in (EventKind.CHOW, EventKind.PUNG, EventKind.EXPOSED_KONG):
@@ -96,7 +101,8 @@ def _event_text(event: HandEvent, replay: Replay, outcome: str) -> str:
     if kind == EventKind.CONCEALED_KONG:
         return _said(seat, "concealed_kong", _tile(event.tile))
     if kind == EventKind.WIN:
-        return _said(seat, "claims_a_win", f": {words(outcome)}").replace(" : ", ": ")
+        last = f", {term('on_the_last_tile')}" if event.last_tile else ""
+        return _said(seat, "claims_a_win", f": {words(outcome)}{last}").replace(" : ", ": ")
     if kind == EventKind.EXHAUSTIVE_DRAW:
         return term("wall_exhausted")
     return _said(seat, "leaves")
@@ -108,11 +114,17 @@ def _tile(tile) -> str:
 
 def _hand(replay: Replay, seat: int) -> str:
     hand = replay.seats[seat]
-    return format_hand(hand.concealed(), hand.melds, hand.flowers)
+    return format_hand(hand.concealed(), hand.melds, hand.flowers, hand.dragon_flowers)
 
 
 def _changes_hand(kind: EventKind) -> bool:
-    return kind not in (EventKind.DRAW, EventKind.WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.ABANDON)
+    return kind not in (
+        EventKind.DRAW,
+        EventKind.WIN,
+        EventKind.EXHAUSTIVE_DRAW,
+        EventKind.ABANDON,
+        EventKind.DECLARE,
+    )
 
 
 def record_story(record: SettleRecordRequest, response: dict, threshold: int | None = None) -> str:
@@ -130,7 +142,7 @@ def record_story(record: SettleRecordRequest, response: dict, threshold: int | N
         f" {len(events)} {term('events')}"
     ]
     width = len(str(len(events) - 1))
-    replay = Replay(None, record.dealer_seat)
+    replay = Replay(None, record.dealer_seat, dragons_are_flowers=dragons_shown_as_flowers(events))
     for index, event in enumerate(events):
         replay.apply(index, event)
         text = _event_text(event, replay, outcome)
@@ -160,7 +172,7 @@ def derived_lines(derived: dict) -> list[str]:
     for index, data in enumerate(derived.get("winners", [])):
         winner = read_winner(data, f"winners[{index}]", [])
         hand = winner.hand
-        text = f"  seat {winner.seat}  {format_hand(hand.concealed, hand.melds, hand.flowers)}"
+        text = f"  seat {winner.seat}  {format_hand(hand.concealed, hand.melds, hand.flowers, hand.dragon_flowers)}"
         if hand.winning_tile is not None:
             text += f"  {TERMS['on_tile'].en} {_tile(hand.winning_tile)} {TERMS['on_tile'].zh}"
         flags = []
@@ -170,7 +182,12 @@ def derived_lines(derived: dict) -> list[str]:
             flags.append(term("replacement_draw"))
         if winner.first_go_around:
             flags.append(term("first_go_around"))
+        if winner.last_tile:
+            flags.append(term("on_the_last_tile"))
         lines.append(text + (f"  ({', '.join(flags)})" if flags else ""))
+    knocked = derived.get("declaredSeats", [])
+    if knocked:
+        lines.append(f"  {term('knocked_seats')}: seat {', '.join(str(seat) for seat in knocked)}")
     for relation in derived.get("liabilities", []):
         seats = (relation.get("claimerSeat", 0), relation.get("sourceSeat", 0), relation.get("claims", 0))
         lines.append(f"  {claimed_phrase(*seats)}")

@@ -20,14 +20,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from convert.json_names import PATTERN
 from convert.json_read import read_overrides
 from convert.profile_digest import profile_digest
-from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import FieldViolation, excerpt, key_path
 from rules_core.overrides import apply_overrides
-from rules_core.profile import FAMILY_FIELDS, FAMILY_PATTERN_TABLE_FIELDS
-from rules_core.registry import FAMILIES_REGISTRY, ProfileEntry, ProfileRegistry
+from rules_core.registry import ProfileEntry, ProfileRegistry
 
 DOCUMENT_FIELDS = ("name", "base", "description", "overrides")
 NAME_PATTERN = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -55,59 +53,13 @@ def _name_violation(name: Any) -> str | None:
         return f"at most {MAX_NAME_CHARS} characters, got {len(name)}"
     if not NAME_PATTERN.fullmatch(name):
         return f"{name!r}: lower-case letters, digits and '-' only (such as 'shanghai-club-a')"
-    if name in BUILTIN_PROFILES or name in FAMILY_PROFILES:
+    if name in BUILTIN_PROFILES:
         return f"{name!r} is a built-in profile; choose another name"
     return None
 
 
-def _snake(name: str) -> str:
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
-
-
-def _family_overrides(overrides: Any, violations: list[FieldViolation]) -> tuple[Any, dict[str, Any]]:
-    """The document's overrides without the fields of RULES.md section 14 (read by
-    `read_overrides`), and those fields as core values (checked by `apply_overrides`)."""
-    if not isinstance(overrides, dict):
-        return overrides, {}
-    rest: dict[str, Any] = {}
-    family: dict[str, Any] = {}
-    for key, value in overrides.items():
-        name = _snake(key) if isinstance(key, str) else key
-        if name not in FAMILY_FIELDS:
-            rest[key] = value
-        elif name in FAMILY_PATTERN_TABLE_FIELDS:
-            family[name] = _pattern_table(value, f"overrides.{name}", violations)
-        else:
-            family[name] = value
-    return rest, family
-
-
-def _pattern_table(value: Any, path: str, violations: list[FieldViolation]) -> list:
-    """(pattern, value) pairs of a table written as a list of ``{pattern, value}`` entries."""
-    if not isinstance(value, list):
-        violations.append(FieldViolation(path, "expected a list of {pattern, value} entries"))
-        return []
-    pairs = []
-    for index, entry in enumerate(value):
-        where = f"{path}[{index}]"
-        if not isinstance(entry, dict) or set(entry) - {"pattern", "value"}:
-            violations.append(FieldViolation(where, "expected {pattern, value}"))
-            continue
-        pattern = PATTERN.read(entry.get("pattern", 0), f"{where}.pattern", violations)
-        if pattern is None:
-            violations.append(FieldViolation(f"{where}.pattern", "must be a specified pattern"))
-            continue
-        pairs.append((pattern, entry.get("value", 0)))
-    return pairs
-
-
-def read_house_profile(
-    document: Any, source: str = "", families: bool = False
-) -> tuple[ProfileEntry | None, list[FieldViolation]]:
-    """The house profile a document defines, or None and every violation in it. With
-    ``families``, a document may be based on the profiles of RULES.md section 14 and set their
-    fields (`FAMILIES_REGISTRY`: until the wire carries those fields a server reads without)."""
-    bases = {**BUILTIN_PROFILES, **FAMILY_PROFILES} if families else BUILTIN_PROFILES
+def read_house_profile(document: Any, source: str = "") -> tuple[ProfileEntry | None, list[FieldViolation]]:
+    """The house profile a document defines, or None and every violation in it."""
     if not isinstance(document, dict):
         kind = "nothing" if document is None else type(document).__name__
         return None, [FieldViolation("", f"expected a mapping with name, base and overrides, got {kind}")]
@@ -122,10 +74,10 @@ def read_house_profile(
     if problem:
         violations.append(FieldViolation("name", problem))
     base_name = document.get("base")
-    base = bases.get(base_name) if isinstance(base_name, str) else None
+    base = BUILTIN_PROFILES.get(base_name) if isinstance(base_name, str) else None
     if base is None:
         shown = "required" if base_name is None else f"unknown profile {excerpt(base_name)}"
-        names = ", ".join(bases)
+        names = ", ".join(BUILTIN_PROFILES)
         violations.append(FieldViolation("base", f"{shown}; a house profile is based on one of {names}"))
     description = document.get("description", "")
     if description is None:
@@ -135,14 +87,11 @@ def read_house_profile(
     elif len(description) > MAX_DESCRIPTION_CHARS:
         violations.append(FieldViolation("description", f"at most {MAX_DESCRIPTION_CHARS} characters"))
     read_faults: list[FieldViolation] = []
-    written, family = (
-        _family_overrides(document.get("overrides"), read_faults) if families else (document.get("overrides"), {})
-    )
-    overrides = read_overrides(written or None, "overrides", read_faults)
+    overrides = read_overrides(document.get("overrides") or None, "overrides", read_faults)
     violations.extend(read_faults)
     profile = None
     if base is not None and not read_faults:  # the values are checked against the base even when the name is bad
-        profile, faults = apply_overrides(base, {**(overrides or {}), **family})
+        profile, faults = apply_overrides(base, overrides or {})
         violations.extend(faults)
     if violations or profile is None:
         return None, violations
@@ -150,20 +99,17 @@ def read_house_profile(
     return entry, []
 
 
-def house_registry(
-    documents: Iterable[tuple[str, Any]], families: bool = False
-) -> tuple[ProfileRegistry | None, list[Problem]]:
+def house_registry(documents: Iterable[tuple[str, Any]]) -> tuple[ProfileRegistry | None, list[Problem]]:
     """A registry of the built-in profiles and the house profiles of ``(source, document)`` pairs
     (read in the order given), or None and every problem: all of them are valid or none is used.
-    With ``families``, the profiles of RULES.md section 14 are built in too (`read_house_profile`). Answers under it carry the profile digest
-    (`convert.profile_digest`)."""
+    Answers under it carry the profile digest (`convert.profile_digest`)."""
     problems: list[Problem] = []
     entries: dict[str, ProfileEntry] = {}
     for count, (source, document) in enumerate(documents, 1):
         if count > MAX_HOUSE_PROFILES:
             problems.append(Problem(source, "", f"at most {MAX_HOUSE_PROFILES} house profiles"))
             break
-        entry, violations = read_house_profile(document, source, families)
+        entry, violations = read_house_profile(document, source)
         problems.extend(Problem(source, v.field, v.description) for v in violations)
         if entry is None:
             continue
@@ -174,6 +120,4 @@ def house_registry(
             entries[entry.name] = entry
     if problems:
         return None, problems
-    if families:
-        return ProfileRegistry(entries.values(), FAMILIES_REGISTRY.builtin, profile_digest), []
     return ProfileRegistry(entries.values(), digest=profile_digest), []

@@ -32,7 +32,6 @@ from convert.json_names import (
     UNIT,
     camel,
 )
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
 from rules_core.errors import ProfileDigestMismatch
 from rules_core.profile import RuleProfile
 from rules_core.records import Pass, RecordResult, SettleRecordRequest
@@ -234,12 +233,12 @@ def settle_request_dict(request: SettleRequest) -> dict:
                     for m in w.hand.melds
                 ],
                 "flowers": [FLOWER.name_of[f] for f in w.hand.flowers],  # type: ignore[index]  # never None once validated
-                "dragonFlowers": _tile_names(dragon_flowers_of(w.hand)),
+                "dragonFlowers": _tile_names(w.hand.dragon_flowers),
             },
             "passedTiles": _tile_names(w.passed_tiles),
             "replacementDraw": w.replacement_draw,
             "firstGoAround": w.first_go_around,
-            "lastTile": last_tile_of(w),
+            "lastTile": w.last_tile,
         }
         for w in request.winners
     ]
@@ -248,12 +247,12 @@ def settle_request_dict(request: SettleRequest) -> dict:
             "claimerSeat": r.claimer_seat,
             "sourceSeat": r.source_seat,
             "claims": r.claims,
-            "patternKept": pattern_kept_of(r),
+            "patternKept": r.pattern_kept,
         }
         for r in request.liabilities
     ]
     out["abandoningSeat"] = request.abandoning_seat
-    out["declaredSeats"] = list(declared_seats_of(request))
+    out["declaredSeats"] = list(request.declared_seats)
     return out
 
 

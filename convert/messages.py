@@ -8,7 +8,6 @@ from mahjong.shanghai.v1 import tiles_pb2
 
 import rules_core as rc
 from convert.profiles import overrides_message
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of, pattern_kept_of
 
 
 def _tile_numbers(tiles) -> list[int]:
@@ -23,7 +22,7 @@ def hand_message(hand: rc.Hand) -> tiles_pb2.Hand:
             tiles_pb2.Meld(kind=m.kind or 0, tiles=_tile_numbers(m.tiles), from_seat=m.from_seat) for m in hand.melds
         ],
         flowers=[f or 0 for f in hand.flowers],
-        dragon_flowers=_tile_numbers(dragon_flowers_of(hand)),
+        dragon_flowers=_tile_numbers(hand.dragon_flowers),
     )
 
 
@@ -34,7 +33,7 @@ def winner_message(winner: rc.Winner) -> pb.Winner:
         passed_tiles=_tile_numbers(winner.passed_tiles),
         replacement_draw=winner.replacement_draw,
         first_go_around=winner.first_go_around,
-        last_tile=last_tile_of(winner),
+        last_tile=winner.last_tile,
     )
 
 
@@ -67,12 +66,12 @@ def settle_request_message(request: rc.SettleRequest) -> pb.SettleRequest:
         winners=[winner_message(w) for w in request.winners],
         liabilities=[
             pb.LiabilityRelation(
-                claimer_seat=r.claimer_seat, source_seat=r.source_seat, claims=r.claims, pattern_kept=pattern_kept_of(r)
+                claimer_seat=r.claimer_seat, source_seat=r.source_seat, claims=r.claims, pattern_kept=r.pattern_kept
             )
             for r in request.liabilities
         ],
         abandoning_seat=request.abandoning_seat,
-        declared_seats=declared_seats_of(request),
+        declared_seats=request.declared_seats,
     )
     return with_dice(message, request.dice)
 

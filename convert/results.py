@@ -75,13 +75,15 @@ def settle_record_result(m: records_pb2.SettleRecordResponse) -> rc.RecordResult
         huangfan_count=derived.huangfan_count,
         discarder_seat=derived.discarder_seat,
         liabilities=tuple(
-            rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims) for r in derived.liabilities[:]
+            rc.LiabilityRelation(r.claimer_seat, r.source_seat, r.claims, r.pattern_kept)
+            for r in derived.liabilities[:]
         ),
         abandoning_seat=derived.abandoning_seat,
         overrides=overrides(derived.overrides, "derived.overrides", Violations())
         if derived.HasField("overrides")
         else None,
         request_id=derived.request_id,
+        declared_seats=tuple(derived.declared_seats[:]),
     )
     passes = tuple(
         rc.Pass(p.seat, _tile(p.tile), p.event_index, tuple(map(_PATTERN, p.patterns[:]))) for p in m.passes[:]
@@ -114,10 +116,12 @@ def _winner(w) -> rc.Winner:
             _tile_or_none(hand.winning_tile),
             tuple(rc.Meld(_MELD_KIND(x.kind), tuple(map(_tile, x.tiles[:])), x.from_seat) for x in hand.melds[:]),
             tuple(map(_FLOWER, hand.flowers[:])),
+            tuple(map(_tile, hand.dragon_flowers[:])),
         ),
         tuple(map(_tile, w.passed_tiles[:])),
         w.replacement_draw,
         w.first_go_around,
+        w.last_tile,
     )
 
 

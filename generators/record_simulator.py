@@ -3,7 +3,10 @@
 Each hand is dealt from a shuffled wall of the 144 tiles and flowers and played to its end:
 draws and flower replacements, discards, chows, pungs and kongs of every kind, passes (漏胡),
 wins of every outcome, false claims (a win on a locked tile), exhaustive draws and, under
-`lezi`, abandons. The walls are stacked so that special patterns happen far more often than
+`lezi`, abandons. Under the rule families of RULES.md section 14 (`FAMILY_PROFILES`) the
+dragons are flowers where the profile says so (dealt into ``dragon_flowers``, drawn and
+replaced), and a seat knocks (``DECLARE``) before a discard that leaves its hand waiting, then
+throws what it draws and claims nothing but a win. The walls are stacked so that special patterns happen far more often than
 at a real table: one or two seats are dealt a hand a tile short of a flush, a pungs hand or
 all honours, and the tiles they wait on come early in the wall, where the other seats draw
 and throw them; now and then the dealer is dealt a complete hand (天胡), or a seat most of
@@ -26,6 +29,7 @@ from rules_core.build import (
     added_kong,
     chow,
     concealed_kong,
+    declare,
     discard,
     exhaustive_draw,
     exposed_kong,
@@ -36,14 +40,17 @@ from rules_core.multipliers import multipliers
 from rules_core.overrides import resolve_profile
 from rules_core.patterns import IllegalReason
 from rules_core.records import EventKind, HandEvent, SettleRecordRequest
+from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.replay import Phase, Replay, settle_record
 from rules_core.requests import Dice, MeldKind, Outcome
 from rules_core.settle import evaluate_winner
-from rules_core.tiles import ALL_FLOWERS, FIRST_HONOUR, TILE_KINDS, Flower, Tile
+from rules_core.tiles import ALL_FLOWERS, FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, Flower, Tile
 
 PROFILES = ("classic", "sankou", "lezi")
+FAMILY_PROFILES = ("qiaoma", "qiaoma_lezi", "qinghunpeng")  # RULES.md section 14
 _STYLES = ("flush", "half_flush", "pungs", "honours")
 _RESERVE = 14  # tiles kept back, so that a kong's or a flower's replacement draw always finds one
+_DRAGON_RESERVE = 12  # and more where the twelve dragons are flowers too
 
 
 class _RobbingPlan(NamedTuple):
@@ -74,21 +81,31 @@ class _Wall:
 
 
 class RecordSimulator:
-    def __init__(self, seed: int = 0):
+    """Records under the profiles named (``profiles``, looked up in ``registry``), one chosen at
+    random per hand."""
+
+    def __init__(
+        self, seed: int = 0, profiles: tuple[str, ...] = PROFILES, registry: ProfileRegistry = BUILTIN_REGISTRY
+    ):
         self.rng = random.Random(seed)
         self.hands = HandGenerator(seed + 1)
+        self.profile_names = profiles
+        self.registry = registry
 
     # --- one record -----------------------------------------------------------------------------
 
     def record(self, index: int = 0) -> SettleRecordRequest:
         rng = self.rng
-        profile_name = rng.choice(PROFILES)
+        profile_name = rng.choice(self.profile_names)
         dealer = rng.randrange(4)
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6)) if rng.random() < 0.3 else None
         huangfan = rng.choice((0, 0, 0, 1, 2))
-        profile, _ = resolve_profile(profile_name, None)
+        profile, _ = resolve_profile(profile_name, None, self.registry)
         assert profile is not None
         self.profile = profile
+        self.dragons = profile.dragons_are_flowers
+        self.knocks = profile.win_requires_declaration
+        self.reserve = _RESERVE + (_DRAGON_RESERVE if self.dragons else 0)
         self.multi = multipliers(profile, 0, None)
         self.dealer = dealer
         self.replay = Replay(profile, dealer)
@@ -107,7 +124,7 @@ class RecordSimulator:
             request_id=f"hand-{index}",
         )
         if rng.random() < 0.5:
-            deltas = list(settle_record(request).settlement.seat_deltas)
+            deltas = list(settle_record(request, self.registry).settlement.seat_deltas)
             if rng.random() < 0.1:
                 seat = rng.randrange(4)
                 deltas[seat] += rng.choice((-10.0, -2.0, 2.0, 10.0))
@@ -152,8 +169,10 @@ class RecordSimulator:
         for seat in seats:
             size = 14 if seat == self.dealer else 13
             hand = dealt.get(seat, [])
+            dragons: list[int] = []  # dealt 中发白, revealed as flowers and replaced (dragons_are_flowers)
             while len(hand) < size:
-                hand.append(pool.pop())
+                tile = pool.pop()
+                (dragons if self.dragons and tile >= FIRST_DRAGON else hand).append(tile)
             while flowers and rng.random() < 0.12:
                 deal_flowers[seat].append(flowers.pop())
             self._emit(
@@ -162,6 +181,7 @@ class RecordSimulator:
                     seat,
                     tiles=tuple(Tile(t) for t in hand),
                     flowers=tuple(deal_flowers[seat]),
+                    dragon_flowers=tuple(Tile(t) for t in dragons),
                 )
             )
         rest: list = pool + flowers
@@ -209,7 +229,7 @@ class RecordSimulator:
         for _ in range(30):
             sets, pair = self.hands.special_sets(rng.choice(_STYLES[:3]))
             wanted = [t for s in sets for t in s] + pair
-            if tile in wanted:
+            if tile in wanted and not (self.dragons and max(wanted) >= FIRST_DRAGON):
                 other = self._take_hand(pool, "", 14, wanted)
                 if tile in other:
                     other.remove(tile)
@@ -222,13 +242,13 @@ class RecordSimulator:
     def _take_hand(self, pool: list[int], style: str, size: int, wanted: list[int] | None = None) -> list[int]:
         """``size`` tiles of a complete hand of the style (or ``wanted``), taken from the pool as
         far as it has them."""
+        honours = 4 if self.dragons else 7  # the winds alone where the dragons are flowers
         if wanted is not None:
             pass
         elif style == "honours":
-            wanted = [FIRST_HONOUR + self.rng.randrange(7) for _ in range(size)]
+            wanted = [FIRST_HONOUR + self.rng.randrange(honours) for _ in range(size)]
         else:
-            sets, pair = self.hands.special_sets(style)
-            wanted = [t for s in sets for t in s] + pair
+            wanted = self._wanted(style)
         hand: list[int] = []
         for tile in wanted[:size]:
             if tile in pool:
@@ -236,11 +256,20 @@ class RecordSimulator:
                 hand.append(tile)
         return hand
 
+    def _wanted(self, style: str) -> list[int]:
+        """The tiles of four sets and a pair of the style; none a dragon where dragons are flowers."""
+        while True:
+            sets, pair = self.hands.special_sets(style)
+            wanted = [t for s in sets for t in s] + pair
+            if not (self.dragons and max(wanted) >= FIRST_DRAGON):
+                return wanted
+
     # --- play ------------------------------------------------------------------------------------
 
     def _play(self, wall: _Wall) -> None:
         rng = self.rng
         replay = self.replay
+        self.wall = wall
         for seat in range(4):
             if len(replay.seats[seat].flowers) == 8 and rng.random() < 0.9:
                 self._emit(win(seat))  # 八花 on the deal
@@ -252,7 +281,7 @@ class RecordSimulator:
             if phase == Phase.HOLDING:
                 self._hold(seat)
             elif phase == Phase.CLAIMED:
-                self._emit(discard(seat, _notation(self._discard_choice(seat))))
+                self._throw(seat)
             elif phase == Phase.DRAWING:
                 self._draw(seat, wall)
             elif phase == Phase.DISCARDED:
@@ -268,8 +297,11 @@ class RecordSimulator:
         if claim is not None:
             reasons = self._reasons(seat, claim)
             if rng.random() < (0.9 if not reasons else 0.3 if IllegalReason.INCOMPLETE_SHAPE not in reasons else 0.0):
-                self._emit(win(seat))  # a legal win, or now and then a false claim on a complete shape
+                self._emit(win(seat, self._on_the_last_tile(claim)))  # a legal win, or a false claim
                 return
+        if seat in self.replay.declared:
+            self._throw(seat)  # a knocked seat throws what it draws
+            return
         for tile in range(TILE_KINDS):
             if hand.counts[tile] == 4 and rng.random() < 0.6:
                 self._emit(concealed_kong(seat, _notation(tile)))
@@ -281,7 +313,33 @@ class RecordSimulator:
             if meld.kind == MeldKind.PUNG and hand.counts[tile] and (planned or rng.random() < 0.6):
                 self._emit(added_kong(seat, _notation(tile)))
                 return
-        self._emit(discard(seat, _notation(self._discard_choice(seat))))
+        self._throw(seat)
+
+    def _on_the_last_tile(self, claim) -> bool:
+        """海底捞月: a self-draw on the tile drawn when no more are left to draw after it, and now and
+        then on another (the record does not model the wall: the flag is taken as stated). Said
+        under the rule families only, so that the records of the other profiles stay as they were."""
+        if (
+            not self.profile.section_14_readings
+            or claim.outcome != Outcome.SELF_DRAW
+            or self.replay.last_kind != EventKind.DRAW
+        ):
+            return False
+        return len(self.wall) <= self.reserve or self.rng.random() < 0.05
+
+    def _throw(self, seat: int) -> None:
+        """The seat discards; under the knock (敲) it knocks first, mostly, when the discard can
+        leave its hand waiting."""
+        tile = self._discard_choice(seat)
+        replay = self.replay
+        if self.knocks and seat not in replay.declared:
+            counts = replay.seats[seat].counts
+            waiting = [t for t in range(TILE_KINDS) if counts[t] and replay.knock_waits(seat, t)]
+            if waiting and self.rng.random() < 0.8:
+                if tile not in waiting:
+                    tile = self.rng.choice(waiting)
+                self._emit(declare(seat))
+        self._emit(discard(seat, _notation(tile)))
 
     def _draw(self, seat: int, wall: _Wall) -> None:
         tile = wall.take()
@@ -300,7 +358,7 @@ class RecordSimulator:
         if self.profile.has_abandon_rule and rng.random() < 0.01:
             self._emit(abandon(rng.randrange(4)))
             return
-        if len(wall) <= _RESERVE:
+        if len(wall) <= self.reserve:
             self._emit(exhaustive_draw())
             return
         tile = replay.tile
@@ -310,8 +368,11 @@ class RecordSimulator:
             self._emit(pung(plan.konger))
             wall.tiles.insert(3, tile)  # the last copy, for the konger's next draw
             return
+        knocked = replay.declared  # a seat that has knocked claims nothing but a win
         for offset in (1, 2, 3):
             seat = (discarder + offset) % 4
+            if seat in knocked:
+                continue
             held = replay.seats[seat].counts[tile]
             keen = self._keeps(seat, tile)
             if held >= 3 and rng.random() < (0.6 if keen else 0.2):
@@ -321,7 +382,7 @@ class RecordSimulator:
                 self._emit(pung(seat))
                 return
         nxt = (discarder + 1) % 4
-        pairs = self._chow_pairs(nxt, tile)
+        pairs = self._chow_pairs(nxt, tile) if nxt not in knocked else []
         if pairs and rng.random() < (0.4 if self._keeps(nxt, tile) else 0.1):
             self._emit(chow(nxt, " ".join(_notation(t) for t in rng.choice(pairs))))
             return
@@ -361,7 +422,9 @@ class RecordSimulator:
         counts = [0] * TILE_KINDS
         for tile in winner.hand.concealed:
             counts[tile] += 1
-        return evaluate_winner(self.profile, claim.outcome, self.dealer, self.multi, winner, counts).illegal_reasons
+        declared = seat in self.replay.declared
+        result = evaluate_winner(self.profile, claim.outcome, self.dealer, self.multi, winner, counts, declared)
+        return result.illegal_reasons
 
     # --- choices ---------------------------------------------------------------------------------
 
@@ -382,6 +445,8 @@ class RecordSimulator:
                 if counts[tile]:
                     return tile
         drawn = replay.tile if replay.phase == Phase.HOLDING else None
+        if drawn is not None and seat in replay.declared and counts[drawn]:
+            return drawn  # 摸切: a knocked seat throws what it draws
         if drawn is not None and seat not in self.targets and counts[drawn] == 1 and rng.random() < 0.4:
             return drawn  # 摸切: throw the tile just drawn
         best, best_score = -1, None
@@ -431,8 +496,10 @@ def _notation(tile: int) -> str:
     return Tile(tile).notation
 
 
-def simulate_records(count: int, seed: int = 0) -> list[SettleRecordRequest]:
-    simulator = RecordSimulator(seed)
+def simulate_records(
+    count: int, seed: int = 0, profiles: tuple[str, ...] = PROFILES, registry: ProfileRegistry = BUILTIN_REGISTRY
+) -> list[SettleRecordRequest]:
+    simulator = RecordSimulator(seed, profiles, registry)
     return [simulator.record(i) for i in range(count)]
 
 

@@ -51,13 +51,21 @@ def claims(claimer: int, source: int, count: int = 3, pattern_kept: bool = False
 # --- hand records (RULES.md section 13): one event each, in the same notation ------------------
 
 
-def deal(seat: int, tiles: str, flowers: str = "") -> HandEvent:
-    """A DEAL: ``tiles`` in the order dealt (the dealer's last one is its 天胡 winning tile)."""
-    return HandEvent(EventKind.DEAL, seat, tiles=parse_tiles(tiles), flowers=parse_flowers(flowers) if flowers else ())
+def deal(seat: int, tiles: str, flowers: str = "", dragon_flowers: str = "") -> HandEvent:
+    """A DEAL: ``tiles`` in the order dealt (the dealer's last one is its 天胡 winning tile);
+    ``dragon_flowers`` the 中发白 dealt as flowers under `dragons_are_flowers` (``"C P"``)."""
+    return HandEvent(
+        EventKind.DEAL,
+        seat,
+        tiles=parse_tiles(tiles),
+        flowers=parse_flowers(flowers) if flowers else (),
+        dragon_flowers=parse_tiles(dragon_flowers) if dragon_flowers else (),
+    )
 
 
 def draw(seat: int, tile: str) -> HandEvent:
-    """A DRAW of a tile (``"5m"``) or of a flower (``"3f"``)."""
+    """A DRAW of a tile (``"5m"``) or of a flower (``"3f"``); a dragon (``"C"``) is a flower
+    under `dragons_are_flowers`."""
     if tile.endswith("f"):
         return HandEvent(EventKind.DRAW, seat, flower=parse_flowers(tile)[0])
     return HandEvent(EventKind.DRAW, seat, tile=parse_tile(tile))
@@ -88,8 +96,14 @@ def concealed_kong(seat: int, tile: str) -> HandEvent:
     return HandEvent(EventKind.CONCEALED_KONG, seat, tile=parse_tile(tile))
 
 
-def win(seat: int) -> HandEvent:
-    return HandEvent(EventKind.WIN, seat)
+def win(seat: int, last_tile: bool = False) -> HandEvent:
+    """A WIN; ``last_tile``: on the wall's last tile (海底捞月), right after the seat's own draw."""
+    return HandEvent(EventKind.WIN, seat, last_tile=last_tile)
+
+
+def declare(seat: int) -> HandEvent:
+    """A DECLARE (敲): the seat knocks, right before its knocking discard."""
+    return HandEvent(EventKind.DECLARE, seat)
 
 
 def exhaustive_draw() -> HandEvent:

@@ -1,6 +1,8 @@
-"""The three built-in profiles, one per rule family of the source texts (RULES.md section 1).
+"""The six built-in profiles: one per rule family of the source texts (RULES.md section 1),
+`classic`, `sankou` and `lezi`, and the three families played today (section 14), `qiaoma`,
+`qiaoma_lezi` and `qinghunpeng`.
 
-`sankou` and `lezi` are declared as the differences from `classic`, so a
+Each is declared as the differences from another (`classic`, `lezi` or `qinghunpeng`), so a
 reader sees at a glance what each family changes.
 """
 
@@ -139,8 +141,6 @@ LEZI = replace(
     abandon_penalty=15,  # 逃跑扣15分
 )
 
-BUILTIN_PROFILES: MappingProxyType[str, RuleProfile] = MappingProxyType({p.name: p for p in (CLASSIC, SANKOU, LEZI)})
-
 # --- The rule families played today (RULES.md section 14) -----------------------------------
 
 # 花 of 敲麻 and 清混碰 (14.2): a dragon pung is 0 and a dragon kong 1 / 2, like a suited one.
@@ -259,8 +259,7 @@ QIAOMA = replace(
     liability_threshold_unconditional=4,
 )
 
-FAMILY_PROFILES: MappingProxyType[str, RuleProfile] = MappingProxyType(
-    {p.name: p for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG)}
+BUILTIN_PROFILES: MappingProxyType[str, RuleProfile] = MappingProxyType(
+    {p.name: p for p in (CLASSIC, SANKOU, LEZI, QIAOMA, QIAOMA_LEZI, QINGHUNPENG)}
 )
-"""The profiles of section 14, built in beside `BUILTIN_PROFILES` once the wire carries their
-fields: until then `rules_core.registry.FAMILIES_REGISTRY` names them."""
+"""Every built-in profile by name: the source texts' three, then section 14's."""

@@ -28,13 +28,9 @@ import os
 import sys
 
 HOT_PATH = (  # rules_core's module names; a package with one of them imports this module first
-    "rules_core.added_fields",
     "rules_core.advice",
     "rules_core.distance",
     "rules_core.distance_families",
-    "rules_core.family_judge",
-    "rules_core.family_payments",
-    "rules_core.family_value",
     "rules_core.flowers",
     "rules_core.legality",
     "rules_core.memo_key",
@@ -51,6 +47,7 @@ HOT_PATH = (  # rules_core's module names; a package with one of them imports th
     "rules_core.unmelded_suits",
     "rules_core.validation",
     "rules_core.valuation",
+    "rules_core.value_items",
 )
 PURE_ENV = "SHMJ_PURE_PYTHON"
 _HERE = os.path.dirname(os.path.abspath(__file__))

@@ -49,8 +49,9 @@ def _multipliers(profile: RuleProfile, huangfan_count: int, throw: tuple[int, in
         else:
             huangfan = profile.huangfan_multiplier
         factor *= huangfan
-        items.append(ValueItem(ItemKind.MULTIPLIER, "HUANGFAN", "荒番", f"Huangfan hand (count {count})", huangfan))
-    if throw is not None and throw in profile.kaibao_throws:
+        if huangfan != 1:  # a profile without 荒番 (qiaoma: ×1) lists no item for it (RULES.md 14.10.4)
+            items.append(ValueItem(ItemKind.MULTIPLIER, "HUANGFAN", "荒番", f"Huangfan hand (count {count})", huangfan))
+    if throw is not None and throw in profile.kaibao_throws and profile.kaibao_multiplier != 1:
         factor *= profile.kaibao_multiplier
         items.append(
             ValueItem(

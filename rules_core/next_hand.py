@@ -11,15 +11,15 @@ def next_hand(
     request: SettleRequest,
     winners: tuple[WinnerResult, ...],
     huangfan_after_dice: int,
-    profile: RuleProfile | None = None,
+    profile: RuleProfile,
 ) -> NextHand | None:
     """None while the hand has not ended: a claimed win that is not legal ends nothing. The
-    profile's section 14 fields (`huangfan_reset_after_win`, `huangfan_max_count`,
-    `multi_win_discarder_deals`) change it; without a profile, today's rules."""
+    profile's `huangfan_reset_after_win`, `huangfan_max_count` and `multi_win_discarder_deals`
+    (RULES.md section 14.6) change it."""
     outcome = request.outcome
     if outcome == ON_EXHAUSTIVE_DRAW:
         count = huangfan_after_dice + 1
-        if profile is not None and profile.huangfan_max_count and count > profile.huangfan_max_count:
+        if profile.huangfan_max_count and count > profile.huangfan_max_count:
             count = profile.huangfan_max_count  # 14.6: min(count + 1, huangfan_max_count)
         return new(NextHand, (request.dealer_seat, count))  # 流局: the dealer stays
     if outcome == ON_ABANDON:
@@ -27,10 +27,10 @@ def next_hand(
     legal = [w.seat for w in winners if w.legal]
     if not legal:
         return None
-    after_win = 0 if profile is not None and profile.huangfan_reset_after_win else max(huangfan_after_dice - 1, 0)
+    after_win = 0 if profile.huangfan_reset_after_win else max(huangfan_after_dice - 1, 0)
     if len(legal) == 1:
         dealer = legal[0]
-    elif profile is not None and profile.multi_win_discarder_deals:
+    elif profile.multi_win_discarder_deals:
         dealer = request.discarder_seat  # the discarder, or the kong's player
     else:
         # 一炮多响: the first winner in turn order after the discarder (点炮者最近的一个胡牌者)

@@ -1,11 +1,25 @@
-"""Who pays whom (RULES.md section 8).
+"""Who pays whom (RULES.md sections 8, 14.5 and 14.10.6).
 
-Every payment goes to a winner. The ordinary payers depend on the outcome
-(self-draw and eight flowers: the three others; discard: the discarder;
-robbing a kong: the kong player); the profile's liability mode then adds to
-them (lezi 承包), replaces them, or applies the sankou 三口 table. A relation
-between winner W and seat X exists when either claimed at least
-``liability_threshold`` melds from the other's discards.
+Every payment goes to a winner. The ordinary payers depend on the outcome (self-draw and eight
+flowers: the three others; discard: the discarder; robbing a kong: the kong player); the
+profile's liability mode then changes them. A seat X is related to winner W when either claimed
+at least ``liability_threshold`` melds from the other's discards.
+
+- `NONE` (classic): the ordinary payments.
+- `ADDITIVE` (lezi 承包): each liable seat pays its share per direction of the relation, on top;
+  `REPLACE`: the same in place of the ordinary payers.
+- `SANKOU` (吃三口包五家): the three-claims payment table.
+- `BAOSANKOU` (包三口): the related seat of lowest number alone is liable: on a self-draw it
+  alone pays `liability_self_draw_share` V, on its own discard `liability_discard_share` V;
+  otherwise, and on a robbed kong or eight flowers, the ordinary payments stand.
+- `CONTRACT` (承包, MIL 2024): X and W are partners when either claimed from the other at least
+  `liability_threshold_unconditional` times, or at least `liability_threshold` times with that
+  relation's `pattern_kept`. On a self-draw each partner pays `liability_self_draw_share` V and
+  nobody else; on a discard or a robbed kong the payer pays its share and each partner its own
+  on top; a payer that has not knocked (under `win_requires_declaration`) pays every share alone.
+
+A liable seat's or a partner's amount is one payment with reason `LIABILITY` (`SANKOU` under the
+sankou table); a payer's ordinary share is a payment with its outcome's reason.
 """
 
 from __future__ import annotations
@@ -20,6 +34,8 @@ from rules_core.results import Payment, PaymentReason, WinnerResult, new
 _ADDITIVE: Final = LiabilityMode.ADDITIVE
 _REPLACE: Final = LiabilityMode.REPLACE
 _SANKOU_MODE: Final = LiabilityMode.SANKOU
+_BAOSANKOU: Final = LiabilityMode.BAOSANKOU
+_CONTRACT: Final = LiabilityMode.CONTRACT
 _LIABILITY_REASON: Final = PaymentReason.LIABILITY
 _SANKOU_REASON: Final = PaymentReason.SANKOU
 
@@ -29,6 +45,8 @@ _BASE_REASON = {
     Outcome.DISCARD: PaymentReason.DISCARD,
     Outcome.ROBBING_KONG: PaymentReason.ROBBING_KONG,
 }
+
+Owed = list[tuple[int, float]]  # (seat, share of V)
 
 
 def claim_counts(request: SettleRequest) -> dict[tuple[int, int], int]:
@@ -46,21 +64,6 @@ def liable_times(profile: RuleProfile, claims: dict[tuple[int, int], int], winne
     return (claims.get((winner, seat), 0) >= threshold) + (claims.get((seat, winner), 0) >= threshold)
 
 
-def outcome_reason(outcome: Outcome) -> PaymentReason:
-    """The reason of a payer's ordinary share on this outcome."""
-    return _BASE_REASON[outcome]
-
-
-def ordinary_payers(profile: RuleProfile, request: SettleRequest, winner: int) -> list[tuple[int, float]]:
-    """(seat, share) of the ordinary payments of section 8, before any liability."""
-    outcome = request.outcome
-    if outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
-        return [((winner + k) % 4, profile.self_draw_share) for k in (1, 2, 3)]
-    if outcome == ON_DISCARD:
-        return [(request.discarder_seat, profile.discard_share)]
-    return [(request.discarder_seat, profile.robbing_kong_share)]
-
-
 def winner_payments(
     profile: RuleProfile,
     request: SettleRequest,
@@ -71,25 +74,31 @@ def winner_payments(
     winner = result.seat
     value = result.value
     others = [(winner + k) % 4 for k in (1, 2, 3)]
-    reason = _BASE_REASON[outcome]
-    base = ordinary_payers(profile, request, winner)
+    if outcome == ON_SELF_DRAW or outcome == ON_EIGHT_FLOWERS:
+        base = [(seat, profile.self_draw_share) for seat in others]
+    elif outcome == ON_DISCARD:
+        base = [(request.discarder_seat, profile.discard_share)]
+    else:
+        base = [(request.discarder_seat, profile.robbing_kong_share)]
 
     mode = profile.liability_mode
-    liable = [(s, times) for s in others if (times := liable_times(profile, claims, winner, s))] if claims else []
-    extra: list[tuple[int, float]] = []
+    extra: Owed = []
     extra_reason = _LIABILITY_REASON
-    if not liable and mode == _SANKOU_MODE and outcome in (ON_SELF_DRAW, ON_EIGHT_FLOWERS):
-        # The sankou table's row for no related seat: each of the three others pays.
-        base = [(seat, profile.sankou_self_draw_shares[0]) for seat in others]
-    elif liable and mode == _SANKOU_MODE:
-        base, extra = _sankou(profile, outcome, request.discarder_seat, base, [s for s, _ in liable])
+    if mode == _SANKOU_MODE:
+        related = [seat for seat in others if liable_times(profile, claims, winner, seat)] if claims else []
+        base, extra = _sankou(profile, outcome, request.discarder_seat, base, others, related)
         extra_reason = _SANKOU_REASON
-    elif liable and mode in (_ADDITIVE, _REPLACE):
+    elif claims and (mode == _ADDITIVE or mode == _REPLACE):
         share = _liability_share(profile, outcome)
-        extra = [(seat, share * times) for seat, times in liable]
-        if mode == _REPLACE:
+        extra = [(s, share * times) for s in others if (times := liable_times(profile, claims, winner, s))]
+        if extra and mode == _REPLACE:
             base = []
+    elif claims and mode == _BAOSANKOU:
+        base, extra = _baosankou(profile, outcome, request.discarder_seat, winner, claims, base)
+    elif claims and mode == _CONTRACT:
+        base, extra = _contract(profile, request, outcome, winner, claims, base)
 
+    reason = _BASE_REASON[outcome]
     payments = [new(Payment, (seat, winner, value * share, reason)) for seat, share in base if share]
     payments += [new(Payment, (seat, winner, value * share, extra_reason)) for seat, share in extra if share]
     return payments
@@ -103,8 +112,13 @@ def _liability_share(profile: RuleProfile, outcome: Outcome) -> float:
     return profile.liability_self_draw_share
 
 
-def _sankou(profile, outcome, discarder, base, related):
+def _sankou(profile, outcome, discarder, base, others, related) -> tuple[Owed, Owed]:
     """吃三口包五家: (ordinary payments kept, related seats' payments)."""
+    if not related:
+        if outcome == ON_SELF_DRAW or outcome == ON_EIGHT_FLOWERS:
+            # The table's row for no related seat: each of the three others pays.
+            return [(seat, profile.sankou_self_draw_shares[0]) for seat in others], []
+        return base, []
     if outcome == ON_ROBBING_KONG:
         return base, []  # the kong player pays 3 V; relations do not change it
     if outcome != ON_DISCARD:
@@ -113,3 +127,50 @@ def _sankou(profile, outcome, discarder, base, related):
     if discarder in related:
         return [], [(discarder, profile.sankou_related_discarder_share)]
     return base, [(seat, profile.sankou_related_seat_share) for seat in related]
+
+
+def _baosankou(profile, outcome, discarder, winner, claims, base) -> tuple[Owed, Owed]:
+    """包三口: (ordinary payments kept, the liable seat's payment)."""
+    if outcome == ON_ROBBING_KONG or outcome == ON_EIGHT_FLOWERS:
+        return base, []
+    related = [seat for seat in range(4) if seat != winner and liable_times(profile, claims, winner, seat)]
+    if not related:
+        return base, []
+    liable = related[0]  # the lowest seat number (14.7, reading 3)
+    if outcome == ON_DISCARD:
+        if discarder != liable:
+            return base, []
+        return [], [(liable, profile.liability_discard_share)]
+    return [], [(liable, profile.liability_self_draw_share)]
+
+
+def _contract(profile, request: SettleRequest, outcome, winner, claims, base) -> tuple[Owed, Owed]:
+    """承包: (ordinary payments kept, the partners' payments)."""
+    partners = _partners(profile, request, winner, claims)
+    if not partners:
+        return base, []
+    if outcome != ON_DISCARD and outcome != ON_ROBBING_KONG:  # a self-draw (or eight flowers)
+        return [], [(seat, profile.liability_self_draw_share) for seat in partners]
+    payer = request.discarder_seat
+    share = profile.liability_discard_share if outcome == ON_DISCARD else profile.liability_robbing_kong_share
+    if profile.win_requires_declaration and payer not in request.declared_seats:
+        # A payer that has not knocked pays all of it: its share and every partner's.
+        return base, [(payer, share * len(partners))]
+    return base, [(seat, share) for seat in partners]
+
+
+def _partners(
+    profile: RuleProfile, request: SettleRequest, winner: int, claims: dict[tuple[int, int], int]
+) -> list[int]:
+    """The winner's contract partners, in seat order: either direction, each once."""
+    kept = {(r.claimer_seat, r.source_seat) for r in request.liabilities if r.pattern_kept}
+    threshold = profile.liability_threshold
+    unconditional = profile.liability_threshold_unconditional
+
+    def relates(claimer: int, source: int) -> bool:
+        count = claims.get((claimer, source), 0)
+        if unconditional and count >= unconditional:
+            return True
+        return count >= threshold and (claimer, source) in kept
+
+    return [seat for seat in range(4) if seat != winner and (relates(winner, seat) or relates(seat, winner))]

@@ -85,7 +85,7 @@ def dice_throw(first: int, second: int) -> DiceThrow:
     return (first, second) if first <= second else (second, first)
 
 
-FAMILY_PATTERNS_MASK = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
+SECTION_14_PATTERNS = mask_of((Pattern.SEVEN_PAIRS, Pattern.NO_FLOWERS, Pattern.LAST_TILE))
 
 # The defaults of the section 14 fields (today's behaviour), filled in below the class.
 FAMILY_DEFAULTS: dict[str, object] = {}
@@ -162,7 +162,12 @@ class RuleProfile:
     shape_fan_mask: int = field(init=False, repr=False, compare=False)
     cap: int = field(init=False, repr=False, compare=False)  # the cap in units; 0 when uncapped
     no_flowers_named: bool = field(init=False, repr=False, compare=False)  # NO_FLOWERS is evaluated
-    families: bool = field(init=False, repr=False, compare=False)  # a field of section 14 is set
+    # Only a qualifying pattern, 漏胡 and the knock decide legality (no 垃圾胡, 花 or 番 minimum)
+    only_patterns_qualify: bool = field(init=False, repr=False, compare=False)
+    # The profile uses a field, pattern or liability mode of RULES.md section 14, so two readings of
+    # 14.3 and 14.4 that have no field of their own hold: 海底捞月 is listed on a `last_tile`
+    # self-draw, and an eight-flowers win counts its melds' 花. Today's profiles do neither.
+    section_14_readings: bool = field(init=False, repr=False, compare=False)
     # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
     # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
     digest_stamp: str = field(default="", init=False, repr=False, compare=False)
@@ -185,13 +190,13 @@ class RuleProfile:
             or self.no_flowers_value > 0
         )
         object.__setattr__(self, "no_flowers_named", named)
-        # The section 14 path also judges a profile that names one of its patterns (an override
-        # may give 海底捞月 番 under classic) or uses one of its liability modes.
+        only = not self.ordinary_hand_wins and not self.no_flowers_self_draw_only and not self.min_fan
+        object.__setattr__(self, "only_patterns_qualify", only)
         named = self.qualifying_mask | self.fixed_mask | self.fan_mask | self.floor_mask | self.shape_fan_mask
         object.__setattr__(
             self,
-            "families",
-            bool(named & FAMILY_PATTERNS_MASK)
+            "section_14_readings",
+            bool(named & SECTION_14_PATTERNS)
             or self.liability_mode >= LiabilityMode.BAOSANKOU
             or any(getattr(self, name) != FAMILY_DEFAULTS[name] for name in FAMILY_DEFAULTS),
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules_core.patterns import Pattern
-from rules_core.profile import FAMILY_FIELDS
+from rules_core.profile import FAMILY_FIELDS, FAMILY_FLAG_FIELDS
 from rules_core.vocabulary import ENUM_WORDS, PROFILE_FIELD_WORDS, TERMS, term
 
 
@@ -80,7 +80,35 @@ def _sankou_shares(value, unit: str) -> list[str]:
 
 def _claims(value, unit: str) -> list[str]:
     claims = TERMS["claims_from_one_seat"]
-    return [f"{value} {claims.en} {claims.zh}"]
+    return [f"{value or 0} {claims.en} {claims.zh}"]
+
+
+def _flag(value, unit: str) -> list[str]:
+    return [term("yes" if value else "no")]
+
+
+def _fan(value, unit: str) -> list[str]:
+    return [f"{value or 0} {term('fan')}"]
+
+
+def _fan_or_off(value, unit: str) -> list[str]:
+    return _fan(value, unit) if value else [f"0 ({term('no_limit')})"]
+
+
+def _flowers(value, unit: str) -> list[str]:
+    return [f"{value or 0} {term('flowers')}"]
+
+
+def _cap(profile: dict, unit: str) -> list[str]:
+    """``7 (the cap is 封顶 8 勒 = 80 分)``: the cap ``cap_lazi_extra`` gives, in 喇 / 勒 and in units;
+    ``0 (no cap 不封顶)`` under ``uncapped``, where it gives none."""
+    extra = profile.get("capLaziExtra") or 0
+    if profile.get("uncapped"):
+        words = PROFILE_FIELD_WORDS["uncapped"]
+        return [f"{extra} ({words.en} {words.zh})"]
+    word = "勒" if profile.get("unit") == "UNIT_POINT" else "喇"
+    amount = _number((extra + 1) * (profile.get("laziValue") or 0))
+    return [f"{extra} ({term('cap_is')} {extra + 1} {word} = {amount} {unit})"]
 
 
 # How each field's value is said (``unit``: the profile's, in Chinese); fields not named here
@@ -95,7 +123,7 @@ _SAID: dict[str, Callable[[object, str], list[str]]] = {
     "floor_patterns": lambda v, u: _patterns(v),
     "qualifying_patterns": lambda v, u: _patterns(v),
     "combine_fixed": lambda v, u: [enum_words(v)],
-    "fan_on_fixed": lambda v, u: [term("yes" if v else "no")],
+    "fan_on_fixed": _flag,
     "flower_values": lambda v, u: [f"{enum_words(e['source'])} {e.get('value', 0)} {u}" for e in v or ()],
     "huangfan_mode": lambda v, u: [enum_words(v)],
     "huangfan_multiplier": lambda v, u: [f"×{v}"],
@@ -114,12 +142,25 @@ _SAID: dict[str, Callable[[object, str], list[str]]] = {
     "sankou_related_discarder_share": lambda v, u: [_share(v)],
     "sankou_related_seat_share": lambda v, u: [_share(v)],
     "abandon_penalty": lambda v, u: _amount_or_off(v, u, "no_abandon_rule"),
+    # RULES.md section 14: its flags are yes or no (below); cap_lazi_extra, which needs the
+    # whole profile, is said by `_cap`
+    "ordinary_base_fan": _fan,
+    "shape_fan": _pattern_values(lambda n, u: f"{n} {term('fan')}"),
+    "huangfan_max_count": lambda v, u: [f"{v} {term('more_huangfan')}" if v else f"0 ({term('no_limit')})"],
+    "no_flowers_value": lambda v, u: _flowers(v, u) if v else [f"0 ({term('not_used')})"],
+    "ordinary_min_flowers_self_draw": _flowers,
+    "ordinary_min_flowers_discard": _flowers,
+    "max_fan": _fan_or_off,
+    "min_fan": _fan_or_off,
+    "liability_threshold_unconditional": lambda v, u: _claims(v, u) if v else [f"0 ({term('not_used')})"],
 }
+_SAID.update((name, _flag) for name in FAMILY_FLAG_FIELDS)
 
 
-def field_values(profile: dict) -> dict[str, list[str]]:
-    """Every field but the name (snake_case, in `PROFILE_FIELD_WORDS`' order): its value's lines;
-    a field of the rule families (RULES.md section 14) only when it is not at its default."""
+def field_values(profile: dict, every_field: bool = False) -> dict[str, list[str]]:
+    """Every field but the name (snake_case, in `PROFILE_FIELD_WORDS`' order): its value's lines.
+    A field of the rule families (RULES.md section 14) at its default is left out unless
+    ``every_field``: it is the rule every profile of the source texts has."""
     unit_words = ENUM_WORDS.get(profile.get("unit", ""))
     unit = unit_words.zh if unit_words else ""
     said: dict[str, list[str]] = {}
@@ -127,8 +168,11 @@ def field_values(profile: dict) -> dict[str, list[str]]:
         if name == "name":
             continue
         value = profile.get(camel(name))
-        if name in FAMILY_FIELDS and not value:
-            continue  # a field of RULES.md section 14 at its default: the rules every older profile has
-        lines = _SAID.get(name, lambda v, u: [str(v if v is not None else 0)])(value, unit)
+        if name in FAMILY_FIELDS and not value and not every_field:
+            continue
+        if name == "cap_lazi_extra":
+            lines = _cap(profile, unit)
+        else:
+            lines = _SAID.get(name, lambda v, u: [str(v if v is not None else 0)])(value, unit)
         said[name] = lines or [term("none")]
     return said

@@ -12,12 +12,9 @@ discard costs more than a set look-up.
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import cast
 
-from rules_core.family_judge import evaluate_family_winner
 from rules_core.legality import judge
-from rules_core.multipliers import Multipliers
-from rules_core.patterns import mask_of
 from rules_core.profile import RuleProfile
 from rules_core.requests import Hand, Outcome, Winner
 from rules_core.shape import MAX_SUIT_PATTERNS, suit_code, suit_splits
@@ -149,10 +146,9 @@ class SeatWaits:
         """The patterns (bit mask) of the legal win the seat would claim on ``tile`` from another
         seat (by ``outcome``, no 漏胡 lock applied), or None when that win is not legal. ``hand``
         is the seat's `rules_core.replay.SeatHand`; ``declared``: it has knocked (read under
-        `win_requires_declaration`). Under the fields of RULES.md section 14 the tile is judged
-        whatever its shape wait (seven pairs), with the seat's dragon flowers."""
-        families = profile.families
-        if not families and tile not in self.shape_waits(hand):
+        `win_requires_declaration`). Under `seven_pairs` a hand without melds has its tile judged
+        whatever its shape wait."""
+        if not (profile.seven_pairs and not hand.melds) and tile not in self.shape_waits(hand):
             return None
         counts = hand.counts
         key = (outcome, first_go_around, tile + 64 * declared)
@@ -169,18 +165,9 @@ class SeatWaits:
                 tuple(hand.dragon_flowers),
             )
             winner = Winner(seat, held, (), False, first_go_around)
-            if families:
-                result = evaluate_family_winner(
-                    profile, outcome, dealer_seat, _NO_MULTIPLIERS, winner, counts, declared
-                )
-                found = mask_of(result.patterns) if result.legal else None
-            else:
-                mask, reasons, _ = judge(profile, outcome, dealer_seat, winner, counts)
-                found = None if reasons else mask
+            mask, reasons, _, _, _ = judge(profile, outcome, dealer_seat, winner, counts, declared)
+            found = None if reasons else mask
         finally:
             counts[tile] -= 1
         self._judged[key] = found
         return found
-
-
-_NO_MULTIPLIERS: Final = Multipliers(0, 1, ())

@@ -1,4 +1,4 @@
-"""The profiles a request may name: the three built-in ones and an operator's house profiles.
+"""The profiles a request may name: the six built-in ones and an operator's house profiles.
 
 A `ProfileRegistry` is immutable. A server that reloads its house profiles builds a new
 registry and swaps it in whole, so a call that started with one registry settles with it
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.errors import MAX_EXCERPT_CHARS, excerpt
 from rules_core.profile import RuleProfile
 
@@ -118,15 +118,11 @@ class ProfileRegistry:
 
 BUILTIN_REGISTRY = ProfileRegistry()
 
-# The built-in profiles with those of RULES.md section 14 (qiaoma, qiaoma_lezi, qinghunpeng): what
-# `BUILTIN_REGISTRY` becomes once the .proto, JSON and the profile digest carry their fields.
-FAMILIES_REGISTRY = ProfileRegistry(builtin={**BUILTIN_PROFILES, **FAMILY_PROFILES})
-
 
 def unknown_profile(name: str, known: Iterable[str]) -> str:
-    """``unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou``: the
-    one wording of an unknown profile, the engine's and the CLI's, with the nearest known name
-    when one is near (letter case aside)."""
+    """``unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, qiaoma, ...``:
+    the one wording of an unknown profile, the engine's and the CLI's, with the nearest known
+    name when one is near (letter case aside)."""
     known = sorted(known)
     near = None
     if len(name) <= MAX_EXCERPT_CHARS:

@@ -20,7 +20,7 @@ from rules_core.errors import FieldViolation, InvalidRequest, Violations
 from rules_core.patterns import patterns_of
 from rules_core.profile import LiabilityMode, RuleProfile
 from rules_core.record_checks import event_fits, event_violations, events_length_violation, recorded_deltas_violations
-from rules_core.record_waits import SeatWaits
+from rules_core.record_waits import SeatWaits, shape_waits
 from rules_core.records import EventKind, HandEvent, Pass, RecordResult, SettleRecordRequest
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
@@ -133,13 +133,23 @@ def _name(tile: int) -> str:
 
 
 _DEALT_DRAGON = "中发白 are flowers under this profile (dragons_are_flowers): dealt dragons go in dragon_flowers"
+_DRAGON_FLOWER = "中发白 are flowers under this profile (dragons_are_flowers), never tiles held"
+_LAST_TILE = "only a self-drawn win right after the seat's own draw of a tile is on the wall's last tile"
 
 
-def _waits_standard(counts: list[int]) -> bool:
-    """Whether some tile completes four sets and a pair with the concealed tiles ``counts``
-    (the melds are sets already): a knocking discard must leave the hand so (14.10.8)."""
-    for tile in range(TILE_KINDS):
-        if counts[tile] < 4:
+def _waits_standard(hand: SeatHand, without: int = -1) -> bool:
+    """Whether some tile completes four sets and a pair with the seat's concealed tiles (its
+    melds are sets already), less one ``without`` if given: a knocking discard must leave the
+    hand so (14.10.8). A fifth copy of a tile, counting the melds, is no wait."""
+    counts = list(hand.counts)
+    if without >= 0:
+        counts[without] -= 1
+    held = list(counts)
+    for meld in hand.melds:
+        for meld_tile in meld.tiles:
+            held[cast(Tile, meld_tile)] += 1
+    for tile in shape_waits(counts, False):  # the candidates, each confirmed by the shape itself
+        if held[tile] < 4:
             counts[tile] += 1
             complete = shape_of(counts)[0]
             counts[tile] -= 1
@@ -155,11 +165,20 @@ CouldWin = Callable[["Replay", int, Tile, Outcome], "int | None"]
 class Replay:
     """A hand record replayed event by event under one effective profile."""
 
-    def __init__(self, profile: RuleProfile | None, dealer_seat: int, judge: CouldWin | None = None):
-        """``profile`` None follows the hands only (no 漏胡 judged, no abandon rule checked): for
-        showing a record that a server has replayed under a profile this process may not know.
-        ``judge`` replaces the 漏胡 test (a test's brute force)."""
+    def __init__(
+        self,
+        profile: RuleProfile | None,
+        dealer_seat: int,
+        judge: CouldWin | None = None,
+        dragons_are_flowers: bool = False,
+    ):
+        """``profile`` None follows the hands only (no 漏胡 judged, no abandon rule checked, no
+        knock refused): for showing a record that a server has replayed under a profile this
+        process may not know; ``dragons_are_flowers`` then says whether a drawn 中发白 is a flower
+        (`dragons_shown_as_flowers` reads it from the record). ``judge`` replaces the 漏胡 test
+        (a test's brute force)."""
         self.profile = profile
+        self.dragons_are_flowers = profile.dragons_are_flowers if profile is not None else dragons_are_flowers
         self.judge = judge
         self.dealer = dealer_seat
         self.seats = [SeatHand() for _ in range(4)]
@@ -188,6 +207,8 @@ class Replay:
         self.declaring: int | None = None  # the index of a DECLARE whose knocking discard comes next
         self.knocked_discard = False  # the tile offered was discarded by a seat that had knocked
         self.season_drawn = False  # DRAWING: the flower just drawn was one of the eight seasons
+        self.dragon_drawn: Tile | None = None  # DRAWING: the 中发白 just drawn, a flower (dragons_are_flowers)
+        self.unclaimed_by_kong: int | None = None  # KONG_ADDED: the meld whose claim the kong stopped counting
         self.last_tile = False  # the WIN said its tile was the wall's last (taken as stated)
 
     # --- the 漏胡 test -------------------------------------------------------------------------
@@ -204,18 +225,17 @@ class Replay:
         profile = self.profile
         if tile in hand.locks or profile is None:
             return None  # MISSED_WIN: the lock is judged as `judge` judges it
-        if profile.families:  # RULES.md section 14: the knock, seven pairs, dragon flowers
-            if profile.win_requires_declaration and seat not in self.declared:
-                return None  # NOT_DECLARED: a seat that has not knocked never passes
-            if not (profile.seven_pairs and not hand.melds) and tile not in hand.waits.shape_waits(hand):
-                return None
-            declared = seat in self.declared
-            return hand.waits.winning_mask(
-                profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
-            )
-        if tile not in hand.waits.shape_waits(hand):
-            return None  # the usual case: no shape, nothing to judge
-        return hand.waits.winning_mask(profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat))
+        declared = seat in self.declared
+        if profile.win_requires_declaration and not declared:
+            return None  # NOT_DECLARED: a seat that has not knocked never passes
+        return hand.waits.winning_mask(
+            profile, self.dealer, seat, hand, tile, outcome, self.first_go_around(seat), declared
+        )
+
+    def knock_waits(self, seat: int, tile: int) -> bool:
+        """Whether the seat's hand, once it discards ``tile``, waits as a knocking discard must
+        leave it (14.10.8): for a simulator choosing where to knock."""
+        return _waits_standard(self.seats[seat], tile)
 
     def _find_candidates(self, tile: Tile, outcome: Outcome) -> None:
         found = []
@@ -267,9 +287,6 @@ class Replay:
         kind = cast(EventKind, event.kind)  # specified (record_checks)
         if self.declaring is not None and (kind != DISCARD or event.seat != self.turn):
             raise _fault(f"events[{self.declaring}]", "a DECLARE is followed by its seat's knocking DISCARD")
-        if kind == DECLARE:
-            self._declare(event)
-            return
         phase = self.phase
         if phase in (WINNING, ENDED) and not (phase == WINNING and kind == WIN):
             raise _fault(self.path(""), f"the hand ended at events[{self.ended_at}]: nothing follows")
@@ -280,6 +297,9 @@ class Replay:
             return
         if kind == DEAL:
             raise _fault(self.path(""), "the four deals are done: a DEAL comes only at the start")
+        if kind == DECLARE:
+            self._declare(event)
+            return
         if kind == ABANDON:
             self._abandon(event)
             return
@@ -295,9 +315,13 @@ class Replay:
         seat = event.seat
         if phase == DRAWING:
             if kind != DRAW or seat != self.turn:
-                raise _fault(
-                    self.path(""), f"seat {self.turn} draws next (a replacement draw), not a {kind.name} by seat {seat}"
+                drew = self._drew_dragon()
+                said = (
+                    f"seat {self.turn} draws again: {drew};"
+                    if drew
+                    else f"seat {self.turn} draws next (a replacement draw),"
                 )
+                raise _fault(self.path(""), f"{said} not a {kind.name} by seat {seat}")
             self._draw(event, replacement=True)
             return
         if seat != self.turn:
@@ -336,7 +360,7 @@ class Replay:
             who = "the dealer" if seat == self.dealer else "a non-dealer"
             raise _fault(self.path(".tiles"), f"{who} is dealt {size} tiles, got {len(event.tiles)}")
         tiles = cast(tuple[Tile, ...], event.tiles)  # every tile specified (record_checks)
-        dragons_flowers = self.profile is not None and self.profile.dragons_are_flowers
+        dragons_flowers = self.dragons_are_flowers
         for number, tile in enumerate(tiles):
             if dragons_flowers and tile >= FIRST_DRAGON:
                 raise _fault(self.path(".tiles", number), _DEALT_DRAGON)
@@ -373,13 +397,13 @@ class Replay:
             hand.flowers.append(event.flower)
             self.phase = DRAWING
             self.season_drawn = True
-        elif (
-            tile is not None and tile >= FIRST_DRAGON and self.profile is not None and self.profile.dragons_are_flowers
-        ):
+            self.dragon_drawn = None
+        elif tile is not None and tile >= FIRST_DRAGON and self.dragons_are_flowers:
             self._show_tile(tile, ".tile")  # 14.6: a drawn dragon is a flower: revealed, and the seat draws again
             hand.dragon_flowers.append(tile)
             self.phase = DRAWING
             self.season_drawn = False
+            self.dragon_drawn = tile
         else:
             assert tile is not None  # a DRAW has one of tile and flower (record_checks)
             self._show_tile(tile, ".tile")
@@ -396,12 +420,12 @@ class Replay:
         assert tile is not None
         hand = self.seats[seat]
         if not hand.counts[tile]:
-            raise _fault(self.path(".tile"), f"seat {seat} holds no {_name(tile)}")
+            raise _fault(self.path(".tile"), self._holds_no(seat, tile))
         hand.add(tile, -1)
         hand.discarded = True
         hand.waits.changed()
         if self.declaring is not None:
-            if not _waits_standard(hand.counts):
+            if not _waits_standard(hand):
                 raise _fault(
                     f"events[{self.declaring}]",
                     f"after its knocking discard of {_name(tile)} seat {seat}'s hand waits on no tile (four sets and a pair)",
@@ -419,6 +443,8 @@ class Replay:
         assert tile is not None
         hand = self.seats[seat]
         if hand.counts[tile] != 4:
+            if not hand.counts[tile]:
+                raise _fault(self.path(".tile"), self._holds_no(seat, tile) + ": a concealed kong is four")
             raise _fault(
                 self.path(".tile"), f"seat {seat} holds {hand.counts[tile]} {_name(tile)}: a concealed kong is four"
             )
@@ -436,15 +462,19 @@ class Replay:
         hand = self.seats[seat]
         number = next((n for n, m in enumerate(hand.melds) if m.kind == MeldKind.PUNG and m.tiles[0] == tile), None)
         if number is None:
+            if self._is_dragon_flower(tile):
+                raise _fault(self.path(".tile"), self._holds_no(seat, tile))
             raise _fault(self.path(".tile"), f"seat {seat} holds no pung of {_name(tile)} to add to")
         meld = hand.melds[number]
         if not hand.counts[tile]:
             raise _fault(self.path(".tile"), f"seat {seat} holds no {_name(tile)} to add to its pung")
         hand.add(tile, -1)
         hand.melds[number] = Meld(MeldKind.ADDED_KONG, (tile,) * 4, meld.from_seat)
+        self.unclaimed_by_kong = None
         if hand.counted[number] and self.profile is not None and self.profile.liability_skips_kongs:
             hand.counted[number] = False  # 14.6: a pung upgraded to a kong stops counting
             self.claims[(seat, meld.from_seat)] -= 1
+            self.unclaimed_by_kong = number
         self.after_kong = True
         self._acted(seat)
         self.claimed = True
@@ -547,7 +577,7 @@ class Replay:
         hand = self.seats[seat]
         for number, tile in enumerate(taken):
             if not hand.counts[tile]:
-                raise _fault(self.path(f".tiles[{number}]"), f"seat {seat} holds no {_name(tile)}")
+                raise _fault(self.path(f".tiles[{number}]"), self._holds_no(seat, tile))
         for tile in taken:
             hand.add(tile, -1)
         return tiles
@@ -575,16 +605,14 @@ class Replay:
             if seat == win.discarder or any(w.seat == seat for w in self.winners):
                 raise _fault(self.path(".seat"), f"seat {seat} cannot win again on this tile")
             if event.last_tile:
-                raise _fault(
-                    self.path(".last_tile"), "only a win right after the seat's own draw is on the wall's last tile"
-                )
+                raise _fault(self.path(".last_tile"), _LAST_TILE)
             self._add_winner(seat, win)
             return
         win = self._win_kind(seat)
         if event.last_tile and not (win.outcome == Outcome.SELF_DRAW and self.last_kind == DRAW):
-            raise _fault(
-                self.path(".last_tile"), "only a win right after the seat's own draw is on the wall's last tile"
-            )
+            raise _fault(self.path(".last_tile"), _LAST_TILE)
+        if win.outcome == Outcome.ROBBING_KONG:
+            self._kong_robbed()
         self.last_tile = event.last_tile
         self.win = win
         self.outcome = win.outcome
@@ -625,8 +653,36 @@ class Replay:
         if phase == CLAIMED:
             return f"seat {self.turn} claimed a tile and discards next"
         if phase == DRAWING:
-            return f"seat {self.turn} draws next"
+            drew = self._drew_dragon()
+            return f"seat {self.turn} draws again: {drew}" if drew else f"seat {self.turn} draws next"
         return f"seat {self.turn} is to play"
+
+    def _drew_dragon(self) -> str:
+        """In DRAWING right after a drawn 中发白: why the seat draws again (else "")."""
+        dragon = self.dragon_drawn
+        if dragon is None or self.last_kind != DRAW:
+            return ""
+        return f"its {_name(dragon)} was a flower, 中发白 being flowers under this profile (dragons_are_flowers)"
+
+    def _is_dragon_flower(self, tile: int) -> bool:
+        return tile >= FIRST_DRAGON and self.dragons_are_flowers
+
+    def _holds_no(self, seat: int, tile: int) -> str:
+        """``seat 0 holds no 5m``, and why when the tile is a 中发白 that is a flower here."""
+        said = f"seat {seat} holds no {_name(tile)}"
+        return f"{said} ({_DRAGON_FLOWER})" if self._is_dragon_flower(tile) else said
+
+    def _kong_robbed(self) -> None:
+        """Robbing an added kong: the robbed tile stays out of it, so its player's meld is the pung
+        it was, and a claim the kong stopped counting (14.6) counts again."""
+        hand = self.seats[self.turn]
+        tile = cast(Tile, self.tile)
+        number = next(n for n, m in enumerate(hand.melds) if m.kind == MeldKind.ADDED_KONG and m.tiles[0] == tile)
+        hand.melds[number] = Meld(MeldKind.PUNG, (tile,) * 3, hand.melds[number].from_seat)
+        if self.unclaimed_by_kong == number:
+            hand.counted[number] = True
+            key = (self.turn, hand.melds[number].from_seat)
+            self.claims[key] = self.claims.get(key, 0) + 1
 
     def _add_winner(self, seat: int, win: Win) -> None:
         self.winners.append(self.winner(seat, win))
@@ -667,7 +723,8 @@ class Replay:
 
     def derived(self, request: SettleRecordRequest) -> SettleRequest:
         win = self.win
-        derive_kept = self.profile is not None and self.profile.families
+        # 14.10.8: pattern_kept is read (and derived) under LIABILITY_MODE_CONTRACT only
+        derive_kept = self.profile is not None and self.profile.liability_mode == LiabilityMode.CONTRACT
         liabilities = tuple(
             LiabilityRelation(c, s, n, derive_kept and self.pattern_kept(c))
             for (c, s), n in sorted(self.claims.items())
@@ -705,6 +762,22 @@ class Replay:
         if self.phase == WINNING and self.candidates:
             self._settle_passes({w.seat for w in self.winners})
         self.passes.sort(key=lambda p: (p.event_index, p.seat))
+
+
+def dragons_shown_as_flowers(events: tuple[HandEvent, ...]) -> bool:
+    """Whether a record shows 中发白 as flowers (its profile's `dragons_are_flowers`), for
+    following it without its profile: a deal lists dragon flowers, or the first seat to draw a
+    dragon draws again right after it. A dragon among a deal's tiles, or a drawn one kept,
+    shows them as tiles."""
+    for index, event in enumerate(events):
+        if event.dragon_flowers:
+            return True
+        if event.kind == DEAL and any(t is not None and t >= FIRST_DRAGON for t in event.tiles):
+            return False
+        if event.kind == DRAW and event.tile is not None and event.tile >= FIRST_DRAGON:
+            after = events[index + 1] if index + 1 < len(events) else None
+            return after is not None and after.kind == DRAW and after.seat == event.seat
+    return False
 
 
 def check_table_of_record(

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from rules_core.added_fields import declared_seats_of
-from rules_core.family_judge import evaluate_family_winner
-from rules_core.family_payments import FAMILY_LIABILITY_MODES, family_payments
-from rules_core.flowers import flower_sources, flower_total
 from rules_core.legality import judge
 from rules_core.multipliers import Multipliers, multipliers
 from rules_core.next_hand import next_hand
 from rules_core.patterns import PATTERNS_OF_MASK, patterns_of
 from rules_core.payments import claim_counts, winner_payments
-from rules_core.profile import FlowerSource, RuleProfile
+from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
-from rules_core.requests import ON_ABANDON, ON_EIGHT_FLOWERS, Outcome, SettleRequest, Winner
+from rules_core.requests import ON_ABANDON, Outcome, SettleRequest, Winner
 from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult, new
 from rules_core.validation import validate_settle
-from rules_core.valuation import hand_value
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
-_FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
 _ABANDON_PENALTY: Final = PenaltyReason.ABANDON
 
 
@@ -33,27 +27,19 @@ def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY)
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat
     winners = request.winners  # validated: one list of counts per winner
-    if profile.families:  # a field of RULES.md section 14 is set
-        declared = declared_seats_of(request)
-        results = tuple(
-            [
-                evaluate_family_winner(
-                    profile, outcome, dealer, multi, winners[i], counts[i], winners[i].seat in declared
-                )
-                for i in range(len(winners))
-            ]
-        )
-    else:
-        results = tuple(
-            [evaluate_winner(profile, outcome, dealer, multi, winners[i], counts[i]) for i in range(len(winners))]
-        )
+    declared = request.declared_seats
+    results = tuple(
+        [
+            evaluate_winner(profile, outcome, dealer, multi, winners[i], counts[i], winners[i].seat in declared)
+            for i in range(len(winners))
+        ]
+    )
     deltas = [0.0, 0.0, 0.0, 0.0]
     payments = []
     claims = claim_counts(request) if request.liabilities else _NO_CLAIMS
-    pay = family_payments if profile.liability_mode in FAMILY_LIABILITY_MODES else winner_payments
     for result in results:
         if result.legal:
-            for payment in pay(profile, request, result, claims):
+            for payment in winner_payments(profile, request, result, claims):
                 payments.append(payment)
                 deltas[payment.from_seat] -= payment.amount
                 deltas[payment.to_seat] += payment.amount
@@ -94,25 +80,14 @@ def evaluate_winner(
 ) -> WinnerResult:
     """Legality, patterns, 花 and value of one validated winner; ``declared``: it has knocked
     (read only under `win_requires_declaration`)."""
-    if profile.families:
-        return evaluate_family_winner(profile, outcome, dealer_seat, multi, winner, counts, declared)
-    hand = winner.hand
-    mask, reasons, suited_pungs = judge(profile, outcome, dealer_seat, winner, counts)
-    if outcome == ON_EIGHT_FLOWERS:
-        # The tiles are not evaluated: 花 comes from the flowers alone.
-        sources = {_FLOWER_TILE: len(hand.flowers)} if hand.flowers else {}
-    else:
-        sources = flower_sources(counts, hand.melds, len(hand.flowers), suited_pungs)
-    flowers = flower_total(profile, sources)
+    mask, reasons, flowers, value, items = judge(profile, outcome, dealer_seat, winner, counts, declared)
     patterns = PATTERNS_OF_MASK.get(mask)
     if patterns is None:
         patterns = patterns_of(mask)
     if reasons:
         return new(WinnerResult, (winner.seat, False, reasons, patterns, flowers, (), 0.0, 0.0))
-    base_value, items = hand_value(profile, mask, sources, flowers)
     if multi.items:
         items = items + multi.items
     return new(
-        WinnerResult,
-        (winner.seat, True, (), patterns, flowers, items, float(base_value), float(base_value * multi.factor)),
+        WinnerResult, (winner.seat, True, (), patterns, flowers, items, float(value), float(value * multi.factor))
     )

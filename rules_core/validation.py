@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of
 from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
 from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
@@ -150,7 +149,7 @@ def validate_settle(
         seat = _check_winner(winner, outcome, path, add, check_hands, all_counts)
         if profile is not None and check_hands:
             hand = winner.hand
-            if dragon_flowers_of(hand) or (
+            if hand.dragon_flowers or (
                 profile.dragons_are_flowers and not _dragon_free(all_counts[-1], hand, winner.passed_tiles)
             ):
                 check_dragons(profile, hand, winner.passed_tiles, path, add)
@@ -162,7 +161,7 @@ def validate_settle(
             add(FieldViolation(f"{path}.seat", f"seat {seat} discarded the tile and cannot win on it"))
         seen_seats.add(seat)
 
-    declared = declared_seats_of(request)
+    declared = request.declared_seats
     if declared:
         _check_declared_seats(declared, add)
 
@@ -202,7 +201,7 @@ def validate_check_win(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) ->
     if request.declared_seats:
         _check_declared_seats(request.declared_seats, add)
     winner = request.winner
-    if profile is not None and (profile.dragons_are_flowers or dragon_flowers_of(winner.hand)):
+    if profile is not None and (profile.dragons_are_flowers or winner.hand.dragon_flowers):
         check_dragons(profile, winner.hand, winner.passed_tiles, "winner", add)
     if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
@@ -224,7 +223,7 @@ def validate_waits(request, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> tup
             add(FieldViolation(f"passed_tiles[{index}]", "must be a specified tile"))
     if request.declared_seats:
         _check_declared_seats(request.declared_seats, add)
-    if profile is not None and (profile.dragons_are_flowers or dragon_flowers_of(request.hand)):
+    if profile is not None and (profile.dragons_are_flowers or request.hand.dragon_flowers):
         check_dragons(profile, request.hand, passed, "", add)
     if violations or profile is None:  # no profile only with a violation naming why
         raise InvalidRequest(violations)
@@ -297,7 +296,7 @@ def _check_winner(winner: Winner, outcome, path: str, add, check_hand: bool, all
                 add(FieldViolation(f"{path}.passed_tiles[{tile_index}]", "must be a specified tile"))
     if winner.replacement_draw and outcome is not None and outcome != ON_SELF_DRAW:
         add(FieldViolation(f"{path}.replacement_draw", "only a self-draw is won on a replacement tile"))
-    if last_tile_of(winner) and outcome is not None and outcome != ON_SELF_DRAW:
+    if winner.last_tile and outcome is not None and outcome != ON_SELF_DRAW:
         add(FieldViolation(f"{path}.last_tile", "only a self-draw is won on the last tile of the wall (海底捞月)"))
     return seat
 
@@ -324,7 +323,7 @@ def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> N
     winning tile or a passed tile, at most four of each among `dragon_flowers`; without it,
     `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request)."""
     hand_path = f"{path}.hand" if path else "hand"
-    dragons = dragon_flowers_of(hand)
+    dragons = hand.dragon_flowers
     if not profile.dragons_are_flowers:
         add(
             FieldViolation(

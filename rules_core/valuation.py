@@ -1,90 +1,124 @@
-"""The value of a legal hand per share, before multipliers (RULES.md section 6), itemised.
+"""The value of a legal hand per share, before multipliers (RULES.md sections 6 and 14.4), itemised.
 
-A hand with a fixed-value pattern (一、二类胡牌) is worth that value; any other
-legal hand is ordinary: ``(base + 花) × 2^番``, then the sankou threshold and
-the cap of 1 喇 / 勒. Floor patterns (lezi 杠开, 大吊车) raise a value below
-1 勒 to 1 勒. Every step that changes the value leaves a `ValueItem`.
+- A hand with a fixed-value pattern (一、二类胡牌, 勒子 hands) is worth its fixed value F (the
+  highest, or the sum, as `combine_fixed` says); with `fan_on_fixed` its 番 Σ (the summed `fan`,
+  at most `max_fan`) double it (F × 2^Σ) or, under `fan_additive`, add one 勒 each
+  (F + `lazi_value` × Σ); with `cap_fixed_values` the cap applies to it too.
+- Any other legal hand is ordinary: (`ordinary_base` + 花) × 2^番, or × max(1, 番) under
+  `fan_additive`, where 番 = 兜底番 (`ordinary_base_fan`) + the highest 牌型番 (`shape_fan`) +
+  the summed 附加番 (`fan`), at most `max_fan`; then the sankou threshold and the cap of
+  (1 + `cap_lazi_extra`) 喇 / 勒 (none when `uncapped`).
+- Floor patterns (lezi 杠开, 大吊车) raise a value below 1 勒 to 1 勒.
+
+Every step that changes the value leaves a `ValueItem` (`rules_core.value_items`).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from rules_core.patterns import PATTERN_IMPLIES, Pattern, patterns_of
-from rules_core.profile import CombineFixed, FlowerSource, RuleProfile, Unit
-from rules_core.results import ItemKind, ValueItem, new
+from rules_core.patterns import PATTERN_IMPLIES, patterns_of
+from rules_core.profile import CombineFixed, FlowerSource, RuleProfile
+from rules_core.results import ItemKind, ValueItem
+from rules_core.value_items import (
+    base_fan_item,
+    base_item,
+    cap_item,
+    change_item,
+    fan_cap_item,
+    fan_items,
+    flower_items,
+    no_flowers_item,
+    pattern_item,
+    shape_fan_item,
+)
 
 
 def hand_value(
-    profile: RuleProfile, patterns: int, flower_sources: dict[FlowerSource, int], flowers: int
+    profile: RuleProfile,
+    patterns: int,
+    sources: dict[FlowerSource, int],
+    flowers: int,
+    no_flowers: bool = False,
 ) -> tuple[int, tuple[ValueItem, ...]]:
-    """(value, items) of a legal hand with pattern mask ``patterns`` and ``flowers`` 花."""
+    """(value, items) of a legal hand with pattern mask ``patterns`` and ``flowers`` 花;
+    ``no_flowers``: its 花 are the profile's `no_flowers_value` (无花), shown as one item in
+    place of the flower items."""
     fixed = patterns & profile.fixed_mask
-    fan_patterns = patterns & profile.fan_mask
-    fan = _fan(profile, fan_patterns)
+    fan, extra, ordinary_items, extra_items = fan_parts(profile, patterns)
+    cap = profile.cap
     if fixed:
-        value, items = _fixed_value(profile, fixed)
-        if fan and profile.fan_on_fixed:
-            value <<= fan
-            items = items + _fan_items(profile, fan_patterns)
+        value, items = fixed_value(profile, fixed)
+        parts = list(items)
+        if extra and profile.fan_on_fixed:
+            parts.extend(extra_items)
+            used = _limited(profile, extra, parts)
+            value = value + profile.lazi_value * used if profile.fan_additive else value << used
+        if profile.cap_fixed_values and cap and value > cap:
+            parts.append(cap_item(profile, cap - value))
+            value = cap
     else:
-        parts = _flower_items(profile, flower_sources)
-        parts.append(_base_item(profile))
+        parts = [no_flowers_item(profile)] if no_flowers else flower_items(profile, sources)
+        parts.extend(ordinary_items)
         value = profile.ordinary_base + flowers
         if fan:
-            value <<= fan
-            parts.extend(_fan_items(profile, fan_patterns))
+            used = _limited(profile, fan, parts)
+            value = value * used if profile.fan_additive else value << used
         lazi = profile.lazi_value
         threshold = profile.ordinary_lazi_threshold
         if threshold and threshold <= value < lazi:
-            parts.append(_change_item(ItemKind.THRESHOLD, "LAZI_THRESHOLD", lazi - value, profile))
+            parts.append(change_item(ItemKind.THRESHOLD, "LAZI_THRESHOLD", lazi - value, profile))
             value = lazi
-        if value > lazi:
-            parts.append(_change_item(ItemKind.CAP, "LAZI_CAP", lazi - value, profile))
-            value = lazi
-        items = tuple(parts)
+        if cap and value > cap:
+            parts.append(cap_item(profile, cap - value))
+            value = cap
     if patterns & profile.floor_mask and value < profile.lazi_value:
-        items = items + (_change_item(ItemKind.FLOOR, "LAZI_FLOOR", profile.lazi_value - value, profile),)
+        parts.append(change_item(ItemKind.FLOOR, "LAZI_FLOOR", profile.lazi_value - value, profile))
         value = profile.lazi_value
-    return value, items
+    return value, tuple(parts)
 
 
-def fan_items(profile: RuleProfile, fan_patterns: int) -> tuple[ValueItem, ...]:
-    """One FAN item per pattern of ``fan_patterns`` (a mask within `fan_mask`)."""
-    return _fan_items(profile, fan_patterns)
+@lru_cache(maxsize=4096)
+def fan_parts(profile: RuleProfile, patterns: int) -> tuple[int, int, tuple[ValueItem, ...], tuple[ValueItem, ...]]:
+    """The 番 of a hand with pattern mask ``patterns``, found once per mask: (番 of an ordinary
+    hand before `max_fan`: 兜底番 + the highest 牌型番 (`shape_fan`) + the summed 附加番 (`fan`);
+    附加番 alone, what a fixed-value hand reads; an ordinary hand's items from its base on
+    (base, 兜底番, 牌型番, each 附加番); the 附加番 items)."""
+    shape = 0
+    shape_pattern = None
+    for pattern in patterns_of(patterns & profile.shape_fan_mask):
+        value = profile.shape_fan[pattern]
+        if value >= shape:  # on a tie the later pattern, the more telling one (混碰 over 碰碰胡)
+            shape, shape_pattern = value, pattern
+    extra = sum(profile.fan[p] for p in patterns_of(patterns & profile.fan_mask))
+    extra_items = fan_items(profile, patterns & profile.fan_mask)
+    base_fan = profile.ordinary_base_fan
+    ordinary = [base_item(profile)]
+    if base_fan:
+        ordinary.append(base_fan_item(base_fan))
+    if shape_pattern is not None:
+        ordinary.append(shape_fan_item(shape_pattern, shape))
+    return base_fan + shape + extra, extra, tuple(ordinary) + extra_items, extra_items
 
 
+def fan_total(profile: RuleProfile, patterns: int) -> int:
+    """The 番 of an ordinary hand before `max_fan`: what `min_fan` compares."""
+    return fan_parts(profile, patterns)[0]
+
+
+def _limited(profile: RuleProfile, fan: int, parts: list[ValueItem]) -> int:
+    """The 番 a value uses (at least 1 under `fan_additive`: × max(1, 番)): at most `max_fan`,
+    with a FAN_CAP item when that limits them."""
+    limit = profile.max_fan
+    if limit and fan > limit:
+        parts.append(fan_cap_item(limit, fan))
+        return limit
+    return fan
+
+
+@lru_cache(maxsize=4096)
 def fixed_value(profile: RuleProfile, fixed: int) -> tuple[int, tuple[ValueItem, ...]]:
     """The value of a hand's fixed-value patterns ``fixed`` (combined as the profile says), itemised."""
-    return _fixed_value(profile, fixed)
-
-
-def flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> list[ValueItem]:
-    return _flower_items(profile, sources)
-
-
-def base_item(profile: RuleProfile) -> ValueItem:
-    return _base_item(profile)
-
-
-def change_item(kind: ItemKind, code: str, change: int, profile: RuleProfile) -> ValueItem:
-    return _change_item(kind, code, change, profile)
-
-
-@lru_cache(maxsize=4096)
-def _fan(profile: RuleProfile, fan_patterns: int) -> int:
-    return sum(profile.fan[p] for p in patterns_of(fan_patterns))
-
-
-@lru_cache(maxsize=4096)
-def _fan_items(profile: RuleProfile, fan_patterns: int) -> tuple[ValueItem, ...]:
-    return tuple(
-        ValueItem(ItemKind.FAN, p.name, p.name_zh, p.name_en, profile.fan[p]) for p in patterns_of(fan_patterns)
-    )
-
-
-@lru_cache(maxsize=4096)
-def _fixed_value(profile: RuleProfile, fixed: int) -> tuple[int, tuple[ValueItem, ...]]:
     present = patterns_of(fixed)
     values = profile.fixed_values
     if profile.combine_fixed == CombineFixed.SUM:
@@ -92,55 +126,5 @@ def _fixed_value(profile: RuleProfile, fixed: int) -> tuple[int, tuple[ValueItem
         counted = [p for p in present if p not in implied]
     else:
         counted = [max(present, key=lambda p: (values[p], -p))]  # the highest; on a tie the first
-    items = tuple(_pattern_item(p, values[p]) for p in counted)
+    items = tuple(pattern_item(p, values[p]) for p in counted)
     return sum(values[p] for p in counted), items
-
-
-def _pattern_item(pattern: Pattern, value: int) -> ValueItem:
-    return ValueItem(ItemKind.PATTERN, pattern.name, pattern.name_zh, pattern.name_en, value)
-
-
-@lru_cache(maxsize=65536)
-def _source_item(source: FlowerSource, count: int, value: int) -> ValueItem:
-    return ValueItem(ItemKind.FLOWERS, source.name, source.name_zh, source.name_en, value * count, count)
-
-
-def _flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> list[ValueItem]:
-    values = profile.flower_values
-    items = []
-    for source in sorted(sources):
-        value = values.get(source, 0)
-        if value:
-            items.append(_source_item(source, sources[source], value))
-    return items
-
-
-_BASE_NAMES = {Unit.FLOWER: ("底注花", "Base flowers"), Unit.POINT: ("底分", "Base points")}
-
-
-@lru_cache(maxsize=64)
-def _base_item(profile: RuleProfile) -> ValueItem:
-    zh, en = _BASE_NAMES[profile.unit]
-    return ValueItem(ItemKind.BASE, "ORDINARY_BASE", zh, en, profile.ordinary_base)
-
-
-_CHANGE_NAMES = {
-    ("LAZI_THRESHOLD", Unit.FLOWER): ("≥{t}花算1喇", "Ordinary value of {t} or more counts as one lazi"),
-    ("LAZI_THRESHOLD", Unit.POINT): ("≥{t}分算1勒", "Ordinary value of {t} or more counts as one lezi"),
-    ("LAZI_CAP", Unit.FLOWER): ("封顶 1喇", "Capped at one lazi"),
-    ("LAZI_CAP", Unit.POINT): ("封顶 1勒", "Capped at one lezi"),
-    ("LAZI_FLOOR", Unit.FLOWER): ("不足1喇按1喇", "Raised to one lazi"),
-    ("LAZI_FLOOR", Unit.POINT): ("不足勒子按勒子算", "Raised to one lezi"),
-}
-
-
-def _change_item(kind: ItemKind, code: str, change: int, profile: RuleProfile) -> ValueItem:
-    zh, en = _change_names(code, profile.unit, profile.ordinary_lazi_threshold)
-    return new(ValueItem, (kind, code, zh, en, change, 1))
-
-
-@lru_cache(maxsize=256)
-def _change_names(code: str, unit: Unit, threshold: int) -> tuple[str, str]:
-    """The Chinese and English names of a change item, formatted once per threshold."""
-    zh, en = _CHANGE_NAMES[code, unit]
-    return zh.format(t=threshold), en.format(t=threshold)

@@ -160,17 +160,17 @@ FAMILY_PROFILE_FIELD_WORDS: dict[str, Words] = {
     "huangfan_reset_after_win": Words("胡后荒番清零", "荒番 resets after a win", "有人胡牌后荒番数归零（不是减一）"),
     "huangfan_max_count": Words("荒番上限", "荒番 count limit", "流局后荒番数最多加到此数；0 为不限"),
     "multi_win_discarder_deals": Words(
-        "一炮多响放炮者坐庄", "discarder deals after several winners", "一炮多响后由放炮的一家坐庄"
+        "一炮多响放炮者坐庄", "multi-win: discarder deals", "一炮多响后由放炮的一家坐庄"
     ),
     "liability_skips_kongs": Words("杠不算口", "kongs are no claims", "明杠不算吃碰口数，碰后加杠的也不再算"),
     "kong_bloom_needs_kong": Words("补花不算杠开", "kong bloom needs a kong", "只有杠后补的牌算杠开，补花后的不算"),
     "standard_shape_only": Words("只胡四副一将", "standard shape only", "只有四副一将算成形"),
-    "no_flowers_value": Words("无花算花", "no flowers counts", "没有花的牌算这么多花；0 为没有此规则"),
+    "no_flowers_value": Words("无花算花", "no flowers counts as", "没有花的牌算这么多花；0 为没有此规则"),
     "ordinary_min_flowers_self_draw": Words(
-        "垃圾胡自摸花数", "rubbish hand: flowers on a self-draw", "没有可胡番型的牌自摸要的花数"
+        "垃圾胡自摸花数", "rubbish hand: self-draw flowers", "没有可胡番型的牌自摸要的花数"
     ),
     "ordinary_min_flowers_discard": Words(
-        "垃圾胡点炮花数", "rubbish hand: flowers on a discard", "没有可胡番型的牌点炮或抢杠要的花数"
+        "垃圾胡点炮花数", "rubbish hand: discard flowers", "没有可胡番型的牌点炮或抢杠要的花数"
     ),
     "max_fan": Words("封顶番", "fan cap", "牌值最多用几番；0 为不限"),
     "min_fan": Words("起胡番", "least fan to win", "胡牌至少要几番（一番和）；0 为不限"),
@@ -253,6 +253,8 @@ TERMS: dict[str, Term] = {
     "wall_exhausted": Term("流局", "the wall is exhausted"),
     "leaves": Term("逃跑", "leaves the table"),
     "knocks": Term("敲", "knocks"),
+    "on_the_last_tile": Term("海底捞月", "on the wall's last tile"),
+    "knocked_seats": Term("已敲", "knocked"),
     "could_have_won": Term("漏胡", "could have won on"),
     "and_passed": Term("放过", "and passed"),
     "a_legal_win": Term("合法胡牌", "a legal win"),
@@ -314,6 +316,8 @@ TERMS: dict[str, Term] = {
     "related_seats": Term("有关系的家数", "related seats"),
     "claims_from_one_seat": Term("口", "claims from one seat"),
     "more_huangfan": Term("荒番数", "荒番 count"),
+    "no_limit": Term("不限", "no limit"),
+    "cap_is": Term("封顶", "the cap is"),
     # shmj advise and shmj review (RULES.md section 15)
     "shanten": Term("向听数", "Shanten"),
     "ready": Term("听牌", "ready"),

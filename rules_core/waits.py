@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules_core.added_fields import dragon_flowers_of
 from rules_core.multipliers import multipliers
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import CheckWinRequest, Hand, ListWaitsRequest, Outcome, Winner
@@ -56,7 +55,7 @@ def list_waits(request: ListWaitsRequest, profiles: ProfileRegistry = BUILTIN_RE
             held[tile] += 1
     discard: list[Wait] = []
     self_draw: list[Wait] = []
-    dragons = dragon_flowers_of(hand)
+    dragons = hand.dragon_flowers
     declared = request.seat in request.declared_seats  # read under win_requires_declaration
     for tile in ALL_TILES:
         if held[tile] >= 4:

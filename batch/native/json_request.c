@@ -20,6 +20,12 @@
  * object. Its nesting is fixed by the request's shape (request, winner, hand, meld: a function
  * each, never recursion), its lists held on the stack within their bounds (LIST_CAPACITY).
  *
+ * A field of the .proto it does not read (one added since, such as those of RULES.md section 14)
+ * is taken at its proto3 default, as this product writes every request's JSON: null, or the
+ * typed default (an empty list, false, 0, "", an enum's zero value by name or number); any other
+ * value declines the line. Those fields and the form of each default come from the descriptors,
+ * at import (convert.unread.unread_json_fields, given the keys read here): none is named here.
+ *
  * A MemoryError is raised as such; every other fault is a None.
  */
 #define PY_SSIZE_T_CLEAN
@@ -52,10 +58,30 @@ typedef struct {
     Py_ssize_t concealed, melds, meld_tiles, flowers, passed, winners, liabilities, request_id_bytes;
 } Bounds;
 
+/* The fields of a message not read here, each taken at its default only (convert.unread). */
+#define UNREAD_CAPACITY 32
+
+typedef struct {
+    PyObject *key;  /* the JSON name (a str) */
+    PyObject *zero; /* an enum's zero name (a str; "" for a field of another type) */
+    const char *name, *zero_name; /* their bytes, held alive by `key` and `zero` */
+    Py_ssize_t length, zero_length;
+    int kind; /* how its default stands: convert.unread.JsonDefault */
+} UnreadField;
+
+typedef struct {
+    UnreadField fields[UNREAD_CAPACITY];
+    int count;
+} UnreadFields;
+
+/* The messages read here, each with its own fields not read. */
+enum { MELD_MESSAGE, HAND_MESSAGE, WINNER_MESSAGE, DICE_MESSAGE, RELATION_MESSAGE, REQUEST_MESSAGE, MESSAGES };
+
 typedef struct {
     CoreTypes types;
     NameTable tiles, flowers, meld_kinds, outcomes;
     Bounds bounds;
+    UnreadFields unread[MESSAGES];
 } State;
 
 /* --- the cursor over a line's bytes ------------------------------------------------------- */
@@ -391,11 +417,67 @@ typedef struct {
 
 #define KEY(name) {name, sizeof(name) - 1}
 
-/* One object's keys in turn: Object walks them, the field index in its key list each time. */
+/* How a field not read stands at its default, besides null (convert.unread.JsonDefault). */
+enum {
+    DEFAULT_NULL_ONLY, DEFAULT_EMPTY_LIST, DEFAULT_EMPTY_OBJECT, DEFAULT_FALSE, DEFAULT_ZERO, DEFAULT_EMPTY_TEXT,
+    DEFAULT_ENUM_ZERO, DEFAULT_KINDS
+};
+
+/* Whether the next value is 0 (a whole number; consumed either way). */
+static int take_zero(Cursor *c) {
+    long value;
+    return read_int32(c, &value) == 0 && value == 0;
+}
+
+/* Whether the next value is the field's proto3 default in a form of its kind (consumed either
+ * way: a value that is not declines the line). */
+static int take_default(Cursor *c, const UnreadField *field) {
+    if (take_null(c)) {
+        return 1;
+    }
+    const char *text;
+    Py_ssize_t length;
+    switch (field->kind) {
+    case DEFAULT_EMPTY_LIST:
+        return take(c, '[') && take(c, ']');
+    case DEFAULT_EMPTY_OBJECT:
+        return take(c, '{') && take(c, '}');
+    case DEFAULT_FALSE:
+        return take_word(c, "false", 5);
+    case DEFAULT_ZERO:
+        return take_zero(c);
+    case DEFAULT_EMPTY_TEXT:
+        return read_string(c, &text, &length) == 0 && length == 0;
+    case DEFAULT_ENUM_ZERO:
+        skip_space(c);
+        if (c->at < c->end && *c->at == '"') {
+            return read_string(c, &text, &length) == 0 && length == field->zero_length &&
+                   same_bytes(text, field->zero_name, length);
+        }
+        return take_zero(c);
+    default: /* DEFAULT_NULL_ONLY */
+        return 0;
+    }
+}
+
+/* The index of a field not read in `unread`, or -1. */
+static int unread_of(const UnreadFields *unread, const char *key, Py_ssize_t length) {
+    for (int i = 0; i < unread->count; i++) {
+        if (unread->fields[i].length == length && same_bytes(unread->fields[i].name, key, length)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* One object's keys in turn: Object walks them, the field index in its key list each time; a
+ * field not read is passed over where it holds its default. `seen` has a bit for each key read
+ * and, after those, for each field not read (UNREAD_CAPACITY + the most keys read: under 64). */
 typedef struct {
     const Key *keys;
     int count_keys;
-    unsigned seen;
+    const UnreadFields *unread;
+    uint64_t seen;
     int count;
 } Object;
 
@@ -410,32 +492,47 @@ static int field_of(const Object *object, const char *key, Py_ssize_t length) {
     return FIELD_DECLINED;
 }
 
-/* The index of the next key, its colon read (FIELD_END after the last; FIELD_DECLINED for an
- * unknown key, a key twice, or anything not an object's). */
+/* Whether the key (its bit `bit`) is new in the object; marked seen. */
+static int first_time(Object *object, int bit) {
+    uint64_t mask = (uint64_t)1 << bit;
+    if (object->seen & mask) {
+        return 0;
+    }
+    object->seen |= mask;
+    return 1;
+}
+
+/* The index of the next key read, its colon read (FIELD_END after the last; FIELD_DECLINED for
+ * an unknown key, a key twice, a field not read off its default, or anything not an object's). */
 static int next_field(Object *object, Cursor *c) {
-    if (take(c, '}')) {
-        return FIELD_END;
+    for (;;) {
+        if (take(c, '}')) {
+            return FIELD_END;
+        }
+        if (object->count > 0 && !take(c, ',')) {
+            return FIELD_DECLINED;
+        }
+        const char *key;
+        Py_ssize_t length;
+        if (read_string(c, &key, &length) < 0 || !take(c, ':')) {
+            return FIELD_DECLINED;
+        }
+        object->count++;
+        int index = field_of(object, key, length);
+        if (index >= 0) {
+            return first_time(object, index) ? index : FIELD_DECLINED;
+        }
+        int skipped = unread_of(object->unread, key, length);
+        if (skipped < 0 || !first_time(object, object->count_keys + skipped) ||
+            !take_default(c, &object->unread->fields[skipped])) {
+            return FIELD_DECLINED;
+        }
     }
-    if (object->count > 0 && !take(c, ',')) {
-        return FIELD_DECLINED;
-    }
-    const char *key;
-    Py_ssize_t length;
-    if (read_string(c, &key, &length) < 0 || !take(c, ':')) {
-        return FIELD_DECLINED;
-    }
-    int index = field_of(object, key, length);
-    if (index < 0 || (object->seen & (1u << index))) {
-        return FIELD_DECLINED;
-    }
-    object->seen |= 1u << index;
-    object->count++;
-    return index;
 }
 
 /* The start of an object (null is not one: each caller says what null is). */
-static int open_object(Object *object, Cursor *c, const Key *keys, int count_keys) {
-    *object = (Object){keys, count_keys, 0, 0};
+static int open_object(Object *object, Cursor *c, const Key *keys, int count_keys, const UnreadFields *unread) {
+    *object = (Object){keys, count_keys, unread, 0, 0};
     return take(c, '{');
 }
 
@@ -481,10 +578,10 @@ static int fill_absent(const State *state, PyObject **fields, const int *kinds, 
  * (every field read released). */
 typedef PyObject *(*FieldReader)(const State *state, Cursor *c, int index);
 
-static int read_object(const State *state, Cursor *c, const Key *keys, const int *kinds, int count,
+static int read_object(const State *state, Cursor *c, int message, const Key *keys, const int *kinds, int count,
                        PyObject **fields, FieldReader read_field) {
     Object object;
-    if (!open_object(&object, c, keys, count)) {
+    if (!open_object(&object, c, keys, count, &state->unread[message])) {
         return -1;
     }
     int index;
@@ -519,7 +616,7 @@ static PyObject *meld_field(const State *state, Cursor *c, int index) {
 
 static PyObject *meld_item(const State *state, Cursor *c, const void *arg) {
     PyObject *f[3] = {NULL};
-    if (read_object(state, c, MELD_KEYS, MELD_ABSENT, 3, f, meld_field) < 0) {
+    if (read_object(state, c, MELD_MESSAGE, MELD_KEYS, MELD_ABSENT, 3, f, meld_field) < 0) {
         return NULL;
     }
     return core_meld(&state->types, f[0], f[1], f[2]);
@@ -558,7 +655,7 @@ static PyObject *hand_value(const State *state, Cursor *c) {
         return empty_hand(state);
     }
     PyObject *f[4] = {NULL};
-    if (read_object(state, c, HAND_KEYS, HAND_ABSENT, 4, f, hand_field) < 0) {
+    if (read_object(state, c, HAND_MESSAGE, HAND_KEYS, HAND_ABSENT, 4, f, hand_field) < 0) {
         return NULL;
     }
     return core_hand(&state->types, f[0], f[1], f[2], f[3]);
@@ -585,7 +682,7 @@ static PyObject *winner_field(const State *state, Cursor *c, int index) {
 
 static PyObject *winner_item(const State *state, Cursor *c, const void *arg) {
     PyObject *f[5] = {NULL};
-    if (read_object(state, c, WINNER_KEYS, WINNER_ABSENT, 5, f, winner_field) < 0) {
+    if (read_object(state, c, WINNER_MESSAGE, WINNER_KEYS, WINNER_ABSENT, 5, f, winner_field) < 0) {
         return NULL;
     }
     return core_winner(&state->types, f[0], f[1], f[2], f[3], f[4]);
@@ -607,7 +704,7 @@ static PyObject *dice_value(const State *state, Cursor *c) {
         Py_RETURN_NONE;
     }
     PyObject *f[2] = {NULL};
-    if (read_object(state, c, DICE_KEYS, ALL_ZERO, 2, f, int_field) < 0) {
+    if (read_object(state, c, DICE_MESSAGE, DICE_KEYS, ALL_ZERO, 2, f, int_field) < 0) {
         return NULL;
     }
     return core_dice(&state->types, f[0], f[1]);
@@ -615,7 +712,7 @@ static PyObject *dice_value(const State *state, Cursor *c) {
 
 static PyObject *relation_item(const State *state, Cursor *c, const void *arg) {
     PyObject *f[3] = {NULL};
-    if (read_object(state, c, RELATION_KEYS, ALL_ZERO, 3, f, int_field) < 0) {
+    if (read_object(state, c, RELATION_MESSAGE, RELATION_KEYS, ALL_ZERO, 3, f, int_field) < 0) {
         return NULL;
     }
     return core_relation(&state->types, f[0], f[1], f[2]);
@@ -628,6 +725,7 @@ enum {
     PROFILE, OUTCOME, WINNERS, DEALER_SEAT, DICE, HUANGFAN_COUNT, DISCARDER_SEAT, LIABILITIES, ABANDONING_SEAT,
     OVERRIDES, REQUEST_ID, PROFILE_DIGEST, REQUEST_FIELDS
 };
+_Static_assert(REQUEST_FIELDS + UNREAD_CAPACITY <= 64, "an object's keys read and fields not read have a bit each");
 static const Key REQUEST_KEYS[REQUEST_FIELDS] = {
     [PROFILE] = KEY("profile"),           [OUTCOME] = KEY("outcome"),
     [WINNERS] = KEY("winners"),           [DEALER_SEAT] = KEY("dealerSeat"),
@@ -667,7 +765,7 @@ static PyObject *request_field(const State *state, Cursor *c, int index) {
 /* The request; `profile`, when not NULL, in place of the line's own (as _replace would). */
 static PyObject *request_value(const State *state, Cursor *c, PyObject *profile) {
     PyObject *f[REQUEST_FIELDS] = {NULL};
-    if (read_object(state, c, REQUEST_KEYS, REQUEST_ABSENT, REQUEST_FIELDS, f, request_field) < 0) {
+    if (read_object(state, c, REQUEST_MESSAGE, REQUEST_KEYS, REQUEST_ABSENT, REQUEST_FIELDS, f, request_field) < 0) {
         return NULL;
     }
     if (PyUnicode_GET_LENGTH(f[REQUEST_ID]) * 4 > state->bounds.request_id_bytes) {
@@ -741,10 +839,24 @@ static PyObject *read_line(PyObject *module, PyObject *const *args, Py_ssize_t n
     Py_RETURN_NONE;
 }
 
+static void clear_unread(UnreadFields *unread) {
+    for (int i = 0; i < UNREAD_CAPACITY; i++) {
+        Py_CLEAR(unread->fields[i].key);
+        Py_CLEAR(unread->fields[i].zero);
+    }
+    unread->count = 0;
+}
+
 static int module_traverse(PyObject *module, visitproc visit, void *arg) {
     State *state = PyModule_GetState(module);
     if (state == NULL) {
         return 0;
+    }
+    for (int m = 0; m < MESSAGES; m++) {
+        for (int i = 0; i < state->unread[m].count; i++) {
+            Py_VISIT(state->unread[m].fields[i].key);
+            Py_VISIT(state->unread[m].fields[i].zero);
+        }
     }
     NameTable *tables[] = {&state->tiles, &state->flowers, &state->meld_kinds, &state->outcomes};
     for (int i = 0; i < 4; i++) {
@@ -765,6 +877,9 @@ static int module_clear(PyObject *module) {
     clear_names(&state->flowers);
     clear_names(&state->meld_kinds);
     clear_names(&state->outcomes);
+    for (int m = 0; m < MESSAGES; m++) {
+        clear_unread(&state->unread[m]);
+    }
     core_types_clear(&state->types);
     return 0;
 }
@@ -825,6 +940,91 @@ static int load_names(State *state) {
     return error ? -1 : 0;
 }
 
+/* An ASCII str's bytes (held alive by it), or NULL. */
+static const char *ascii_name(PyObject *text, Py_ssize_t *length) {
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
+        return NULL;
+    }
+    return PyUnicode_AsUTF8AndSize(text, length);
+}
+
+/* Fill `unread` from convert.unread.unread_json_fields's entries for a message (a tuple of
+ * (JSON name, kind, zero name)): 0, or -1 with ImportError. */
+static int fill_unread(UnreadFields *unread, PyObject *entries, const char *message) {
+    if (!PyTuple_Check(entries) || PyTuple_GET_SIZE(entries) > UNREAD_CAPACITY) {
+        PyErr_Format(PyExc_ImportError,
+                     "convert.unread.unread_json_fields(%s) is %R, not a tuple of at most %d fields", message,
+                     entries, UNREAD_CAPACITY);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(entries); i++) {
+        PyObject *entry = PyTuple_GET_ITEM(entries, i);
+        UnreadField field = {NULL};
+        long kind = -1;
+        if (PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3) {
+            field.name = ascii_name(PyTuple_GET_ITEM(entry, 0), &field.length);
+            field.zero_name = ascii_name(PyTuple_GET_ITEM(entry, 2), &field.zero_length);
+            kind = PyLong_Check(PyTuple_GET_ITEM(entry, 1)) ? PyLong_AsLong(PyTuple_GET_ITEM(entry, 1)) : -1;
+        }
+        if (field.name == NULL || field.zero_name == NULL || kind < 0 || kind >= DEFAULT_KINDS) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ImportError,
+                         "convert.unread.unread_json_fields(%s) has an entry %R, not (an ASCII JSON name, a "
+                         "kind from 0 to %d, an ASCII zero name)",
+                         message, entry, DEFAULT_KINDS - 1);
+            return -1;
+        }
+        field.key = Py_NewRef(PyTuple_GET_ITEM(entry, 0));
+        field.zero = Py_NewRef(PyTuple_GET_ITEM(entry, 2));
+        field.kind = (int)kind;
+        unread->fields[unread->count++] = field;
+    }
+    return 0;
+}
+
+/* The fields not read of each message, from its descriptor, given the keys read here. */
+static int load_unread(State *state) {
+    PyObject *module = PyImport_ImportModule("convert.unread");
+    if (module == NULL) {
+        return -1;
+    }
+    PyObject *derive = PyObject_GetAttrString(module, "unread_json_fields");
+    Py_DECREF(module);
+    if (derive == NULL) {
+        return -1;
+    }
+    struct {
+        const char *message;
+        const Key *keys;
+        int count;
+    } messages[MESSAGES] = {
+        [MELD_MESSAGE] = {"mahjong.shanghai.v1.Meld", MELD_KEYS, 3},
+        [HAND_MESSAGE] = {"mahjong.shanghai.v1.Hand", HAND_KEYS, 4},
+        [WINNER_MESSAGE] = {"mahjong.shanghai.v1.Winner", WINNER_KEYS, 5},
+        [DICE_MESSAGE] = {"mahjong.shanghai.v1.Dice", DICE_KEYS, 2},
+        [RELATION_MESSAGE] = {"mahjong.shanghai.v1.LiabilityRelation", RELATION_KEYS, 3},
+        [REQUEST_MESSAGE] = {"mahjong.shanghai.v1.SettleRequest", REQUEST_KEYS, REQUEST_FIELDS},
+    };
+    int error = 0;
+    for (int m = 0; m < MESSAGES && !error; m++) {
+        PyObject *read = PyTuple_New(messages[m].count);
+        for (int i = 0; read != NULL && i < messages[m].count; i++) {
+            PyObject *key = PyUnicode_FromStringAndSize(messages[m].keys[i].name, messages[m].keys[i].length);
+            if (key == NULL) {
+                Py_CLEAR(read);
+                break;
+            }
+            PyTuple_SET_ITEM(read, i, key);
+        }
+        PyObject *entries = read == NULL ? NULL : PyObject_CallFunction(derive, "sO", messages[m].message, read);
+        error = entries == NULL || fill_unread(&state->unread[m], entries, messages[m].message) < 0;
+        Py_XDECREF(entries);
+        Py_XDECREF(read);
+    }
+    Py_DECREF(derive);
+    return error ? -1 : 0;
+}
+
 static PyMethodDef methods[] = {
     {"read", (PyCFunction)(void (*)(void))read_line, METH_FASTCALL,
      "read(line, profile=None) -> SettleRequest | None: the request of a JSON line (bytes or str) in the "
@@ -851,7 +1051,8 @@ PyMODINIT_FUNC PyInit_json_request(void) {
         return NULL;
     }
     State *state = PyModule_GetState(module);
-    if (core_types_load(&state->types) < 0 || load_bounds(&state->bounds) < 0 || load_names(state) < 0) {
+    if (core_types_load(&state->types) < 0 || load_bounds(&state->bounds) < 0 || load_names(state) < 0 ||
+        load_unread(state) < 0) {
         Py_DECREF(module);
         return NULL;
     }

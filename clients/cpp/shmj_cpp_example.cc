@@ -1,7 +1,7 @@
 // shmj-cpp-example calls the scoring service through the C++ client and prints how each kind
-// of answer reads: a legal win with its seat deltas, an illegal one with its reasons, a
-// malformed request with the field paths of its google.rpc.BadRequest, a deadline that has
-// passed, and (with --late-target) a call retried on UNAVAILABLE until a late server is up.
+// of answer reads: a legal win with its seat deltas, an illegal one with its reasons, a win under
+// the knock with a dragon flower (RULES.md section 14), a malformed request with the field paths
+// of its google.rpc.BadRequest, a deadline that has passed, and (with --late-target) a call retried on UNAVAILABLE until a late server is up.
 //
 //   shmj-cpp-example [--target HOST:PORT] [--late-target HOST:PORT]
 #include <charconv>
@@ -57,15 +57,29 @@ bool Failed(const std::string& step, const shmj::Status& status) {
   return Failed(step, shmj::CodeName(status.code) + ": " + status.message);
 }
 
-bool LegalWin(shmj::ScoringClient& client) {
+// Settles a request and prints its first winner's legality, patterns and value.
+bool SettledWin(shmj::ScoringClient& client, const std::string& step, const v1::SettleRequest& request) {
   v1::SettleResponse response;
-  shmj::Status status = client.Settle(WorkedExample1(), Clock::now() + std::chrono::seconds(2), &response);
-  if (!status.ok()) return Failed("legal", status);
+  shmj::Status status = client.Settle(request, Clock::now() + std::chrono::seconds(2), &response);
+  if (!status.ok()) return Failed(step, status);
   const v1::WinnerResult& winner = response.winners(0);
-  std::cout << "legal: seat " << winner.seat() << " " << Legality(winner);
+  std::cout << step << ": seat " << winner.seat() << " " << Legality(winner);
   for (int pattern : winner.patterns()) std::cout << " " << v1::Pattern_Name(static_cast<v1::Pattern>(pattern));
   std::cout << ", value " << Number(winner.value()) << "; seat deltas " << Deltas(response) << "\n";
   return true;
+}
+
+bool LegalWin(shmj::ScoringClient& client) { return SettledWin(client, "legal", WorkedExample1()); }
+
+// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲): the overrides make
+// 中发白 flowers and a win need the knock, as the 敲麻 profiles of RULES.md section 14 do.
+bool KnockedWin(shmj::ScoringClient& client) {
+  v1::SettleRequest request = WorkedExample1();
+  request.mutable_overrides()->set_dragons_are_flowers(true);
+  request.mutable_overrides()->set_win_requires_declaration(true);
+  request.mutable_winners(0)->mutable_hand()->add_dragon_flowers(v1::TILE_RED);
+  request.add_declared_seats(0);
+  return SettledWin(client, "knock", request);
 }
 
 // Seat 1 wins on seat 3's East with 456p 789s 234s EE and a chow of 123m from seat 0: a
@@ -163,7 +177,8 @@ int main(int argc, char** argv) {
   if (error.empty() && !late_target.empty()) error = shmj::TargetError(late_target);  // now, not after the calls
   if (!error.empty()) return Refuse("shmj-cpp-example: " + error);
   shmj::ScoringClient client(target);
-  bool ok = LegalWin(client) && IllegalWin(client) && MalformedRequest(client) && PassedDeadline(client);
+  bool ok = LegalWin(client) && IllegalWin(client) && KnockedWin(client) && MalformedRequest(client) &&
+            PassedDeadline(client);
   if (ok && !late_target.empty()) ok = RetryUntilUp(late_target);
   return ok ? 0 : 1;
 }

@@ -5,11 +5,17 @@
 #   steps.sh dependency-wheels DIR         wheels of the runtime requirements only
 #   steps.sh app-wheel DIR                 generate the stubs, build the service's wheel: with
 #                                          rules_core's hot path compiled by mypyc where gcc is
-#   steps.sh install VENV DEPS APP         a venv from those wheels alone, no index
+#   steps.sh install VENV DEPS [APP]       a venv from those wheels alone, no index: the runtime
+#                                          pins from DEPS, then the service's wheel from APP
+#   steps.sh install-app VENV APP          the service's wheel from APP into that venv, no index
 #   steps.sh expect-build VENV BUILD       fail unless the venv's rules_core runs BUILD
 #                                          (compiled or pure)
 set -eu
 PYTHON=${PYTHON:-python}
+
+install_app() { # VENV APP
+    "$1/bin/pip" install --no-index --no-deps "$2"/*.whl
+}
 
 case "$1" in
 build-tools)
@@ -44,14 +50,17 @@ app-wheel)
 install)
     "$PYTHON" -m venv "$2"
     "$2/bin/pip" install --no-index --find-links "$3" -r requirements.txt
-    "$2/bin/pip" install --no-index --no-deps "$4"/*.whl
+    if [ -n "${4:-}" ]; then install_app "$2" "$4"; fi
+    ;;
+install-app)
+    install_app "$2" "$3"
     ;;
 expect-build)
     # from / so that the installed package is imported, not a source tree in the working folder
     (cd / && "$2/bin/python" -c "import rules_core, sys; print('rules_core:', rules_core.BUILD); sys.exit(rules_core.BUILD != sys.argv[1])" "$3")
     ;;
 *)
-    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS APP | expect-build VENV BUILD" >&2
+    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS [APP] | install-app VENV APP | expect-build VENV BUILD" >&2
     exit 2
     ;;
 esac

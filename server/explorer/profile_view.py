@@ -4,7 +4,8 @@ explorer's Profiles view.
 
 Body: ``{"profiles": [RuleProfile in proto3 JSON, ...]}`` as ``ListProfiles`` answers them.
 Answer: ``{"profiles": [{"lazi_value": ["20 花"], "fixed_values": ["Full flush 清一色 = 20 花",
-...], ...}, ...]}``, every field but ``name`` by its snake_case name, its value's lines.
+...], ...}, ...]}``, every field but ``name`` by its snake_case name, its value's lines: those of
+RULES.md section 14 at their defaults too (``no 否``), since the view sets profiles side by side.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def read_profile_words(body: bytes) -> dict:
             canonical = message_dict(ParseDict(profile, profile_pb2.RuleProfile()))
         except ParseError as error:
             raise BadExplorerBody(f"profiles[{index}]: not a RuleProfile: {str(error)[:200]}") from None
-        said.append(field_values(canonical))
+        said.append(field_values(canonical, every_field=True))
     return {"profiles": said}
 
 

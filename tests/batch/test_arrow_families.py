@@ -11,10 +11,7 @@ import json
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pytest
 
-import batch.arrow
-import batch.local
 from batch.arrow import settle_answers
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch, python_answers_batch
@@ -23,7 +20,6 @@ from batch.local import answer_record, line_answers
 from convert.json_write import settle_request_dict
 from rules_core import Outcome, SettleRequest
 from rules_core.build import claims, winner
-from rules_core.registry import FAMILIES_REGISTRY
 
 SELF, DISCARD = Outcome.SELF_DRAW, Outcome.DISCARD
 
@@ -76,14 +72,6 @@ CASES = [
 LINES = [json.dumps(settle_request_dict(request), ensure_ascii=False) for request, _ in CASES]
 
 
-@pytest.fixture
-def families(monkeypatch):
-    """qiaoma, qiaoma_lezi and qinghunpeng known to the batch readers' default registry (a no-op
-    once they are built-in profiles)."""
-    monkeypatch.setattr(batch.local, "BUILTIN_REGISTRY", FAMILIES_REGISTRY)
-    monkeypatch.setattr(batch.arrow, "BUILTIN_REGISTRY", FAMILIES_REGISTRY)
-
-
 def parquet_batch(tmp_path, records: list[dict]) -> pa.RecordBatch:
     path = tmp_path / "hands.parquet"
     pq.write_table(pa.Table.from_batches([record_batch(REQUEST, records)]), path)
@@ -97,7 +85,7 @@ def test_the_columnar_reader_leaves_a_batch_with_a_new_field_to_the_row_reader(t
     assert read_requests(rows) is None
 
 
-def test_a_parquet_row_and_a_json_line_answer_alike(tmp_path, families):
+def test_a_parquet_row_and_a_json_line_answer_alike(tmp_path):
     from_lines = [answer_record(a) for a in line_answers(enumerate(LINES, start=1), None, {})]
     from_rows = [answer_record(a) for a in settle_answers(parquet_batch(tmp_path, [json.loads(x) for x in LINES]))]
     assert from_rows == from_lines
@@ -105,7 +93,7 @@ def test_a_parquet_row_and_a_json_line_answer_alike(tmp_path, families):
     assert from_rows[2]["winners"][0]["illegalReasons"] == ["ILLEGAL_REASON_NOT_DECLARED"]
 
 
-def test_a_row_with_the_new_fields_and_overrides_is_read_by_the_row_reader_alike(tmp_path, families):
+def test_a_row_with_the_new_fields_and_overrides_is_read_by_the_row_reader_alike(tmp_path):
     """Overrides send a batch past the columnar reader: the row reader reads the new columns too."""
     records = [{**json.loads(line), "overrides": {"ordinaryBase": 1}} for line in LINES[:3]]
     from_rows = [answer_record(a) for a in settle_answers(parquet_batch(tmp_path, records))]
@@ -114,7 +102,7 @@ def test_a_row_with_the_new_fields_and_overrides_is_read_by_the_row_reader_alike
     assert [r["seatDeltas"] for r in from_rows] == [[12, -6, -6, 0], [6, -6, 0, 0], [0, 0, 0, 0]]
 
 
-def test_the_new_items_and_reasons_are_result_columns(families):
+def test_the_new_items_and_reasons_are_result_columns():
     answers = line_answers(enumerate(LINES, start=1), None, {})
     written = answers_batch(answers)
     assert written.equals(python_answers_batch(answers))
@@ -136,7 +124,7 @@ def test_the_new_items_and_reasons_are_result_columns(families):
     assert ("ITEM_KIND_FAN", "BASE_FAN", 1) in [(i["kind"], i["code"], i["contribution"]) for i in last_tile["items"]]
 
 
-def test_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_path, families):
+def test_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_path):
     good = json.loads(LINES[0])
     records = [{**good, "declaredSeats": [0, 1, 2, 3, 0]}, good]
     rows = parquet_batch(tmp_path, records)
@@ -147,7 +135,7 @@ def test_a_fifth_declared_seat_goes_to_the_bounded_reader_which_names_it(tmp_pat
     assert answers[1]["seatDeltas"] == [12, -6, -6, 0]
 
 
-def test_a_null_declared_seat_is_seat_0_to_every_reader(tmp_path, families):
+def test_a_null_declared_seat_is_seat_0_to_every_reader(tmp_path):
     """BATCH.md: a null item of a list is its proto3 default, whichever reader reads the row."""
     rows = parquet_batch(tmp_path, [json.loads(LINES[0])])
     nulled = pa.RecordBatch.from_pylist([{**rows.to_pylist()[0], "declared_seats": [1, None]}], schema=rows.schema)

@@ -31,6 +31,7 @@ from batch.fast_requests import read_json_request, read_row_request
 from batch.request_structs import READ_FIELDS
 from convert.json_read import read_settle_request
 from convert.proto_bytes import read_batch
+from convert.unread import JsonDefault, json_default, unread_json_fields
 
 BASE = {
     "requestId": "r-1",
@@ -69,8 +70,8 @@ def _leaf_value(field: FieldDescriptor):
     return [value] if field.is_repeated else value
 
 
-def _walk(descriptor: Descriptor, at: tuple) -> list[tuple[tuple, object]]:
-    """(the path of json names and list indexes 0, the value to set there) of every field."""
+def _walk(descriptor: Descriptor, at: tuple) -> list[tuple[tuple, FieldDescriptor]]:
+    """(the path of json names and list indexes 0, the field there) of every field."""
     found = []
     for field in descriptor.fields:
         path = (*at, field.json_name)
@@ -78,11 +79,12 @@ def _walk(descriptor: Descriptor, at: tuple) -> list[tuple[tuple, object]]:
         if message is not None and message.full_name.startswith("mahjong.") and message.name != "RuleProfile":
             found += _walk(message, (*path, 0) if field.is_repeated else path)
         else:
-            found.append((path, _leaf_value(field)))
+            found.append((path, field))
     return found
 
 
-FIELDS = _walk(pb.SettleRequest.DESCRIPTOR, ())
+LEAVES = _walk(pb.SettleRequest.DESCRIPTOR, ())
+FIELDS = [(path, _leaf_value(field)) for path, field in LEAVES]
 IDS = [".".join(str(step) for step in path) for path, _ in FIELDS]
 
 
@@ -106,6 +108,15 @@ def bounded(data: dict) -> rc.SettleRequest:
 
 
 NATIVE_JSON = native.load("json_request")
+
+
+def json_readings(data: dict) -> dict[str, rc.SettleRequest | None]:
+    """What each faster reader of a JSON line makes of the request (None where it declines)."""
+    line = json.dumps(data).encode()
+    found = {"fast_requests (JSON)": read_json_request(line)}
+    if NATIVE_JSON is not None:
+        found["native json_request"] = NATIVE_JSON.read(line)
+    return found
 
 
 def readings(data: dict) -> dict[str, rc.SettleRequest | None]:
@@ -164,6 +175,89 @@ def test_every_field_is_read_as_the_bounded_reader_reads_it_or_declined(path, va
         assert [found[reader] for reader in usual] == [expected] * 4
     message = ParseDict(data, pb.SettleRequest())
     assert convert.settle_request(message) == expected  # the proto message's reading
+
+
+def _default_forms(field: FieldDescriptor) -> list[tuple[object, bool]]:
+    """(the field at its proto3 default in a form proto3 JSON gives it, whether that form is
+    JSON's alone) of each form: null, and the typed default (an empty list, false, 0, "", an
+    enum's zero value by name, or by number in JSON alone: an Arrow row names it); a field with
+    presence (a message, an ``optional`` scalar) has null alone."""
+    if field.is_repeated:
+        return [(None, False), ([], False)]
+    if field.has_presence:
+        return [(None, False)]
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        return [(None, False), (field.enum_type.values_by_number[0].name, False), (0, True)]
+    typed = {FieldDescriptor.TYPE_BOOL: False, FieldDescriptor.TYPE_STRING: "", FieldDescriptor.TYPE_BYTES: ""}
+    return [(None, False), (typed.get(field.type, 0), False)]
+
+
+def _not_read(path: tuple) -> bool:
+    message, name = field_of(path)
+    return name not in READ_FIELDS[message] and name != "overrides"
+
+
+DEFAULTS_NOT_READ = [
+    (path, value, json_only) for path, field in LEAVES if _not_read(path) for value, json_only in _default_forms(field)
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "json_only"),
+    DEFAULTS_NOT_READ,
+    ids=[f"{'.'.join(map(str, path))}={json.dumps(value)}" for path, value, _ in DEFAULTS_NOT_READ],
+)
+def test_a_field_not_read_at_its_default_is_read_as_absent_by_every_faster_reader(path, value, json_only):
+    """As this product writes every request's JSON (``"lastTile": false``, ``[]``): a faster
+    reader that does not read a field takes it at its default, in any form, and declines only a
+    value (the test above)."""
+    data = with_field(path, value)
+    expected = bounded(BASE)
+    assert bounded(data) == expected
+    found = json_readings(data) if json_only else readings(data)
+    assert found == dict.fromkeys(found, expected)
+
+
+def test_the_fields_a_reader_does_not_read_and_their_defaults_come_from_the_descriptor():
+    """What the native reader loads at import: a reader of a Hand's concealed tiles alone takes
+    the rest at their defaults; an enum's by its zero name."""
+    hand = unread_json_fields("mahjong.shanghai.v1.Hand", ["concealed"])
+    assert hand[:3] == (
+        ("winningTile", JsonDefault.ENUM_ZERO, "TILE_UNSPECIFIED"),
+        ("melds", JsonDefault.EMPTY_LIST, ""),
+        ("flowers", JsonDefault.EMPTY_LIST, ""),
+    )
+    descriptor = pb.Winner.DESCRIPTOR.fields_by_name["hand"].message_type
+    assert [name for name, _, _ in hand] == [f.json_name for f in descriptor.fields][1:]
+    with pytest.raises(ImportError, match=r"mahjong.shanghai.v1.Hand has no field of JSON name \['winning_tile'\]"):
+        unread_json_fields(descriptor, ["concealed", "winning_tile"])
+
+
+def test_how_each_type_of_field_stands_at_its_default():
+    request, error = pb.SettleRequest.DESCRIPTOR.fields_by_name, pb.SettleError.DESCRIPTOR.fields_by_name
+    profile = pb.SettleRequest.DESCRIPTOR.fields_by_name["overrides"].message_type.fields_by_name
+    assert [
+        json_default(field)
+        for field in (
+            request["overrides"],
+            request["winners"],
+            error["metadata"],
+            pb.Winner.DESCRIPTOR.fields_by_name["replacement_draw"],
+            request["dealer_seat"],
+            request["request_id"],
+            request["outcome"],
+            profile["lazi_value"],
+        )
+    ] == [
+        JsonDefault.NULL_ONLY,  # a message
+        JsonDefault.EMPTY_LIST,
+        JsonDefault.EMPTY_OBJECT,  # a map
+        JsonDefault.FALSE,
+        JsonDefault.ZERO,
+        JsonDefault.EMPTY_TEXT,
+        JsonDefault.ENUM_ZERO,
+        JsonDefault.NULL_ONLY,  # an optional scalar
+    ]
 
 
 def every_field(descriptor: Descriptor = pb.SettleRequest.DESCRIPTOR) -> list[FieldDescriptor]:

@@ -7,17 +7,26 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import resource
+import subprocess
 import sys
 
 import pytest
 from google.protobuf.json_format import MessageToDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mahjong.shanghai.v1 import settlement_pb2 as pb
 
 import convert
+import rules_core as rc
 from batch import native
 from batch.fast_requests import read_json_request
+from batch.request_structs import READ_FIELDS
+from convert.json_form import message_dict
+from convert.json_write import settle_request_dict
+from convert.profile_digest import BUILTIN_REGISTRY
+from convert.unread import JsonDefault, json_default
 from generators.random_hands import generate_requests
 from rules_core.requests import Dice, Hand, LiabilityRelation, Meld, MeldKind, Outcome, SettleRequest, Winner
 from rules_core.tiles import Flower, Tile
@@ -32,6 +41,11 @@ LINES = [
     for r in generate_requests(120, seed=31)
 ]
 MELD_LINE = next(line for line in LINES if b'"melds"' in line)
+# The same requests as this product writes JSON: every field printed, defaults included.
+EVERY_FIELD_LINES = [
+    json.dumps(message_dict(convert.settle_request_message(r)), separators=(",", ":")).encode()
+    for r in generate_requests(120, seed=31)
+]
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -145,6 +159,124 @@ def test_a_list_at_its_bound_is_read():
 def test_a_request_id_of_the_bound_in_four_byte_characters_is_read():
     line = b'{"requestId":"' + b"x" * (MAX_REQUEST_ID_BYTES // 4) + b'"}'
     assert read(line).request_id == "x" * (MAX_REQUEST_ID_BYTES // 4)
+
+
+# --- the fields it does not read, at their default ------------------------------------------
+
+
+def test_a_line_with_every_field_printed_as_this_product_writes_json_is_read_as_the_bare_line():
+    """``convert.json_form.message_dict`` prints every field, those this reader does not read at
+    their defaults included (``"lastTile":false``, ``[]``): it reads them as absent."""
+    assert len(EVERY_FIELD_LINES[0]) > len(LINES[0])
+    assert [read(line) for line in EVERY_FIELD_LINES] == [read(line) for line in LINES]
+
+
+def valid(request: rc.SettleRequest) -> bool:
+    try:
+        rc.settle(request, BUILTIN_REGISTRY)
+    except rc.InvalidRequest:
+        return False
+    return True
+
+
+def test_a_request_as_convert_json_write_writes_it_is_read_back_whole():
+    """A record's derived request (``settle_request_dict``, what ``shmj replay`` prints)."""
+    requests = [r for r in generate_requests(120, seed=31) if valid(r)]
+    lines = [json.dumps(settle_request_dict(r)).encode() for r in requests]
+    assert len(lines) == 115
+    assert [read(line) for line in lines] == [read_json_request(line) for line in lines] == requests
+
+
+# The fields of SettleRequest itself this reader does not read (every field of the descriptor
+# but those of READ_FIELDS and overrides, which it reads as null only): none named here.
+NOT_READ = [
+    field
+    for field in pb.SettleRequest.DESCRIPTOR.fields
+    if field.name not in READ_FIELDS["SettleRequest"] and field.name != "overrides"
+]
+# Each JSON value tried in such a field, and the fields (by how their default stands) it is
+# that default for: any other is declined.
+TRIED = {
+    b"null": set(JsonDefault),
+    b"[]": {JsonDefault.EMPTY_LIST},
+    b"[ \t]": {JsonDefault.EMPTY_LIST},
+    b"{}": {JsonDefault.EMPTY_OBJECT},
+    b"false": {JsonDefault.FALSE},
+    b"0": {JsonDefault.ZERO, JsonDefault.ENUM_ZERO},
+    b"-0": {JsonDefault.ZERO, JsonDefault.ENUM_ZERO},
+    b'""': {JsonDefault.EMPTY_TEXT},
+    b"[null]": set(),
+    b"[0]": set(),
+    b"[[]]": set(),
+    b"{ }x": set(),
+    b"true": set(),
+    b"1": set(),
+    b"0.0": set(),
+    b"00": set(),
+    b'"0"': set(),
+    b'"x"': set(),
+    b'"ZERO_NAME"': {JsonDefault.ENUM_ZERO},  # the name of the enum's zero value (a field's own)
+    b'"ZERO_NAME_"': set(),
+    b'"ZERO_NAM"': set(),
+    b'"\\u0000"': set(),
+    b"nul": set(),
+    b"[": set(),
+    b"": set(),
+}
+
+
+def test_there_is_a_field_it_does_not_read():
+    assert NOT_READ
+
+
+@pytest.mark.parametrize("field", NOT_READ, ids=lambda field: field.json_name)
+@pytest.mark.parametrize("value", TRIED, ids=lambda value: value.decode())
+def test_a_field_it_does_not_read_is_taken_at_its_default_only(field, value):
+    line = b'{"profile":"lezi","' + field.json_name.encode() + b'":' + value + b',"dealerSeat":1}'
+    at_default = json_default(field) in TRIED[value]
+    assert read(line) == (SettleRequest("lezi", None, dealer_seat=1) if at_default else None)
+    assert read_json_request(line) == read(line)  # its twin the same
+
+
+@pytest.mark.parametrize("field", NOT_READ, ids=lambda field: field.json_name)
+def test_a_field_it_does_not_read_given_twice_or_by_its_proto_name_is_declined(field):
+    default = b"null"
+    twice = b'{"' + field.json_name.encode() + b'":' + default + b',"' + field.json_name.encode() + b'":' + default
+    assert read(twice + b"}") is None
+    assert read(b'{"' + field.name.encode() + b'":' + default + b"}") is None
+
+
+# Run in a fresh interpreter: the module loaded with a field of each kind of default added to
+# SettleRequest's fields not read (no field of the .proto is of every kind), then each line read.
+_EVERY_KIND = """
+import json, sys
+import convert.unread as unread
+descriptors = unread.unread_json_fields
+def with_every_kind(message, read):
+    found = descriptors(message, read)
+    if message.endswith(".SettleRequest"):
+        found += tuple((f"k{kind}", kind, "ZERO_NAME" if kind == unread.JsonDefault.ENUM_ZERO else "") for kind in unread.JsonDefault)
+    return found
+unread.unread_json_fields = with_every_kind
+from batch import native
+module = native.load("json_request")
+print(json.dumps([module.read(line.encode()) is not None for line in json.loads(sys.stdin.read())]))
+"""
+
+
+def test_a_field_of_each_kind_it_does_not_read_is_taken_at_its_default_only():
+    cases = [(kind, value) for kind in JsonDefault for value in TRIED]
+    lines = [b'{"k%d":%s}' % (kind, value) for kind, value in cases]
+    out = subprocess.run(
+        [sys.executable, "-c", _EVERY_KIND],
+        input=json.dumps([line.decode() for line in lines]),
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ,
+        timeout=120,
+    )
+    assert dict(zip(cases, json.loads(out.stdout), strict=True)) == {case: case[0] in TRIED[case[1]] for case in cases}
 
 
 # --- what it declines -----------------------------------------------------------------------
@@ -324,6 +456,28 @@ def test_any_run_of_tokens_is_read_as_msgspec_reads_it_or_declined(tokens):
             "import batch.request_structs as s\ns.OUTCOMES = {1: None}",
             "batch.request_structs.OUTCOMES has a key 1 that is not an ASCII name",
         ),
+        (
+            "import convert.unread as u\nu.unread_json_fields = lambda message, read: [('k', 0, '')]",
+            "convert.unread.unread_json_fields(mahjong.shanghai.v1.Meld) is [('k', 0, '')], not a tuple of at "
+            "most 32 fields",
+        ),
+        (
+            "import convert.unread as u\nu.unread_json_fields = lambda message, read: (('k', 7, ''),)",
+            "convert.unread.unread_json_fields(mahjong.shanghai.v1.Meld) has an entry ('k', 7, ''), not (an "
+            "ASCII JSON name, a kind from 0 to 6, an ASCII zero name)",
+        ),
+        (
+            "import convert.unread as u\nu.unread_json_fields = lambda message, read: (('k', 0, 'É'),)",
+            "convert.unread.unread_json_fields(mahjong.shanghai.v1.Meld) has an entry ('k', 0, 'É'), not (an "
+            "ASCII JSON name, a kind from 0 to 6, an ASCII zero name)",
+        ),
+        (
+            "from google.protobuf import descriptor_pool\nfrom mahjong.shanghai.v1 import settlement_pb2\n"
+            "import convert.unread as u\nreal = u.unread_json_fields\n"
+            "u.unread_json_fields = lambda message, read: real(descriptor_pool.Default().FindMessageTypeByName("
+            "'mahjong.shanghai.v1.Dice' if message.endswith('Meld') else message), read)",
+            "mahjong.shanghai.v1.Dice has no field of JSON name ['fromSeat', 'kind', 'tiles']",
+        ),
     ],
     ids=[
         "a field order changed",
@@ -331,6 +485,10 @@ def test_any_run_of_tokens_is_read_as_msgspec_reads_it_or_declined(tokens):
         "a bound over its buffer",
         "a table too big",
         "a key not a name",
+        "the fields not read not a tuple",
+        "a kind of default it does not know",
+        "a zero name not ASCII",
+        "a key read that is no field of the message",
     ],
 )
 def test_at_import_it_checks_what_it_relies_on(change, message):

@@ -28,10 +28,16 @@ from batch.arrow_schema import REQUEST, record_batch
 from batch.fast_requests import read_json_request, read_row_request
 from batch.local import settle_request
 from batch.records import read_line
+from convert.json_form import message_dict
 from convert.json_read import read_settle_request
 from generators.random_hands import generate_requests
 
-BASES = [MessageToDict(convert.settle_request_message(r)) for r in generate_requests(200, seed=23)]
+# Generated requests, every other one as protobuf's MessageToDict writes it (a field at its
+# default left out), the rest as this product writes JSON (every field printed, `message_dict`).
+BASES = [
+    (message_dict if index % 2 else MessageToDict)(convert.settle_request_message(r))
+    for index, r in enumerate(generate_requests(200, seed=23))
+]
 
 # What a malformed or unusual line holds in place of a value: out of range, of the wrong type,
 # an unknown or unspecified enum name, an enum number, a number in a string, null.

@@ -22,6 +22,7 @@ SERVICE_PROTOS = sorted((ROOT / "proto/mahjong/shanghai/v1").glob("*.proto"))
 EXAMPLE_OUTPUT = (
     "legal: seat 0 LEGAL PATTERN_ALL_PUNGS PATTERN_CONCEALED, value 12; seat deltas 36 -12 -12 -12\n"
     "illegal: seat 1 NOT LEGAL ILLEGAL_REASON_NO_QUALIFYING_PATTERN; seat deltas 0 0 0 0\n"
+    "knock: seat 0 LEGAL PATTERN_ALL_PUNGS PATTERN_CONCEALED, value 14; seat deltas 42 -14 -14 -14\n"
     "malformed: INVALID_ARGUMENT, 2 field violations\n"
     "  winners[0].seat: must be a seat 0-3\n"
     "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"
@@ -141,6 +142,31 @@ def ci_debian_packages() -> set[str]:
     return {line.split()[0] for line in lines if line[:1].isalnum()}
 
 
+# What the rule families of RULES.md section 14 add to the messages and enums, by the names every
+# language's generated code spells them with (a field's proto name is in each one's descriptor).
+FAMILY_NAMES = (
+    "dragon_flowers",
+    "last_tile",
+    "declared_seats",
+    "pattern_kept",
+    "dragons_are_flowers",
+    "win_requires_declaration",
+    "EVENT_KIND_DECLARE",
+    "ILLEGAL_REASON_NOT_DECLARED",
+    "ILLEGAL_REASON_TOO_FEW_FLOWERS",
+    "LIABILITY_MODE_CONTRACT",
+    "LIABILITY_MODE_BAOSANKOU",
+    "PATTERN_LAST_TILE",
+    "PATTERN_SEVEN_PAIRS",
+)
+
+
+def missing_names(generated: Path, names=FAMILY_NAMES) -> list[str]:
+    """The names that no file of the generated code holds."""
+    text = "".join(path.read_text(errors="replace") for path in generated.rglob("*") if path.is_file())
+    return [name for name in names if name not in text]
+
+
 NOT_TARGETS = ["", "not a target", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:99999", "::1:50051"]
 
 
@@ -149,6 +175,7 @@ class CompiledClientChecks:
     example_command: str  # the example program, relative to the repository
     language: str  # clients/toolchain.sh's argument, and the code blocks' language in CLIENTS.md
     sources: list[Path]  # the client's files, which CLIENTS.md quotes
+    generated: str  # where the build generates the client's code, relative to the repository
     first_missing: str  # what clients/toolchain.sh says first when nothing is installed
     missing_packages: str  # and last: every package
 
@@ -160,6 +187,9 @@ class CompiledClientChecks:
     def test_the_example_settles_refuses_and_times_out_as_the_service_answers(self, example, server):
         result = run_example(example, "--target", server.address)
         assert (result.returncode, result.stdout, result.stderr) == (0, EXAMPLE_OUTPUT, "")
+
+    def test_the_generated_code_carries_the_rule_families_fields_and_enums(self, example):
+        assert missing_names(ROOT / self.generated) == []
 
     def test_the_client_retries_unavailable_until_a_late_server_answers(self, example, server, tmp_path):
         code, out, err, late_target = run_against_a_late_server(example, server, tmp_path)

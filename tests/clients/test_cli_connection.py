@@ -19,7 +19,7 @@ from clients.cli_failures import exit_status
 from tests.server.conftest import ROOT, free_port
 
 HAND = ["111m 555m 999p EEE 77s", "--win", "7s"]
-KNOWN = "known profiles: classic, lezi, sankou"
+KNOWN = "known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
 NOT_A_TARGET = "is neither HOST:PORT (a port 1-65535) nor a gRPC target such as dns:///HOST:PORT"
 _COMMANDS = ("score", "request", "waits", "replay", "profiles", "rescore", "loadtest", "health")
 

@@ -42,7 +42,7 @@ def in_tmp(tmp_path, monkeypatch):
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--chunk", "many"], "argument --chunk: must be a whole number of at least 1, got 'many'"),
         (["rescore", "in.jsonl", "-o", "/nonexistent/dir/x.jsonl"], "argument -o/--output: no directory /nonexistent/dir to write x.jsonl in"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--summary", "/nonexistent/s.json"], "argument --summary: no directory /nonexistent to write s.json in"),
-        (["rescore", "in.jsonl", "-o", "out.jsonl", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
+        (["rescore", "in.jsonl", "-o", "out.jsonl", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--timeout", "0"], "argument --timeout: must be a number above 0, got '0'"),
         (["rescore", "in.jsonl", "-o", "out.jsonl", "--override", "ordinary_base"], "argument --override: takes KEY=VALUE, such as ordinary_base=5, got 'ordinary_base'"),
         (["rescore", "in.jsonl", "-o", "out", "--dask", "local:1", "--block-size", "0"], "argument --block-size: must be a number above 0, got '0'"),
@@ -80,8 +80,8 @@ def in_tmp(tmp_path, monkeypatch):
         (["score", *HAND, "--override", "name=lezi"], "argument --override: the profile name cannot be overridden; use --profile"),
         (["score", *HAND, "--ca", "/nope.pem"], "argument --ca: cannot read /nope.pem: No such file or directory"),
         (["score", "--request", "nofile.json"], "argument --request: cannot read nofile.json: No such file or directory"),
-        (["waits", "111m 555m 999p EEE 7s", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
-        (["profiles", "--name", "Lezi"], "argument --name: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"),
+        (["waits", "111m 555m 999p EEE 7s", "--profile", "Lezi"], "argument --profile: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"),
+        (["profiles", "--name", "Lezi"], "argument --name: unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"),
     ],
 )  # fmt: skip
 def test_a_bad_flag_is_one_line_and_exit_2_before_anything_runs(argv, message, in_tmp, capsys):

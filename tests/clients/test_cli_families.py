@@ -12,20 +12,8 @@ import shlex
 
 import pytest
 
-import clients.cli
-import clients.cli_args
 from clients.cli import main
-from rules_core.builtin_profiles import BUILTIN_PROFILES, FAMILY_PROFILES
-from rules_core.registry import FAMILIES_REGISTRY
 from tests.test_readme import fenced, guide, section
-
-
-@pytest.fixture
-def families(monkeypatch):
-    """qiaoma, qiaoma_lezi and qinghunpeng known to --local and --profile (a no-op once they
-    are built-in profiles)."""
-    monkeypatch.setattr(clients.cli, "BUILTIN_REGISTRY", FAMILIES_REGISTRY)
-    monkeypatch.setattr(clients.cli_args, "BUILTIN_PROFILES", {**BUILTIN_PROFILES, **FAMILY_PROFILES})
 
 
 def run(capsys, *argv: str) -> str:
@@ -33,7 +21,7 @@ def run(capsys, *argv: str) -> str:
     return capsys.readouterr().out
 
 
-def test_the_guides_session_runs_as_written(capsys, families):
+def test_the_guides_session_runs_as_written(capsys):
     (block,) = fenced(section("Rule families: 敲麻 and 清混碰", guide("CLI.md")), "console")
     steps = re.findall(r"^\$ \.venv/bin/shmj (.*)\n((?:(?!\$ ).*\n)*)", block, flags=re.M)
     assert len(steps) == 7
@@ -41,7 +29,7 @@ def test_the_guides_session_runs_as_written(capsys, families):
         assert run(capsys, *shlex.split(command)) == expected, command
 
 
-def test_the_request_carries_dragon_flowers_the_last_tile_the_knocks_and_kept_patterns(capsys, families):
+def test_the_request_carries_dragon_flowers_the_last_tile_the_knocks_and_kept_patterns(capsys):
     printed = run(
         capsys,
         "request",
@@ -70,7 +58,7 @@ def test_the_request_carries_dragon_flowers_the_last_tile_the_knocks_and_kept_pa
     ]
 
 
-def test_a_fixed_value_hand_adds_a_lezi_per_fan(capsys, families):
+def test_a_fixed_value_hand_adds_a_lezi_per_fan(capsys):
     """RULES.md 14.8 example 3: 清一色 20 + 门清 1 × 10 = 30; its 6 花 do not count."""
     table = run(
         capsys,
@@ -84,7 +72,7 @@ def test_a_fixed_value_hand_adds_a_lezi_per_fan(capsys, families):
     ]
 
 
-def test_a_winner_that_has_not_knocked_is_told_so(capsys, families):
+def test_a_winner_that_has_not_knocked_is_told_so(capsys):
     table = run(
         capsys,
         *("score", "123m 123p 123s 789m NN", "--win", "N", "--outcome", "discard", "--discarder", "2"),
@@ -96,7 +84,7 @@ def test_a_winner_that_has_not_knocked_is_told_so(capsys, families):
     ]
 
 
-def test_a_partner_that_has_knocked_pays_its_own_share(capsys, families):
+def test_a_partner_that_has_knocked_pays_its_own_share(capsys):
     """RULES.md 14.10.11 E2, seats 0 and 1 knocked: seat 1 pays its discard, seat 2 as a partner."""
     table = run(
         capsys,

@@ -8,6 +8,7 @@ import pytest
 
 from clients.cli import main
 from clients.rescore_report import dask_summary_line
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.registry import unknown_profile
 from tests.server.conftest import free_port
 
@@ -53,13 +54,13 @@ def test_a_draw_without_a_hand_is_still_settled(capsys):
 
 
 def test_an_unknown_profile_is_said_one_way_with_the_near_name(capsys):
-    said = "unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, sankou"
-    assert unknown_profile("Lezi", ["classic", "sankou", "lezi"]) == said
-    assert unknown_profile("riichi", ["classic", "sankou", "lezi"]) == (
-        "unknown profile 'riichi'; known profiles: classic, lezi, sankou"
+    said = "unknown profile 'Lezi' (did you mean lezi?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
+    assert unknown_profile("Lezi", BUILTIN_PROFILES) == said
+    assert unknown_profile("riichi", BUILTIN_PROFILES) == (
+        "unknown profile 'riichi'; known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
     )
-    assert unknown_profile("classik", ["classic", "sankou", "lezi"]) == (
-        "unknown profile 'classik' (did you mean classic?); known profiles: classic, lezi, sankou"
+    assert unknown_profile("classik", BUILTIN_PROFILES) == (
+        "unknown profile 'classik' (did you mean classic?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
     )
     # the CLI refuses a name no profile can have before any call ...
     code, _, err = _run(capsys, "score", "111m 555m 999p EEE 77s", "--win", "7s", "--profile", "Lezi", "--local")
@@ -68,14 +69,14 @@ def test_an_unknown_profile_is_said_one_way_with_the_near_name(capsys):
     code, _, err = _run(capsys, "score", "111m 555m 999p EEE 77s", "--win", "7s", "--profile", "lezl", "--local")
     assert (code, err.splitlines()[-1]) == (
         2,
-        "  profile: unknown profile 'lezl' (did you mean lezi?); known profiles: classic, lezi, sankou",
+        "  profile: unknown profile 'lezl' (did you mean lezi?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou",
     )
 
 
 def test_an_unknown_profile_of_a_megabyte_is_named_by_an_excerpt():
-    said = unknown_profile("x" * 1_000_000, ["classic", "sankou", "lezi"])
+    said = unknown_profile("x" * 1_000_000, BUILTIN_PROFILES)
     assert len(said) < 200
-    assert said.endswith("; known profiles: classic, lezi, sankou")
+    assert said.endswith("; known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou")
 
 
 def test_score_help_carries_the_notation(capsys):

@@ -13,6 +13,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from clients import ScoringClient, ScoringError, hand, retry_service_config, settle_request, winner
 from clients.cli import main
 from clients.report import display_width, pad
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 from tests.server.conftest import ROOT
 
 EXAMPLE_1 = ["111m 555m 999p EEE 77s", "--win", "7s", "--flowers", "1f 5f"]
@@ -42,7 +43,7 @@ def test_client_calls_every_rpc(server):
         waits = client.list_waits(svc.ListWaitsRequest(profile="classic", hand=hand("111m 555m 999p EEE 7s")))
         assert [w.tile for w in waits.self_draw_waits] == [25]
         assert client.get_profile("sankou").ordinary_lazi_threshold == 8
-        assert [p.name for p in client.list_profiles()] == ["classic", "sankou", "lezi"]
+        assert [p.name for p in client.list_profiles()] == [*BUILTIN_PROFILES]
 
 
 def test_client_retries_then_reports_unavailable():

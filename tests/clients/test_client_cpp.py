@@ -23,6 +23,7 @@ class TestCppClient(CompiledClientChecks):
     make_target = "client-cpp"
     example_command = "build/clients/cpp/bin/shmj-cpp-example"
     language = "cpp"
+    generated = "build/clients/cpp/gen/mahjong"
     sources = sorted((ROOT / "clients/cpp").glob("*.[ch]*"))
     first_missing = "the C++ client needs /usr/bin/g++: apt-get install g++ (listed in .ci/debian-packages)"
     missing_packages = "g++ pkg-config protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev"

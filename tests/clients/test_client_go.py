@@ -25,6 +25,7 @@ class TestGoClient(CompiledClientChecks):
     make_target = "client-go"
     example_command = "build/clients/go/bin/shmj-go-example"
     language = "go"
+    generated = "build/clients/go/src/shmj/gen/go"
     sources = sorted((ROOT / "clients/go").rglob("*.go"))
     first_missing = "the Go client needs /usr/bin/go: apt-get install golang-go (listed in .ci/debian-packages)"
     missing_packages = (

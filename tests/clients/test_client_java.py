@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from clients.client import retry_service_config
-from tests.clients.compiled_clients import run_clients_md_protoc, same_code
+from tests.clients.compiled_clients import FAMILY_NAMES, missing_names, run_clients_md_protoc, same_code
 from tests.server.conftest import ROOT, run_server
 
 JAR = ROOT / "build/java/shmj-client.jar"
@@ -28,6 +28,7 @@ CLIENTS_MD = ROOT / "docs/CLIENTS.md"
 EXAMPLE_OUTPUT = (
     "legal: seat_deltas [36.0, -12.0, -12.0, -12.0]\n"
     "illegal: seat 1 legal false reasons [ILLEGAL_REASON_NO_QUALIFYING_PATTERN]\n"
+    "knock: value 14.0 seat_deltas [42.0, -14.0, -14.0, -14.0]\n"
     "malformed: INVALID_ARGUMENT\n"
     "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"
     "deadline: DEADLINE_EXCEEDED\n"
@@ -85,6 +86,12 @@ def test_the_protoc_command_of_clients_md_generates_what_the_java_build_does(jav
     generated = run_clients_md_protoc("--java_out", tmp_path)
     names = same_code(ROOT / "build/java/gen", generated / "java", "*.java")
     assert "com/mahjong/shanghai/v1/ScoringServiceGrpc.java" in names
+
+
+def test_the_java_generated_code_carries_the_rule_families_fields_and_enums(java_client):
+    """Each field by its number's constant (DRAGON_FLOWERS_FIELD_NUMBER), each enum value by name."""
+    names = [name.upper() + "_FIELD_NUMBER" if name.islower() else name for name in FAMILY_NAMES]
+    assert missing_names(ROOT / "build/java/gen", names) == []
 
 
 def test_the_java_example_without_a_target_prints_its_usage(java_client):

@@ -154,9 +154,9 @@ def test_with_the_flag_a_link_out_is_read_and_still_never_quoted(tmp_path):
         "shadow.yaml: (a key of 43 characters): unknown field; a profile has name, base, description, overrides",
         "shadow.yaml: (a key of 26 characters): unknown field; a profile has name, base, description, overrides",
         "shadow.yaml: name: required: a profile name such as 'shanghai-club-a'",
-        "shadow.yaml: base: required; a house profile is based on one of classic, sankou, lezi",
+        "shadow.yaml: base: required; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
         "token.yaml: name: 'ghp_0123456789abcdefSECRET': lower-case letters, digits and '-' only (such as 'shanghai-club-a')",
-        "token.yaml: base: unknown profile 'ghp_0123456789abcdefSECRET'; a house profile is based on one of classic, sankou, lezi",
+        "token.yaml: base: unknown profile 'ghp_0123456789abcdefSECRET'; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
     ]
     assert "hashhash" not in "".join(problems)
 
@@ -165,7 +165,7 @@ def test_a_long_value_is_shown_as_a_bounded_excerpt(tmp_path):
     (tmp_path / "club.yaml").write_text(f"name: club-x\nbase: {SECRET * 4}\n")
     assert problems_of(tmp_path) == [
         "club.yaml: base: unknown profile 'ghp_0123456789abcdefSECRETghp_01'… (104 characters); "
-        "a house profile is based on one of classic, sankou, lezi"
+        "a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng"
     ]
 
 

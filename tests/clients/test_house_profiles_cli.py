@@ -14,6 +14,8 @@ from convert.profile_digest import profile_digest
 from rules_core.registry import BUILTIN_REGISTRY
 from tests.server.conftest import ROOT, run_server
 
+BUILT_IN = list(rc.BUILTIN_PROFILES)
+
 HANDS = ROOT / "examples" / "hands.jsonl"
 CLUB_A = (
     "name: shanghai-club-a\nbase: lezi\ndescription: 勒子 room, base 3, liability replaces payments\n"
@@ -84,30 +86,27 @@ def test_score_and_profiles_with_local_house_profiles(profiles, capsys):
 
     assert main([*hand, "--profile", "shanghai-club-a"]) == 2  # no --profiles-dir: not known
     assert (
-        "profile: unknown profile 'shanghai-club-a'; known profiles: classic, lezi, sankou" in capsys.readouterr().err
+        "profile: unknown profile 'shanghai-club-a'; known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
+        in capsys.readouterr().err
     )
     assert main([*hand[:-1], "--profile", "shanghai-club-a", "--profiles-dir", str(profiles)]) == 2
     assert capsys.readouterr().err == "shmj: --profiles-dir goes with --local (a server reads its own --profiles-dir)\n"
 
     assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["profiles"]
-    assert [p["name"] for p in listed] == ["classic", "sankou", "lezi", "shanghai-club-a", "tournament"]
-    assert (listed[3]["ordinaryBase"], listed[3]["liabilityMode"]) == (3, "LIABILITY_MODE_REPLACE")
+    assert [p["name"] for p in listed] == [*BUILT_IN, "shanghai-club-a", "tournament"]
+    assert (listed[6]["ordinaryBase"], listed[6]["liabilityMode"]) == (3, "LIABILITY_MODE_REPLACE")
 
 
 def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_server(profiles, tmp_path, capsys):
     assert main(["profiles", "--local", "--profiles-dir", str(profiles), "--json"]) == 0
     local = json.loads(capsys.readouterr().out)
     digests = [summary.pop("digest") for summary in local["summaries"]]
-    assert digests[:3] == [
-        profile_digest(BUILTIN_REGISTRY.entry(name).profile) for name in ("classic", "sankou", "lezi")
-    ]
-    assert digests[4] == digests[0]  # tournament: classic's values, so classic's digest
-    assert digests[3] not in digests[:3] and digests[3].startswith("sha256:") and len(digests[3]) == 71
+    assert digests[:6] == [profile_digest(BUILTIN_REGISTRY.entry(name).profile) for name in BUILT_IN]
+    assert digests[7] == digests[0]  # tournament: classic's values, so classic's digest
+    assert digests[6] not in digests[:6] and digests[6].startswith("sha256:") and len(digests[6]) == 71
     assert local["summaries"] == [
-        {"name": "classic", "base": "", "description": BUILTIN_REGISTRY.entry("classic").description},
-        {"name": "sankou", "base": "", "description": BUILTIN_REGISTRY.entry("sankou").description},
-        {"name": "lezi", "base": "", "description": BUILTIN_REGISTRY.entry("lezi").description},
+        *({"name": name, "base": "", "description": BUILTIN_REGISTRY.entry(name).description} for name in BUILT_IN),
         {"name": "shanghai-club-a", "base": "lezi", "description": "勒子 room, base 3, liability replaces payments"},
         {"name": "tournament", "base": "classic", "description": ""},
     ]
@@ -116,9 +115,9 @@ def test_profiles_prints_base_and_description_the_same_from_local_and_from_a_ser
     assert (one["base"], one["description"], one["profile"]) == (
         "lezi",
         "勒子 room, base 3, liability replaces payments",
-        local["profiles"][3],
+        local["profiles"][6],
     )
-    assert one["digest"] == digests[3]
+    assert one["digest"] == digests[6]
     for summary, digest in zip(local["summaries"], digests, strict=True):
         summary["digest"] = digest
     with run_server(tmp_path, "--profiles-dir", str(profiles)) as server:

@@ -9,6 +9,7 @@ import os
 from convert.house_profiles import Problem
 from profile_files import fingerprint, load_profiles_dir, registry_of, shippable
 from profile_files.load import MAX_FILE_BYTES
+from rules_core.builtin_profiles import BUILTIN_PROFILES
 
 YAML = "name: club-a\nbase: lezi\noverrides:\n  ordinaryBase: 3\n"
 
@@ -82,4 +83,4 @@ def test_shipped_documents_make_the_same_registry_once_per_process(tmp_path):
     registry = registry_of(shipped)
     assert registry.get("club-a").ordinary_base == 3
     assert registry_of(json.loads(json.dumps(shipped))) is registry
-    assert [e.name for e in registry_of([]).entries] == ["classic", "sankou", "lezi"]
+    assert [e.name for e in registry_of([]).entries] == [*BUILTIN_PROFILES]

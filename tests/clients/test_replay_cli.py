@@ -10,7 +10,11 @@ import pytest
 
 from clients.cli import main
 from clients.report import display_width
+from convert.json_write import settle_record_request_dict
 from rules_core import settle_record_json
+from rules_core.build import declare, win
+from rules_core.records import SettleRecordRequest
+from tests.rules_core.record_hands import KNOCK_DEALS, KNOCK_PLAY
 from tests.server.conftest import ROOT
 
 RECORD = ROOT / "examples" / "record.json"
@@ -253,3 +257,42 @@ def test_a_record_key_given_twice_is_refused_naming_it(capsys, tmp_path):
     path.write_text(RECORD.read_text().replace('"dealerSeat": ', '"dealerSeat": 1, "dealerSeat": ', 1))
     code, _, err = shmj(["replay", str(path), "--local"], capsys)
     assert (code, err) == (2, f"shmj: {path}: dealerSeat: given twice\n")
+
+
+# RULES.md 14.6 and 14.10.8: seat 0 is dealt 红中 as a flower, knocks (敲) with 9p, draws 发财 as a
+# flower and wins on its replacement, the wall's last tile (海底捞月). Under classic with the
+# overrides that make 中发白 flowers, the knock needed, and 垃圾胡 a win.
+KNOCK_EVENTS = (*KNOCK_DEALS, declare(0), *KNOCK_PLAY[:-1], win(0, last_tile=True))
+KNOCK_OVERRIDES = {"dragons_are_flowers": True, "win_requires_declaration": True, "ordinary_hand_wins": True}
+
+
+def knock_record(tmp_path) -> str:
+    record = SettleRecordRequest("classic", KNOCK_EVENTS, request_id="knock-1", overrides=KNOCK_OVERRIDES)
+    path = tmp_path / "knock.json"
+    path.write_text(json.dumps(settle_record_request_dict(record), ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+def test_the_knock_dragon_flowers_and_the_last_tile_are_told(capsys, tmp_path):
+    code, out, _ = shmj(["replay", knock_record(tmp_path), "--local"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "   0  seat 0 is dealt 配牌 123789m 1239p 123s N (flowers 花 Cf)"
+    assert lines[5] == "   4  seat 0 knocks 敲"
+    assert lines[6] == "   5  seat 0 discards 打出 9p                               123789m 123p 123s N Cf"
+    assert lines[13] == "  12  seat 0 draws flower 补花 Ff"
+    assert lines[15] == "  14  seat 0 claims a win 胡牌: self-draw 自摸, on the wall's last tile 海底捞月"
+    assert lines[17:20] == [
+        "Derived request 推得的请求  self-draw 自摸",
+        "  seat 0  123789m 123p 123s NN Cf Ff  on N 胡张  (replacement draw 杠开, on the wall's last tile 海底捞月)",
+        "  knocked 已敲: seat 0",
+    ]
+    assert "Seat deltas 输赢  +60  -20  -20  -20" in lines
+
+
+def test_a_server_replays_the_knock_the_same(server, capsys, tmp_path):
+    path = knock_record(tmp_path)
+    for flags in ((), ("--json",)):
+        local = shmj(["replay", path, "--local", *flags], capsys)
+        remote = shmj(["replay", path, "--target", server.address, *flags], capsys)
+        assert remote == local and local[0] == 0

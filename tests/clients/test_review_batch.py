@@ -11,9 +11,9 @@ import pytest
 from batch.records import output_line
 from clients import rescore
 from clients.cli import main
+from convert.json_write import settle_record_request_dict
 from generators.record_simulator import simulate_records
 from rules_core import review_record_json
-from convert.json_write import settle_record_request_dict
 from tests.clients.test_cli_errors import run
 from tests.clients.test_rescore import summary_of, summary_path
 from tests.server.conftest import ROOT

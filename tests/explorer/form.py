@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rules_core import SettleRequest
-from rules_core.added_fields import declared_seats_of, dragon_flowers_of, last_tile_of
 from rules_core.notation import format_flowers, format_hand, format_tiles
 from rules_core.table_notation import format_claims, format_dice
 
@@ -14,7 +13,7 @@ def winner_fields(winner) -> dict[str, str]:
         ".w-seat": str(winner.seat),
         ".w-hand": format_hand(hand.concealed, hand.melds),
         ".w-win": hand.winning_tile.notation if hand.winning_tile is not None else "",
-        ".w-flowers": format_flowers(hand.flowers, dragon_flowers_of(hand)),
+        ".w-flowers": format_flowers(hand.flowers, hand.dragon_flowers),
         ".w-passed": format_tiles(winner.passed_tiles),
     }
 
@@ -35,7 +34,7 @@ def enter(page, request: SettleRequest) -> None:
     page.fill("#huangfan", str(request.huangfan_count))
     page.fill("#dice", format_dice(request.dice.first, request.dice.second) if request.dice else "")
     page.fill("#claims", format_claims(request.liabilities))
-    page.fill("#declared", ",".join(map(str, declared_seats_of(request))))
+    page.fill("#declared", ",".join(map(str, request.declared_seats)))
     page.evaluate("document.querySelector('#winners').replaceChildren()")
     for index, winner in enumerate(request.winners):
         page.click("#add-winner")
@@ -44,7 +43,7 @@ def enter(page, request: SettleRequest) -> None:
             card.locator(selector).fill(value)
         card.locator(".w-replacement").set_checked(winner.replacement_draw)
         card.locator(".w-first").set_checked(winner.first_go_around)
-        card.locator(".w-last").set_checked(last_tile_of(winner))
+        card.locator(".w-last").set_checked(winner.last_tile)
 
 
 def settle(page) -> None:

@@ -64,6 +64,17 @@ def review_screenshot(browser, url: str) -> None:
     page.close()
 
 
+def waits_knock_screenshot(browser, url: str) -> None:
+    """The Waits 听牌 view under qiaoma (classic's overrides) for a seat that has not knocked
+    (docs/explorer-waits-knock.png)."""
+    from tests.explorer.test_waits_families import list_waits
+
+    page = open_explorer(browser, url, 1100, 800)
+    list_waits(page, "123m 123p 123s 789m N")
+    page.screenshot(path=DOCS / "explorer-waits-knock.png", full_page=True)
+    page.close()
+
+
 def ticket_picture(page) -> None:
     """The first page of the Settle view printed for a dispute ticket (docs/explorer-ticket.png):
     Chromium's PDF, drawn by pdftoppm (poppler-utils)."""
@@ -112,6 +123,7 @@ def main() -> int:
 
             replay_screenshot(browser, server.http_url)
             advice_screenshot(browser, server.http_url)
+            waits_knock_screenshot(browser, server.http_url)
             review_screenshot(browser, server.http_url)
 
             phone = open_explorer(browser, server.http_url, 390, 844)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from rules_core.profile import FAMILY_FIELDS
 from server.explorer.notation import BadNotationRequest, read_body, read_notation
 from server.explorer.vocabulary import vocabulary
 from tests.server.http_calls import Http
@@ -247,15 +246,25 @@ def test_profile_values_are_worded_by_the_server_as_shmj_profiles_words_them(htt
     reply = http.request("POST", "/explorer/profile-words", body, {"Content-Type": "application/json"})
     assert reply.status == 200
     said = reply.json()["profiles"]
-    assert [p["lazi_value"] for p in said] == [["20 花"], ["20 花"], ["10 分"]]
+    assert [p["lazi_value"] for p in said] == [["20 花"], ["20 花"], ["10 分"], ["20 花"], ["10 分"], ["10 分"]]
     assert [p["liability_mode"] for p in said] == [
         ["no liability 不承包"],
         ["sankou table 吃三口包五家"],
         ["liability in addition 承包另付"],
+        ["contract partners 承包（竞赛规则）"],
+        ["one liable seat 包三口"],
+        ["one liable seat 包三口"],
     ]
     assert said[0]["dice_huangfan"][0] == "+2 荒番 count 荒番数: 1,1  4,4"
-    # classic has every field of the rule families (RULES.md section 14) at its default: not worded
-    assert "name" not in said[0] and len(said[0]) == len(profiles[0]) - 1 - len(FAMILY_FIELDS)
+    # Side by side, every field is worded, those of RULES.md section 14 at their defaults too
+    assert all("name" not in p and len(p) == len(profiles[0]) - 1 for p in said)
+    assert [p["min_fan"] for p in said] == [["0 (no limit 不限)"]] * 6
+    assert [p["liability_threshold_unconditional"] for p in said] == [
+        *[["0 (not used 不用)"]] * 3,
+        ["4 claims from one seat 口"],
+        *[["0 (not used 不用)"]] * 2,
+    ]
+    assert said[5]["huangfan_max_count"] == ["3 荒番 count 荒番数"]
 
 
 @pytest.mark.parametrize(

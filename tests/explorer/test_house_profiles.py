@@ -22,19 +22,9 @@ def test_house_profiles_join_the_menus_and_settle(browser, tmp_path):
     with run_server(tmp_path, "--profiles-dir", str(profiles)) as server:
         page = open_explorer(browser, server.http_url)
         try:
-            for menu in ("#profile", "#waits-profile"):
-                assert page.locator(f"{menu} option").all_inner_texts() == [
-                    "classic",
-                    "sankou",
-                    "lezi",
-                    "shanghai-club-a",
-                ]
-            assert page.locator("#compare option").all_inner_texts()[1:] == [
-                "classic",
-                "sankou",
-                "lezi",
-                "shanghai-club-a",
-            ]
+            for menu in ("#profile", "#waits-profile", "#advice-profile"):
+                assert page.locator(f"{menu} option").all_inner_texts() == [*rc.BUILTIN_PROFILES, "shanghai-club-a"]
+            assert page.locator("#compare option").all_inner_texts()[1:] == [*rc.BUILTIN_PROFILES, "shanghai-club-a"]
             assert page.get_attribute("#profile option[value=shanghai-club-a]", "title") == "lezi: 勒子 room, base 3"
             request = WORKED_EXAMPLES[0][1]._replace(profile="shanghai-club-a")
             enter(page, request)

@@ -48,9 +48,9 @@ def test_profiles_side_by_side_with_each_fields_meaning(page):
     page.click("nav a[data-view=profiles]")
     page.wait_for_selector("#profiles-table table")
     heads = page.locator("#profiles-table thead th").all_inner_texts()
-    assert heads == ["Field 字段 · meaning 含义", "classic", "sankou", "lezi"]
+    assert heads == ["Field 字段 · meaning 含义", "classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
     row = page.locator("#profiles-table tr[data-field=ordinary_lazi_threshold]")
-    assert row.locator("td").all_inner_texts() == ["0 (not used 不用)", "8 花", "0 (not used 不用)"]
+    assert row.locator("td").all_inner_texts() == ["0 (not used 不用)", "8 花", *["0 (not used 不用)"] * 4]
     words = vocabulary()["profileFields"]["ordinary_lazi_threshold"]
     assert row.locator(".field-words").inner_text() == "起喇门槛 喇 threshold"
     assert row.locator(".meaning").all_inner_texts() == [words["zhMeaning"], words["meaning"]]
@@ -67,17 +67,20 @@ def test_the_profiles_show_words_never_raw_enum_names(page):
     def cells(field: str) -> list[str]:
         return page.locator(f"#profiles-table tr[data-field={field}] td").all_inner_texts()
 
-    assert cells("unit") == ["flowers 花", "flowers 花", "points 分"]
+    assert cells("unit") == ["flowers 花", "flowers 花", "points 分", "flowers 花", "points 分", "points 分"]
     assert cells("liability_mode") == [
         "no liability 不承包",
         "sankou table 吃三口包五家",
         "liability in addition 承包另付",
+        "contract partners 承包（竞赛规则）",
+        "one liable seat 包三口",
+        "one liable seat 包三口",
     ]
     assert cells("flower_values")[0].startswith("flower tile 花牌 1 花, suited pung 数牌刻子 ")
     assert cells("fan_on_fixed")[0] in ("yes 是", "no 否")
     # Issue 20: values with their units, in the words `shmj profiles` prints (rules_core.profile_words)
-    assert cells("lazi_value") == ["20 花", "20 花", "10 分"]
-    assert cells("robbing_kong_share") == ["3 × V 份"] * 3
+    assert cells("lazi_value") == ["20 花", "20 花", "10 分", "20 花", "10 分", "10 分"]
+    assert cells("robbing_kong_share") == ["3 × V 份"] * 3 + ["1 × V 份", "3 × V 份", "3 × V 份"]
     assert cells("liability_threshold")[2] == "3 claims from one seat 口"
     values = " ".join(page.locator("#profiles-table td").all_inner_texts())
     for raw in ("UNIT_", "LIABILITY_MODE_", "SUITED_PUNG", "COMBINE_FIXED_", "HUANGFAN_MODE_", "true", "false"):
@@ -141,3 +144,53 @@ def test_a_phone_sized_screen_needs_no_sideways_scrolling(page):
     settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.locator("#result svg.table-picture").bounding_box()["width"] <= 390
+
+
+def test_the_fields_of_section_14_are_rows_with_both_languages_and_every_profile_s_value(page):
+    """RULES.md section 14's fields beside the others: their labels in Chinese and English, the
+    .proto's meaning, and each profile's value, a default said as such (no 否, 0 (no limit 不限))."""
+    page.click("nav a[data-view=profiles]")
+    page.wait_for_selector("#profiles-table table")
+
+    def row(field: str):
+        return page.locator(f"#profiles-table tr[data-field={field}]")
+
+    expected = {
+        "fan_additive": ("番数相加 fan add up", ["no 否"] * 4 + ["yes 是"] * 2),
+        "dragons_are_flowers": ("中发白算花 dragons are flowers", ["no 否"] * 3 + ["yes 是"] * 2 + ["no 否"]),
+        "ordinary_base_fan": ("兜底番 base fan", ["0 fan 番"] * 4 + ["1 fan 番", "0 fan 番"]),
+        "cap_lazi_extra": (
+            "封顶加喇 cap above 1 喇",
+            ["0 (the cap is 封顶 1 喇 = 20 花)"] * 2
+            + ["0 (the cap is 封顶 1 勒 = 10 分)", "0 (no cap 不封顶)"]  # qiaoma: uncapped
+            + ["7 (the cap is 封顶 8 勒 = 80 分)"] * 2,
+        ),
+        "max_fan": ("封顶番 fan cap", ["0 (no limit 不限)"] * 3 + ["3 fan 番"] + ["0 (no limit 不限)"] * 2),
+        "no_flowers_value": (
+            "无花算花 no flowers counts as",
+            ["0 (not used 不用)"] * 3 + ["10 flowers 花"] + ["0 (not used 不用)"] * 2,
+        ),
+        "win_requires_declaration": ("须敲才胡 knock before winning", ["no 否"] * 3 + ["yes 是"] + ["no 否"] * 2),
+        "uncapped": ("不封顶 no cap", ["no 否"] * 3 + ["yes 是"] + ["no 否"] * 2),
+    }
+    meanings = vocabulary()["profileFields"]
+    for field, (words, values) in expected.items():
+        assert row(field).locator(".field-words").inner_text() == words, field
+        assert row(field).locator(".meaning").all_inner_texts() == [
+            meanings[field]["zhMeaning"],
+            meanings[field]["meaning"],
+        ]
+        assert meanings[field]["meaning"], field  # the .proto comment
+        assert row(field).locator("td").all_inner_texts() == values, field
+        assert row(field).get_attribute("class") == "diff"
+    shape_fan = row("shape_fan").locator("td").all_inner_texts()
+    assert shape_fan[:4] == ["none 无"] * 4 and shape_fan[4] == shape_fan[5]
+    assert shape_fan[4].startswith("All pungs 碰碰胡 1 fan 番, Half flush 混一色 1 fan 番, ")
+
+
+def test_every_profile_menu_offers_the_six_built_in_profiles(page):
+    built_in = list(rc.BUILTIN_PROFILES)
+    assert built_in == ["classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
+    for menu in ("#profile", "#waits-profile", "#advice-profile"):
+        assert page.locator(f"{menu} option").all_inner_texts() == built_in, menu
+    assert page.locator("#compare option").all_inner_texts() == ["none 不对比", *built_in]

@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rules_core import settle_record_json
+from convert.json_write import settle_record_request_dict
+from rules_core import SettleRecordRequest, settle_record_json
+from rules_core.build import declare, win
+from tests.rules_core.record_hands import KNOCK_DEALS, KNOCK_PLAY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RECORD = (EXAMPLES / "record.json").read_text()
@@ -186,3 +189,47 @@ def test_the_labels_of_a_short_discard_row_and_its_locks_do_not_overlap(page):
     (left_start, left_end, left_fits), (right_start, _, right_fits) = boxes
     assert left_end <= right_start and left_fits and right_fits, boxes
     assert page.inner_text("#replay-event") == "event 10 of 13 第10步: seat 3 discards 打出 2m"
+
+
+# RULES.md 14.6 and 14.10.8: seat 0, dealt 红中 as a flower, knocks (敲) with 9p, draws 发财 as a
+# flower and wins on its replacement, the wall's last tile (海底捞月). Under classic with the
+# overrides that make 中发白 flowers, the knock needed, and 垃圾胡 a win.
+KNOCK_RECORD = json.dumps(
+    settle_record_request_dict(
+        SettleRecordRequest(
+            "classic",
+            (*KNOCK_DEALS, declare(0), *KNOCK_PLAY[:-1], win(0, last_tile=True)),
+            overrides={"dragons_are_flowers": True, "win_requires_declaration": True, "ordinary_hand_wins": True},
+        )
+    )
+)
+
+
+def step_to(page, index: int) -> None:
+    page.fill("#replay-step", str(index))
+    page.dispatch_event("#replay-step", "input")
+
+
+def dragon_flowers(page, seat: int) -> list[str]:
+    return seat_tiles(page, seat, "dragon-flowers")
+
+
+def test_the_knock_dragon_flowers_and_the_last_tile_are_shown(page):
+    replay(page, KNOCK_RECORD)
+    assert page.inner_text("#replay-error") == ""
+    assert dragon_flowers(page, 0) == ["C"]  # dealt as a flower
+    assert "C" not in seat_tiles(page, 0, "concealed")
+    step_to(page, 4)
+    assert page.inner_text("#replay-event") == "event 4 of 14 第4步: seat 0 knocks 敲"
+    assert page.inner_text(".replay-seat[data-seat='0'] h4") == "Seat 0 · dealer 庄 · knocked 已敲"
+    assert page.inner_text(".replay-seat[data-seat='1'] h4") == "Seat 1"
+    step_to(page, 12)
+    assert page.inner_text("#replay-event") == "event 12 of 14 第12步: seat 0 draws flower 补花 Ff"
+    assert dragon_flowers(page, 0) == ["C", "F"]
+    assert "F" not in seat_tiles(page, 0, "concealed")
+    page.click("#replay-end")
+    assert page.inner_text("#replay-event") == (
+        "event 14 of 14 第14步: seat 0 claims a win 胡牌, on the wall's last tile 海底捞月"
+    )
+    held = page.locator("#replay-picture .settlement .group.dragon-flowers .tile")
+    assert held.evaluate_all("nodes => nodes.map(n => n.dataset.tile)") == ["C", "F"]

@@ -22,6 +22,7 @@ from batch.arrow_results import native_answers_batch, python_answers_batch
 from batch.fast_requests import read_json_request
 from batch.local import settle_answer
 from batch.records import output_line
+from convert.json_form import message_dict
 from convert.json_text import JsonTextError, read_json
 from convert.json_write import settle_response_dict
 from generators.random_hands import generate_requests
@@ -31,10 +32,13 @@ from tests.fuzz.hostile_text import HOSTILE_JSON
 
 def json_seeds() -> list[bytes]:
     """The corpus to start from: JSON lines of generated requests (some malformed, as the
-    generator makes them), one with melds and a non-ASCII id under overrides, and hostile texts."""
+    generator makes them), every other one with every field printed as this product writes JSON
+    (defaults included), one with melds and a non-ASCII id under overrides, and hostile texts."""
     lines = [
-        json.dumps(MessageToDict(convert.settle_request_message(r)), separators=(",", ":")).encode()
-        for r in generate_requests(60, seed=7)
+        json.dumps(
+            (message_dict if index % 2 else MessageToDict)(convert.settle_request_message(r)), separators=(",", ":")
+        ).encode()
+        for index, r in enumerate(generate_requests(60, seed=7))
     ]
     odd = '{"requestId":"清一色 é","profile":"sankou","overrides":{"selfDrawShare":2.5},"outcome":"OUTCOME_SELF_DRAW"}'
     return [*lines, odd.encode(), *HOSTILE_JSON]

@@ -59,6 +59,6 @@ def test_every_hostile_profile_file_is_one_problem():
         "(a key of 35 characters): unknown field; a profile has name, base, description, overrides; "
         "(a key of 26 characters): unknown field; a profile has name, base, description, overrides; "
         "name: required: a profile name such as 'shanghai-club-a'; "
-        "base: required; a house profile is based on one of classic, sankou, lezi",
+        "base: required; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
         f"overrides.ordinary_base: {OUT_OF_RANGE}",
     ]

@@ -12,7 +12,6 @@ from rules_core.advice_values import AdviseRequest
 from rules_core.build import hand
 from rules_core.errors import InvalidRequest
 from rules_core.notation import parse_tiles
-from rules_core.registry import FAMILIES_REGISTRY
 from tests.rules_core.advice_helpers import paths, useful, waits
 
 SEVEN_PAIRS = {"seven_pairs": True}
@@ -23,7 +22,7 @@ def advice(text: str, profile: str, dragons: str = "", seen: str = "", **table):
     if dragons:
         holding = holding._replace(dragon_flowers=parse_tiles(dragons))
     request = AdviseRequest(profile, 1, holding, parse_tiles(seen) if seen else (), **table)
-    return advise(request, FAMILIES_REGISTRY)
+    return advise(request)
 
 
 def faults(text: str, profile: str, dragons: str = "", seen: str = "") -> list[str]:

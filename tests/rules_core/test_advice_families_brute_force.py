@@ -20,7 +20,6 @@ from rules_core.advice import advise
 from rules_core.advice_values import AdviseRequest
 from rules_core.multipliers import multipliers
 from rules_core.overrides import resolve_profile
-from rules_core.registry import FAMILIES_REGISTRY
 from rules_core.requests import Hand, Outcome, Winner
 from rules_core.settle import evaluate_winner
 from rules_core.tiles import ALL_TILES, FIRST_DRAGON, TILE_KINDS, Flower
@@ -40,7 +39,7 @@ DRAGONS = tuple(ALL_TILES[t] for t in range(FIRST_DRAGON, TILE_KINDS))
 
 
 def profile_of(name, overrides):
-    return resolve_profile(name, overrides, FAMILIES_REGISTRY)[0]
+    return resolve_profile(name, overrides)[0]
 
 
 def legal(profile, hand: Hand, counts: list[int]) -> bool:
@@ -100,7 +99,7 @@ def holdings(seed: int, count: int, waiting: bool):
 
 
 def advice_of(name, overrides, hand: Hand):
-    return advise(AdviseRequest(name, SEAT, hand, overrides=overrides), FAMILIES_REGISTRY)
+    return advise(AdviseRequest(name, SEAT, hand, overrides=overrides))
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])

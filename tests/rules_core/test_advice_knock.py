@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from rules_core.build import discard, draw, exhaustive_draw
 from rules_core.records import SettleRecordRequest
-from rules_core.registry import FAMILIES_REGISTRY
 from rules_core.review import review_record
 from tests.rules_core.test_families_records import DEALS, PLAY, declare
 
@@ -28,7 +27,7 @@ def knocking_and_forced(review) -> tuple:
 
 
 def test_a_discard_after_the_knocking_discard_is_forced_in_qiaoma():
-    review = review_record(SettleRecordRequest("qiaoma", KNOCKED), FAMILIES_REGISTRY)
+    review = review_record(SettleRecordRequest("qiaoma", KNOCKED))
     # The knocking 9p leaves 123m 123p 123s 789m N waiting on N: the best, and counted.
     # The drawn 2m goes at once: forced. It is among the best, but never counted as agreeing.
     assert knocking_and_forced(review) == ((5, "9p", True, False), (13, "2m", True, False, True))
@@ -48,6 +47,6 @@ def test_the_knock_by_override_in_classic():
 
 def test_without_a_knock_no_discard_is_forced():
     unknocked = (*DEALS, *PLAY[:7], draw(0, "2m"), discard(0, "2m"), exhaustive_draw())
-    review = review_record(SettleRecordRequest("qiaoma", unknocked), FAMILIES_REGISTRY)
+    review = review_record(SettleRecordRequest("qiaoma", unknocked))
     assert [d.forced for d in review.discards] == [False] * 5
     assert review.seats[0].forced_discards == 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 from rules_core import IllegalReason, ItemKind, NextHand, settle
 from rules_core import Pattern as P
 from rules_core.build import claims, dice, winner
-from rules_core.registry import FAMILIES_REGISTRY
 from rules_core.requests import replace
 from tests.rules_core.conftest import DISCARD, EIGHT, ROB, SELF, request
 
@@ -18,7 +17,7 @@ R = IllegalReason
 
 
 def settled(profile, outcome, winners, **table):
-    return settle(request(profile, outcome, winners, **table), FAMILIES_REGISTRY)
+    return settle(request(profile, outcome, winners, **table))
 
 
 def test_01_qiaoma_lezi_rubbish_hand_wins_with_base_fan_and_concealed():
@@ -116,14 +115,14 @@ def test_08_shapeless_all_honours_is_incomplete_in_qinghunpeng():
 def test_09_seven_pairs_with_the_override():
     w = winner(3, "11m 22m 5555p 77s 99s EE", win="E", flowers="2f 4f")
     on = request("qinghunpeng", SELF, [w], overrides={"seven_pairs": True})
-    result = settle(on, FAMILIES_REGISTRY)
+    result = settle(on)
     (r,) = result.winners
     assert r.patterns == (P.CONCEALED, P.SEVEN_PAIRS)
     assert r.value == 8  # (2 + 2) x (1 + 1)
     assert result.seat_deltas == (-8, -8, -8, 24)
     assert settled("qinghunpeng", SELF, [w]).winners[0].illegal_reasons == (R.INCOMPLETE_SHAPE,)
     # The example keeps the flowers 2f 4f: with none the hand would add 无花果 (30).
-    flush = settle(replace(on, winners=(winner(3, "11223344556677m", win="7m", flowers="2f 4f"),)), FAMILIES_REGISTRY)
+    flush = settle(replace(on, winners=(winner(3, "11223344556677m", win="7m", flowers="2f 4f"),)))
     assert flush.winners[0].patterns == (P.FULL_FLUSH, P.CONCEALED)  # four sets and a pair, not 七对
     assert flush.seat_deltas == (-20, -20, -20, 60)
 
@@ -240,8 +239,8 @@ def test_19_last_tile():
 
 def test_20_exhaustive_draw_raises_huangfan_to_three_at_most():
     drawn = request("qiaoma_lezi", _EXHAUSTIVE, dealer_seat=2, huangfan_count=2)
-    assert settle(drawn, FAMILIES_REGISTRY).next_hand == NextHand(2, 3)
-    again = settle(replace(drawn, huangfan_count=3), FAMILIES_REGISTRY)
+    assert settle(drawn).next_hand == NextHand(2, 3)
+    again = settle(replace(drawn, huangfan_count=3))
     assert again.next_hand == NextHand(2, 3) and again.seat_deltas == (0, 0, 0, 0)
 
 

@@ -7,16 +7,15 @@ import pytest
 
 from rules_core import InvalidRequest, Pattern, settle
 from rules_core.build import winner
-from rules_core.builtin_profiles import CLASSIC, FAMILY_PROFILES
+from rules_core.builtin_profiles import BUILTIN_PROFILES, CLASSIC, QIAOMA, QIAOMA_LEZI, QINGHUNPENG
 from rules_core.overrides import apply_overrides
 from rules_core.profile import FAMILY_DEFAULTS
-from rules_core.registry import FAMILIES_REGISTRY
 from tests.rules_core.conftest import DISCARD, SELF, request
 
 
 def violations(req) -> list[tuple[str, str]]:
     with pytest.raises(InvalidRequest) as caught:
-        settle(req, FAMILIES_REGISTRY)
+        settle(req)
     return [(v.field, v.description) for v in caught.value.violations]
 
 
@@ -85,8 +84,8 @@ def test_last_tile_on_a_discard(profile):
 
 def test_the_section_14_fields_default_to_today():
     assert all(getattr(CLASSIC, name) == default for name, default in FAMILY_DEFAULTS.items())
-    assert not CLASSIC.families
-    assert all(profile.families for profile in FAMILY_PROFILES.values())
+    for profile in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG):
+        assert any(getattr(profile, name) != default for name, default in FAMILY_DEFAULTS.items())
 
 
 @pytest.mark.parametrize(
@@ -111,7 +110,7 @@ def test_override_bounds_are_named_by_field(field, value, problem):
 
 
 def test_shape_fan_is_merged_entry_by_entry_and_bounded():
-    qhp = FAMILY_PROFILES["qinghunpeng"]
+    qhp = QINGHUNPENG
     profile, _ = apply_overrides(qhp, {"shape_fan": {Pattern.SEVEN_PAIRS: 2}})
     assert dict(profile.shape_fan) == {**qhp.shape_fan, Pattern.SEVEN_PAIRS: 2}
     _, faults = apply_overrides(qhp, {"shape_fan": [(Pattern.ALL_PUNGS, 9)]})
@@ -131,7 +130,7 @@ def test_waits_under_dragons_are_flowers_keep_the_dragon_flowers_and_never_wait_
     from rules_core.build import hand
 
     waiting = hand("123m 123p 123s 789m N", dragon_flowers="C")
-    waits = list_waits(ListWaitsRequest("qiaoma_lezi", 0, waiting), FAMILIES_REGISTRY)
+    waits = list_waits(ListWaitsRequest("qiaoma_lezi", 0, waiting))
     assert [w.tile.notation for w in waits.self_draw] == ["N"]
     (drawn,) = waits.self_draw
     assert drawn.result.flowers == 1 and drawn.result.value == 8  # (3 + 1) x (1 兜底 + 1 门清)
@@ -150,40 +149,39 @@ def test_house_profiles_set_section_14_fields_named_by_field():
             "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 2}],
         },
     }
-    entry, faults = read_house_profile(room, "room.yaml", families=True)
+    entry, faults = read_house_profile(room, "room.yaml")
     assert faults == []
     profile = entry.profile
     assert (profile.ordinary_base, profile.seven_pairs, profile.shape_fan[Pattern.SEVEN_PAIRS]) == (2, True, 2)
     assert profile.dragons_are_flowers and profile.fan_additive  # the rest as its base
-    bad = dict(
-        room, overrides={"maxFan": 30, "uncapped": "no", "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 9}]}
-    )
-    _, faults = read_house_profile(bad, "room.yaml", families=True)
+    assert entry.base == "qiaoma_lezi"
+    _, faults = read_house_profile(dict(room, base="qiaoma-lezi"), "room.yaml")
     assert [(v.field, v.description) for v in faults] == [
-        ("overrides.max_fan", "must be 0 to 24, got 30"),
-        ("overrides.uncapped", "must be true or false"),
-        ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
-    ]
-    # The wire carries the fields, so a server's house profiles read them; the bases are not yet built in.
-    _, faults = read_house_profile(room, "room.yaml")
-    assert [(v.field, v.description) for v in faults] == [
-        ("base", "unknown profile 'qiaoma_lezi'; a house profile is based on one of classic, sankou, lezi"),
+        (
+            "base",
+            "unknown profile 'qiaoma-lezi'; a house profile is based on one of "
+            "classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
+        ),
     ]
     on_classic, faults = read_house_profile(dict(room, base="classic"), "room.yaml")
     assert faults == [] and (on_classic.profile.seven_pairs, on_classic.profile.shape_fan) == (
         True,
         {Pattern.SEVEN_PAIRS: 2},
     )
-    _, faults = read_house_profile(dict(bad, base="classic"), "room.yaml")
-    assert [(v.field, v.description) for v in faults] == [("overrides.uncapped", "expected true or false, got 'no'")]
-    out_of_bounds = {"maxFan": 30, "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 9}]}
-    _, faults = read_house_profile(dict(room, base="classic", overrides=out_of_bounds), "room.yaml")
-    assert [(v.field, v.description) for v in faults] == [
-        ("overrides.max_fan", "must be 0 to 24, got 30"),
-        ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
-    ]
-    registry, problems = house_registry([("room.yaml", room)], families=True)
-    assert problems == [] and registry.get("qiaoma") is FAMILY_PROFILES["qiaoma"]
+    for base in ("classic", "qiaoma_lezi"):
+        not_a_flag = {"uncapped": "no"}
+        _, faults = read_house_profile(dict(room, base=base, overrides=not_a_flag), "room.yaml")
+        assert [(v.field, v.description) for v in faults] == [
+            ("overrides.uncapped", "expected true or false, got 'no'")
+        ]
+        out_of_bounds = {"maxFan": 30, "shapeFan": [{"pattern": "PATTERN_SEVEN_PAIRS", "value": 9}]}
+        _, faults = read_house_profile(dict(room, base=base, overrides=out_of_bounds), "room.yaml")
+        assert [(v.field, v.description) for v in faults] == [
+            ("overrides.max_fan", "must be 0 to 24, got 30"),
+            ("overrides.shape_fan[0].value", "must be 0 to 8, got 9"),
+        ]
+    registry, problems = house_registry([("room.yaml", room)])
+    assert problems == [] and registry.get("qiaoma") is BUILTIN_PROFILES["qiaoma"]
     assert registry.get("qiaoma-two-point-room").ordinary_base == 2
 
 

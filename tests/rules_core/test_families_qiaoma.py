@@ -10,14 +10,13 @@ from __future__ import annotations
 from rules_core import IllegalReason, ItemKind, NextHand, settle
 from rules_core import Pattern as P
 from rules_core.build import claims, winner
-from rules_core.registry import FAMILIES_REGISTRY
 from tests.rules_core.conftest import DISCARD, EIGHT, ROB, SELF, request
 
 R = IllegalReason
 
 
 def qiaoma(outcome, winners, declared=(0,), **table):
-    return settle(request("qiaoma", outcome, winners, declared_seats=tuple(declared), **table), FAMILIES_REGISTRY)
+    return settle(request("qiaoma", outcome, winners, declared_seats=tuple(declared), **table))
 
 
 _Q1 = "123m 123p 123s 789m NN"

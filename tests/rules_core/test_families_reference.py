@@ -54,28 +54,9 @@ def test_the_engine_answers_the_worked_example_as_the_reference_does(name, req, 
     assert differences(engine_settle(req), reference_settle(req)) == []
 
 
-# ---- known engine deviations -----------------------------------------------------------------
-# Each is a failing test below (xfail strict): when the engine is mended, that test passes, pytest
-# reports it, and the entry here goes too.
+# ---- items ---------------------------------------------------------------------------------
 
 
-def _is_unit_huangfan_item(item: dict) -> bool:
-    return (
-        item.get("kind") == "ITEM_KIND_MULTIPLIER" and item.get("code") == "HUANGFAN" and item.get("contribution") == 1
-    )
-
-
-def _without_known_deviations(req: dict, answer: dict) -> dict:
-    if req["profile"] == "qiaoma":  # 14.10.4: no multiplier item (test_qiaoma_lists_no_huangfan_item)
-        for w in answer.get("winners", []):
-            w["items"] = [i for i in w.get("items", []) if not _is_unit_huangfan_item(i)]
-    return answer
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine lists a x1 HUANGFAN multiplier item under qiaoma when huangfan_count > 0 (RULES.md 14.10.4)",
-)
 def test_qiaoma_lists_no_huangfan_item():
     """14.10.4: under `qiaoma` there are no multipliers; a legal hand lists its flower items, the
     base item and its 番 items (and FAN_CAP), and a request's 荒番 count changes nothing."""
@@ -149,7 +130,7 @@ def test_the_engine_and_the_reference_agree_on_generated_hands():
     for index, req in enumerate(FamilyHands(SEED).requests(HANDS)):
         reference = reference_settle(req)
         _coverage(req, reference, seen)
-        found = differences(_without_known_deviations(req, engine_settle(req)), reference)
+        found = differences(engine_settle(req), reference)
         if found:
             disagreements.append(_described(index, req, found))
     assert not disagreements, f"{len(disagreements)} of {HANDS} hands differ:\n" + "\n".join(disagreements[:5])

@@ -81,10 +81,23 @@ def test_no_overrides_and_no_description_is_a_renamed_base():
         ),
         ({"name": "a" * 64, "base": "lezi"}, [("name", "at most 63 characters, got 64")]),
         ({"name": "lezi", "base": "lezi"}, [("name", "'lezi' is a built-in profile; choose another name")]),
-        ({"name": "a"}, [("base", "required; a house profile is based on one of classic, sankou, lezi")]),
+        (
+            {"name": "a"},
+            [
+                (
+                    "base",
+                    "required; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
+                )
+            ],
+        ),
         (
             {"name": "a", "base": "club-b"},
-            [("base", "unknown profile 'club-b'; a house profile is based on one of classic, sankou, lezi")],
+            [
+                (
+                    "base",
+                    "unknown profile 'club-b'; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
+                )
+            ],
         ),
         ({"name": "a", "base": "lezi", "description": 3}, [("description", "must be text")]),
         ({"name": "a", "base": "lezi", "overrides": "base 3"}, [("overrides", "expected a JSON object, got a string")]),
@@ -136,22 +149,27 @@ def test_a_registry_is_all_the_files_or_none_with_every_problem_by_file():
     assert found is None
     assert problems == [
         Problem("b.json", "name", "'shanghai-club-a' is already defined in a.yaml"),
-        Problem("c.yml", "base", "unknown profile 'nope'; a house profile is based on one of classic, sankou, lezi"),
+        Problem(
+            "c.yml",
+            "base",
+            "unknown profile 'nope'; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
+        ),
     ]
     assert [str(p) for p in problems] == [
         "b.json: name: 'shanghai-club-a' is already defined in a.yaml",
-        "c.yml: base: unknown profile 'nope'; a house profile is based on one of classic, sankou, lezi",
+        "c.yml: base: unknown profile 'nope'; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng",
     ]
     assert str(Problem("d.yaml", "", "not valid YAML")) == "d.yaml: not valid YAML"
 
 
 def test_a_registry_lists_the_built_in_profiles_then_the_house_ones_by_name():
     found = registry(dict(CLUB_A, name="zz-room"), CLUB_A)
-    assert [e.name for e in found.entries] == ["classic", "sankou", "lezi", "shanghai-club-a", "zz-room"]
+    built_in = ["classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
+    assert [e.name for e in found.entries] == [*built_in, "shanghai-club-a", "zz-room"]
     assert [e.name for e in found.house] == ["shanghai-club-a", "zz-room"]
-    assert [e.base for e in found.entries] == ["", "", "", "lezi", "lezi"]
-    assert found.known == "classic, lezi, sankou, shanghai-club-a, zz-room"
-    assert [e.name for e in BUILTIN_REGISTRY.entries] == ["classic", "sankou", "lezi"]
+    assert [e.base for e in found.entries] == ["", "", "", "", "", "", "lezi", "lezi"]
+    assert found.known == "classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou, shanghai-club-a, zz-room"
+    assert [e.name for e in BUILTIN_REGISTRY.entries] == built_in
 
 
 def test_a_request_names_a_house_profile_only_in_a_registry_that_holds_it():
@@ -159,11 +177,15 @@ def test_a_request_names_a_house_profile_only_in_a_registry_that_holds_it():
     assert resolve_profile("shanghai-club-a", None, found)[0] is found.get("shanghai-club-a")
     _, violations = resolve_profile("shanghai-club-a", None)
     assert [(v.field, v.description) for v in violations] == [
-        ("profile", "unknown profile 'shanghai-club-a'; known profiles: classic, lezi, sankou")
+        (
+            "profile",
+            "unknown profile 'shanghai-club-a'; known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou",
+        )
     ]
     _, violations = resolve_profile("club-b", None, found)
     assert (
-        violations[0].description == "unknown profile 'club-b'; known profiles: classic, lezi, sankou, shanghai-club-a"
+        violations[0].description
+        == "unknown profile 'club-b'; known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou, shanghai-club-a"
     )
 
 

@@ -31,7 +31,22 @@ GOLDEN = {
     "classic": "sha256:60f281dad8e607b302c88b713d00f9123cf4c2a55bdc98b2bd0f18a8196de2ea",
     "sankou": "sha256:0a5e1873cd88e22eec9ddf104f004fb34f4b75d8cceede6fab6707c09ce8577d",
     "lezi": "sha256:33e4bd19998a17c18f44f816573a4eca52f7ea20b6a4a6b08659329e7e7cfa34",
+    "qiaoma": "sha256:c236da1b43dbd1badf592b6f478418f23e21188fd9a1da611abc7120c35597fd",
+    "qiaoma_lezi": "sha256:b5d46b7d72912397079fabc42e509e6b6a8eb471afbb2eb0b4be020b697ca2ee",
+    "qinghunpeng": "sha256:50a985fcc4e2e86fca4cc6456e55f5b860b95c9098a81abfccb5a7509e0af0d4",
 }
+
+
+def example_record(name: str) -> dict:
+    """examples/record.json under a profile; where 中发白 are flowers (dragons_are_flowers), seat 0
+    is dealt them as flowers, with three more tiles of its suits in their place."""
+    record = {**json.loads((EXAMPLES / "record.json").read_text()), "profile": name}
+    if BUILTIN_PROFILES[name].dragons_are_flowers:
+        first, *rest = record["events"]
+        dragons = ("TILE_RED", "TILE_GREEN", "TILE_WHITE")
+        tiles = [t for t in first["tiles"] if t not in dragons] + ["TILE_S2", "TILE_S4", "TILE_S6"]
+        record["events"] = [{**first, "tiles": tiles, "dragonFlowers": list(dragons)}, *rest]
+    return record
 
 
 def effective(name: str, overrides_json: dict | None):
@@ -53,11 +68,10 @@ def test_every_answer_under_a_built_in_profile_carries_its_fixed_digest(name):
     """Through the JSON entry points alone, whichever module computes the digest."""
     request = SETTLE_REQUEST
     waits = json.loads((EXAMPLES / "list-waits-request.json").read_text())
-    record = json.loads((EXAMPLES / "record.json").read_text())
     answers = (
         rc.settle_json({**request, "profile": name}),
         rc.list_waits_json({**waits, "profile": name}),
-        rc.settle_record_json({**record, "profile": name}),
+        rc.settle_record_json(example_record(name)),
     )
     assert [answer["profileDigest"] for answer in answers] == [GOLDEN[name]] * 3
 
@@ -216,9 +230,9 @@ def test_a_registry_without_a_digest_function_answers_without_a_digest():
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_advice_and_reviews_carry_the_digest_of_their_registry(name):
-    request = rc.AdviseRequest(name, 0, hand("111m 555m 999p CC 77s"), ())
+    request = rc.AdviseRequest(name, 0, hand("111m 555m 999p EE 77s"), ())
     assert rc.advise(request, DIGESTED).profile_digest == GOLDEN[name]
     assert rc.advise(request).profile_digest == ""  # rules_core's own registry digests nothing
-    record = read_settle_record_request({**json.loads((EXAMPLES / "record.json").read_text()), "profile": name})
+    record = read_settle_record_request(example_record(name))
     assert rc.review_record(record, DIGESTED).profile_digest == GOLDEN[name]
     assert rc.review_record(record).profile_digest == ""

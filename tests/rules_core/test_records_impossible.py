@@ -145,7 +145,10 @@ def test_recorded_deltas_are_none_or_four():
 
 def test_the_table_is_checked_as_a_settle_request_is():
     assert refused(record(discard(0, "5m"), win(1), profile="Classic", dealer_seat=4)) == [
-        ("profile", "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, sankou"),
+        (
+            "profile",
+            "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou",
+        ),
         ("dealer_seat", "must be a seat 0-3"),
     ]
 
@@ -179,7 +182,10 @@ def test_the_first_impossible_event_is_named_though_a_later_one_has_a_bad_field(
 
 def test_a_fault_of_the_table_is_listed_with_the_first_impossible_event():
     assert refused(record(discard(0, "9p"), draw(2, "1s"), HandEvent(None, 0), profile="Classic")) == [
-        ("profile", "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, sankou"),
+        (
+            "profile",
+            "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou",
+        ),
         ("events[5].seat", "after seat 0's discard seat 1 draws, not seat 2"),
     ]
 

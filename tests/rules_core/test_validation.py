@@ -33,7 +33,7 @@ def test_a_good_request_is_accepted():
 def test_unknown_profile_names_the_known_ones(name):
     (found,) = violations(request(name, SELF, [GOOD]))
     assert found[0] == "profile"
-    assert "classic, lezi, sankou" in found[1]
+    assert "classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou" in found[1]
 
 
 def test_more_than_four_copies_is_the_hand_as_a_whole():
@@ -223,7 +223,10 @@ def test_a_long_profile_name_is_named_by_an_excerpt():
     ((field, description),) = violations(request(name, SELF, [GOOD]))
     assert field == "profile"
     assert (
-        description == "unknown profile '" + "x" * 32 + "'… (10,000 characters); known profiles: classic, lezi, sankou"
+        description
+        == "unknown profile '"
+        + "x" * 32
+        + "'… (10,000 characters); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"
     )
 
 

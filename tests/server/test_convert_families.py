@@ -8,7 +8,7 @@ import convert
 import rules_core as rc
 from convert.json_write import profile_dict
 from convert.profile_digest import computed_digest, profile_digest
-from rules_core.builtin_profiles import FAMILY_PROFILES
+from rules_core.builtin_profiles import QIAOMA, QIAOMA_LEZI, QINGHUNPENG
 from rules_core.overrides import apply_overrides
 from rules_core.patterns import Pattern
 
@@ -35,10 +35,10 @@ def test_overrides_of_section_14_are_read_from_a_rule_profile_and_written_back()
 
 
 def test_every_family_profile_goes_to_the_wire_and_prints_as_protobuf_does():
-    for name, profile in FAMILY_PROFILES.items():
+    for profile in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG):
         message = convert.rule_profile(profile)
-        assert profile_dict(profile) == convert.message_dict(message), name
-    lezi = convert.rule_profile(FAMILY_PROFILES["qiaoma_lezi"])
+        assert profile_dict(profile) == convert.message_dict(message), profile.name
+    lezi = convert.rule_profile(QIAOMA_LEZI)
     assert (lezi.dragons_are_flowers, lezi.fan_additive, lezi.ordinary_base_fan, lezi.cap_lazi_extra) == (
         True,
         True,
@@ -53,5 +53,5 @@ def test_a_field_of_section_14_at_its_default_leaves_the_digest_as_it_was():
     assert faults == [] and computed_digest(same) == profile_digest(CLASSIC)
     changed, faults = apply_overrides(CLASSIC, {"seven_pairs": True})
     assert faults == [] and computed_digest(changed) != profile_digest(CLASSIC)
-    digests = {profile_digest(p) for p in FAMILY_PROFILES.values()} | {profile_digest(CLASSIC)}
+    digests = {profile_digest(p) for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG)} | {profile_digest(CLASSIC)}
     assert len(digests) == 4

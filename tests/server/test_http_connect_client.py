@@ -77,7 +77,7 @@ def test_the_client_deadline_reaches_the_server(server):
         with pytest.raises(ConnectError) as raised:
             client.execute_unary(request=batch, method=SETTLE_BATCH, timeout_ms=30)
         assert raised.value.code == Code.DEADLINE_EXCEEDED
-        assert len(client.execute_unary(request=svc.ListProfilesRequest(), method=LIST_PROFILES).profiles) == 3
+        assert len(client.execute_unary(request=svc.ListProfilesRequest(), method=LIST_PROFILES).profiles) == 6
 
 
 def test_settle_stream_is_unimplemented(client):

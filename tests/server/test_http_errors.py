@@ -112,7 +112,7 @@ def test_an_unknown_profile_is_not_found(http):
     reply = http.post("GetProfile", b'{"name": "riichi"}')
     assert reply.status == 404
     assert reply.json()["code"] == "not_found"
-    assert "classic, lezi, sankou" in reply.json()["message"]
+    assert "classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou" in reply.json()["message"]
 
 
 def test_settle_stream_is_unimplemented_and_says_where_to_go(http):
@@ -238,6 +238,6 @@ def test_an_empty_settle_body_says_what_is_missing(http):
     """Issue 20: it said "unknown profile an empty name"."""
     for body in (b"", b"{}"):
         assert bad_request_of(http.post("Settle", body)) == [
-            ("profile", "must be specified: one of classic, lezi, sankou"),
+            ("profile", "must be specified: one of classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"),
             ("outcome", "must be specified"),
         ]

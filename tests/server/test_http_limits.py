@@ -71,12 +71,12 @@ def test_a_gzip_body_that_inflates_over_the_limit_is_refused(http):
 def test_an_answer_over_the_limit_is_refused(http):
     _exhausted(
         http.post("ListProfiles", b"{}"),
-        f"the answer is 9687 bytes, over the {LIMIT}-byte message limit",  # each summary with its digest
+        f"the answer is 18664 bytes, over the {LIMIT}-byte message limit",  # each summary with its digest
         "ANSWER_TOO_LARGE",
-        size="9687",
+        size="18664",
         limit=str(LIMIT),
     )
-    assert http.post("ListProfiles", b"", "application/proto").status == 200  # 1,448 bytes
+    assert http.post("ListProfiles", b"", "application/proto").status == 200  # 3,713 bytes
 
 
 def test_a_batch_over_the_limit_is_invalid_argument(http):

@@ -83,7 +83,8 @@ def wait_for(condition, what: str, timeout: float = 30.0) -> None:
 
 
 def house_names(stub) -> list[str]:
-    return [p.name for p in stub.ListProfiles(svc.ListProfilesRequest(), timeout=5).profiles[3:]]
+    listed = stub.ListProfiles(svc.ListProfilesRequest(), timeout=5).profiles
+    return [p.name for p in listed if p.name not in rc.BUILTIN_PROFILES]
 
 
 class Load:
@@ -152,10 +153,13 @@ def test_house_profiles_are_listed_and_settle_as_their_base_with_the_overrides(t
             ("classic", "", rc.registry.BUILTIN_DESCRIPTIONS["classic"]),
             ("sankou", "", rc.registry.BUILTIN_DESCRIPTIONS["sankou"]),
             ("lezi", "", rc.registry.BUILTIN_DESCRIPTIONS["lezi"]),
+            ("qiaoma", "", rc.registry.BUILTIN_DESCRIPTIONS["qiaoma"]),
+            ("qiaoma_lezi", "", rc.registry.BUILTIN_DESCRIPTIONS["qiaoma_lezi"]),
+            ("qinghunpeng", "", rc.registry.BUILTIN_DESCRIPTIONS["qinghunpeng"]),
             ("club-a", "classic", "勒子 room"),
         ]
-        assert [p.name for p in listed.profiles] == ["classic", "sankou", "lezi", "club-a"]
-        assert listed.profiles[3].ordinary_base == 4
+        assert [p.name for p in listed.profiles] == [*rc.BUILTIN_PROFILES, "club-a"]
+        assert listed.profiles[6].ordinary_base == 4
         got = stub.GetProfile(svc.GetProfileRequest(name="club-a"), timeout=5)
         assert (got.profile.name, got.profile.ordinary_base, got.base, got.description) == (
             "club-a",
@@ -207,7 +211,7 @@ def test_reload_on_a_link_swap_and_on_sighup_under_load_with_no_failed_call(tmp_
             (
                 "the directory changed",
                 [
-                    f"{profiles.root}/club-c.yaml: base: unknown profile 'riichi'; a house profile is based on one of classic, sankou, lezi"
+                    f"{profiles.root}/club-c.yaml: base: unknown profile 'riichi'; a house profile is based on one of classic, sankou, lezi, qiaoma, qiaoma_lezi, qinghunpeng"
                 ],
                 ["club-a", "club-b"],
             )

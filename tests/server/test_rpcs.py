@@ -76,7 +76,10 @@ def test_unknown_profile_names_the_known_ones(stub):
     with pytest.raises(grpc.RpcError) as error:
         stub.Settle(pb.SettleRequest(profile="Classic", outcome=pb.OUTCOME_EXHAUSTIVE_DRAW))
     assert bad_request(error.value) == [
-        ("profile", "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, sankou")
+        (
+            "profile",
+            "unknown profile 'Classic' (did you mean classic?); known profiles: classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou",
+        )
     ]
 
 
@@ -173,7 +176,7 @@ def test_get_profile_errors(stub):
     with pytest.raises(grpc.RpcError) as error:
         stub.GetProfile(svc.GetProfileRequest(name="riichi"))
     assert error.value.code() == grpc.StatusCode.NOT_FOUND
-    assert "classic, lezi, sankou" in error.value.details()
+    assert "classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou" in error.value.details()
     with pytest.raises(grpc.RpcError) as error:
         stub.GetProfile(svc.GetProfileRequest(name="classic", overrides=profile_pb2.RuleProfile(lazi_value=0)))
     assert bad_request(error.value) == [("overrides.lazi_value", "must be at least 1")]
@@ -181,7 +184,7 @@ def test_get_profile_errors(stub):
 
 def test_list_profiles(stub):
     names = [p.name for p in stub.ListProfiles(svc.ListProfilesRequest()).profiles]
-    assert names == ["classic", "sankou", "lezi"]
+    assert names == ["classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
 
 
 def test_overrides_change_the_settlement(stub):

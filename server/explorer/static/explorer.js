@@ -211,7 +211,7 @@ async function validateWinner(node) {
 
 // The notation fields as their inputs are labelled (the parser's message itself is English).
 const NOTATION_FIELD_WORDS = { hand: "手牌 hand", win: "胡张 winning tile", flowers: "花 flowers", passed: "漏胡 passed",
-  melds: "副露 melds", seen: "已见牌 seen", dice: "骰子 dice" };
+  melds: "副露 melds", seen: "已见牌 seen", dice: "骰子 dice", declared: "已敲 knocked seats" };
 
 // The text with the token around `position` marked, and the message: as the CLI points at it.
 function notationError(field, text, position, message) {
@@ -715,30 +715,79 @@ function messageKind(data) {
 }
 
 // ---- waits ------------------------------------------------------------------------------
-async function listWaits() {
-  const fields = { hand: $("#waits-hand").value, passed: $("#waits-passed").value };
+function waitsState() {
+  return { hand: $("#waits-hand").value, passed: $("#waits-passed").value, seat: integer("#waits-seat"),
+    profile: $("#waits-profile").value, declared: $("#waits-declared").value.trim(), last: $("#waits-last").checked,
+    overrides: $("#waits-overrides").value.trim() };
+}
+
+function setWaitsState(state) {
+  $("#waits-hand").value = state.hand || "";
+  $("#waits-passed").value = state.passed || "";
+  $("#waits-seat").value = state.seat || 0;
+  $("#waits-profile").value = state.profile || "classic";
+  $("#waits-declared").value = state.declared || "";
+  $("#waits-last").checked = Boolean(state.last);
+  $("#waits-overrides").value = state.overrides || "";
+  if (state.overrides) $("#waits-overrides-box").open = true;
+}
+
+// The hand (dragon flowers written Cf Ff Pf in it), the passed tiles and the knocked seats are
+// read by the server; each one that cannot be read is marked in its field, as is bad JSON.
+async function waitsRequest(state) {
+  const fields = { hand: state.hand, passed: state.passed, declared: state.declared };
   const errorBox = $("#waits-hand-error");
-  errorBox.replaceChildren();
-  $("#waits-error").replaceChildren();
-  writeHash({ view: "waits", ...fields, seat: integer("#waits-seat"), profile: $("#waits-profile").value });
   const answer = await readNotation(fields);
-  if (answer.errors.length) {
-    for (const e of answer.errors) errorBox.append(notationError(e.field, fields[e.field], e.position, e.message));
+  for (const e of answer.errors) errorBox.append(notationError(e.field, fields[e.field], e.position, e.message));
+  let overrides = null;
+  if (state.overrides) {
+    try {
+      overrides = JSON.parse(state.overrides);
+    } catch (e) {
+      errorBox.append(el("div", { class: "notation-error", "data-field": "overrides" },
+        el("span", { class: "field-name", text: "规则修改 overrides: " }),
+        el("span", { class: "message", text: `不是 JSON not JSON: ${e.message}` })));
+    }
+  }
+  if (errorBox.childElementCount) return null;
+  const request = { profile: state.profile, seat: state.seat, hand: answer.hand, passedTiles: answer.passedTiles,
+    declaredSeats: answer.declaredSeats, lastTile: state.last };
+  if (overrides !== null) request.overrides = overrides;
+  return { request, hand: answer.hand };
+}
+
+// 敲: no wait at all for a seat that has not knocked, where the profile wants the knock, is
+// said as `shmj waits` says it.
+async function notKnockedNote(request) {
+  if (request.declaredSeats.includes(request.seat)) return null;
+  const profile = (await call("GetProfile", { name: request.profile, overrides: request.overrides })).profile;
+  if (!profile || !profile.winRequiresDeclaration) return null;
+  return el("p", { class: "note not-knocked", text: `seat ${request.seat} 座位${request.seat}: ${term("not_knocked_no_wait")}` +
+    ` (Knocked seats 已敲: ${request.seat})` });
+}
+
+async function listWaits() {
+  const state = waitsState();
+  $("#waits-hand-error").replaceChildren();
+  $("#waits-error").replaceChildren();
+  writeHash({ view: "waits", ...state });
+  const built = await waitsRequest(state);
+  if (built === null) {
     $("#waits-result").replaceChildren();
     return;
   }
+  const { request, hand } = built;
   try {
-    const response = await call("ListWaits", { profile: $("#waits-profile").value, seat: integer("#waits-seat"),
-      hand: answer.hand, passedTiles: answer.passedTiles });
-    const unit = "";
+    const response = await call("ListWaits", request);
     const table = (title, waits, kind) => el("section", { class: `waits ${kind}` }, el("h3", { text: `${title}: ${waits.length} ${term("winning_tiles")}` }),
       el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Tile 牌" }), el("th", { text: term("value_per_share") }), el("th", { text: "Patterns 牌型" }))),
         el("tbody", {}, waits.map((w) => el("tr", { "data-tile": tileParts(w.tile).notation },
-          el("td", {}, tile(w.tile)), el("td", { class: "num", text: number((w.result || {}).value) + unit }),
+          el("td", {}, tile(w.tile)), el("td", { class: "num", text: number((w.result || {}).value) }),
           el("td", { text: ((w.result || {}).patterns || []).map(patternWords).join(", ") }))))));
-    $("#waits-result").replaceChildren(handPicture(answer.hand),
-      table("On a discard 点炮", response.discardWaits || [], "discard"),
-      table("By self-draw 自摸", response.selfDrawWaits || [], "self-draw"));
+    const discard = response.discardWaits || [], selfDraw = response.selfDrawWaits || [];
+    const note = discard.length || selfDraw.length ? null : await notKnockedNote(request);
+    $("#waits-result").replaceChildren(handPicture(hand), table("On a discard 点炮", discard, "discard"),
+      table("By self-draw 自摸", selfDraw, "self-draw"), ...(note ? [note] : []));
   } catch (error) {
     $("#waits-result").replaceChildren(); // the last hand's waits are not this hand's
     const violations = error.violations || [];
@@ -842,10 +891,7 @@ async function start() {
     addWinner({ seat: 0, hand: "111m 555m 999p EEE 77s", win: "7s", flowers: "1f 5f" });
   }
   if (view === "waits" && state) {
-    $("#waits-hand").value = state.hand || "";
-    $("#waits-passed").value = state.passed || "";
-    $("#waits-seat").value = state.seat || 0;
-    $("#waits-profile").value = state.profile || "classic";
+    setWaitsState(state);
     listWaits();
   }
   if (view === "advice" && state) {

@@ -16,7 +16,7 @@ const EVENT_TERMS = {
   EVENT_KIND_DEAL: "is_dealt", EVENT_KIND_DRAW: "draws", EVENT_KIND_DISCARD: "discards", EVENT_KIND_CHOW: "chows",
   EVENT_KIND_PUNG: "pungs", EVENT_KIND_EXPOSED_KONG: "kongs", EVENT_KIND_ADDED_KONG: "adds_to_its_pung",
   EVENT_KIND_CONCEALED_KONG: "concealed_kong", EVENT_KIND_WIN: "claims_a_win",
-  EVENT_KIND_EXHAUSTIVE_DRAW: "wall_exhausted", EVENT_KIND_ABANDON: "leaves",
+  EVENT_KIND_EXHAUSTIVE_DRAW: "wall_exhausted", EVENT_KIND_ABANDON: "leaves", EVENT_KIND_DECLARE: "knocks",
 };
 
 function eventTerm(key) {
@@ -52,7 +52,26 @@ function usualEvent(event) {
     ...(flower && { flower }),
     tiles: (field(event, "tiles") || []).map((t) => enumName(t, TILE_ORDER)),
     flowers: (field(event, "flowers") || []).map((f) => enumName(f, FLOWER_NAMES)),
+    dragonFlowers: (field(event, "dragonFlowers") || []).map((t) => enumName(t, TILE_ORDER)),
+    lastTile: field(event, "lastTile") === true,
   };
+}
+
+const DRAGONS = new Set(["TILE_RED", "TILE_GREEN", "TILE_WHITE"]);
+
+// Whether the record shows 中发白 as flowers (its profile's dragons_are_flowers; as
+// rules_core.replay.dragons_shown_as_flowers reads it): a deal lists dragon flowers, or the first
+// seat to draw a dragon draws again right after it.
+function dragonsAreFlowers(events) {
+  for (const [index, event] of events.entries()) {
+    if (event.dragonFlowers.length) return true;
+    if (event.kind === "EVENT_KIND_DEAL" && event.tiles.some((t) => DRAGONS.has(t))) return false;
+    if (event.kind === "EVENT_KIND_DRAW" && DRAGONS.has(event.tile)) {
+      const after = events[index + 1];
+      return Boolean(after) && after.kind === "EVENT_KIND_DRAW" && after.seat === event.seat;
+    }
+  }
+  return false;
 }
 
 function usualRecord(record) {
@@ -73,7 +92,9 @@ function take(hand, name, count) {
 
 // Every event's picture of the table: the hands after it, and the locks then in force.
 function followRecord(record, response) {
-  const seats = SEATS.map(() => ({ concealed: [], melds: [], flowers: [], discards: [], locks: [] }));
+  const seats = SEATS.map(() => ({ concealed: [], melds: [], flowers: [], dragonFlowers: [], discards: [], locks: [],
+    knocked: false }));
+  const dragonFlowers = dragonsAreFlowers(record.events || []);
   const passesAt = {};
   for (const pass of response.passes || []) (passesAt[pass.eventIndex || 0] ||= []).push(pass);
   let offered = null; // the last discard or added kong: { seat, tile }
@@ -86,8 +107,11 @@ function followRecord(record, response) {
     if (kind === "EVENT_KIND_DEAL") {
       hand.concealed.push(...event.tiles);
       hand.flowers.push(...event.flowers);
+      hand.dragonFlowers.push(...event.dragonFlowers);
     } else if (kind === "EVENT_KIND_DRAW") {
-      if (event.flower) hand.flowers.push(event.flower); else hand.concealed.push(event.tile);
+      if (event.flower) hand.flowers.push(event.flower);
+      else if (dragonFlowers && DRAGONS.has(event.tile)) hand.dragonFlowers.push(event.tile);
+      else hand.concealed.push(event.tile);
     } else if (kind === "EVENT_KIND_DISCARD") {
       take(hand, event.tile, 1);
       seats[seat].discards.push(event.tile);
@@ -105,33 +129,39 @@ function followRecord(record, response) {
       pung.kind = "MELD_KIND_ADDED_KONG";
       pung.tiles = [...pung.tiles, event.tile];
       offered = { seat, tile: event.tile };
+    } else if (kind === "EVENT_KIND_DECLARE") {
+      hand.knocked = true; // 敲
     } else if (kind === "EVENT_KIND_CONCEALED_KONG") {
       take(hand, event.tile, 4);
       hand.melds.push({ kind: "MELD_KIND_CONCEALED_KONG", tiles: Array(4).fill(event.tile) });
     }
     for (const pass of passesAt[index] || []) seats[pass.seat || 0].locks.push(pass.tile);
-    steps.push({ event, kind, passes: passesAt[index] || [],
+    steps.push({ event, kind, dragonFlower: dragonFlowers && DRAGONS.has(event.tile), passes: passesAt[index] || [],
       seats: seats.map((s) => ({ ...s, concealed: sortTiles(s.concealed), melds: s.melds.map((m) => ({ ...m })),
-        flowers: [...s.flowers], discards: [...s.discards], locks: [...s.locks] })) });
+        flowers: [...s.flowers], dragonFlowers: [...s.dragonFlowers], discards: [...s.discards], locks: [...s.locks] })) });
   });
   return steps;
 }
 
 function eventWords(step) {
   const { event, kind } = step;
-  const words = EVENT_TERMS[kind] ? eventTerm(kind === "EVENT_KIND_DRAW" && event.flower ? "draws_flower" : EVENT_TERMS[kind]) : kind;
+  const flower = kind === "EVENT_KIND_DRAW" && (event.flower || step.dragonFlower);
+  const words = EVENT_TERMS[kind] ? eventTerm(flower ? "draws_flower" : EVENT_TERMS[kind]) : kind;
   if (kind === "EVENT_KIND_EXHAUSTIVE_DRAW") return words;
   const what = event.flower ? ` ${FLOWERS.indexOf(event.flower.replace(/^FLOWER_/, "")) + 1}f`
-    : event.tile ? ` ${tileParts(event.tile).notation}` : "";
-  return `seat ${event.seat} ${words}${kind === "EVENT_KIND_DEAL" ? "" : what}`;
+    : event.tile ? ` ${tileParts(event.tile).notation}${step.dragonFlower ? "f" : ""}` : "";
+  const last = event.lastTile ? `, ${eventTerm("on_the_last_tile")}` : ""; // 海底捞月, as stated
+  return `seat ${event.seat} ${words}${kind === "EVENT_KIND_DEAL" ? "" : what}${last}`;
 }
 
 function seatPanel(seat, picture, step, record) {
   const acting = step.event.seat === seat && step.kind !== "EVENT_KIND_EXHAUSTIVE_DRAW";
   const dealer = record.dealerSeat === seat ? " · dealer 庄" : "";
+  const knocked = picture.knocked ? ` · ${eventTerm("knocked_seats")}` : "";
   const panel = el("section", { class: `replay-seat${acting ? " acting" : ""}`, "data-seat": seat },
-    el("h4", { text: `Seat ${seat}${dealer}` }));
-  const line = handPicture({ concealed: picture.concealed, melds: picture.melds, flowers: picture.flowers });
+    el("h4", { text: `Seat ${seat}${dealer}${knocked}` }));
+  const line = handPicture({ concealed: picture.concealed, melds: picture.melds, flowers: picture.flowers,
+    dragonFlowers: picture.dragonFlowers });
   panel.append(line);
   const below = el("div", { class: "tiles-line" },
     el("span", { class: "group discards" }, picture.discards.map((t) => tile(t, "discarded")),

@@ -5,9 +5,7 @@ from __future__ import annotations
 from rules_core import registry as _registry
 from rules_core import settle_json
 
-# The section 14 profiles are built in once the wire carries their fields; until then the
-# engine names them in `FAMILIES_REGISTRY`.
-PROFILES = _registry.BUILTIN_REGISTRY if "qiaoma" in _registry.BUILTIN_REGISTRY else _registry.FAMILIES_REGISTRY
+PROFILES = _registry.BUILTIN_REGISTRY  # the built-in profiles, section 14's among them
 
 
 def engine_settle(request: dict) -> dict:

@@ -1,6 +1,6 @@
 // Command shmj-go-example calls the scoring service through the Go client and prints how each
-// kind of answer reads: a legal win with its seat deltas, an illegal one with its reasons, a
-// malformed request with the field paths of its google.rpc.BadRequest, a deadline that has
+// kind of answer reads: a legal win with its seat deltas, an illegal one with its reasons, a win
+// under the knock with a dragon flower (RULES.md section 14), a malformed request with the field paths of its google.rpc.BadRequest, a deadline that has
 // passed, and (with -late-target) a call retried on UNAVAILABLE until a late server is up.
 package main
 
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	"shmj/clients/go/scoring"
 	v1 "shmj/gen/go/mahjong/shanghai/v1"
@@ -35,7 +36,8 @@ func main() {
 		refuse(err)
 	}
 	defer client.Close()
-	ok := legalWin(client) && illegalWin(client) && malformedRequest(client) && passedDeadline(client)
+	ok := legalWin(client) && illegalWin(client) && knockedWin(client) && malformedRequest(client) &&
+		passedDeadline(client)
 	if ok && *lateTarget != "" {
 		ok = retryUntilUp(*lateTarget)
 	}
@@ -68,12 +70,17 @@ func workedExample1() *v1.SettleRequest {
 }
 
 func legalWin(client *scoring.Client) bool {
-	response, err := settle(client, workedExample1(), 2*time.Second)
+	return settledWin(client, "legal", workedExample1())
+}
+
+// settledWin settles a request and prints its first winner's legality, patterns and value.
+func settledWin(client *scoring.Client, step string, request *v1.SettleRequest) bool {
+	response, err := settle(client, request, 2*time.Second)
 	if err != nil {
-		return failed("legal", err)
+		return failed(step, err)
 	}
 	winner := response.GetWinners()[0]
-	fmt.Printf("legal: seat %d %s %s, value %s; seat deltas %s\n", winner.GetSeat(), legality(winner),
+	fmt.Printf("%s: seat %d %s %s, value %s; seat deltas %s\n", step, winner.GetSeat(), legality(winner),
 		patterns(winner), number(winner.GetValue()), deltas(response))
 	return true
 }
@@ -112,6 +119,16 @@ func illegalWin(client *scoring.Client) bool {
 	fmt.Printf("illegal: seat %d %s %s; seat deltas %s\n", winner.GetSeat(), legality(winner),
 		strings.Join(reasons, " "), deltas(response))
 	return true
+}
+
+// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲): the overrides make
+// 中发白 flowers and a win need the knock, as the 敲麻 profiles of RULES.md section 14 do.
+func knockedWin(client *scoring.Client) bool {
+	request := workedExample1()
+	request.Overrides = &v1.RuleProfile{DragonsAreFlowers: proto.Bool(true), WinRequiresDeclaration: proto.Bool(true)}
+	request.Winners[0].Hand.DragonFlowers = []v1.Tile{v1.Tile_TILE_RED}
+	request.DeclaredSeats = []int32{0}
+	return settledWin(client, "knock", request)
 }
 
 // Worked example 1 one tile short, won by a fifth seat: refused with a BadRequest.

@@ -5,6 +5,7 @@ import com.mahjong.shanghai.v1.Hand;
 import com.mahjong.shanghai.v1.Meld;
 import com.mahjong.shanghai.v1.MeldKind;
 import com.mahjong.shanghai.v1.Outcome;
+import com.mahjong.shanghai.v1.RuleProfile;
 import com.mahjong.shanghai.v1.SettleBatchRequest;
 import com.mahjong.shanghai.v1.SettleRequest;
 import com.mahjong.shanghai.v1.SettleResponse;
@@ -16,7 +17,8 @@ import java.util.List;
 
 /**
  * The Java client's tour, against a server at HOST:PORT: a legal settle (waiting while the
- * server is UNAVAILABLE), an illegal win, a malformed request, a deadline.
+ * server is UNAVAILABLE), an illegal win, a win under the knock with a dragon flower, a malformed
+ * request, a deadline.
  */
 public final class Example {
     /** Worked example 1's hand: 111m 555m 999p EEE 77s. */
@@ -53,6 +55,11 @@ public final class Example {
             System.out.println("illegal: seat " + winner.getSeat() + " legal " + winner.getLegal()
                     + " reasons " + winner.getIllegalReasonsList());
         }
+
+        // RULES.md section 14: 红中 held as a flower, by a seat that has knocked (敲).
+        SettleResponse knocked = client.settle(knockedWin());
+        System.out.println("knock: value " + knocked.getWinners(0).getValue() + " seat_deltas "
+                + knocked.getSeatDeltasList());
 
         // 13 tiles where 14 are needed: INVALID_ARGUMENT, the BadRequest naming the field.
         try {
@@ -94,6 +101,20 @@ public final class Example {
                 .setProfile("classic")
                 .setOutcome(Outcome.OUTCOME_SELF_DRAW)
                 .addWinners(Winner.newBuilder().setSeat(0).setHand(hand))
+                .build();
+    }
+
+    /**
+     * Worked example 1 with 红中 held as a flower (Hand.dragon_flowers), by seat 0, which has
+     * knocked (declared_seats), under the overrides that make 中发白 flowers and a win need the knock.
+     */
+    static SettleRequest knockedWin() {
+        SettleRequest request = workedExample1();
+        Winner winner = request.getWinners(0);
+        return request.toBuilder()
+                .setOverrides(RuleProfile.newBuilder().setDragonsAreFlowers(true).setWinRequiresDeclaration(true))
+                .setWinners(0, winner.toBuilder().setHand(winner.getHand().toBuilder().addDragonFlowers(Tile.TILE_RED)))
+                .addDeclaredSeats(0)
                 .build();
     }
 
