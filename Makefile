@@ -24,7 +24,7 @@ SUIT_TABLE := rules_core/unmelded_suits.bin
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch bench-families-instructions profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -217,6 +217,10 @@ bench-unary: install $(BENCH_STAMP)
 # Reviewing a file of simulated hand records in bulk (shmj review -o), against the review alone.
 bench-review-batch: install $(BENCH_STAMP)
 	$(PY) -m bench.review_batch_bench
+
+# The rule families' settlements against classic's, in instructions (valgrind's callgrind).
+bench-families-instructions: install $(BENCH_STAMP)
+	$(PY) -m bench.families_instructions
 
 # A py-spy flame graph of a worker under unary Settle load (py-spy from requirements-bench.txt).
 profile-service: install $(BENCH_STAMP)
