@@ -19,6 +19,7 @@ NODE_STAMP := $(NODE_CLIENT)/node_modules/.installed
 # Rebuilt when any Python file of the three packages changes (a superset of the list).
 HOT_PATH := $(wildcard rules_core/*.py convert/*.py batch/*.py)
 CORE_STAMP := $(VENV)/.core-compiled
+SUIT_TABLE := rules_core/unmelded_suits.bin
 # The native readers and writers (batch/native/*.c, C over CPython's API), compiled with the hot path.
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
@@ -28,7 +29,7 @@ NATIVE_SANITIZED := build/native-sanitized
 install: install-server $(STAMP) $(NODE_STAMP)
 
 # The server alone: its runtime pins (requirements.txt), the generated code and the compiled hot path.
-install-server: $(SERVER_STAMP) $(GEN_STAMP) $(CORE_STAMP)
+install-server: $(SERVER_STAMP) $(GEN_STAMP) $(CORE_STAMP) $(SUIT_TABLE)
 
 # Python 3.11, which every pin and the compiled hot path are for: any other stops the set-up at
 # once, in one line, rather than in the middle of pip or mypyc.
@@ -73,6 +74,11 @@ $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SE
 		|| { rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json; echo "compiling rules_core failed (build-core.log): it runs as pure Python"; }; \
 	else echo "no C compiler: rules_core runs as pure Python"; fi
 	touch $@
+
+# Every suit no meld holds a tile of (405,350), searched once with the compiled search and written
+# beside it (rules_core/unmelded_suits.py): advice reads a suit seen first from it. About a minute.
+$(SUIT_TABLE): rules_core/target_parts.py rules_core/unmelded_suits.py $(CORE_STAMP)
+	$(PY) -c 'import rules_core.unmelded_suits as table; print(table.build(), "suits written to", table.TABLE_FILE)'
 
 # The Node.js client the tests run against the server: its packages from the lock file.
 $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
@@ -349,4 +355,4 @@ dashboard: install
 
 clean:
 	rm -rf $(VENV) $(GEN_DIR) $(BENCH_DEPS) $(NODE_CLIENT)/node_modules $(TOOLS) build
-	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json
+	rm -f rules_core/*.so convert/*.so batch/*.so batch/native/*.so rules_core__mypyc*.so rules_core/compiled-sources.json $(SUIT_TABLE)

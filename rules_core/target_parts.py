@@ -20,12 +20,16 @@ table keyed by its counts and meld counts, emptied when it reaches `MAX_PART_PAT
 The programme runs from the last tile back and keeps what the tiles from each tile on can add
 (keyed by their counts, copies left and the chows carried in; at most `MAX_SUFFIXES`), so a part
 first seen shares most of its work with the parts seen before that end the same way: the same
-suit before a discard or a draw, which is what advice asks next.
+suit before a discard or a draw, which is what advice asks next. A suit no meld holds a tile of
+is first looked up in the table `make` built of every such suit (`rules_core.unmelded_suits`),
+where there is one: the same answers without the search.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from rules_core import unmelded_suits
 
 NO_TARGET: Final = -1000  # an overlap no target reaches: far below any sum of real ones
 MAX_PART_PATTERNS: Final = 65_536
@@ -67,11 +71,14 @@ def suit_table(counts: list[int], held: list[int], start: int, melded: bool = Tr
     if table is None:
         if len(_SUIT_TABLES) >= MAX_PART_PATTERNS:
             _SUIT_TABLES.clear()
-        part = counts[start : start + 9]
-        caps = [4 - held[t] for t in range(start, start + 9)]
-        mixed, mixed_useful = _search(part, caps, True)
-        pungs, pungs_useful = _search(part, caps, False)
-        table = _SUIT_TABLES[key] = (mixed, pungs, mixed_useful, pungs_useful)
+        built = None if melded else unmelded_suits.table(counts, start)
+        if built is None:
+            part = counts[start : start + 9]
+            caps = [4 - held[t] for t in range(start, start + 9)]
+            mixed, mixed_useful = _search(part, caps, True)
+            pungs, pungs_useful = _search(part, caps, False)
+            built = (mixed, pungs, mixed_useful, pungs_useful)
+        table = _SUIT_TABLES[key] = built
     return table
 
 

@@ -1,0 +1,175 @@
+"""Every suit's target-parts table with no meld in it, computed once by `make` (RULES.md 15.3).
+
+`rules_core.target_parts` searches a suit's table the first time it sees the suit. A concealed
+hand's suits (no meld holding their tiles) are few enough to search all at build time: every
+count of 0-4 of each of the nine tiles, at most 14 tiles in all, is `SUITS` suits. `make`
+writes their tables to `TABLE_FILE` beside this module (`build`),
+each suit at its rank (`rank`: its place among them in order of its counts, first tile first)
+as one record of `RECORD_SIZE` bytes:
+
+- the ten best overlaps with chows, then the ten pungs only, one byte each (`NONE_BYTE`: no
+  target part of that slot);
+- the ten useful masks with chows, then the ten pungs only, two bytes each, little-endian.
+
+The file begins with `MAGIC` and the SHA-256 of target_parts.py: a table written by another
+search is not read, and neither is a file of the wrong size. Without a file (a tree not built
+with `make`), `table` answers None and the search runs as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+from typing import Final
+
+NO_TARGET: Final = -1000  # target_parts.NO_TARGET (imported by it, so repeated here)
+SLOTS: Final = 10
+TILES: Final = 9
+MOST_TILES: Final = 14
+NONE_BYTE: Final = 255
+RECORD_SIZE: Final = 2 * SLOTS + 4 * SLOTS
+MAGIC: Final = b"SHMJ unmelded suits 1\n"
+HEAD_SIZE: Final = len(MAGIC) + 32  # then the SHA-256 of the search
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# Not Final: the tests point them elsewhere.
+TABLE_FILE = os.path.join(_HERE, "unmelded_suits.bin")
+SEARCH_FILE = os.path.join(_HERE, "target_parts.py")
+_MASKS = struct.Struct("<20H")
+_RECORD = struct.Struct("<20B20H")
+
+
+def _count_suits(tiles: int, most: int) -> int:
+    """How many counts of ``tiles`` tiles, 0-4 each, hold at most ``most`` in all."""
+    if most < 0:
+        return 0
+    if tiles == 0:
+        return 1
+    return sum(_count_suits(tiles - 1, most - held) for held in range(5))
+
+
+SUITS: Final = _count_suits(TILES, MOST_TILES)
+# _BEFORE[i * 15 * 5 + left * 5 + held]: the suits of the same first i tiles, ``left`` tiles
+# still allowed from tile i on, that hold fewer than ``held`` of tile i: what tile i adds to a rank.
+_BEFORE: Final = [
+    sum(_count_suits(TILES - 1 - i, left - fewer) for fewer in range(held))
+    for i in range(TILES)
+    for left in range(MOST_TILES + 1)
+    for held in range(5)
+]
+
+
+def rank(counts: list[int], start: int) -> int:
+    """The place of the suit at ``counts[start:start + 9]`` (at most 14 tiles) among `SUITS`."""
+    place = 0
+    left = MOST_TILES
+    for i in range(TILES):
+        held = counts[start + i]
+        place += _BEFORE[(i * (MOST_TILES + 1) + left) * 5 + held]
+        left -= held
+    return place
+
+
+def search_digest() -> bytes:
+    try:
+        with open(SEARCH_FILE, "rb") as source:
+            return hashlib.sha256(source.read()).digest()
+    except OSError:  # no source beside the module: no table can be judged current
+        return b""
+
+
+def _read() -> mmap.mmap | None:
+    """The table file mapped read-only (its pages shared by every process that reads it, and
+    resident only once read), or None where there is no current table file."""
+    digest = search_digest()
+    if not digest:
+        return None
+    head = MAGIC + digest
+    try:
+        with open(TABLE_FILE, "rb") as stored:
+            if os.fstat(stored.fileno()).st_size != len(head) + SUITS * RECORD_SIZE or stored.read(len(head)) != head:
+                return None
+            return mmap.mmap(stored.fileno(), 0, access=mmap.ACCESS_READ)
+    except OSError:
+        return None
+
+
+_RECORDS: mmap.mmap | bytes | None = None
+_LOADED = False
+
+
+def records() -> mmap.mmap | bytes | None:
+    """The table file, mapped on first use (None: no current file)."""
+    global _RECORDS, _LOADED
+    if not _LOADED:
+        _RECORDS = _read()
+        _LOADED = True
+    return _RECORDS
+
+
+def table(counts: list[int], start: int) -> tuple[list[int], list[int], list[int], list[int]] | None:
+    """The suit's table (target_parts.PartTable) from the file, or None without one or for a
+    suit of more than 14 tiles."""
+    data = records()
+    if data is None:
+        return None
+    total = 0
+    for tile in range(start, start + TILES):
+        total += counts[tile]
+    if total > MOST_TILES:
+        return None
+    return decode(data, HEAD_SIZE + rank(counts, start) * RECORD_SIZE)
+
+
+def encode(mixed: list[int], pungs: list[int], mixed_useful: list[int], pungs_useful: list[int]) -> bytes:
+    """A suit's record: its table as the search answers it."""
+    values = bytes(NONE_BYTE if value == NO_TARGET else value for value in mixed + pungs)
+    return values + _MASKS.pack(*mixed_useful, *pungs_useful)
+
+
+def decode(data: mmap.mmap | bytes, offset: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The table of the record at ``offset``."""
+    fields = _RECORD.unpack_from(data, offset)
+    values = [NO_TARGET if byte == NONE_BYTE else byte for byte in fields[: 2 * SLOTS]]
+    return values[:SLOTS], values[SLOTS:], list(fields[2 * SLOTS : 3 * SLOTS]), list(fields[3 * SLOTS :])
+
+
+def every_suit():
+    """Every suit's counts, the first tile changing fastest (suits ending alike share the search's work)."""
+
+    def counts_from(i: int, left: int):
+        if i == TILES:
+            yield []
+            return
+        for rest in counts_from(i + 1, left):
+            for held in range(min(4, left - sum(rest)) + 1):
+                yield [held, *rest]
+
+    yield from counts_from(0, MOST_TILES)
+
+
+def build(path: str = TABLE_FILE) -> int:
+    """Search every suit and write the table file (atomically); the number of suits written."""
+    from rules_core.target_parts import _search  # the search this table stands for
+
+    digest = search_digest()
+    if not digest:
+        raise RuntimeError(f"no search to build the table from: {SEARCH_FILE} is missing")
+
+    caps = [4] * TILES
+    data = bytearray(SUITS * RECORD_SIZE)
+    written = 0
+    for counts in every_suit():
+        mixed, mixed_useful = _search(counts, caps, True)
+        pungs, pungs_useful = _search(counts, caps, False)
+        offset = rank(counts, 0) * RECORD_SIZE
+        data[offset : offset + RECORD_SIZE] = encode(mixed, pungs, mixed_useful, pungs_useful)
+        written += 1
+    if written != SUITS:
+        raise RuntimeError(f"wrote {written} suits of {SUITS}")
+    partial = path + ".partial"
+    with open(partial, "wb") as out:
+        out.write(MAGIC + digest + bytes(data))
+    os.replace(partial, path)
+    return written
