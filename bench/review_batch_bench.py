@@ -29,9 +29,9 @@ from pathlib import Path
 
 from bench.advice_bench import time_reviews
 from clients.rescore import run_rescore
+from convert.json_write import settle_record_request_dict
 from generators.record_simulator import simulate_records
 from rules_core import BUILD
-from convert.json_write import settle_record_request_dict
 from rules_core.review import review_record
 
 
