@@ -289,13 +289,19 @@ def liability_threshold(args, request: dict, response: dict) -> int | None:
 _WORDED_ITEMS = frozenset({"ITEM_KIND_FAN", "ITEM_KIND_CAP"})
 
 
-def settlement_text(args, request: dict, response: dict) -> str:
-    """The settlement as a table: each item's effect as the profile makes it, why each liable
-    seat pays. The profile is asked for only when the words need it."""
+def worded_profile(args, request: dict, response: dict) -> dict | None:
+    """The effective profile, when the settlement's words need it: a 番 or cap item, or a
+    liability payment (None otherwise)."""
     needs_profile = needs_threshold(response.get("payments", [])) or any(
         item.get("kind") in _WORDED_ITEMS for winner in response.get("winners", []) for item in winner.get("items", [])
     )
-    profile = effective_profile(args, request, response.get("profileDigest", "")) if needs_profile else None
+    return effective_profile(args, request, response.get("profileDigest", "")) if needs_profile else None
+
+
+def settlement_text(args, request: dict, response: dict) -> str:
+    """The settlement as a table: each item's effect as the profile makes it, why each liable
+    seat pays. The profile is asked for only when the words need it."""
+    profile = worded_profile(args, request, response)
     liabilities = request.get("liabilities") or []
     return report.settlement_table(response, liabilities, None, profile, request.get("declaredSeats"))
 
@@ -409,7 +415,9 @@ def cmd_replay(args) -> int:
     if args.json:
         print(json.dumps(response, ensure_ascii=False, indent=2))
     else:
-        print(record_story(record, response, liability_threshold(args, data, response.get("settlement", {}))))
+        settlement = response.get("settlement", {})
+        threshold = liability_threshold(args, data, settlement)
+        print(record_story(record, response, threshold, worded_profile(args, data, settlement)))
     return 0
 
 

@@ -127,9 +127,12 @@ def _changes_hand(kind: EventKind) -> bool:
     )
 
 
-def record_story(record: SettleRecordRequest, response: dict, threshold: int | None = None) -> str:
+def record_story(
+    record: SettleRecordRequest, response: dict, threshold: int | None = None, profile: dict | None = None
+) -> str:
     """The record told event by event, then the derived request and the settlement
-    (``threshold``: the profile's liability threshold, to say why a liable seat pays twice)."""
+    (``threshold``: the profile's liability threshold, to say why a liable seat pays twice;
+    ``profile``: the effective RuleProfile, to say how its 番 act and who pays under it)."""
     events = record.events
     derived = response.get("derived", {})
     outcome = derived.get("outcome", "")
@@ -155,7 +158,13 @@ def record_story(record: SettleRecordRequest, response: dict, threshold: int | N
         "",
         *derived_lines(derived),
         "",
-        settlement_table(response.get("settlement", {}), derived.get("liabilities", []), threshold),
+        settlement_table(
+            response.get("settlement", {}),
+            derived.get("liabilities", []),
+            threshold,
+            profile,
+            derived.get("declaredSeats"),
+        ),
     ]
     lines += recorded_lines(record, response)
     return "\n".join(lines)

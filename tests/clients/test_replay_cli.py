@@ -296,3 +296,35 @@ def test_a_server_replays_the_knock_the_same(server, capsys, tmp_path):
         local = shmj(["replay", path, "--local", *flags], capsys)
         remote = shmj(["replay", path, "--target", server.address, *flags], capsys)
         assert remote == local and local[0] == 0
+
+
+def test_a_replay_words_each_fan_as_its_profile_makes_it(capsys, tmp_path):
+    """Under `qiaoma_lezi` 番 add up (RULES.md 14.4): the replay's settlement says so, line for
+    line as `shmj score` says it of the same derived request, never ``x2``."""
+    from generators.record_simulator import RecordSimulator
+    from rules_core import settle_record
+    from rules_core.registry import BUILTIN_REGISTRY
+
+    simulator = RecordSimulator(7, ("qiaoma_lezi",), BUILTIN_REGISTRY)
+    record = next(
+        r
+        for r in map(simulator.record, range(400))
+        if any(item.kind.name == "FAN" for w in settle_record(r).settlement.winners if w.legal for item in w.items)
+    )
+    record_file, request_file = tmp_path / "record.json", tmp_path / "request.json"
+    record_file.write_text(json.dumps(settle_record_request_dict(record), ensure_ascii=False))
+    request_file.write_text(json.dumps(settle_record_json(settle_record_request_dict(record))["derived"]))
+    code, replayed, _ = shmj(["replay", str(record_file), "--local"], capsys)
+    assert code == 0
+    code, scored, _ = shmj(["score", "--request", str(request_file), "--local"], capsys)
+    assert code == 0
+    table = replayed.split("\n\n")[-1].strip()
+    assert table in scored
+    # a fixed-value 勒子 hand: each 番 adds 10 to the 20 of 清一色, capped at 8 勒
+    assert [line.split()[-4:-1] for line in table.splitlines() if "fan 番)" in line] == [
+        ["+80", "(8", "fan"],
+        ["+10", "(1", "fan"],
+        ["+10", "(1", "fan"],
+    ]
+    assert "fixed value, each fan adds 10 勒子牌型每番加10: 20 + 10 × 10 = 120" in table
+    assert "x2" not in table
