@@ -77,8 +77,8 @@ $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SE
 
 # Every suit no meld holds a tile of (405,350), searched once with the compiled search and written
 # beside it (rules_core/unmelded_suits.py): advice reads a suit seen first from it. About a minute.
-$(SUIT_TABLE): rules_core/target_parts.py rules_core/unmelded_suits.py $(CORE_STAMP)
-	$(PY) -c 'import rules_core.unmelded_suits as table; print(table.build(), "suits written to", table.TABLE_FILE)'
+$(SUIT_TABLE): rules_core/target_parts.py rules_core/unmelded_suits.py rules_core/unmelded_suits_build.py $(CORE_STAMP)
+	$(PY) -c 'import rules_core.unmelded_suits_build as table; print(table.build(), "suits written to", table.TABLE_FILE)'
 
 # The Node.js client the tests run against the server: its packages from the lock file.
 $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json

@@ -45,6 +45,7 @@ HOT_PATH = (  # rules_core's module names; a package with one of them imports th
     "rules_core.shape",
     "rules_core.target_parts",
     "rules_core.unmelded_suits",
+    "rules_core.unmelded_suits_build",
     "rules_core.validation",
     "rules_core.valuation",
     "rules_core.value_items",

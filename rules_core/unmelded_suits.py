@@ -3,7 +3,7 @@
 `rules_core.target_parts` searches a suit's table the first time it sees the suit. A concealed
 hand's suits (no meld holding their tiles) are few enough to search all at build time: every
 count of 0-4 of each of the nine tiles, at most 14 tiles in all, is `SUITS` suits. `make`
-writes their tables to `TABLE_FILE` beside this module (`build`),
+writes their tables to `TABLE_FILE` beside this module (`rules_core.unmelded_suits_build`),
 each suit at its rank (`rank`: its place among them in order of its counts, first tile first)
 as one record of `RECORD_SIZE` bytes:
 
@@ -147,29 +147,3 @@ def every_suit():
                 yield [held, *rest]
 
     yield from counts_from(0, MOST_TILES)
-
-
-def build(path: str = TABLE_FILE) -> int:
-    """Search every suit and write the table file (atomically); the number of suits written."""
-    from rules_core.target_parts import _search  # the search this table stands for
-
-    digest = search_digest()
-    if not digest:
-        raise RuntimeError(f"no search to build the table from: {SEARCH_FILE} is missing")
-
-    caps = [4] * TILES
-    data = bytearray(SUITS * RECORD_SIZE)
-    written = 0
-    for counts in every_suit():
-        mixed, mixed_useful = _search(counts, caps, True)
-        pungs, pungs_useful = _search(counts, caps, False)
-        offset = rank(counts, 0) * RECORD_SIZE
-        data[offset : offset + RECORD_SIZE] = encode(mixed, pungs, mixed_useful, pungs_useful)
-        written += 1
-    if written != SUITS:
-        raise RuntimeError(f"wrote {written} suits of {SUITS}")
-    partial = path + ".partial"
-    with open(partial, "wb") as out:
-        out.write(MAGIC + digest + bytes(data))
-    os.replace(partial, path)
-    return written
