@@ -178,10 +178,12 @@ def test_async_client_calls_every_rpc(server):
     assert [w.tile for w in waits.self_draw_waits] == [tiles_pb2.TILE_S7]
     assert check.result.value == 20
     assert profile.ordinary_lazi_threshold == 8
-    assert [p.name for p in profiles] == ["classic", "sankou", "lezi"]
+    assert [p.name for p in profiles] == ["classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"]
     assert (described.profile, described.base) == (profile, "")
     assert list(summaries.profiles) == profiles
-    assert [(s.name, s.base) for s in summaries.summaries] == [("classic", ""), ("sankou", ""), ("lezi", "")]
+    assert [(s.name, s.base) for s in summaries.summaries] == [
+        (name, "") for name in ("classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng")
+    ]
     assert streamed[0] == settled and streamed[1].request_id == "r1" and streamed[1].HasField("error")
     assert (error.code, error.violations) == (grpc.StatusCode.INVALID_ARGUMENT, (SHORT_HAND_VIOLATION,))
 
@@ -198,7 +200,14 @@ def test_async_client_reports_unavailable():
 
 def test_round_robin_client_answers(server):
     with ScoringClient(f"ipv4:{server.address}", load_balancing="round_robin", timeout=5) as client:
-        assert [p.name for p in client.list_profiles()] == ["classic", "sankou", "lezi"]
+        assert [p.name for p in client.list_profiles()] == [
+            "classic",
+            "sankou",
+            "lezi",
+            "qiaoma",
+            "qiaoma_lezi",
+            "qinghunpeng",
+        ]
         described = client.describe_profile("lezi")
         assert (described.profile.name, described.base, described.description) == (
             "lezi",
