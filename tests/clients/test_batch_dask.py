@@ -378,7 +378,7 @@ def test_ctrl_c_at_any_moment_of_a_local_cluster_job_is_answered_in_one_line(tmp
     }
     for delay in (0.3, 0.6, 0.9, 1.2, 1.6, 2.0):
         out = tmp_path / f"out-{delay}"
-        command = [sys.executable, "-m", "clients.cli", "rescore", str(EXAMPLES / "hands.jsonl"), "-o", str(out)]
+        command = [sys.executable, "-m", "clients.shmj", "rescore", str(EXAMPLES / "hands.jsonl"), "-o", str(out)]
         job = subprocess.Popen(
             [*command, "--dask", "local:2", "--no-progress"],
             cwd=ROOT,
