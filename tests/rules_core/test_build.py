@@ -56,6 +56,7 @@ def test_this_process_runs_every_hot_module_from_one_build():
     import batch.fast_requests  # noqa: F401  # the batch reader is on the hot path too
     import convert.json_write  # noqa: F401  # and the JSON writer
     import convert.proto_bytes  # noqa: F401  # and SettleBatch's
+    from rules_core import unmelded_suits_build  # noqa: F401  # and the writer of advice's suit table
 
     origins = [sys.modules[m].__spec__.origin for m in HOT_PATH]
     if rules_core.BUILD == "compiled":
