@@ -86,6 +86,9 @@ def test_the_house_profiles_of_the_mounted_folder_are_served(served):
         ("classic", ""),
         ("sankou", ""),
         ("lezi", ""),
+        ("qiaoma", ""),
+        ("qiaoma_lezi", ""),
+        ("qinghunpeng", ""),
         ("shanghai-club-a", "lezi"),
     ]
     got = served.stub.GetProfile(svc.GetProfileRequest(name="shanghai-club-a"), timeout=10)
