@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from bench.callgrind import instructions, missing_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ("classic", "qiaoma", "qiaoma_lezi", "qinghunpeng")
@@ -29,6 +27,7 @@ PROFILES = ("classic", "qiaoma", "qiaoma_lezi", "qinghunpeng")
 def _count_here(profile: str, count: int) -> None:
     """In the process valgrind runs: settle the requests once to warm the caches, then count
     a second pass."""
+    from bench.callgrind import counting
     from generators.random_hands import generate_requests
     from rules_core import InvalidRequest, settle
     from rules_core.requests import replace
@@ -42,10 +41,6 @@ def _count_here(profile: str, count: int) -> None:
             except InvalidRequest:
                 pass
 
-    def counting(on: bool) -> None:
-        switch = ["callgrind_control", f"--instr={'on' if on else 'off'}", str(os.getpid())]
-        subprocess.run(switch, stdout=subprocess.DEVNULL, check=True)
-
     settle_all()
     counting(True)
     settle_all()
@@ -54,23 +49,9 @@ def _count_here(profile: str, count: int) -> None:
 
 def instructions_per_settle(profile: str, count: int) -> float:
     """Instructions per settlement of ``count`` generated requests under ``profile``."""
-    with tempfile.TemporaryDirectory(prefix="shmj-instructions-") as work:
-        command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/callgrind.out"]
-        command += [
-            sys.executable,
-            "-m",
-            "bench.families_instructions",
-            "--count-here",
-            profile,
-            "--requests",
-            str(count),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or not found:
-        raise RuntimeError(f"valgrind under {profile} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return int(found.group(1)) / count
+    command = [sys.executable, "-m", "bench.families_instructions", "--count-here", profile, "--requests", str(count)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    return instructions(command, ROOT, env, f"under {profile}") / count
 
 
 def main(argv=None) -> int:
@@ -81,7 +62,7 @@ def main(argv=None) -> int:
     if args.count_here:
         _count_here(args.count_here, args.requests)
         return 0
-    missing = [tool for tool in ("valgrind", "callgrind_control") if shutil.which(tool) is None]
+    missing = missing_tools()
     if missing:
         print(
             f"bench.families_instructions: {' and '.join(missing)} not found: apt-get install valgrind", file=sys.stderr

@@ -20,11 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +37,7 @@ def _count_here(calls: int) -> None:
     body, _ = bench_request(2026)
     step = list(unary_parts.layers(body).values())[-1]  # the whole registered handler
 
-    def counting(on: bool) -> None:
+    def counting(on: bool) -> None:  # bench.callgrind.counting, which a baseline checkout may lack
         switch = ["callgrind_control", f"--instr={'on' if on else 'off'}", str(os.getpid())]
         subprocess.run(switch, stdout=subprocess.DEVNULL, check=True)
 
@@ -62,17 +59,13 @@ def _count_here(calls: int) -> None:
 
 def instructions_per_call(checkout: Path, calls: int) -> float:
     """Instructions per call of the handler of ``checkout``'s code, counted by callgrind."""
-    with tempfile.TemporaryDirectory(prefix="shmj-instructions-") as work:
-        command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/callgrind.out"]
-        # run from a path in -c, so that the checkout (the working directory) comes first on sys.path
-        run_this = f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')"
-        command += [sys.executable, "-c", run_this, "--count-here", str(calls)]
-        env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
-        done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or not found:
-        raise RuntimeError(f"valgrind in {checkout} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return int(found.group(1)) / calls
+    from bench.callgrind import instructions  # here: this file also runs in a baseline checkout without it
+
+    # run from a path in -c, so that the checkout (the working directory) comes first on sys.path
+    run_this = f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')"
+    command = [sys.executable, "-c", run_this, "--count-here", str(calls)]
+    env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
+    return instructions(command, checkout, env, f"in {checkout}") / calls
 
 
 def main(argv=None) -> int:
@@ -84,7 +77,9 @@ def main(argv=None) -> int:
     if args.count_here:
         _count_here(args.count_here)
         return 0
-    missing = [tool for tool in ("valgrind", "callgrind_control") if shutil.which(tool) is None]
+    from bench.callgrind import missing_tools
+
+    missing = missing_tools()
     if missing:
         print(f"bench.unary_instructions: {' and '.join(missing)} not found: apt-get install valgrind", file=sys.stderr)
         return 1
