@@ -17,6 +17,7 @@ The default run is small enough for `make test`. SHMJ_ADVICE_ACCEPTANCE=N multip
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from functools import cache
@@ -26,8 +27,10 @@ import pytest
 from convert.json_write import settle_record_request_dict
 from generators.record_simulator import FAMILY_PROFILES, simulate_records
 from rules_core import advise_json, review_record_json
+from rules_core.errors import InvalidRequest
 from tests.rules_core.advice_differential import assert_agrees, engine_answer
 from tests.rules_core.reference_advice import advise, review
+from tests.rules_core.reference_advice.advice import Refused
 from tests.rules_core.reference_advice.family_holdings import QUALIFYING_14_2, random_family_request
 from tests.rules_core.reference_families.tiles import hand
 
@@ -49,6 +52,23 @@ def test_holdings_to_act_agree_with_the_reference(profile):
     rng = random.Random(5500 + SEED[profile])
     for _ in range(ACTING):
         assert_agrees(random_family_request(rng, waiting=False, profile=profile))
+
+
+@pytest.mark.parametrize("profile", ["qiaoma", "qiaoma_lezi"])
+def test_dragons_seen_where_dragons_are_flowers_are_refused_as_the_reference_refuses(profile):
+    """15.4: a dragon is never a tile seen where it is a flower: refused at `seen[i]`, each one."""
+    rng = random.Random(7500 + SEED[profile])
+    for _ in range(20 * SCALE):
+        request = random_family_request(rng, waiting=rng.random() < 0.8, profile=profile)
+        seen = list(request["seen"])
+        for _ in range(rng.randint(1, 3)):
+            seen.insert(rng.randint(0, len(seen)), rng.choice(("TILE_RED", "TILE_GREEN", "TILE_WHITE")))
+        request["seen"] = seen
+        with pytest.raises(Refused) as reference:
+            advise(request)
+        with pytest.raises(InvalidRequest) as engine:
+            advise_json(request)
+        assert [v.field for v in engine.value.violations] == reference.value.fields, json.dumps(request)
 
 
 def _discards(record: dict) -> int:

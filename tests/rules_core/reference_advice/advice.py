@@ -194,7 +194,29 @@ class Advisor:
         ]
 
 
+class Refused(ValueError):
+    """A request 15.4 refuses, with the fields it names."""
+
+    def __init__(self, fields: list) -> None:
+        super().__init__(", ".join(fields))
+        self.fields = fields
+
+
+def refused_fields(request: dict) -> list:
+    """15.4 under section 14: a dragon cannot be seen as a tile where dragons are flowers, and is
+    refused at `seen[i]`."""
+    profile = request["profile"]
+    if profile not in FAMILY_PROFILES or not effective(profile, request.get("overrides")).dragons_are_flowers:
+        return []
+    dragons = TILE_NAMES[31:]
+    return [f"seen[{i}]" for i, tile in enumerate(request.get("seen", [])) if tile in dragons]
+
+
 def advise(request: dict) -> dict:
     """The AdviseResponse of RULES.md 15 for an AdviseRequest (proto3 JSON, lowerCamelCase names,
-    enum names), less `engineVersion` and `profileDigest`."""
+    enum names), less `engineVersion` and `profileDigest`; `Refused` for a dragon seen where
+    dragons are flowers."""
+    fields = refused_fields(request)
+    if fields:
+        raise Refused(fields)
     return Advisor(request).answer()
