@@ -440,7 +440,7 @@ def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, schedu
         assert sorted(per_worker.values()) == [SHARDS_PER_WORKER, SHARDS_PER_WORKER]
         contents = client.gather(shards)
     whole = load_previous([str(previous)])
-    assert len(whole) == 227 and sum(len(shard) for shard in contents) == 227
+    assert len(whole) == 235 and sum(len(shard) for shard in contents) == 235  # 35 hands, 200 requests
     for number, shard in enumerate(contents):
         assert all(bucket_of(key, len(shards)) == number for key in shard)
         assert all(whole[key] == snap for key, snap in shard.items())
@@ -456,13 +456,13 @@ def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, sched
     capsys.readouterr()
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
     said = capsys.readouterr().err
-    assert "36 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
+    assert "54 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
     assert "; 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;" in said
     assert parts(cluster) == local.read_text()
     summary = json.loads((cluster / "summary.json").read_text())
     assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (
-        37,
-        36,
+        55,
+        54,
         1,
         3,
     )
