@@ -35,8 +35,8 @@ from rules_core.distance_families import (
     ORDINARY_PATTERN,
     FamilyRules,
     path_key,
-    raised_by,
     seven_pairs_overlap,
+    seven_pairs_useful,
     standard_overlap,
 )
 from rules_core.patterns import Pattern
@@ -223,7 +223,7 @@ def path_overlaps(
         return [
             _overlap(rule, tables, counts, held, suits, sets, size)
             if rule >> 12 & 15 != _SEARCHED
-            else _searched(rule, tables, counts, melds, False)[0]
+            else _searched(rule, tables, counts, melds, False, 3)[0]
             for rule in rules
         ]
     bit = 1 << changed_part
@@ -234,7 +234,7 @@ def path_overlaps(
             if rule >> 12 & 15 != _SEARCHED:
                 overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
             else:
-                overlaps[index] = _searched(rule, tables, counts, melds, False)[0]
+                overlaps[index] = _searched(rule, tables, counts, melds, False, changed_part)[0]
     return overlaps
 
 
@@ -254,37 +254,24 @@ def useful_of_best(
             if rule >> 12 & 15 != _SEARCHED:
                 useful |= _combine(rule, tables, counts, held, suits, sets, size, True)[1]
             else:
-                useful |= _searched(rule, tables, counts, melds, True)[1]
+                useful |= _searched(rule, tables, counts, melds, True, 3)[1]
     return best, useful
 
 
-_SEARCHES: dict[tuple, tuple[int, int, bool]] = {}
-MAX_SEARCHES: Final = 65_536
-
-
 def _searched(
-    rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds, useful: bool
+    rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds, useful: bool, changed_part: int
 ) -> tuple[int, int]:
     """The overlap of a path searched by `rules_core.distance_families`, and with ``useful`` its
-    useful tiles (``tables``: the parts' tables of ``counts``, or None to build what is needed).
-    Remembered per holding: the options of a 14-tile holding ask for each twice."""
+    useful tiles (``tables``: the parts' tables of ``counts``, or None to build what is needed;
+    ``changed_part``: the part in which ``counts`` differ from the holding's, folded last).
+    Remembered for the holding (`FamilyRules.searches`): its options ask for each twice."""
     family = melds.family
     assert family is not None  # only its paths are searched
     key = path_key(rule & 255, (rule >> 8 & 15) - 1)
     accept = family.accepts.get(key, 0)
     pairs = family.pair_accepts.get(key, 0) if melds.meld_count == 0 else 0
-    memo = (
-        key,
-        accept,
-        pairs,
-        family.width,
-        family.pung_flowers,
-        tuple(counts),
-        tuple(melds.held),
-        melds.suits,
-        melds.has_chow,
-    )
-    known = _SEARCHES.get(memo)
+    memo = (key, _counts_code(counts))
+    known = family.searches.get(memo)
     if known is not None and (known[2] or not useful):
         return known[0], known[1]
     held = melds.held
@@ -295,22 +282,24 @@ def _searched(
             honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
             best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)
         else:
-            best, mask = standard_overlap(family, accept, counts, held, melds)
+            best, mask = standard_overlap(family, accept, counts, held, melds, changed_part)
     if pairs:
         paired = seven_pairs_overlap(family, pairs, counts, held)
         if paired > best:
             best = paired
             mask = 0
         if useful and paired == best and best >= 0:
-
-            def overlap(drawn: list[int]) -> int:
-                return seven_pairs_overlap(family, pairs, drawn, held)
-
-            mask |= raised_by(overlap, counts, held, best)
-    if len(_SEARCHES) >= MAX_SEARCHES:
-        _SEARCHES.clear()
-    _SEARCHES[memo] = (best, mask, useful)
+            mask |= seven_pairs_useful(family, pairs, counts, held, best)
+    family.searches[memo] = (best, mask, useful or not pairs)
     return best, mask
+
+
+def _counts_code(counts: list[int]) -> int:
+    """Concealed counts as one int, three bits a tile."""
+    code = 0
+    for count in counts:
+        code = code << 3 | count
+    return code
 
 
 _ALL_HONOURS_KEY: Final = path_key(Pattern.ALL_HONOURS, NO_SUIT)

@@ -31,7 +31,6 @@ holds more of than the holding (15.4): exactly the tiles whose draw raises its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -76,7 +75,9 @@ class FamilyRules(NamedTuple):
     of four sets and a pair that carry its pattern, legal or not; ``searched``: the path keys
     searched here rather than by `rules_core.distance`'s tables. ``base_flowers``: the 花 of the
     flower tiles (dragon flowers too) and the melds; ``pung_flowers``: of a concealed suited,
-    wind and dragon pung."""
+    wind and dragon pung. ``searches`` and ``folds``: the searches of one holding and the folds
+    of its parts, remembered while it is advised on (its options ask for the same path of the
+    same tiles twice, and a discard changes one part)."""
 
     dragons_are_flowers: bool
     seven_pairs: bool
@@ -90,6 +91,8 @@ class FamilyRules(NamedTuple):
     pair_accepts: dict[int, int]
     carried: dict[int, int]
     searched: frozenset[int]
+    searches: dict[tuple[int, int], tuple[int, int, bool]]
+    folds: dict[tuple[int, int, int], dict[tuple[int, int, int, int, int], int]]
 
 
 def uses_family_rules(profile: RuleProfile) -> bool:
@@ -123,7 +126,7 @@ def family_rules(profile: RuleProfile, hand: Hand) -> FamilyRules | None:
         situational |= Pattern.BIG_HANGING.bit
     dragons = hand.dragon_flowers if len(hand) > 4 else ()
     base = flower_total(profile, flower_sources(_NO_TILES, melds, len(hand.flowers) + len(dragons), 0))
-    return _family_rules(profile, situational, has_chow, not melds, base)
+    return _family_rules(profile, situational, has_chow, not melds, base)._replace(searches={}, folds={})
 
 
 @lru_cache(maxsize=4096)
@@ -186,6 +189,8 @@ def _family_rules(profile: RuleProfile, situational: int, has_chow: bool, no_mel
         pair_accepts,
         carried,
         frozenset(searched),
+        {},
+        {},
     )
 
 
@@ -238,25 +243,85 @@ def seven_pairs_overlap(rules: FamilyRules, accept: int, counts: list[int], held
     """The most of ``counts`` a seven-pairs target of a class in ``accept`` keeps (no melds:
     ``held`` counts only the dragons that are flowers). A target read as four sets and a pair
     is not one; four of an honour are one concealed pung of 花 (14.4)."""
+    honours_only = _honours_only(rules, accept)
+    items = _pair_items(counts, held, honours_only)
+    if honours_only and _every_honour_class(rules, accept):
+        # 乱风向 of any 花: the seven best pairs of honours (they never read as four sets and a pair)
+        gains = sorted([g for f, s, _ in items for g in (f, s) if g >= 0], reverse=True)
+        return sum(gains[:7]) if len(gains) >= 7 else NO_TARGET
+    items.sort(reverse=True)
+    return _best_seven_pairs(rules, accept, items)
+
+
+def seven_pairs_useful(rules: FamilyRules, accept: int, counts: list[int], held: list[int], best: int) -> int:
+    """The tiles whose draw raises `seven_pairs_overlap` from ``best`` by one, as a mask. A draw
+    raises it only if it raises the best seven pairs chosen freely (no class, any reading), which
+    the counts of the pairs' gains tell at once; only those draws are searched."""
+    honours_only = _honours_only(rules, accept)
+    first_tile = FIRST_HONOUR if honours_only else 0
+    tally = [0, 0, 0]  # pair slots that keep 0, 1, 2 of the holding's tiles
+    for tile in range(first_tile, TILE_KINDS):
+        room = 4 - held[tile]
+        if room >= 2:
+            count = counts[tile]
+            tally[count if count < 2 else 2] += 1
+            if room >= 4:
+                tally[(count if count < 4 else 4) - (count if count < 2 else 2)] += 1
+    mask = 0
+    for tile in range(first_tile, TILE_KINDS):
+        room = 4 - held[tile]
+        count = counts[tile]
+        if room < 2 or count >= room or (count >= 2 and room < 4):
+            continue  # no copy left, or no slot keeps the drawn copy
+        # the draw moves one slot of this tile up by one: its first below two, else its second
+        moved = count if count < 2 else count - 2
+        tally[moved] -= 1
+        tally[moved + 1] += 1
+        freely = _top_pairs(tally[2], tally[1], tally[0], 7)
+        tally[moved + 1] -= 1
+        tally[moved] += 1
+        if freely <= best:
+            continue
+        counts[tile] += 1
+        if seven_pairs_overlap(rules, accept, counts, held) == best + 1:
+            mask |= 1 << tile
+        counts[tile] -= 1
+    return mask
+
+
+def _honours_only(rules: FamilyRules, accept: int) -> bool:
+    """Whether only all-honour classes are accepted."""
+    return not accept & ((1 << rules.width) - 1)
+
+
+def _every_honour_class(rules: FamilyRules, accept: int) -> bool:
     width = rules.width
-    honours_only = not accept & ((1 << width) - 1)  # no class but all honours
-    tiles = range(FIRST_HONOUR, TILE_KINDS) if honours_only else range(TILE_KINDS)
-    firsts = []  # (gain of a first pair, gain of a second, tile)
-    for tile in tiles:
+    full = (1 << width) - 1
+    return accept >> width & full == full
+
+
+def _pair_items(counts: list[int], held: list[int], honours_only: bool) -> list[tuple[int, int, int]]:
+    """Per tile with room for a pair: (what its first pair keeps, what a second keeps, or -1
+    without room for four, the tile)."""
+    items = []
+    for tile in range(FIRST_HONOUR if honours_only else 0, TILE_KINDS):
         room = 4 - held[tile]
         if room < 2:
             continue
         count = counts[tile]
         first = count if count < 2 else 2
         second = (count if count < 4 else 4) - first if room >= 4 else -1
-        firsts.append((first, second, tile))
-    full = (1 << (2 * width)) - 1
-    if honours_only and accept >> width == full >> width and not (rules.pung_flowers[1] or rules.pung_flowers[2]):
-        # 乱风向 of any 花: the seven best pairs of honours (they never read as four sets and a pair)
-        gains = sorted([g for f, s, _ in firsts for g in (f, s) if g >= 0], reverse=True)
-        return sum(gains[:7]) if len(gains) >= 7 else NO_TARGET
-    firsts.sort(reverse=True)
-    return _best_seven_pairs(rules, accept, firsts)
+        items.append((first, second, tile))
+    return items
+
+
+def _top_pairs(twos: int, ones: int, zeros: int, pairs: int) -> int:
+    """The most ``pairs`` slots keep, of ``twos`` slots keeping 2, ``ones`` 1, ``zeros`` none."""
+    if twos + ones + zeros < pairs:
+        return NO_TARGET
+    taken = twos if twos < pairs else pairs
+    left = pairs - taken
+    return 2 * taken + (ones if ones < left else left)
 
 
 def _pairs_class(rules: FamilyRules, chosen: list[int]) -> int:
@@ -266,7 +331,11 @@ def _pairs_class(rules: FamilyRules, chosen: list[int]) -> int:
         if chosen[tile] == 4:
             flowers += rules.pung_flowers[1] if tile < FIRST_DRAGON else rules.pung_flowers[2]
     cap = rules.width - 1
-    all_honours = not any(chosen[t] for t in range(FIRST_HONOUR))
+    all_honours = True
+    for tile in range(FIRST_HONOUR):
+        if chosen[tile]:
+            all_honours = False
+            break
     return (rules.width if all_honours else 0) + (flowers if flowers < cap else cap)
 
 
@@ -274,25 +343,23 @@ def _best_seven_pairs(rules: FamilyRules, accept: int, items: list[tuple[int, in
     """Branch and bound over the pairs, best gains first: the first target found at the bound is
     the answer; a target read as four sets and a pair, or of a class not in ``accept``, does
     not count."""
+    size = len(items)
+    # The slots of items[start:] keeping 2, 1 and 0: the most k pairs from them keep (a bound).
+    twos = [0] * (size + 1)
+    ones = [0] * (size + 1)
+    zeros = [0] * (size + 1)
+    for start in range(size - 1, -1, -1):
+        first, second, _ = items[start]
+        tally = [zeros[start + 1], ones[start + 1], twos[start + 1]]
+        tally[first] += 1
+        if second >= 0:
+            tally[second] += 1
+        zeros[start], ones[start], twos[start] = tally
+    top = _top_pairs(twos[0], ones[0], zeros[0], 7)
+    if top < 0:
+        return NO_TARGET
     best = NO_TARGET
     chosen = [0] * TILE_KINDS
-    size = len(items)
-
-    # tops[start][k]: the most k pairs from items[start:] can keep, chosen freely (a bound).
-    tops = []
-    gains: list[int] = []
-    for start in range(size, -1, -1):
-        if start < size:
-            first, second, _ = items[start]
-            gains.append(first)
-            if second >= 0:
-                gains.append(second)
-            gains.sort(reverse=True)
-        sums = [0]
-        for k in range(7):
-            sums.append(sums[-1] + gains[k] if k < len(gains) else NO_TARGET)
-        tops.append(sums)
-    tops.reverse()
 
     def search(start: int, left: int, kept: int) -> bool:
         nonlocal best
@@ -303,7 +370,7 @@ def _best_seven_pairs(rules: FamilyRules, accept: int, items: list[tuple[int, in
             return False
         if start == size:
             return False
-        if kept + tops[start][left] <= best:
+        if kept + _top_pairs(twos[start], ones[start], zeros[start], left) <= best:
             return False
         first, second, tile = items[start]
         for pairs in (2, 1, 0):
@@ -317,9 +384,6 @@ def _best_seven_pairs(rules: FamilyRules, accept: int, items: list[tuple[int, in
                 return True
         return False
 
-    top = tops[0][7]
-    if top < 0:
-        return NO_TARGET
     search(0, 7, 0)
     return best
 
@@ -331,81 +395,108 @@ _MASK_BITS: Final = 34
 _MASK: Final = (1 << _MASK_BITS) - 1
 
 
-def standard_overlap(rules: FamilyRules, accept: int, counts: list[int], held: list[int], melds) -> tuple[int, int]:
+def standard_overlap(
+    rules: FamilyRules, accept: int, counts: list[int], held: list[int], melds, last: int = 3
+) -> tuple[int, int]:
     """The most of ``counts`` a target of four sets and a pair of a class in ``accept`` keeps,
-    and the useful tiles of those that keep most (``melds``: `rules_core.distance.Melds`)."""
+    and the useful tiles of those that keep most (``melds``: `rules_core.distance.Melds`). The
+    parts are folded in order, the part ``last`` at the end: the fold of the others is kept for
+    the holding, so that the options of one part's discards each fold that part alone."""
     width = rules.width
     cap = width - 1
     sets = 4 - melds.meld_count
-    shown = melds.suits
-    meld_chow = 1 if melds.has_chow else 0
-    # The parts some accepted class holds: the others keep nothing.
-    allowed = 0
-    for suits in range(16):
-        if accept >> (suits << 1) * width & ((1 << 2 * width) - 1):
-            allowed |= suits
-    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, meld_chow, 0, shown): 0}
-    for part in range(4):
-        bit = 1 << part
-        if not allowed & bit:
-            continue
-        start = part * 9
-        end = TILE_KINDS if part == 3 else start + 9
-        table = _part(counts, held, start, end, part == 3, rules.pung_flowers, cap)
-        folded: dict[tuple[int, int, int, int, int], int] = {}
-        for (j, q, chow, fl, suits), packed in states.items():
-            kept = packed >> _MASK_BITS
-            useful = packed & _MASK
-            for pj, pq, pchow, pfl, added, part_useful in table:
-                nj = j + pj
-                nq = q + pq
-                if nj > sets or nq > 1:
-                    continue
-                present = suits | bit if (pj or pq) else suits
-                nfl = fl + pfl
-                key = (nj, nq, chow | pchow, nfl if nfl < cap else cap, present)
-                total = (kept + added) << _MASK_BITS | useful | part_useful << start
-                before = folded.get(key, -1)
-                if before < 0 or total >> _MASK_BITS > before >> _MASK_BITS:
-                    folded[key] = total
-                elif total >> _MASK_BITS == before >> _MASK_BITS:
-                    folded[key] = before | total
-        states = folded
+    allowed = _allowed_parts(accept, width)  # the parts some accepted class holds: the others keep nothing
+    if not allowed >> last & 1:
+        last = 3 if allowed & 8 else (2 if allowed & 4 else (1 if allowed & 2 else 0))
+    start = last * 9
+    end = TILE_KINDS if last == 3 else start + 9
+    code = 0
+    for tile in range(TILE_KINDS):
+        if tile < start or tile >= end:
+            code = code << 3 | counts[tile]
+    key = (accept, last, code)
+    states = rules.folds.get(key)
+    if states is None:
+        states = {(0, 0, 1 if melds.has_chow else 0, 0, melds.suits): 0}
+        for part in range(4):
+            if part != last and allowed >> part & 1:
+                states = _fold(states, _part(counts, held, part, rules.pung_flowers, cap), part, sets, cap)
+        rules.folds[key] = states
+    table = _part(counts, held, last, rules.pung_flowers, cap)
+    bit = 1 << last
     best = NO_TARGET
     useful = 0
     for (j, q, chow, fl, suits), packed in states.items():
-        if j != sets or q != 1 or not accept >> ((suits << 1 | chow) * width + fl) & 1:
-            continue
         kept = packed >> _MASK_BITS
-        if kept > best:
-            best = kept
-            useful = packed & _MASK
-        elif kept == best:
-            useful |= packed & _MASK
+        for pchow, pfl, added, part_useful in table[(sets - j) * 2 + 1 - q]:
+            nfl = fl + pfl
+            index = ((suits | bit if j < sets or not q else suits) << 1 | chow | pchow) * width
+            if not accept >> index + (nfl if nfl < cap else cap) & 1:
+                continue
+            total = kept + added
+            if total > best:
+                best = total
+                useful = packed & _MASK | part_useful << start
+            elif total == best:
+                useful |= packed & _MASK | part_useful << start
     return best, useful
 
 
+def _allowed_parts(accept: int, width: int) -> int:
+    """The parts (bits 1 万, 2 筒, 4 条, 8 honours) some class in ``accept`` holds."""
+    allowed = 0
+    classes = (1 << 2 * width) - 1
+    for suits in range(16):
+        if accept >> (suits << 1) * width & classes:
+            allowed |= suits
+    return allowed
+
+
+FoldStates = dict[tuple[int, int, int, int, int], int]
+
+
+def _fold(states: FoldStates, table: PartSlots, part: int, sets: int, cap: int) -> FoldStates:
+    """One more part folded into the states (sets, pairs, a chow, 花 up to ``cap``, the parts
+    present): per state the most kept, packed with the useful tiles of the targets that keep it."""
+    bit = 1 << part
+    shift = part * 9
+    folded: FoldStates = {}
+    for (j, q, chow, fl, suits), packed in states.items():
+        kept = packed >> _MASK_BITS
+        useful = packed & _MASK
+        for pj in range(sets - j + 1):
+            for pq in range(2 - q):
+                entries = table[pj * 2 + pq]
+                if not entries:
+                    continue
+                present = suits | bit if (pj or pq) else suits
+                for pchow, pfl, added, part_useful in entries:
+                    nfl = fl + pfl
+                    key = (j + pj, q + pq, chow | pchow, nfl if nfl < cap else cap, present)
+                    total = (kept + added) << _MASK_BITS | useful | part_useful << shift
+                    before = folded.get(key, -1)
+                    if before < 0 or total >> _MASK_BITS > before >> _MASK_BITS:
+                        folded[key] = total
+                    elif total >> _MASK_BITS == before >> _MASK_BITS:
+                        folded[key] = before | total
+    return folded
+
+
 MAX_PARTS: Final = 65_536
-# A part's answer: (sets, pairs, a chow, 花 of its pungs up to the cap, the most kept, the useful
-# tiles of the targets that keep it, from the part's first tile) per state.
-PartStates = list[tuple[int, int, int, int, int, int]]
-_PARTS: dict[tuple, PartStates] = {}
+# A part's answer per slot (sets * 2 + pairs): per (a chow, 花 of its pungs up to the cap), the
+# most kept and the useful tiles of the target parts that keep it, from the part's first tile.
+PartSlots = list[list[tuple[int, int, int, int]]]
+_PARTS: dict[tuple, PartSlots] = {}
 _SUFFIXES: dict[tuple, dict[int, int]] = {}
 
 
-def _part(
-    counts: list[int],
-    held: list[int],
-    start: int,
-    end: int,
-    honours: bool,
-    pung_flowers: tuple[int, int, int],
-    cap: int,
-) -> PartStates:
-    """Per (sets, pairs, a chow, 花 of its pungs up to ``cap``): the most of a part's tiles a
-    target part keeps within the four copies (honours never chow), and the useful tiles of the
-    target parts that keep it. Remembered, and so are the answers of the tiles from each tile
-    on: a draw or a discard changes one part, one tile."""
+def _part(counts: list[int], held: list[int], part: int, pung_flowers: tuple[int, int, int], cap: int) -> PartSlots:
+    """Per (sets, pairs), then (a chow, 花 of its pungs up to ``cap``): the most of a part's
+    tiles (0-2 a suit, 3 the honours) a target part keeps within the four copies (honours
+    never chow), and the useful tiles of the target parts that keep it. Remembered, and so are
+    the answers of the tiles from each tile on: a draw or a discard changes one part, one tile."""
+    start = part * 9
+    end = TILE_KINDS if part == 3 else start + 9
     key = (tuple(counts[start:end]), tuple(held[start:end]), start, pung_flowers, cap)
     table = _PARTS.get(key)
     if table is None:
@@ -414,19 +505,11 @@ def _part(
         if len(_SUFFIXES) >= MAX_PARTS:
             _SUFFIXES.clear()
         width = cap + 1
-        first = start if honours else end - 9
-        found = _suffix(counts, held, end, honours, pung_flowers, cap, first, start, 0, 0)
-        table = _PARTS[key] = [
-            (
-                packed // (4 * width),
-                packed // (2 * width) & 1,
-                packed // width & 1,
-                packed % width,
-                kept >> _MASK_BITS,
-                kept & _MASK,
-            )
-            for packed, kept in found.items()
-        ]
+        found = _suffix(counts, held, end, part == 3, pung_flowers, cap, start, start, 0, 0)
+        table = [[] for _ in range(10)]
+        for packed, kept in found.items():
+            table[packed // (2 * width)].append((packed // width & 1, packed % width, kept >> _MASK_BITS, kept & _MASK))
+        _PARTS[key] = table
     return table
 
 
@@ -505,26 +588,3 @@ def _suffix(
                     found[packed] = before | total
     _SUFFIXES[key] = found
     return found
-
-
-# --- useful tiles ------------------------------------------------------------------------------
-
-
-def raised_by(
-    overlap: Callable[[list[int]], int],
-    counts: list[int],
-    held: list[int],
-    before: int,
-    bound: Callable[[list[int]], int] | None = None,
-) -> int:
-    """The tiles whose draw raises ``overlap(counts)`` from ``before`` by one, as a mask;
-    ``bound``, never below ``overlap``, spares the tiles it shows cannot."""
-    mask = 0
-    for tile in range(TILE_KINDS):
-        if counts[tile] + held[tile] >= 4:
-            continue
-        counts[tile] += 1
-        if (bound is None or bound(counts) > before) and overlap(counts) == before + 1:
-            mask |= 1 << tile
-        counts[tile] -= 1
-    return mask
