@@ -92,7 +92,7 @@ class FamilyRules(NamedTuple):
     carried: dict[int, int]
     searched: frozenset[int]
     searches: dict[tuple[int, int], tuple[int, int, bool]]
-    folds: dict[tuple[int, int, int], dict[tuple[int, int, int, int, int], int]]
+    folds: dict[tuple[int, int, int], dict[int, int]]
 
 
 def uses_family_rules(profile: RuleProfile) -> bool:
@@ -405,6 +405,7 @@ def standard_overlap(
     width = rules.width
     cap = width - 1
     sets = 4 - melds.meld_count
+    canon = _canonical_classes(accept, width)
     allowed = _allowed_parts(accept, width)  # the parts some accepted class holds: the others keep nothing
     if not allowed >> last & 1:
         last = 3 if allowed & 8 else (2 if allowed & 4 else (1 if allowed & 2 else 0))
@@ -417,21 +418,26 @@ def standard_overlap(
     key = (accept, last, code)
     states = rules.folds.get(key)
     if states is None:
-        states = {(0, 0, 1 if melds.has_chow else 0, 0, melds.suits): 0}
+        states = {canon[(melds.suits << 1 | (1 if melds.has_chow else 0)) * width]: 0}
         for part in range(4):
             if part != last and allowed >> part & 1:
-                states = _fold(states, _part(counts, held, part, rules.pung_flowers, cap), part, sets, cap)
+                table = _part(counts, held, part, rules.pung_flowers, cap)
+                states = _fold(states, table, part, sets, width, canon)
         rules.folds[key] = states
     table = _part(counts, held, last, rules.pung_flowers, cap)
     bit = 1 << last
     best = NO_TARGET
     useful = 0
-    for (j, q, chow, fl, suits), packed in states.items():
+    for state, packed in states.items():
+        slot, suits, chow, fl = _state_parts(state, width)
+        j = slot >> 1
+        q = slot & 1
+        if j < sets or not q:
+            suits |= bit
         kept = packed >> _MASK_BITS
         for pchow, pfl, added, part_useful in table[(sets - j) * 2 + 1 - q]:
             nfl = fl + pfl
-            index = ((suits | bit if j < sets or not q else suits) << 1 | chow | pchow) * width
-            if not accept >> index + (nfl if nfl < cap else cap) & 1:
+            if not accept >> ((suits << 1 | chow | pchow) * width + (nfl if nfl < cap else cap)) & 1:
                 continue
             total = kept + added
             if total > best:
@@ -452,16 +458,60 @@ def _allowed_parts(accept: int, width: int) -> int:
     return allowed
 
 
-FoldStates = dict[tuple[int, int, int, int, int], int]
+MAX_CANONICAL_WIDTH: Final = 8
 
 
-def _fold(states: FoldStates, table: PartSlots, part: int, sets: int, cap: int) -> FoldStates:
-    """One more part folded into the states (sets, pairs, a chow, 花 up to ``cap``, the parts
-    present): per state the most kept, packed with the useful tiles of the targets that keep it."""
+@lru_cache(maxsize=1024)
+def _canonical_classes(accept: int, width: int) -> list[int]:
+    """Per class of part of a target (its parts present, a chow, 花 up to ``width`` - 1): the
+    first class that ``accept`` cannot tell from it, whatever the rest of the target adds.
+    Folding such classes as one keeps the same best targets with fewer states (a 垃圾胡 cares
+    whether two suits are present, not which). Beyond `MAX_CANONICAL_WIDTH`, each class its own."""
+    count = 32 * width
+    if width > MAX_CANONICAL_WIDTH:
+        return list(range(count))
+    cap = width - 1
+    first_of: dict[int, int] = {}
+    canon = [0] * count
+    for index in range(count):
+        suits = index // (2 * width)
+        chow = index // width & 1
+        fl = index % width
+        signature = 0
+        position = 0
+        for added in range(16):
+            for more_chow in range(2):
+                for more in range(width):
+                    total = fl + more
+                    joined = ((suits | added) << 1 | chow | more_chow) * width + (total if total < cap else cap)
+                    signature |= (accept >> joined & 1) << position
+                    position += 1
+        canon[index] = first_of.setdefault(signature, index)
+    return canon
+
+
+FoldStates = dict[int, int]  # (sets * 2 + pairs) * 32 * width + class -> packed kept and useful tiles
+
+
+def _state_parts(state: int, width: int) -> tuple[int, int, int, int]:
+    """A fold state's slot (sets * 2 + pairs), parts present, chow and 花."""
+    kind = state % (32 * width)
+    return state // (32 * width), kind // (2 * width), kind // width & 1, kind % width
+
+
+def _fold(states: FoldStates, table: PartSlots, part: int, sets: int, width: int, canon: list[int]) -> FoldStates:
+    """One more part folded into the states (sets, pairs, the class of the target so far: its
+    parts present, a chow, 花 up to the cap): per state the most kept, packed with the useful
+    tiles of the targets that keep it."""
     bit = 1 << part
     shift = part * 9
+    cap = width - 1
+    classes = 32 * width
     folded: FoldStates = {}
-    for (j, q, chow, fl, suits), packed in states.items():
+    for state, packed in states.items():
+        slot, suits, chow, fl = _state_parts(state, width)
+        j = slot >> 1
+        q = slot & 1
         kept = packed >> _MASK_BITS
         useful = packed & _MASK
         for pj in range(sets - j + 1):
@@ -469,10 +519,11 @@ def _fold(states: FoldStates, table: PartSlots, part: int, sets: int, cap: int) 
                 entries = table[pj * 2 + pq]
                 if not entries:
                     continue
-                present = suits | bit if (pj or pq) else suits
+                present = (suits | bit if (pj or pq) else suits) << 1 | chow
+                after = (slot + pj * 2 + pq) * classes
                 for pchow, pfl, added, part_useful in entries:
                     nfl = fl + pfl
-                    key = (j + pj, q + pq, chow | pchow, nfl if nfl < cap else cap, present)
+                    key = after + canon[(present | pchow) * width + (nfl if nfl < cap else cap)]
                     total = (kept + added) << _MASK_BITS | useful | part_useful << shift
                     before = folded.get(key, -1)
                     if before < 0 or total >> _MASK_BITS > before >> _MASK_BITS:
