@@ -28,6 +28,7 @@ from rules_core.requests import (
     SettleRequest,
     Winner,
 )
+from rules_core.results import new
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, TILE_NOTATION
 from rules_core.vocabulary import ENUM_WORDS
 
@@ -321,27 +322,34 @@ _DRAGON_TEXT = "中发白 are flowers under this profile (dragons_are_flowers): 
 def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> None:
     """Dragons under `dragons_are_flowers` (RULES.md section 14.3): never a tile of the hand, the
     winning tile or a passed tile, at most four of each among `dragon_flowers`; without it,
-    `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request)."""
+    `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request).
+
+    A dragon among the tiles is the usual mistake under these profiles: its violations are made
+    as plain tuples (`new`), without the named tuple's Python constructor."""
     hand_path = f"{path}.hand" if path else "hand"
     dragons = hand.dragon_flowers
     if not profile.dragons_are_flowers:
         add(
-            FieldViolation(
-                f"{hand_path}.dragon_flowers",
-                f"profile {profile.name!r} has no dragon flowers (dragons_are_flowers is off)",
+            new(
+                FieldViolation,
+                (
+                    f"{hand_path}.dragon_flowers",
+                    f"profile {profile.name!r} has no dragon flowers (dragons_are_flowers is off)",
+                ),
             )
         )
         return
-    if _holds_dragon(hand.concealed):
-        add(FieldViolation(f"{hand_path}.concealed", _dragons_text(hand.concealed)))
+    concealed = hand.concealed
+    if _holds_dragon(concealed):
+        add(new(FieldViolation, (f"{hand_path}.concealed", _dragons_text(concealed))))
     winning = hand.winning_tile
     if winning is not None and winning >= FIRST_DRAGON:
-        add(FieldViolation(f"{hand_path}.winning_tile", _DRAGON_TEXT))
+        add(new(FieldViolation, (f"{hand_path}.winning_tile", _DRAGON_TEXT)))
     for index, meld in enumerate(hand.melds):
         if _holds_dragon(meld.tiles):
-            add(FieldViolation(f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles)))
-    if len(passed) <= MAX_PASSED and _holds_dragon(passed):
-        add(FieldViolation(f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed)))
+            add(new(FieldViolation, (f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles))))
+    if passed and len(passed) <= MAX_PASSED and _holds_dragon(passed):
+        add(new(FieldViolation, (f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed))))
     if not dragons:
         return
     if len(dragons) > MAX_DRAGON_FLOWERS:
@@ -534,10 +542,17 @@ def _forms(kind: int, tiles: tuple) -> bool:
 
 def _dragons_text(tiles) -> str:
     """What is wrong with a list of tiles holding 中发白 under `dragons_are_flowers`: one
-    violation for the list (a hand of dragon pungs would otherwise be a dozen)."""
-    at = [index for index, tile in enumerate(tiles) if tile is not None and tile >= FIRST_DRAGON]
-    shown = " ".join(TILE_NOTATION[tiles[index]] for index in at)
-    return f"{_DRAGON_TEXT}: {shown} at {at}"
+    violation for the list (a hand of dragon pungs would otherwise be a dozen), the dragons and
+    their indexes (``中发白 are flowers ...: C C at [3, 4]``)."""
+    shown: list[str] = []
+    at: list[str] = []
+    index = 0
+    for tile in tiles:
+        if tile is not None and tile >= FIRST_DRAGON:
+            shown.append(TILE_NOTATION[tile])
+            at.append(str(index))
+        index += 1
+    return f"{_DRAGON_TEXT}: {' '.join(shown)} at [{', '.join(at)}]"
 
 
 def _dragon_free(counts: list[int], hand: Hand, passed) -> bool:
