@@ -63,6 +63,7 @@ def shape_fan_item(pattern: Pattern, fan: int) -> ValueItem:
     return ValueItem(ItemKind.FAN, pattern.name, f"{pattern.name_zh}（牌型番）", f"{pattern.name_en} (shape fan)", fan)
 
 
+@lru_cache(maxsize=1024)
 def fan_cap_item(limit: int, fan: int) -> ValueItem:
     return ValueItem(ItemKind.CAP, "FAN_CAP", f"封顶{limit}番", f"Capped at {limit} fan", limit - fan)
 
