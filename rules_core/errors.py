@@ -154,6 +154,9 @@ class InvalidRequest(ValueError):
     def __str__(self) -> str:
         return "; ".join(f"{v.field}: {v.description}" for v in self.violations)
 
+    def __repr__(self) -> str:  # the message, as a ValueError shows it: bounded, not the list as raised
+        return f"{type(self).__name__}({str(self)!r})"
+
 
 class NotationError(ValueError):
     """Tile notation that cannot be read; ``position`` is the 0-based character offset."""

@@ -246,6 +246,7 @@ def test_a_refusal_keeps_its_violations_and_message_across_a_process_boundary():
     for refusal in (error, pickle.loads(pickle.dumps(error))):
         assert refusal.violations == [("winners[0].seat", "must be a seat 0-3"), ("dealer_seat", "must be a seat 0-3")]
         assert str(refusal) == "winners[0].seat: must be a seat 0-3; dealer_seat: must be a seat 0-3"
+        assert repr(refusal) == "InvalidRequest('winners[0].seat: must be a seat 0-3; dealer_seat: must be a seat 0-3')"
 
 
 def test_a_request_id_is_at_most_256_bytes():
