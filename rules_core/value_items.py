@@ -31,7 +31,7 @@ def flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> list
     values = profile.flower_values
     items = []
     for source in sorted(sources):
-        value = values.get(source, 0)
+        value = values[source] if source in values else 0  # not `.get`: a method call on a mappingproxy
         if value:
             items.append(_source_item(source, sources[source], value))
     return items
