@@ -193,6 +193,26 @@ def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
     ]
 
 
+_UNREAD: Final[PartTable] = ([], [], [], [])  # a part no path reads: any read of it fails
+
+
+def overlap_tables(rules: list[int], counts: list[int], melds: Melds) -> list[PartTable]:
+    """The tables `path_overlaps` reads for ``rules``, overlaps only (their useful masks may be
+    unsearched); `_UNREAD` for a part none of the paths reads to count its overlap."""
+    parts = 0
+    for rule in rules:
+        parts |= _overlap_parts(rule)
+    held = melds.held
+    keyed = melds.keyed
+    tables = [_UNREAD, _UNREAD, _UNREAD, _UNREAD]
+    for part in range(3):
+        if parts >> part & 1:
+            tables[part] = suit_table(counts, held, part * 9, bool(keyed >> part & 1), False)
+    if parts & _HONOUR_BIT:
+        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT))
+    return tables
+
+
 def path_overlaps(
     rules: list[int],
     tables: list[PartTable],
@@ -280,6 +300,15 @@ def _family_overlap(rule: int, tables: list[PartTable] | None, counts: list[int]
     return overlap
 
 
+def _overlap_parts(rule: int) -> int:
+    """The parts whose tables a path's overlap alone reads (`_overlap`, `_family_overlap`), as
+    `_parts_read`'s bits: the pung paths, 乱风向 and section 14's whole-hand paths count tiles."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS or combine == _HONOURS_ANY_SHAPE or combine == _SEVEN_PAIRS or combine == _ORDINARY:
+        return 0
+    return _parts_read(rule)
+
+
 def _parts_read(rule: int) -> int:
     """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
     combine = rule >> 12 & 15
@@ -349,11 +378,11 @@ def _combine(
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
         return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
-        return _one_part(tables, suit, which, sets)
+        return _one_part(tables, suit, which, sets, useful)
     if combine == _SUIT_AND_HONOURS:
         return _suit_and_honours(tables, suit, which, sets, meld_suits, useful)
     if combine == _HONOURS_PUNGS:
-        return _one_part(tables, 3, 1, sets)
+        return _one_part(tables, 3, 1, sets, useful)
     return _honours_any_shape(counts, held, size)
 
 
@@ -397,13 +426,15 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
     return best
 
 
-def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
-    """The whole target in one part: ``sets`` sets and the pair."""
+def _one_part(tables: list[PartTable], part: int, which: int, sets: int, useful: bool = True) -> tuple[int, int]:
+    """The whole target in one part: ``sets`` sets and the pair (and, with ``useful``, its mask)."""
     table = tables[part]
     index = slot(sets, 1)
     value = table[which][index]
     if value < 0:
         return NO_TARGET, 0
+    if not useful:
+        return value, 0
     return value, table[which + 2][index] << _SHIFT[part]
 
 
