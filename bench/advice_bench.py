@@ -104,7 +104,8 @@ def _median_us(times: list[float]) -> float:
 
 
 def time_paths(holdings: list[Holding], shanten) -> dict:
-    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten."""
+    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten; rules_core's
+    median also over the holdings without melds and over those with."""
     clock = time.perf_counter
     profiles = BUILTIN_PROFILES
     ours: list[float] = []
@@ -117,7 +118,12 @@ def time_paths(holdings: list[Holding], shanten) -> dict:
         shanten(riichi)
         ours.append(middle - start)
         theirs.append(clock() - middle)
-    return {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    figures = {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    for name, melded in (("rules_core_us_without_melds", False), ("rules_core_us_with_melds", True)):
+        times = [spent for spent, h in zip(ours, holdings, strict=True) if bool(h.hand.melds) == melded]
+        if times:
+            figures[name] = _median_us(times)
+    return figures
 
 
 def time_advice(holdings: list[Holding], shanten) -> dict:
@@ -207,6 +213,14 @@ def report(figures: dict) -> None:
         print(
             f"  (a) 13-tile shanten, every path: {paths['rules_core_us']:.1f} us; mahjong regular shanten "
             f"{paths['mahjong_us']:.1f} us: {paths['rules_core_us'] / paths['mahjong_us']:.2f}x (target <= 1.0x)"
+        )
+        print(
+            "      without melds "
+            + ", with melds ".join(
+                f"{paths[name]:.1f} us ({paths[name] / paths['mahjong_us']:.2f}x)"
+                for name in ("rules_core_us_without_melds", "rules_core_us_with_melds")
+                if name in paths
+            )
         )
         print(
             f"  (b) advise, 14 tiles: {advice['rules_core_us']:.1f} us = "
