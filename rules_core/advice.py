@@ -99,7 +99,8 @@ def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[
     return _paths(rules, overlaps, 14 - 3 * melds.meld_count)
 
 
-_PATHS: dict[int, Path] = {}  # by sort key: few (pattern, suit, shanten) occur, and a Path is immutable
+# By sort key (below 16 << 12: a distance is at most 14): a Path is immutable, made once.
+_PATHS: list[Path | None] = [None] * (16 << 12)
 
 
 def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]:
@@ -113,7 +114,7 @@ def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]
     keys.sort()
     paths = []
     for key in keys:
-        path = _PATHS.get(key)
+        path = _PATHS[key]
         if path is None:
             suit = (key & 15) - 1
             pattern = key >> 4 & 255

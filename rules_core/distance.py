@@ -390,12 +390,20 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
     """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
     pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
     most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
-    that keep most; a pair on one of those hands its place to the next best."""
+    that keep most; a pair on one of those hands its place to the next best. Tiles alike (what
+    a pung of them keeps, and whether one fits) are alike for the pair too: counted by kind."""
     gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
+    pair_only = -1  # the most a pair keeps of a tile with room for a pair but not a pung
     for tile in range(TILE_KINDS):
-        if held[tile] <= 1:
+        in_melds = held[tile]
+        if in_melds <= 1:
             count = counts[tile]
             gains[3 if count > 3 else count] += 1
+        elif in_melds == 2:
+            count = counts[tile]
+            pair = 2 if count > 2 else count
+            if pair > pair_only:
+                pair_only = pair
     total = 0  # kept by the `sets` best pungs
     taken = 0
     following = -1  # what the next best pung keeps (-1: no tile left for one)
@@ -409,20 +417,18 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
             following = gain
     if taken < sets:
         return NO_TARGET
-    best = NO_TARGET
-    for tile in range(TILE_KINDS):
-        if held[tile] > 2:
-            continue  # no room for a pair
-        count = counts[tile]
-        pair = 2 if count > 2 else count
+    best = NO_TARGET if pair_only < 0 else total + pair_only
+    for pung in range(4):
+        if not gains[pung]:
+            continue
         kept = total
-        if held[tile] <= 1 and sets:  # a tile the pungs could take: they must do without it
+        if sets:  # a tile the pungs could take: they must do without it
             if following < 0:
                 continue
-            pung = 3 if count > 3 else count
             kept = total + following - (pung if pung > following else following)
-        if pair + kept > best:
-            best = pair + kept
+        kept += 2 if pung > 2 else pung  # the pair
+        if kept > best:
+            best = kept
     return best
 
 
