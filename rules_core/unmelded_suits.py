@@ -52,8 +52,6 @@ BUILD_FILE = os.path.join(_HERE, "unmelded_suits_build.py")
 _MASKS = struct.Struct("<20H")
 _RECORD = struct.Struct("<20B20H")
 _WITNESSES = struct.Struct("<16I")
-_VALUES = struct.Struct("<20B")
-_VALUES_AND_WITNESSES = struct.Struct("<20B40x16I")  # the masks skipped
 
 
 def _count_suits(tiles: int, most: int) -> int:
@@ -77,11 +75,13 @@ _BEFORE: Final = [
 
 
 def rank(counts: list[int], start: int) -> int:
-    """The place of the suit at ``counts[start:start + 9]`` (at most 14 tiles) among `SUITS`."""
+    """The place of the suit at ``counts[start:start + 9]`` among `SUITS` (-1: more than 14 tiles)."""
     place = 0
     left = MOST_TILES
     for i in range(TILES):
         held = counts[start + i]
+        if held > left:
+            return -1
         place += _BEFORE[(i * (MOST_TILES + 1) + left) * 5 + held]
         left -= held
     return place
@@ -141,12 +141,8 @@ def table(counts: list[int], start: int) -> tuple[list[int], list[int], list[int
 def _record_at(counts: list[int], start: int) -> int:
     """Where the record of the suit at ``counts[start:start + 9]`` begins in the file (-1: a suit
     of more than 14 tiles, which has none)."""
-    total = 0
-    for tile in range(start, start + TILES):
-        total += counts[tile]
-    if total > MOST_TILES:
-        return -1
-    return HEAD_SIZE + rank(counts, start) * RECORD_SIZE
+    place = rank(counts, start)
+    return -1 if place < 0 else HEAD_SIZE + place * RECORD_SIZE
 
 
 def values(counts: list[int], start: int) -> tuple[list[int], list[int]] | None:
@@ -155,14 +151,14 @@ def values(counts: list[int], start: int) -> tuple[list[int], list[int]] | None:
     offset = _record_at(counts, start)
     if data is None or offset < 0:
         return None
-    fields = _VALUES.unpack_from(data, offset)
+    record = data[offset : offset + 2 * SLOTS]  # bytes: read by index without a call
     mixed = [NO_TARGET] * SLOTS
     pungs = [NO_TARGET] * SLOTS
     for index in range(SLOTS):
-        value = fields[index]
+        value = record[index]
         if value != NONE_BYTE:
             mixed[index] = value
-        value = fields[SLOTS + index]
+        value = record[SLOTS + index]
         if value != NONE_BYTE:
             pungs[index] = value
     return mixed, pungs
@@ -186,17 +182,19 @@ def melded_values(counts: list[int], start: int, caps: list[int], most_sets: int
         if cap < 4:
             raised |= (3 - cap) << tile * WITNESS_BITS
             over |= 4 << tile * WITNESS_BITS
-    fields = _VALUES_AND_WITNESSES.unpack_from(data, offset)
+    record = data[offset : offset + RECORD_SIZE]  # bytes: read by index without a call
     mixed = [NO_TARGET] * SLOTS
     pungs = [NO_TARGET] * SLOTS
     shown = 2 * most_sets + 2
     for variant in range(2):
         found = pungs if variant else mixed
         for index in range(shown):
-            value = fields[variant * SLOTS + index]
+            value = record[variant * SLOTS + index]
             if value == NONE_BYTE:
                 continue  # no target part even without the caps
-            if (fields[2 * SLOTS + variant * SHOWN_SLOTS + index] + raised) & over:
+            at = WITNESSES_AT + 4 * (variant * SHOWN_SLOTS + index)  # little-endian
+            witness = record[at] | record[at + 1] << 8 | record[at + 2] << 16 | record[at + 3] << 24
+            if (witness + raised) & over:
                 return None
             found[index] = value
     return mixed, pungs

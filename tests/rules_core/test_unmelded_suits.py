@@ -44,6 +44,7 @@ def test_a_suit_is_ranked_wherever_it_sits_in_the_counts():
     assert unmelded_suits.rank(counts, 9) == unmelded_suits.rank(counts[9:18], 0)
     assert unmelded_suits.rank([0] * 9, 0) == 0
     assert unmelded_suits.rank([0] * 8 + [1], 0) == 1
+    assert unmelded_suits.rank([4, 4, 4, 3, 0, 0, 0, 0, 0], 0) == -1  # 15 tiles: none
 
 
 def test_a_record_holds_the_search_answer_exactly():
