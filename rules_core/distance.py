@@ -326,11 +326,14 @@ _ALL_HONOURS_KEY: Final = path_key(Pattern.ALL_HONOURS, NO_SUIT)
 
 
 def _overlap_parts(rule: int) -> int:
-    """The parts whose tables a path's overlap alone reads (`_overlap`, `_family_overlap`), as
-    `_parts_read`'s bits: the pung paths, 乱风向 and section 14's whole-hand paths count tiles."""
+    """The parts whose tables a path's overlap alone reads (`_overlap`, `_searched`), as
+    `_parts_read`'s bits: the pung paths and 乱风向 count tiles, and a searched path reads the
+    honours' table at most."""
     combine = rule >> 12 & 15
-    if combine == _ALL_PARTS_PUNGS or combine == _HONOURS_ANY_SHAPE or combine == _SEVEN_PAIRS or combine == _ORDINARY:
+    if combine == _ALL_PARTS_PUNGS or combine == _HONOURS_ANY_SHAPE:
         return 0
+    if combine == _SEARCHED:
+        return 8
     return _parts_read(rule)
 
 
