@@ -135,7 +135,8 @@ def _median_us(times: list[float]) -> float:
 
 
 def time_paths(holdings: list[Holding], shanten) -> dict:
-    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten."""
+    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten; rules_core's
+    median also over the holdings without melds and over those with."""
     clock = time.perf_counter
     profiles = {spec: profile_of(spec) for spec in {h.profile for h in holdings}}
     ours: list[float] = []
@@ -148,7 +149,13 @@ def time_paths(holdings: list[Holding], shanten) -> dict:
         shanten(riichi)
         ours.append(middle - start)
         theirs.append(clock() - middle)
-    return {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    figures = {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    for group, melded in (("without_melds", False), ("with_melds", True)):
+        chosen = [index for index, holding in enumerate(holdings) if bool(holding.hand.melds) == melded]
+        if chosen:
+            figures[f"rules_core_us_{group}"] = _median_us([ours[index] for index in chosen])
+            figures[f"mahjong_us_{group}"] = _median_us([theirs[index] for index in chosen])
+    return figures
 
 
 def time_advice(holdings: list[Holding], shanten) -> dict:
@@ -263,6 +270,13 @@ def report(figures: dict) -> None:
             f"  (a) 13-tile shanten, every path: {paths['rules_core_us']:.1f} us; mahjong regular shanten "
             f"{paths['mahjong_us']:.1f} us: {paths['rules_core_us'] / paths['mahjong_us']:.2f}x (target <= 1.0x)"
         )
+        for group in ("without_melds", "with_melds"):
+            if f"rules_core_us_{group}" in paths:
+                ours, theirs = paths[f"rules_core_us_{group}"], paths[f"mahjong_us_{group}"]
+                print(
+                    f"      {group.replace('_', ' ')}: {ours:.1f} us; mahjong {theirs:.1f} us: {ours / theirs:.2f}x "
+                    f"({ours / paths['mahjong_us']:.2f}x its median over all)"
+                )
         print(
             f"  (b) advise, 14 tiles: {advice['rules_core_us']:.1f} us = "
             f"{advice['rules_core_us'] / paths['mahjong_us']:.1f}x mahjong's 13-tile median "

@@ -204,6 +204,26 @@ def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
     ]
 
 
+_UNREAD: Final[PartTable] = ([], [], [], [])  # a part no path reads: any read of it fails
+
+
+def overlap_tables(rules: list[int], counts: list[int], melds: Melds) -> list[PartTable]:
+    """The tables `path_overlaps` reads for ``rules``, overlaps only (their useful masks may be
+    unsearched); `_UNREAD` for a part none of the paths reads to count its overlap."""
+    parts = 0
+    for rule in rules:
+        parts |= _overlap_parts(rule)
+    held = melds.held
+    keyed = melds.keyed
+    tables = [_UNREAD, _UNREAD, _UNREAD, _UNREAD]
+    for part in range(3):
+        if parts >> part & 1:
+            tables[part] = suit_table(counts, held, part * 9, bool(keyed >> part & 1), False)
+    if parts & _HONOUR_BIT:
+        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT))
+    return tables
+
+
 def path_overlaps(
     rules: list[int],
     tables: list[PartTable],
@@ -305,6 +325,18 @@ def _counts_code(counts: list[int]) -> int:
 _ALL_HONOURS_KEY: Final = path_key(Pattern.ALL_HONOURS, NO_SUIT)
 
 
+def _overlap_parts(rule: int) -> int:
+    """The parts whose tables a path's overlap alone reads (`_overlap`, `_searched`), as
+    `_parts_read`'s bits: the pung paths and 乱风向 count tiles, and a searched path reads the
+    honours' table at most."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS or combine == _HONOURS_ANY_SHAPE:
+        return 0
+    if combine == _SEARCHED:
+        return 8
+    return _parts_read(rule)
+
+
 def _parts_read(rule: int) -> int:
     """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
     combine = rule >> 12 & 15
@@ -374,11 +406,11 @@ def _combine(
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
         return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
-        return _one_part(tables, suit, which, sets)
+        return _one_part(tables, suit, which, sets, useful)
     if combine == _SUIT_AND_HONOURS:
         return _suit_and_honours(tables, suit, which, sets, meld_suits, useful)
     if combine == _HONOURS_PUNGS:
-        return _one_part(tables, 3, 1, sets)
+        return _one_part(tables, 3, 1, sets, useful)
     return _honours_any_shape(counts, held, size)
 
 
@@ -386,12 +418,20 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
     """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
     pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
     most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
-    that keep most; a pair on one of those hands its place to the next best."""
+    that keep most; a pair on one of those hands its place to the next best. Tiles alike (what
+    a pung of them keeps, and whether one fits) are alike for the pair too: counted by kind."""
     gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
+    pair_only = -1  # the most a pair keeps of a tile with room for a pair but not a pung
     for tile in range(TILE_KINDS):
-        if held[tile] <= 1:
+        in_melds = held[tile]
+        if in_melds <= 1:
             count = counts[tile]
             gains[3 if count > 3 else count] += 1
+        elif in_melds == 2:
+            count = counts[tile]
+            pair = 2 if count > 2 else count
+            if pair > pair_only:
+                pair_only = pair
     total = 0  # kept by the `sets` best pungs
     taken = 0
     following = -1  # what the next best pung keeps (-1: no tile left for one)
@@ -405,30 +445,30 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
             following = gain
     if taken < sets:
         return NO_TARGET
-    best = NO_TARGET
-    for tile in range(TILE_KINDS):
-        if held[tile] > 2:
-            continue  # no room for a pair
-        count = counts[tile]
-        pair = 2 if count > 2 else count
+    best = NO_TARGET if pair_only < 0 else total + pair_only
+    for pung in range(4):
+        if not gains[pung]:
+            continue
         kept = total
-        if held[tile] <= 1 and sets:  # a tile the pungs could take: they must do without it
+        if sets:  # a tile the pungs could take: they must do without it
             if following < 0:
                 continue
-            pung = 3 if count > 3 else count
             kept = total + following - (pung if pung > following else following)
-        if pair + kept > best:
-            best = pair + kept
+        kept += 2 if pung > 2 else pung  # the pair
+        if kept > best:
+            best = kept
     return best
 
 
-def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
-    """The whole target in one part: ``sets`` sets and the pair."""
+def _one_part(tables: list[PartTable], part: int, which: int, sets: int, useful: bool = True) -> tuple[int, int]:
+    """The whole target in one part: ``sets`` sets and the pair (and, with ``useful``, its mask)."""
     table = tables[part]
     index = slot(sets, 1)
     value = table[which][index]
     if value < 0:
         return NO_TARGET, 0
+    if not useful:
+        return value, 0
     return value, table[which + 2][index] << _SHIFT[part]
 
 
