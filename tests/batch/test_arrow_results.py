@@ -69,9 +69,12 @@ def test_the_examples_give_the_batch_the_answer_dicts_gave():
     lines += (EXAMPLES / "requests.jsonl").read_text().splitlines()
     lines += ["", "{not json", "[1]", '{"requestId": "no-hand", "winners": [{"seat": 1}]}']
     answers = settle_answers(json_column(lines))
-    assert sum(isinstance(a, SettleResult) for a in answers) == 26 + 1 + 19
+    # the hands, the good line among the errors, the requests; the 12 lines that say a field of
+    # RULES.md section 14 (dragon flowers, declared_seats, last_tile, pattern_kept) are read by the
+    # JSON reader, not the fast one, and answered the same
+    assert sum(isinstance(a, SettleResult) for a in answers) == 34 + 1 + 37 - 12
     batch = assert_same_batch(answers)
-    assert batch.column("error").null_count == 26 + 1 + 19
+    assert batch.column("error").null_count == 34 + 1 + 37
     last = batch.to_pylist()[-1]
     assert [v["field"] for v in last["error"]["field_violations"]] == [
         "profile",
