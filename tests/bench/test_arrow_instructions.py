@@ -4,26 +4,12 @@ counted under valgrind, whatever the host's load."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.debian_tools import debian_tool
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.under_valgrind import report_lines
 
 
 def test_counts_the_arrow_cores_instructions_against_the_engines():
-    debian_tool("valgrind"), debian_tool("callgrind_control")  # `make test` installs them
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.arrow_instructions", "--records", "40", "--every-field"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    lines = done.stdout.splitlines()
+    lines = report_lines("bench.arrow_instructions", "--records", "40", "--every-field")
     assert re.fullmatch(r"  rules_core (compiled|pure), 40 generated records, every field written", lines[0])
     assert re.fullmatch(r"  engine +[\d,]+ instructions per record", lines[1])
     found = re.fullmatch(r"  arrow +([\d,]+) instructions per record  (\d+\.\d+)x the engine", lines[2])
