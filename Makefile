@@ -24,7 +24,7 @@ SUIT_TABLE := rules_core/unmelded_suits.bin
 NATIVE := $(wildcard batch/native/*.c batch/native/*.h)
 NATIVE_SANITIZED := build/native-sanitized
 
-.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch bench-families-instructions profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice clean tools dashboard
+.PHONY: install install-server python-version gen client-java client-wheel run test test-pure debian-packages lint lint-imports bench bench-rules bench-memory bench-service bench-tracing-off bench-unary bench-review-batch bench-families-instructions profile-service bench-http bench-batch bench-batch-memory bench-records bench-advice bench-advice-families clean tools dashboard
 
 install: install-server $(STAMP) $(NODE_STAMP)
 
@@ -76,7 +76,8 @@ $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SE
 	touch $@
 
 # Every suit no meld holds a tile of (405,350), searched once with the compiled search and written
-# beside it (rules_core/unmelded_suits.py): advice reads a suit seen first from it. About a minute.
+# beside it with a witness per slot (rules_core/unmelded_suits.py): advice reads a suit seen first
+# from it, and a suit a meld holds tiles of where the witnesses prove its overlaps. About a minute.
 $(SUIT_TABLE): rules_core/target_parts.py rules_core/unmelded_suits.py rules_core/unmelded_suits_build.py $(CORE_STAMP)
 	$(PY) -c 'import rules_core.unmelded_suits_build as table; print(table.build(), "suits written to", table.TABLE_FILE)'
 
@@ -242,6 +243,12 @@ bench-http: install
 # melds and without), and the review of simulated records (RULES.md section 15).
 bench-advice: install $(BENCH_STAMP)
 	$(PY) -m bench.advice_bench --reference-path $(BENCH_DEPS) --json bench/results/advice.json
+
+# The same under the section 14 profiles, with advise timed per profile (median and maximum).
+bench-advice-families: install $(BENCH_STAMP)
+	$(PY) -m bench.advice_bench --reference-path $(BENCH_DEPS) --count 2000 --records 50 \
+		--profiles qiaoma,qiaoma_lezi,qinghunpeng,qinghunpeng+seven_pairs,qiaoma_lezi+seven_pairs \
+		--json bench/results/advice-families.json
 
 # Replaying simulated hand records of about 100 events against settling what they imply,
 # compiled and pure (docs/PERFORMANCE.md).

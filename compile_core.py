@@ -30,6 +30,7 @@ HOT_PATH = (
     "convert.json_write",  # every answer's JSON (the batch lines, the HTTP API)
     "convert.proto_bytes",  # SettleBatch's entries from their bytes
     "batch.fast_requests",  # JSON Lines and Arrow rows in their usual form
+    "batch.arrow_columns",  # nested Arrow batches column by column
 )
 
 

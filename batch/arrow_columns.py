@@ -1,6 +1,7 @@
 """A nested Arrow batch of requests read column by column into rules_core's values, with no dict
-per row: each leaf column becomes one Python list (in C), enum names become core members by
-table look-ups over a whole column, and the rows are assembled from the lists by their offsets.
+per row: each leaf column becomes one Python list, enum names become core members by table
+look-ups over a whole column, and the rows are assembled from the lists by their offsets.
+Compiled with mypyc on the hot path (``compile_core.HOT_PATH``), its loops run in C.
 
 This reads the usual form only, as ``fast_requests`` does: the columns of ``REQUEST_SCHEMA``
 with their types, no ``overrides``, nulls read as absent (a null scalar is its default, a null
@@ -11,11 +12,12 @@ None in the list; either way those rows go the row-by-row way (``arrow.settle_re
 
 from __future__ import annotations
 
-from itertools import accumulate, islice, repeat
+from itertools import repeat
+from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+import pyarrow as pa  # type: ignore[import-untyped]  # no stubs are published
+import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES
@@ -65,20 +67,27 @@ TILE_NAMES, FLOWER_NAMES, MELD_KIND_NAMES, OUTCOME_NAMES = map(Names, (TILES, FL
 class Column:
     """One column of a struct array (its slice, with the struct's nulls), read as Python lists.
 
-    The usual batch is read with no Python code per value: an enum column is dictionary-encoded
-    by Arrow and its indices mapped to the members of the few names it holds, lists are cut
-    from their items by ``islice`` and named tuples built by ``tuple.__new__``, all through
-    ``map`` (in C). A column that holds a BAD value, or a list over its bound, is read row by
-    row instead, each reader saying which with its ``clean`` flag."""
+    The usual batch is read with no Python code per value: this module is compiled with mypyc
+    (``compile_core.HOT_PATH``). An enum column's names are found in its table by Arrow
+    (``index_in``) and their members taken by NumPy; lists are slices of their items' tuple cut
+    at Arrow's offsets; named tuples are built by ``tuple.__new__``. A column that holds a BAD
+    value, or a list over its bound, is read row by row instead, each reader saying which with
+    its ``clean`` flag."""
 
-    def __init__(self, array: pa.Array | None, size: int):
+    def __init__(self, array: Any, size: int):  # a pyarrow Array, or None: the column is absent
         self.array, self.size = array, size
 
     def values(self, default) -> list:
-        if self.array is None:
+        """Each row's value, ``default`` where it is null. Numbers and booleans by NumPy (whose
+        ``tolist`` is quicker than Arrow's ``to_pylist``), strings by Arrow."""
+        array = self.array
+        if array is None:
             return [default] * self.size
-        values = self.array.to_pylist()
-        return [default if v is None else v for v in values] if self.array.null_count else values
+        if array.null_count:
+            array = array.fill_null(default)
+        if pa.types.is_string(array.type):
+            return array.to_pylist()
+        return array.to_numpy(zero_copy_only=False).tolist()
 
     def members(self, table: Names) -> tuple[list, bool]:
         """(the member of each name, whether none is BAD): names the table lacks are BAD."""
@@ -137,21 +146,38 @@ class Column:
 
     def lists(self) -> tuple[list[int], Column]:
         """(the offset of each list's first item and one past the last, the column of the items) of a
-        list column: a null list is empty."""
-        if self.array is None:
+        list column: a null list is empty. Without nulls the offsets are Arrow's own, shifted to
+        start at 0 (in NumPy, in C)."""
+        array = self.array
+        if array is None:
             return [0] * (self.size + 1), Column(None, 0)
-        lengths = self.array.value_lengths()
-        counts = lengths.fill_null(0).to_pylist() if lengths.null_count else lengths.to_pylist()
-        offsets = list(accumulate(counts, initial=0))
-        return offsets, Column(self.array.flatten(), offsets[-1])
+        if array.null_count:  # a null list may hide items: its length is taken as 0
+            counts = array.value_lengths().fill_null(0).to_numpy()
+            offsets = [0, *counts.cumsum().tolist()]
+        else:
+            raw = array.offsets.to_numpy()
+            first = int(raw[0])
+            offsets = (raw - first).tolist() if first else raw.tolist()
+        return offsets, Column(array.flatten(), offsets[-1])
 
 
 def _slices(offsets: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
     """(the tuple of each list, whether none is BAD): BAD for a list over ``limit`` or holding
-    a BAD item. A list is a slice of the items' tuple, in C."""
+    a BAD item. A list is a slice of the items' tuple (a loop mypyc compiles to C)."""
+    size = len(offsets) - 1
+    if offsets[size] == offsets[0]:  # every list empty
+        return [()] * size, clean
     whole = tuple(items)
-    lists = list(map(whole.__getitem__, map(slice, offsets, islice(offsets, 1, None))))
-    if clean and max(map(len, lists), default=0) <= limit:
+    lists: list = [None] * size
+    longest = 0
+    start = offsets[0]
+    for row in range(size):
+        end = offsets[row + 1]
+        if end - start > longest:
+            longest = end - start
+        lists[row] = whole[start:end]
+        start = end
+    if clean and longest <= limit:
         return lists, True
     out = [BAD if len(part) > limit or BAD in part else part for part in lists]
     return out, BAD not in out
@@ -164,7 +190,7 @@ def _names(column: Column, table: Names, limit: int) -> tuple[list, bool]:
     return _slices(offsets, members, limit, clean)
 
 
-def _build(kind: type, columns: tuple[list, ...], clean: bool) -> tuple[list, bool]:
+def _build(kind: Any, columns: tuple[Any, ...], clean: bool) -> tuple[list, bool]:
     """(a ``kind`` per row from the columns of its first fields, whether none is BAD): BAD where
     any field is. The fields after those given (none of their columns holds a value:
     `_read_only`) take their defaults."""
@@ -221,11 +247,17 @@ def _liabilities(column: Column) -> tuple[list, bool]:
 
 
 def _dice(column: Column) -> list:
+    """A throw per row, None where the dice are null: only the rows thrown are built."""
     f = column.fields(READ_FIELDS["Dice"])
-    dice, _ = _build(Dice, (column.get(f, "first").values(0), column.get(f, "second").values(0)), True)
-    if column.array is not None and column.array.null_count == 0:
-        return dice
-    return [throw if ok else None for ok, throw in zip(column.valid(), dice, strict=True)]
+    array = column.array
+    if array is None or array.null_count == column.size:
+        return [None] * column.size
+    firsts, seconds = column.get(f, "first").values(0), column.get(f, "second").values(0)
+    if array.null_count == 0:
+        return _build(Dice, (firsts, seconds), True)[0]
+    rest = defaults_after(Dice, "second")
+    rows = zip(column.valid(), firsts, seconds, strict=True)
+    return [new(Dice, (first, second, *rest)) if ok else None for ok, first, second in rows]
 
 
 def usual_columns(schema: pa.Schema) -> bool:

@@ -13,6 +13,11 @@ same holdings with one more tile drawn. Per holding, in one process, each timed 
     counts, waits with values when ready) against 20 times `mahjong`'s median of (a);
 (c) the review of simulated records (`generators.record_simulator`): CPU time per discard reviewed.
 
+With ``--profiles`` (for example ``qiaoma,qiaoma_lezi,qinghunpeng+seven_pairs``: a profile, and
+after ``+`` any of its boolean fields set by an override), the holdings are chosen under those
+profiles in turn (no dragon among the tiles where dragons are flowers), and `advise` is timed per
+profile on the 13-tile and the 14-tile holdings: median and maximum of each.
+
 rules_core keeps per-suit tables of what a target can keep, filled on first sight of a suit's
 tiles: each figure is given on first sight (a fresh process, every table empty) and again on a
 second pass over the same holdings (the tables a service has after its first calls).
@@ -35,10 +40,12 @@ from rules_core import BUILD
 from rules_core.advice import advise, holding_paths
 from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
+from rules_core.overrides import resolve_profile
+from rules_core.profile import RuleProfile
 from rules_core.requests import Hand
 from rules_core.review import review_record
 from rules_core.target_parts import clear_tables
-from rules_core.tiles import ALL_TILES, TILE_KINDS
+from rules_core.tiles import ALL_TILES, FIRST_DRAGON, TILE_KINDS
 from tests.rules_core.advice_holdings import SEAT, random_holding
 
 PROFILES = ("classic", "sankou", "lezi")
@@ -62,8 +69,29 @@ class Holding:
             self.riichi[_TO_RIICHI[tile]] += 1
 
 
-def make_holdings(count: int, seed: int) -> list[Holding]:
-    """``count`` waiting holdings, one eighth for each shanten 0-3 with and without melds."""
+def profile_spec(spec: str) -> tuple[str, dict | None]:
+    """``qinghunpeng+seven_pairs`` -> ("qinghunpeng", {"seven_pairs": True}); a name alone, no overrides."""
+    name, *switches = spec.split("+")
+    return name, ({switch: True for switch in switches} or None)
+
+
+def profile_of(spec: str) -> RuleProfile:
+    name, overrides = profile_spec(spec)
+    return resolve_profile(name, overrides)[0] if overrides else BUILTIN_PROFILES[name]
+
+
+def _tiles_allowed(profile: RuleProfile, hand: Hand) -> bool:
+    """No dragon among the tiles where dragons are flowers."""
+    if not profile.dragons_are_flowers:
+        return True
+    tiles = list(hand.concealed) + [t for meld in hand.melds for t in meld.tiles]
+    return all(tile < FIRST_DRAGON for tile in tiles)
+
+
+def make_holdings(count: int, seed: int, profiles: tuple[str, ...] = PROFILES) -> list[Holding]:
+    """``count`` waiting holdings, one eighth for each shanten 0-3 with and without melds, under
+    ``profiles`` in turn."""
+    resolved = {spec: profile_of(spec) for spec in profiles}
     rng = random.Random(seed)
     quota = {(shanten, melded): count // 8 for shanten in range(4) for melded in (False, True)}
     for extra in range(count - 8 * (count // 8)):
@@ -71,13 +99,15 @@ def make_holdings(count: int, seed: int) -> list[Holding]:
     found: list[Holding] = []
     number = 0
     while len(found) < count:
-        profile = PROFILES[number % 3]
+        profile = profiles[number % len(profiles)]
         number += 1
         hand = random_holding(
             rng, waiting=True, exchanges=rng.choice((0, 1, 2, 3, 4)), melds=rng.choice((0, 1, 2, 3, 4))
         )
+        if not _tiles_allowed(resolved[profile], hand):
+            continue
         holding = Holding(hand, profile, 0)
-        paths = holding_paths(BUILTIN_PROFILES[profile], hand, holding.counts)
+        paths = holding_paths(resolved[profile], hand, holding.counts)
         if not paths:
             continue
         key = (paths[0].shanten, bool(hand.melds))
@@ -89,12 +119,13 @@ def make_holdings(count: int, seed: int) -> list[Holding]:
 
 
 def with_a_draw(holding: Holding, rng: random.Random) -> Holding:
-    """The same holding with one more tile, any that has a copy left."""
+    """The same holding with one more tile, any that has a copy left (no dragon where they are flowers)."""
     held = holding.counts[:]
     for meld in holding.hand.melds:
         for tile in meld.tiles:
             held[tile] += 1
-    tile = rng.choice([t for t in range(TILE_KINDS) if held[t] < 4])
+    kinds = FIRST_DRAGON if profile_of(holding.profile).dragons_are_flowers else TILE_KINDS
+    tile = rng.choice([t for t in range(kinds) if held[t] < 4])
     concealed = tuple(sorted((*holding.hand.concealed, ALL_TILES[tile])))
     return Holding(holding.hand._replace(concealed=concealed), holding.profile, holding.shanten)
 
@@ -104,9 +135,10 @@ def _median_us(times: list[float]) -> float:
 
 
 def time_paths(holdings: list[Holding], shanten) -> dict:
-    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten."""
+    """(a) Per holding: rules_core's every path, then `mahjong`'s regular shanten; rules_core's
+    median also over the holdings without melds and over those with."""
     clock = time.perf_counter
-    profiles = BUILTIN_PROFILES
+    profiles = {spec: profile_of(spec) for spec in {h.profile for h in holdings}}
     ours: list[float] = []
     theirs: list[float] = []
     for holding in holdings:
@@ -117,7 +149,13 @@ def time_paths(holdings: list[Holding], shanten) -> dict:
         shanten(riichi)
         ours.append(middle - start)
         theirs.append(clock() - middle)
-    return {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    figures = {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+    for group, melded in (("without_melds", False), ("with_melds", True)):
+        chosen = [index for index, holding in enumerate(holdings) if bool(holding.hand.melds) == melded]
+        if chosen:
+            figures[f"rules_core_us_{group}"] = _median_us([ours[index] for index in chosen])
+            figures[f"mahjong_us_{group}"] = _median_us([theirs[index] for index in chosen])
+    return figures
 
 
 def time_advice(holdings: list[Holding], shanten) -> dict:
@@ -125,7 +163,7 @@ def time_advice(holdings: list[Holding], shanten) -> dict:
     clock = time.perf_counter
     ours: list[float] = []
     theirs: list[float] = []
-    requests = [AdviseRequest(h.profile, SEAT, h.hand) for h in holdings]
+    requests = [_request(h) for h in holdings]
     for holding, request in zip(holdings, requests, strict=True):
         start = clock()
         advise(request)
@@ -134,6 +172,27 @@ def time_advice(holdings: list[Holding], shanten) -> dict:
         ours.append(middle - start)
         theirs.append(clock() - middle)
     return {"rules_core_us": _median_us(ours), "mahjong_us": _median_us(theirs)}
+
+
+def _request(holding: Holding) -> AdviseRequest:
+    name, overrides = profile_spec(holding.profile)
+    return AdviseRequest(name, SEAT, holding.hand, overrides=overrides)
+
+
+def time_by_profile(waiting: list[Holding], acting: list[Holding]) -> dict:
+    """`advise` per profile, on the 13-tile and on the 14-tile holdings: median and maximum CPU time, in µs."""
+    clock = time.process_time  # CPU time: other processes on the machine do not count
+    found: dict[str, dict] = {}
+    for size, holdings in (("13", waiting), ("14", acting)):
+        times: dict[str, list[float]] = {}
+        for holding in holdings:
+            request = _request(holding)
+            start = clock()
+            advise(request)
+            times.setdefault(holding.profile, []).append(clock() - start)
+        for spec, spent in times.items():
+            found.setdefault(spec, {})[size] = {"median_us": _median_us(spent), "max_us": max(spent) * 1e6}
+    return found
 
 
 def time_reviews(records) -> dict:
@@ -151,14 +210,14 @@ def time_reviews(records) -> dict:
     return {"records": len(per_discard), "discards": discards, "ms_per_discard": statistics.median(per_discard) * 1e3}
 
 
-def run(count: int, records: int, seed: int, reference_path: str) -> dict:
+def run(count: int, records: int, seed: int, reference_path: str, profiles: tuple[str, ...] = PROFILES) -> dict:
     if reference_path:
         sys.path.insert(0, os.path.abspath(reference_path))
     from mahjong.shanten import Shanten  # the reference: after the path is set
 
     shanten = Shanten().calculate_shanten_for_regular_hand
     generated = time.perf_counter()
-    holdings = make_holdings(count, seed)
+    holdings = make_holdings(count, seed, profiles)
     rng = random.Random(seed + 1)
     acting = [with_a_draw(h, rng) for h in holdings]
     simulated = simulate_records(records, seed)
@@ -176,8 +235,11 @@ def run(count: int, records: int, seed: int, reference_path: str) -> dict:
         "advice": time_advice(acting, shanten),
         "review": time_reviews(simulated),
     }
+    if profiles != PROFILES:
+        second["by_profile"] = time_by_profile(holdings, acting)
     return {
         "build": BUILD,
+        "profiles": list(profiles),
         "holdings": count,
         "with_melds": sum(bool(h.hand.melds) for h in holdings),
         "by_shanten": {n: sum(h.shanten == n for h in holdings) for n in range(4)},
@@ -208,6 +270,13 @@ def report(figures: dict) -> None:
             f"  (a) 13-tile shanten, every path: {paths['rules_core_us']:.1f} us; mahjong regular shanten "
             f"{paths['mahjong_us']:.1f} us: {paths['rules_core_us'] / paths['mahjong_us']:.2f}x (target <= 1.0x)"
         )
+        for group in ("without_melds", "with_melds"):
+            if f"rules_core_us_{group}" in paths:
+                ours, theirs = paths[f"rules_core_us_{group}"], paths[f"mahjong_us_{group}"]
+                print(
+                    f"      {group.replace('_', ' ')}: {ours:.1f} us; mahjong {theirs:.1f} us: {ours / theirs:.2f}x "
+                    f"({ours / paths['mahjong_us']:.2f}x its median over all)"
+                )
         print(
             f"  (b) advise, 14 tiles: {advice['rules_core_us']:.1f} us = "
             f"{advice['rules_core_us'] / paths['mahjong_us']:.1f}x mahjong's 13-tile median "
@@ -218,6 +287,14 @@ def report(figures: dict) -> None:
             f"  (c) review: {review['ms_per_discard']:.3f} ms CPU per discard reviewed "
             f"({review['records']} records, {review['discards']:,} discards; target <= 2 ms)"
         )
+    by_profile = figures["second_pass"].get("by_profile", {})
+    if by_profile:
+        print("\nadvise per profile, second pass (median / max):")
+    for spec, sizes in by_profile.items():
+        print(
+            f"  {spec:28} 13 tiles {sizes['13']['median_us']:8.1f} / {sizes['13']['max_us']:8.1f} us; "
+            f"14 tiles {sizes['14']['median_us']:8.1f} / {sizes['14']['max_us']:8.1f} us"
+        )
 
 
 def main(argv=None) -> int:
@@ -227,8 +304,21 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--reference-path", default=".bench-deps", help="where `mahjong` is installed")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--profiles",
+        default=",".join(PROFILES),
+        help="profiles to choose holdings under, comma-separated; NAME+FIELD sets a boolean field by an override "
+        "(e.g. qiaoma,qiaoma_lezi,qinghunpeng,qinghunpeng+seven_pairs); other than the default, also times "
+        "advise per profile",
+    )
     args = parser.parse_args(argv)
-    figures = run(args.count, args.records, args.seed, args.reference_path)
+    profiles = tuple(spec for spec in args.profiles.split(",") if spec)
+    for spec in profiles:
+        try:
+            profile_of(spec)
+        except (KeyError, ValueError) as error:
+            parser.error(f"--profiles: {spec}: {error}")
+    figures = run(args.count, args.records, args.seed, args.reference_path, profiles)
     report(figures)
     if args.json:
         os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)

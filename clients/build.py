@@ -4,6 +4,7 @@
 >>> settle_request("classic", "discard", [winner(2, "456p 789p 111p 55p [123p@1]", win="5p")], discarder_seat=1)
 >>> check_win_request("classic", "self-draw", winner(0, "111m 555m 999p EEE 77s", win="7s"))
 >>> list_waits_request("classic", "111m 555m 999p EEE 7s")
+>>> settle_request("qiaoma", "self-draw", [winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f Cf")], declared_seats=[0])
 
 ``overrides`` is a partial `RuleProfile`: the message, or its JSON form as a dict
 (``{"ordinary_base": 3}``, ``{"huangfanMode": "HUANGFAN_MODE_PER_LEVEL"}``).
@@ -39,9 +40,13 @@ def winner(
     passed: str = "",
     replacement_draw: bool = False,
     first_go_around: bool = False,
+    last_tile: bool = False,
 ) -> pb.Winner:
-    """A Winner message: seat, hand in notation, winning tile, flowers, 漏胡 tiles passed on."""
-    return convert.winner_message(build.winner(seat, text, win, flowers, passed, replacement_draw, first_go_around))
+    """A Winner message: seat, hand in notation, winning tile, flowers (dragon flowers ``Cf Ff Pf``
+    among them under the 敲麻 profiles), 漏胡 tiles passed on, a self-draw of the wall's last tile."""
+    return convert.winner_message(
+        build.winner(seat, text, win, flowers, passed, replacement_draw, first_go_around, last_tile=last_tile)
+    )
 
 
 _OUTCOMES = {o.name.lower().replace("_", "-"): o for o in rc.Outcome}
@@ -70,8 +75,10 @@ def settle_request(
     liabilities: Iterable[tuple[int, int, int]] = (),
     abandoning_seat: int = 0,
     overrides: Overrides = None,
+    declared_seats: Iterable[int] = (),
 ) -> pb.SettleRequest:
-    """A SettleRequest; ``liabilities`` are (claimer seat, source seat, claims) triples."""
+    """A SettleRequest; ``liabilities`` are (claimer seat, source seat, claims) triples;
+    ``declared_seats`` the seats that have knocked (敲, read where the profile needs a knock)."""
     request = pb.SettleRequest(
         request_id=request_id,
         profile=profile,
@@ -83,6 +90,7 @@ def settle_request(
         liabilities=[pb.LiabilityRelation(claimer_seat=a, source_seat=b, claims=c) for a, b, c in liabilities],
         abandoning_seat=abandoning_seat,
         overrides=_overrides(overrides),
+        declared_seats=list(declared_seats),
     )
     if dice is not None:
         request.dice.first, request.dice.second = dice
@@ -99,8 +107,10 @@ def check_win_request(
     dice: tuple[int, int] | None = None,
     huangfan_count: int = 0,
     overrides: Overrides = None,
+    declared_seats: Iterable[int] = (),
 ) -> svc.CheckWinRequest:
-    """A CheckWinRequest: is this one claimed win legal, and what is it worth?"""
+    """A CheckWinRequest: is this one claimed win legal, and what is it worth? ``declared_seats``
+    as in `settle_request`."""
     return svc.CheckWinRequest(
         request_id=request_id,
         profile=profile,
@@ -110,6 +120,7 @@ def check_win_request(
         dice=_dice(dice),
         huangfan_count=huangfan_count,
         overrides=_overrides(overrides),
+        declared_seats=list(declared_seats),
     )
 
 
@@ -127,8 +138,11 @@ def list_waits_request(
     dice: tuple[int, int] | None = None,
     huangfan_count: int = 0,
     overrides: Overrides = None,
+    last_tile: bool = False,
+    declared_seats: Iterable[int] = (),
 ) -> svc.ListWaitsRequest:
-    """A ListWaitsRequest for a hand one tile short, in notation (13 tiles less 3 per meld)."""
+    """A ListWaitsRequest for a hand one tile short, in notation (13 tiles less 3 per meld);
+    ``last_tile`` and ``declared_seats`` as in `winner` and `settle_request`."""
     waiting = winner(seat, text, None, flowers, passed, replacement_draw, first_go_around)
     return svc.ListWaitsRequest(
         request_id=request_id,
@@ -142,6 +156,8 @@ def list_waits_request(
         dice=_dice(dice),
         huangfan_count=huangfan_count,
         overrides=_overrides(overrides),
+        last_tile=last_tile,
+        declared_seats=list(declared_seats),
     )
 
 

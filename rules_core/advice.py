@@ -26,11 +26,10 @@ from rules_core.distance import (
     ORDINARY,
     Melds,
     meld_summary,
+    overlap_tables,
     part_tables,
     path_overlaps,
     path_rules,
-    rule_pattern,
-    rule_suit,
     useful_of_best,
 )
 from rules_core.distance_families import family_rules
@@ -96,11 +95,12 @@ def holding_paths(profile: RuleProfile, hand: Hand, counts: list[int]) -> tuple[
     then suit; none for a dead holding. The first path's shanten is the holding's."""
     melds = meld_summary(hand.melds, family_rules(profile, hand))
     rules = path_rules(profile.qualifying_mask, melds)
-    overlaps = path_overlaps(rules, part_tables(counts, melds), counts, melds)
+    overlaps = path_overlaps(rules, overlap_tables(rules, counts, melds), counts, melds)
     return _paths(rules, overlaps, 14 - 3 * melds.meld_count)
 
 
-_PATHS: dict[int, Path] = {}  # by sort key: few (pattern, suit, shanten) occur, and a Path is immutable
+# By sort key (below 16 << 12: a distance is at most 14): a Path is immutable, made once.
+_PATHS: list[Path | None] = [None] * (16 << 12)
 
 
 def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]:
@@ -109,12 +109,12 @@ def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]
     for index in range(len(rules)):
         overlap = overlaps[index]
         if overlap >= 0:
-            rule = rules[index]
-            keys.append((size - overlap) << 12 | rule_pattern(rule) << 4 | (rule_suit(rule) + 1))
+            rule = rules[index]  # its pattern, then its suit + 1 (`rule_pattern`, `rule_suit`)
+            keys.append((size - overlap) << 12 | (rule & 255) << 4 | (rule >> 8 & 15))
     keys.sort()
     paths = []
     for key in keys:
-        path = _PATHS.get(key)
+        path = _PATHS[key]
         if path is None:
             suit = (key & 15) - 1
             pattern = key >> 4 & 255

@@ -15,9 +15,11 @@ over the targets that carry it. Each path is a way to combine the parts of
 - `ALL_HONOURS_PUNGS`: the honours, pungs only.
 - `BIG_HANGING`, with four melds only: a pair, of any tile.
 - `CONCEALED`, where it qualifies and every meld is a concealed kong: every part, chows allowed.
-- Under the fields of section 14: `SEVEN_PAIRS`, `ALL_HONOURS` needing a shape and `ORDINARY`
-  (垃圾胡), computed by `rules_core.distance_families`; and no dragon in any target under
-  `dragons_are_flowers` (the melds' summary counts four of each held).
+- Under the fields of section 14: `SEVEN_PAIRS`, `ALL_HONOURS` needing a shape, `NO_FLOWERS`
+  where it qualifies, `ORDINARY` (垃圾胡), and every path some of whose targets are not legal
+  (a 番 minimum) or that seven pairs join (`CONCEALED`), searched by
+  `rules_core.distance_families`; and no dragon in any target under `dragons_are_flowers` (the
+  melds' summary counts four of each held).
 
 A path is one only when its pattern qualifies under the profile. The holding's overlap is the
 best of its paths'; a holding no path reaches is dead. Alongside each overlap comes the mask of
@@ -29,7 +31,14 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from rules_core.distance_families import FamilyRules, ordinary_overlap, raised_by, seven_pairs_overlap
+from rules_core.distance_families import (
+    ORDINARY_PATTERN,
+    FamilyRules,
+    path_key,
+    seven_pairs_overlap,
+    seven_pairs_useful,
+    standard_overlap,
+)
 from rules_core.patterns import Pattern
 from rules_core.requests import CHOW, CONCEALED_KONG, Meld
 from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
@@ -42,10 +51,8 @@ _ONE_SUIT: Final = 3
 _SUIT_AND_HONOURS: Final = 4
 _HONOURS_ANY_SHAPE: Final = 5
 _HONOURS_PUNGS: Final = 6
-_SEVEN_PAIRS: Final = 7  # the combines from here on are `rules_core.distance_families`'
-_HONOURS_SHAPED: Final = 8
-_ORDINARY: Final = 9
-ORDINARY: Final = 255  # the pattern number of the path ORDINARY (垃圾胡): after every pattern
+_SEARCHED: Final = 7  # a path searched by `rules_core.distance_families`
+ORDINARY: Final = ORDINARY_PATTERN  # the pattern number of the path ORDINARY (垃圾胡): after every pattern
 
 _HONOUR_BIT: Final = 8  # in a meld signature's suits: bits 1, 2, 4 the suits
 NO_SUIT: Final = -1
@@ -136,7 +143,7 @@ def path_rules(qualifying_mask: int, melds: Melds) -> list[int]:
     family = melds.family
     key: tuple = (qualifying_mask, melds.meld_count, melds.suits, melds.has_chow, melds.all_concealed)
     if family is not None:
-        key += (family.seven_pairs, family.honours_need_shape, family.ordinary)
+        key += (family.seven_pairs, family.ordinary, family.no_flowers_path, family.searched)
     rules = _RULES.get(key)
     if rules is None:
         found = sorted(_path_rules(qualifying_mask, melds), key=lambda r: (r.pattern, r.suit))
@@ -163,10 +170,7 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
                 found.append(PathRule(pattern, suit, combine, pungs))
     if suits & ~_HONOUR_BIT == 0:
         if qualifies(Pattern.ALL_HONOURS):
-            shaped = family is not None and family.honours_need_shape
-            found.append(
-                PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_SHAPED if shaped else _HONOURS_ANY_SHAPE, False)
-            )
+            found.append(PathRule(Pattern.ALL_HONOURS, NO_SUIT, _HONOURS_ANY_SHAPE, False))
         if qualifies(Pattern.ALL_HONOURS_PUNGS):
             found.append(PathRule(Pattern.ALL_HONOURS_PUNGS, NO_SUIT, _HONOURS_PUNGS, True))
     if qualifies(Pattern.BIG_HANGING) and melds.meld_count == 4:
@@ -175,9 +179,16 @@ def _path_rules(qualifying_mask: int, melds: Melds) -> list[PathRule]:
         found.append(PathRule(Pattern.CONCEALED, NO_SUIT, _ALL_PARTS_MIXED, False))
     if family is not None:
         if family.seven_pairs and qualifies(Pattern.SEVEN_PAIRS) and melds.meld_count == 0:
-            found.append(PathRule(Pattern.SEVEN_PAIRS, NO_SUIT, _SEVEN_PAIRS, False))
+            found.append(PathRule(Pattern.SEVEN_PAIRS, NO_SUIT, _SEARCHED, False))
+        if family.no_flowers_path:
+            found.append(PathRule(Pattern.NO_FLOWERS, NO_SUIT, _SEARCHED, False))
         if family.ordinary:
-            found.append(PathRule(ORDINARY, NO_SUIT, _ORDINARY, False))
+            found.append(PathRule(ORDINARY, NO_SUIT, _SEARCHED, False))
+        searched = family.searched
+        found = [
+            rule._replace(combine=_SEARCHED) if path_key(rule.pattern, rule.suit) in searched else rule
+            for rule in found
+        ]
     return found
 
 
@@ -191,6 +202,26 @@ def part_tables(counts: list[int], melds: Melds) -> list[PartTable]:
         suit_table(counts, held, 18, bool(keyed & 4)),
         honour_table(counts, held, bool(keyed & _HONOUR_BIT)),
     ]
+
+
+_UNREAD: Final[PartTable] = ([], [], [], [])  # a part no path reads: any read of it fails
+
+
+def overlap_tables(rules: list[int], counts: list[int], melds: Melds) -> list[PartTable]:
+    """The tables `path_overlaps` reads for ``rules``, overlaps only (their useful masks may be
+    unsearched); `_UNREAD` for a part none of the paths reads to count its overlap."""
+    parts = 0
+    for rule in rules:
+        parts |= _overlap_parts(rule)
+    held = melds.held
+    keyed = melds.keyed
+    tables = [_UNREAD, _UNREAD, _UNREAD, _UNREAD]
+    for part in range(3):
+        if parts >> part & 1:
+            tables[part] = suit_table(counts, held, part * 9, bool(keyed >> part & 1), False)
+    if parts & _HONOUR_BIT:
+        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT))
+    return tables
 
 
 def path_overlaps(
@@ -211,8 +242,8 @@ def path_overlaps(
     if before is None:
         return [
             _overlap(rule, tables, counts, held, suits, sets, size)
-            if rule >> 12 & 15 < _SEVEN_PAIRS
-            else _family_overlap(rule, tables, counts, melds)
+            if rule >> 12 & 15 != _SEARCHED
+            else _searched(rule, tables, counts, melds, False, 3)[0]
             for rule in rules
         ]
     bit = 1 << changed_part
@@ -220,10 +251,10 @@ def path_overlaps(
     for index in range(len(rules)):
         rule = rules[index]
         if _parts_read(rule) & bit:
-            if rule >> 12 & 15 < _SEVEN_PAIRS:
+            if rule >> 12 & 15 != _SEARCHED:
                 overlaps[index] = _overlap(rule, tables, counts, held, suits, sets, size)
             else:
-                overlaps[index] = _family_overlap(rule, tables, counts, melds)
+                overlaps[index] = _searched(rule, tables, counts, melds, False, changed_part)[0]
     return overlaps
 
 
@@ -240,50 +271,76 @@ def useful_of_best(
     for index in range(len(rules)):
         if overlaps[index] == best:
             rule = rules[index]
-            if rule >> 12 & 15 < _SEVEN_PAIRS:
+            if rule >> 12 & 15 != _SEARCHED:
                 useful |= _combine(rule, tables, counts, held, suits, sets, size, True)[1]
             else:
-                useful |= _family_useful(rule, counts, melds, best)
+                useful |= _searched(rule, tables, counts, melds, True, 3)[1]
     return best, useful
 
 
-def _family_useful(rule: int, counts: list[int], melds: Melds, best: int) -> int:
-    """The useful tiles of a path of section 14 whose overlap is ``best``. A 垃圾胡 target is four
-    sets and a pair: a draw that raises no such target's overlap is passed over unsearched."""
-
-    def overlap(drawn: list[int]) -> int:
-        return _family_overlap(rule, None, drawn, melds)
-
-    def complete(drawn: list[int]) -> int:
-        return _all_parts(part_tables(drawn, melds), 0, 4 - melds.meld_count, False)[0]
-
-    return raised_by(overlap, counts, melds.held, best, complete if rule >> 12 & 15 == _ORDINARY else None)
-
-
-def _family_overlap(rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds) -> int:
-    """The overlap of a path of section 14 (``tables``: the parts' tables of ``counts``, or None
-    to build what is needed)."""
+def _searched(
+    rule: int, tables: list[PartTable] | None, counts: list[int], melds: Melds, useful: bool, changed_part: int
+) -> tuple[int, int]:
+    """The overlap of a path searched by `rules_core.distance_families`, and with ``useful`` its
+    useful tiles (``tables``: the parts' tables of ``counts``, or None to build what is needed;
+    ``changed_part``: the part in which ``counts`` differ from the holding's, folded last).
+    Remembered for the holding (`FamilyRules.searches`): its options ask for each twice."""
     family = melds.family
-    assert family is not None  # only its paths have these combines
-    combine = rule >> 12 & 15
+    assert family is not None  # only its paths are searched
+    key = path_key(rule & 255, (rule >> 8 & 15) - 1)
+    accept = family.accepts.get(key, 0)
+    pairs = family.pair_accepts.get(key, 0) if melds.meld_count == 0 else 0
+    memo = (key, _counts_code(counts))
+    known = family.searches.get(memo)
+    if known is not None and (known[2] or not useful):
+        return known[0], known[1]
     held = melds.held
-    if combine == _ORDINARY:
-        return ordinary_overlap(family, counts, held, melds)
-    if combine == _SEVEN_PAIRS:
-        return seven_pairs_overlap(counts, held, False)
-    honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
-    overlap = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)[0]
-    if family.honour_seven_pairs and melds.meld_count == 0:
-        pairs = seven_pairs_overlap(counts, held, True)
-        if pairs > overlap:
-            overlap = pairs
-    return overlap
+    best = NO_TARGET
+    mask = 0
+    if accept:
+        if key == _ALL_HONOURS_KEY and accept == family.carried.get(key, 0):  # the honours' table has them
+            honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
+            best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)
+        else:
+            best, mask = standard_overlap(family, accept, counts, held, melds, changed_part)
+    if pairs:
+        paired = seven_pairs_overlap(family, pairs, counts, held)
+        if paired > best:
+            best = paired
+            mask = 0
+        if useful and paired == best and best >= 0:
+            mask |= seven_pairs_useful(family, pairs, counts, held, best)
+    family.searches[memo] = (best, mask, useful or not pairs)
+    return best, mask
+
+
+def _counts_code(counts: list[int]) -> int:
+    """Concealed counts as one int, three bits a tile."""
+    code = 0
+    for count in counts:
+        code = code << 3 | count
+    return code
+
+
+_ALL_HONOURS_KEY: Final = path_key(Pattern.ALL_HONOURS, NO_SUIT)
+
+
+def _overlap_parts(rule: int) -> int:
+    """The parts whose tables a path's overlap alone reads (`_overlap`, `_searched`), as
+    `_parts_read`'s bits: the pung paths and 乱风向 count tiles, and a searched path reads the
+    honours' table at most."""
+    combine = rule >> 12 & 15
+    if combine == _ALL_PARTS_PUNGS or combine == _HONOURS_ANY_SHAPE:
+        return 0
+    if combine == _SEARCHED:
+        return 8
+    return _parts_read(rule)
 
 
 def _parts_read(rule: int) -> int:
     """The parts a path combines, as bits: 1 万, 2 筒, 4 条, 8 the honours."""
     combine = rule >> 12 & 15
-    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED or combine == _SEVEN_PAIRS or combine == _ORDINARY:
+    if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED or combine == _SEARCHED:
         return 15
     suit = (rule >> 8 & 15) - 1
     if combine == _ONE_SUIT:
@@ -349,11 +406,11 @@ def _combine(
     if combine == _ALL_PARTS_PUNGS or combine == _ALL_PARTS_MIXED:
         return _all_parts(tables, which, sets, useful)
     if combine == _ONE_SUIT:
-        return _one_part(tables, suit, which, sets)
+        return _one_part(tables, suit, which, sets, useful)
     if combine == _SUIT_AND_HONOURS:
         return _suit_and_honours(tables, suit, which, sets, meld_suits, useful)
     if combine == _HONOURS_PUNGS:
-        return _one_part(tables, 3, 1, sets)
+        return _one_part(tables, 3, 1, sets, useful)
     return _honours_any_shape(counts, held, size)
 
 
@@ -361,12 +418,20 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
     """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
     pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
     most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
-    that keep most; a pair on one of those hands its place to the next best."""
+    that keep most; a pair on one of those hands its place to the next best. Tiles alike (what
+    a pung of them keeps, and whether one fits) are alike for the pair too: counted by kind."""
     gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
+    pair_only = -1  # the most a pair keeps of a tile with room for a pair but not a pung
     for tile in range(TILE_KINDS):
-        if held[tile] <= 1:
+        in_melds = held[tile]
+        if in_melds <= 1:
             count = counts[tile]
             gains[3 if count > 3 else count] += 1
+        elif in_melds == 2:
+            count = counts[tile]
+            pair = 2 if count > 2 else count
+            if pair > pair_only:
+                pair_only = pair
     total = 0  # kept by the `sets` best pungs
     taken = 0
     following = -1  # what the next best pung keeps (-1: no tile left for one)
@@ -380,30 +445,30 @@ def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
             following = gain
     if taken < sets:
         return NO_TARGET
-    best = NO_TARGET
-    for tile in range(TILE_KINDS):
-        if held[tile] > 2:
-            continue  # no room for a pair
-        count = counts[tile]
-        pair = 2 if count > 2 else count
+    best = NO_TARGET if pair_only < 0 else total + pair_only
+    for pung in range(4):
+        if not gains[pung]:
+            continue
         kept = total
-        if held[tile] <= 1 and sets:  # a tile the pungs could take: they must do without it
+        if sets:  # a tile the pungs could take: they must do without it
             if following < 0:
                 continue
-            pung = 3 if count > 3 else count
             kept = total + following - (pung if pung > following else following)
-        if pair + kept > best:
-            best = pair + kept
+        kept += 2 if pung > 2 else pung  # the pair
+        if kept > best:
+            best = kept
     return best
 
 
-def _one_part(tables: list[PartTable], part: int, which: int, sets: int) -> tuple[int, int]:
-    """The whole target in one part: ``sets`` sets and the pair."""
+def _one_part(tables: list[PartTable], part: int, which: int, sets: int, useful: bool = True) -> tuple[int, int]:
+    """The whole target in one part: ``sets`` sets and the pair (and, with ``useful``, its mask)."""
     table = tables[part]
     index = slot(sets, 1)
     value = table[which][index]
     if value < 0:
         return NO_TARGET, 0
+    if not useful:
+        return value, 0
     return value, table[which + 2][index] << _SHIFT[part]
 
 

@@ -134,11 +134,28 @@ def _listed(violations) -> list[FieldViolation]:
 
 class InvalidRequest(ValueError):
     """Malformed input. ``violations`` lists every ``(field_path, description)`` found, within the
-    bounds above."""
+    bounds above.
 
-    def __init__(self, violations: list[FieldViolation] | list[tuple[str, str]]):
-        self.violations = _listed(violations)
-        super().__init__("; ".join(f"{v.field}: {v.description}" for v in self.violations))
+    Raised with the violations as found (``InvalidRequest(violations)``, its one argument, which
+    the raiser hands over and no longer changes); the bounded list and the message are made when
+    first read. A refusal nobody reads the details of (a caller that only counts refusals) then
+    costs its raising alone, no more than settling a hand."""
+
+    # No __init__: BaseException keeps the argument in ``args``, and raising calls no Python code.
+
+    @property
+    def violations(self) -> list[FieldViolation]:
+        held = self.__dict__
+        listed = held.get("_listed")
+        if listed is None:
+            listed = held["_listed"] = _listed(self.args[0])
+        return listed
+
+    def __str__(self) -> str:
+        return "; ".join(f"{v.field}: {v.description}" for v in self.violations)
+
+    def __repr__(self) -> str:  # the message, as a ValueError shows it: bounded, not the list as raised
+        return f"{type(self).__name__}({str(self)!r})"
 
 
 class NotationError(ValueError):

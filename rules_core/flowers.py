@@ -75,8 +75,9 @@ def flower_sources(counts: list[int], melds, flower_count: int, concealed_suited
 
 
 def flower_total(profile: RuleProfile, sources: dict[FlowerSource, int]) -> int:
-    values = profile.flower_values
+    values = profile.flower_values  # a read-only mapping: `in` and `[]` are C slots, `.get` a method call
     total = 0
     for source, count in sources.items():
-        total += values.get(source, 0) * count
+        if source in values:
+            total += values[source] * count
     return total

@@ -340,18 +340,33 @@ def pungs_reading_always_best(profile: RuleProfile) -> bool:
       ordinary give A >= C; C ordinary and A fixed give A >= C when A >= 1 喇 (an ordinary value
       after the cap, the threshold and the floors is at most 1 喇, and A's value does not
       depend on 花); C fixed (then A is too) gives two constants, compared directly.
+
+    Both fixed is compared even with the same 花, since A's pungs pattern may supersede C's flush
+    (混碰 over 混一色) and an override may value the flush higher. Worked out once per profile and
+    kept on it (`RuleProfile.pungs_reading_best`).
     """
+    known = profile.pungs_reading_best
+    if known < 0:
+        known = int(_pungs_reading_always_best(profile))
+        object.__setattr__(profile, "pungs_reading_best", known)  # frozen: set once, always alike
+    return known == 1
+
+
+def _pungs_reading_always_best(profile: RuleProfile) -> bool:
     fixed = profile.fixed_mask
     classes = ((_FULL_FLUSH, _FULL_FLUSH_PUNGS), (_HALF_FLUSH, _HALF_FLUSH_PUNGS), (0, _ALL_PUNGS))
-    if not profile.flower_values.get(FlowerSource.SUITED_PUNG, 0):
-        if all(not (pungs & fixed) or chow & fixed for chow, pungs in classes):
-            return True
-    if profile.no_flowers_named or not profile.cap or profile.cap > profile.lazi_value:
-        return False
-    lazi = profile.lazi_value
     # A situational pattern the profile gives no role changes no value and no legality.
     named = profile.qualifying_mask | fixed | profile.fan_mask | profile.floor_mask | profile.shape_fan_mask
     roles = [bit for bit in _SITUATIONAL if bit & named]
+    if not profile.flower_values.get(FlowerSource.SUITED_PUNG, 0):
+        if all(not (pungs & fixed) for _, pungs in classes):
+            return True
+        both_fixed = [(chow, pungs) for chow, pungs in classes if chow & fixed]
+        if all(not (pungs & fixed) or chow & fixed for chow, pungs in classes):
+            return _fixed_pungs_never_lower(profile, both_fixed, roles)
+    if profile.no_flowers_named or not profile.cap or profile.cap > profile.lazi_value:
+        return False
+    lazi = profile.lazi_value
     for size in range(len(roles) + 1):
         for situational in combinations(roles, size):
             s = sum(situational)
@@ -365,4 +380,20 @@ def pungs_reading_always_best(profile: RuleProfile) -> bool:
                         return False
                 elif pungs_value < lazi:
                     return False
+    return True
+
+
+def _fixed_pungs_never_lower(profile: RuleProfile, classes, roles) -> bool:
+    """Whether, for each (chow, pungs) class whose readings are both fixed, the all-pungs reading
+    is worth at least the chow one with every set of situational patterns and with or without
+    无花果, at a few 花 totals (both readings have the same 花 here)."""
+    flowers = [(0, n) for n in (0, 1, 4, 12, 40)] + ([(_NO_FLOWERS, 0)] if profile.no_flowers_named else [])
+    for size in range(len(roles) + 1):
+        for situational in combinations(roles, size):
+            for extra, n in flowers:
+                s = sum(situational) | extra
+                sources = {_FLOWER_TILE: n} if n else {}
+                for chow, pungs in classes:
+                    if hand_value(profile, s | pungs, sources, n)[0] < hand_value(profile, s | chow, sources, n)[0]:
+                        return False
     return True

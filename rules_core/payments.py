@@ -163,14 +163,28 @@ def _partners(
     profile: RuleProfile, request: SettleRequest, winner: int, claims: dict[tuple[int, int], int]
 ) -> list[int]:
     """The winner's contract partners, in seat order: either direction, each once."""
-    kept = {(r.claimer_seat, r.source_seat) for r in request.liabilities if r.pattern_kept}
-    threshold = profile.liability_threshold
+    partners = []
+    for seat in range(4):
+        if seat != winner and (
+            _relates(profile, request, claims, winner, seat) or _relates(profile, request, claims, seat, winner)
+        ):
+            partners.append(seat)
+    return partners
+
+
+def _relates(
+    profile: RuleProfile, request: SettleRequest, claims: dict[tuple[int, int], int], claimer: int, source: int
+) -> bool:
+    """Whether ``claimer`` claimed from ``source`` often enough to make them partners: at least
+    `liability_threshold_unconditional` times, or `liability_threshold` times with a relation
+    of the pair marked `pattern_kept`."""
+    count = claims.get((claimer, source), 0)
     unconditional = profile.liability_threshold_unconditional
-
-    def relates(claimer: int, source: int) -> bool:
-        count = claims.get((claimer, source), 0)
-        if unconditional and count >= unconditional:
+    if unconditional and count >= unconditional:
+        return True
+    if count < profile.liability_threshold:
+        return False
+    for relation in request.liabilities:
+        if relation.pattern_kept and relation.claimer_seat == claimer and relation.source_seat == source:
             return True
-        return count >= threshold and (claimer, source) in kept
-
-    return [seat for seat in range(4) if seat != winner and (relates(winner, seat) or relates(seat, winner))]
+    return False

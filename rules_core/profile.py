@@ -168,6 +168,9 @@ class RuleProfile:
     # 14.3 and 14.4 that have no field of their own hold: 海底捞月 is listed on a `last_tile`
     # self-draw, and an eight-flowers win counts its melds' 花. Today's profiles do neither.
     section_14_readings: bool = field(init=False, repr=False, compare=False)
+    # Whether the all-pungs reading is never worth less than a chow one (legality.
+    # pungs_reading_always_best): -1 until first asked, then 1 or 0, set once.
+    pungs_reading_best: int = field(default=-1, init=False, repr=False, compare=False)
     # The profile's digest (API.md, "Versioned answers"): a wire form's, so it is not computed
     # here. A registry given a digest function stamps it once (`ProfileRegistry.digest`); "" until then.
     digest_stamp: str = field(default="", init=False, repr=False, compare=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from rules_core.errors import InvalidRequest
 from rules_core.legality import judge
 from rules_core.multipliers import Multipliers, multipliers
 from rules_core.next_hand import next_hand
@@ -13,7 +14,7 @@ from rules_core.profile import RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import ON_ABANDON, Outcome, SettleRequest, Winner
 from rules_core.results import Penalty, PenaltyReason, SettleResult, WinnerResult, new
-from rules_core.validation import validate_settle
+from rules_core.validation import settle_inputs
 
 # Members of the other enums the hot path compares with, as constants (see rules_core.requests).
 _ABANDON_PENALTY: Final = PenaltyReason.ABANDON
@@ -22,7 +23,11 @@ _ABANDON_PENALTY: Final = PenaltyReason.ABANDON
 def settle(request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY) -> SettleResult:
     """Settle a request, or raise `rules_core.InvalidRequest` naming each bad field. The request's
     profile is looked up in ``profiles`` (the built-in ones unless house profiles are given)."""
-    profile, counts = validate_settle(request, profiles)
+    violations: list[tuple[str, str]] = []
+    found, counts = settle_inputs(request, profiles, violations)  # validate_settle, raised here
+    if violations or found is None:  # no profile only with a violation naming why
+        raise InvalidRequest(violations)
+    profile = found
     outcome = cast(Outcome, request.outcome)  # validated: never None
     multi = multipliers(profile, request.huangfan_count, request.dice)
     dealer = request.dealer_seat

@@ -23,6 +23,12 @@ first seen shares most of its work with the parts seen before that end the same 
 suit before a discard or a draw, which is what advice asks next. A suit no meld holds a tile of
 is first looked up in the table `make` built of every such suit (`rules_core.unmelded_suits`),
 where there is one: the same answers without the search.
+
+A target holds four sets in all, its melds counted: a suit its melds hold h tiles of (at least
+h / 4 melds, rounded up) holds at most 4 - ceil(h / 4) sets more, and its table says `NO_TARGET`
+past them. Where only the overlaps are asked (`suit_table`'s ``useful`` false), such a suit is
+first looked up in the same table, whose witnesses prove most of them (`unmelded_suits.
+melded_values`); its useful tiles are searched when first asked for.
 """
 
 from __future__ import annotations
@@ -63,21 +69,45 @@ def part_key(counts: list[int], held: list[int], start: int, size: int, melded: 
     return key
 
 
-def suit_table(counts: list[int], held: list[int], start: int, melded: bool = True) -> PartTable:
+# The useful masks of a table whose overlaps alone were asked for (never read: `suit_table`
+# finds them when they are).
+UNASKED: Final[list[int]] = []
+
+
+def suit_table(counts: list[int], held: list[int], start: int, melded: bool = True, useful: bool = True) -> PartTable:
     """The table of the suit whose tiles start at ``start`` (0, 9 or 18); ``held`` counts the
-    tiles of the melds (``melded`` false: none of this suit)."""
+    tiles of the melds (``melded`` false: none of this suit). Without ``useful``, its masks may
+    be `UNASKED`."""
     key = part_key(counts, held, start, 9, melded)
     table = _SUIT_TABLES.get(key)
-    if table is None:
+    if table is None or (useful and table[2] is UNASKED):
         if len(_SUIT_TABLES) >= MAX_PART_PATTERNS:
             _SUIT_TABLES.clear()
-        built = None if melded else unmelded_suits.table(counts, start)
-        if built is None:
-            part = counts[start : start + 9]
+        built = None
+        values = None
+        if not melded:
+            if useful:
+                built = unmelded_suits.table(counts, start)
+            else:
+                values = unmelded_suits.values(counts, start)
+        if built is None and values is None:
             caps = [4 - held[t] for t in range(start, start + 9)]
-            mixed, mixed_useful = _search(part, caps, True)
-            pungs, pungs_useful = _search(part, caps, False)
-            built = (mixed, pungs, mixed_useful, pungs_useful)
+            in_melds = 36 - sum(caps)
+            most_sets = 4 - (in_melds + 3) // 4
+            if not useful and in_melds:
+                values = unmelded_suits.melded_values(counts, start, caps, most_sets)
+            if values is None:
+                part = counts[start : start + 9]
+                mixed, mixed_useful = _search(part, caps, True)
+                pungs, pungs_useful = _search(part, caps, False)
+                if in_melds:
+                    for index in range(2 * most_sets + 2, SLOTS):  # past the four sets, melds counted
+                        mixed[index] = pungs[index] = NO_TARGET
+                        mixed_useful[index] = pungs_useful[index] = 0
+                built = (mixed, pungs, mixed_useful, pungs_useful)
+        if built is None:
+            assert values is not None
+            built = (values[0], values[1], UNASKED, UNASKED)
         table = _SUIT_TABLES[key] = built
     return table
 

@@ -9,11 +9,20 @@ as one record of `RECORD_SIZE` bytes:
 
 - the ten best overlaps with chows, then the ten pungs only, one byte each (`NONE_BYTE`: no
   target part of that slot);
-- the ten useful masks with chows, then the ten pungs only, two bytes each, little-endian.
+- the ten useful masks with chows, then the ten pungs only, two bytes each, little-endian;
+- for the slots of up to three sets (`SHOWN_SLOTS`), with chows, then pungs only, one best
+  target part's counts (its witness), three bits a tile, first tile lowest, four bytes each:
+  of the best target parts, one that holds fewest copies beyond the suit's counts.
 
-The file begins with `MAGIC` and the SHA-256 of target_parts.py: a table written by another
-search is not read, and neither is a file of the wrong size. Without a file (a tree not built
-with `make`), `table` answers None and the search runs as before.
+The witnesses answer for a suit some meld holds tiles of (`melded_values`). The melds leave a
+target fewer copies of their tiles (its caps), so its best overlap in a slot is at most the
+unmelded one; where that slot's witness fits within the caps, it reaches that overlap, which is
+then the answer. A witness that does not fit proves nothing, and the suit is searched.
+
+The file begins with `MAGIC` and the SHA-256 of the search (target_parts.py) and of the writer
+(`BUILD_FILE`, which picks the witnesses): a table written by another is not read, and neither
+is a file of the wrong size. Without a file (a tree not built with `make`), `table` and
+`melded_values` answer None and the search runs as before.
 """
 
 from __future__ import annotations
@@ -29,15 +38,20 @@ SLOTS: Final = 10
 TILES: Final = 9
 MOST_TILES: Final = 14
 NONE_BYTE: Final = 255
-RECORD_SIZE: Final = 2 * SLOTS + 4 * SLOTS
-MAGIC: Final = b"SHMJ unmelded suits 1\n"
+SHOWN_SLOTS: Final = 8  # the slots of up to three sets: what a suit a meld shows may still hold
+WITNESS_BITS: Final = 3
+WITNESSES_AT: Final = 2 * SLOTS + 4 * SLOTS
+RECORD_SIZE: Final = WITNESSES_AT + 2 * 4 * SHOWN_SLOTS
+MAGIC: Final = b"SHMJ unmelded suits 2\n"
 HEAD_SIZE: Final = len(MAGIC) + 32  # then the SHA-256 of the search
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # Not Final: the tests point them elsewhere.
 TABLE_FILE = os.path.join(_HERE, "unmelded_suits.bin")
 SEARCH_FILE = os.path.join(_HERE, "target_parts.py")
+BUILD_FILE = os.path.join(_HERE, "unmelded_suits_build.py")
 _MASKS = struct.Struct("<20H")
 _RECORD = struct.Struct("<20B20H")
+_WITNESSES = struct.Struct("<16I")
 
 
 def _count_suits(tiles: int, most: int) -> int:
@@ -61,22 +75,28 @@ _BEFORE: Final = [
 
 
 def rank(counts: list[int], start: int) -> int:
-    """The place of the suit at ``counts[start:start + 9]`` (at most 14 tiles) among `SUITS`."""
+    """The place of the suit at ``counts[start:start + 9]`` among `SUITS` (-1: more than 14 tiles)."""
     place = 0
     left = MOST_TILES
     for i in range(TILES):
         held = counts[start + i]
+        if held > left:
+            return -1
         place += _BEFORE[(i * (MOST_TILES + 1) + left) * 5 + held]
         left -= held
     return place
 
 
 def search_digest() -> bytes:
-    try:
-        with open(SEARCH_FILE, "rb") as source:
-            return hashlib.sha256(source.read()).digest()
-    except OSError:  # no source beside the module: no table can be judged current
-        return b""
+    """The SHA-256 of the search and of the table's writer (empty: either missing)."""
+    digest = hashlib.sha256()
+    for path in (SEARCH_FILE, BUILD_FILE):
+        try:
+            with open(path, "rb") as source:
+                digest.update(source.read())
+        except OSError:  # no source beside the module: no table can be judged current
+            return b""
+    return digest.digest()
 
 
 def _read() -> mmap.mmap | None:
@@ -112,20 +132,85 @@ def table(counts: list[int], start: int) -> tuple[list[int], list[int], list[int
     """The suit's table (target_parts.PartTable) from the file, or None without one or for a
     suit of more than 14 tiles."""
     data = records()
-    if data is None:
+    offset = _record_at(counts, start)
+    if data is None or offset < 0:
         return None
-    total = 0
-    for tile in range(start, start + TILES):
-        total += counts[tile]
-    if total > MOST_TILES:
-        return None
-    return decode(data, HEAD_SIZE + rank(counts, start) * RECORD_SIZE)
+    return decode(data, offset)
 
 
-def encode(mixed: list[int], pungs: list[int], mixed_useful: list[int], pungs_useful: list[int]) -> bytes:
-    """A suit's record: its table as the search answers it."""
+def _record_at(counts: list[int], start: int) -> int:
+    """Where the record of the suit at ``counts[start:start + 9]`` begins in the file (-1: a suit
+    of more than 14 tiles, which has none)."""
+    place = rank(counts, start)
+    return -1 if place < 0 else HEAD_SIZE + place * RECORD_SIZE
+
+
+def values(counts: list[int], start: int) -> tuple[list[int], list[int]] | None:
+    """The suit's best overlaps alone, with chows and pungs only (`table` without the masks)."""
+    data = records()
+    offset = _record_at(counts, start)
+    if data is None or offset < 0:
+        return None
+    record = data[offset : offset + 2 * SLOTS]  # bytes: read by index without a call
+    mixed = [NO_TARGET] * SLOTS
+    pungs = [NO_TARGET] * SLOTS
+    for index in range(SLOTS):
+        value = record[index]
+        if value != NONE_BYTE:
+            mixed[index] = value
+        value = record[SLOTS + index]
+        if value != NONE_BYTE:
+            pungs[index] = value
+    return mixed, pungs
+
+
+def melded_values(counts: list[int], start: int, caps: list[int], most_sets: int) -> tuple[list[int], list[int]] | None:
+    """The best overlaps, with chows and pungs only, of the suit at ``counts[start:start + 9]``
+    where a target may hold at most ``caps[t]`` of its tile t (``caps`` indexed from ``start``)
+    and at most ``most_sets`` (0-3) sets; `NO_TARGET` past them. None without a table file, for
+    a suit of more than 14 tiles, or where a witness does not fit the caps (search it)."""
+    data = records()
+    offset = _record_at(counts, start)
+    if data is None or offset < 0:
+        return None
+    # A witness holds at most 4 of a tile: adding 3 - cap to its field sets the field's bit 2
+    # exactly where it holds more than the cap, and carries into no other field.
+    raised = 0
+    over = 0
+    for tile in range(TILES):
+        cap = caps[tile]
+        if cap < 4:
+            raised |= (3 - cap) << tile * WITNESS_BITS
+            over |= 4 << tile * WITNESS_BITS
+    record = data[offset : offset + RECORD_SIZE]  # bytes: read by index without a call
+    mixed = [NO_TARGET] * SLOTS
+    pungs = [NO_TARGET] * SLOTS
+    shown = 2 * most_sets + 2
+    for variant in range(2):
+        found = pungs if variant else mixed
+        for index in range(shown):
+            value = record[variant * SLOTS + index]
+            if value == NONE_BYTE:
+                continue  # no target part even without the caps
+            at = WITNESSES_AT + 4 * (variant * SHOWN_SLOTS + index)  # little-endian
+            witness = record[at] | record[at + 1] << 8 | record[at + 2] << 16 | record[at + 3] << 24
+            if (witness + raised) & over:
+                return None
+            found[index] = value
+    return mixed, pungs
+
+
+def encode(
+    mixed: list[int],
+    pungs: list[int],
+    mixed_useful: list[int],
+    pungs_useful: list[int],
+    witnesses: list[int],
+) -> bytes:
+    """A suit's record: its table as the search answers it, and its witnesses (`SHOWN_SLOTS`
+    with chows, then as many pungs only)."""
     values = bytes(NONE_BYTE if value == NO_TARGET else value for value in mixed + pungs)
-    return values + _MASKS.pack(*mixed_useful, *pungs_useful)
+    return values + _MASKS.pack(*mixed_useful, *pungs_useful) + _WITNESSES.pack(*witnesses)
 
 
 def decode(data: mmap.mmap | bytes, offset: int) -> tuple[list[int], list[int], list[int], list[int]]:

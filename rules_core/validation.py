@@ -12,7 +12,7 @@ from typing import Final, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
-from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
+from rules_core.profile import HuangfanMode, RuleProfile
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import (
     CHOW,
@@ -124,7 +124,21 @@ def validate_settle(
     request: SettleRequest, profiles: ProfileRegistry = BUILTIN_REGISTRY
 ) -> tuple[RuleProfile, list[list[int]]]:
     """The effective profile and each winner's concealed tile counts, or InvalidRequest."""
-    violations = Violations()
+    violations: list[tuple[str, str]] = []
+    profile, all_counts = settle_inputs(request, profiles, violations)
+    if violations or profile is None:  # no profile only with a violation naming why
+        raise InvalidRequest(violations)
+    return profile, all_counts
+
+
+def settle_inputs(
+    request: SettleRequest, profiles: ProfileRegistry, violations: list[tuple[str, str]]
+) -> tuple[RuleProfile | None, list[list[int]]]:
+    """What `validate_settle` checks, each fault appended to ``violations``, for a caller that
+    raises the refusal itself (`rules_core.settle`: a refused request then costs one traceback
+    entry, not two). A plain list, appended to in C: every repeated field of the request is
+    refused by its length before its entries are read, so one request's faults stay a few
+    hundred at most, and `InvalidRequest` lists the first `MAX_VIOLATIONS` of them."""
     add = violations.append
     profile = _check_table(request, add, profiles)
     outcome = request.outcome
@@ -180,8 +194,6 @@ def validate_settle(
             add(FieldViolation(f"{path}.claims", f"must not be negative, got {relation.claims}"))
     if not _is_seat(request.abandoning_seat):
         add(FieldViolation("abandoning_seat", _SEAT_TEXT))
-    if violations or profile is None:  # no profile only with a violation naming why
-        raise InvalidRequest(violations)
     return profile, all_counts
 
 
@@ -267,7 +279,11 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         add(FieldViolation("huangfan_count", f"at most {MAX_HUANGFAN_COUNT}, got {count}"))
     elif profile is not None and profile.huangfan_mode == _PER_LEVEL:
         # Each level doubles: the count after the dice (dice 荒番 adds to it) stays small.
-        added = profile.dice_huangfan.get(dice_throw(dice.first, dice.second), 0) if dice is not None else 0
+        added = 0
+        table = profile.dice_huangfan
+        if dice is not None and table:
+            first, second = dice.first, dice.second
+            added = table.get((first, second) if first <= second else (second, first), 0)  # dice_throw, inline
         if count + added > MAX_PER_LEVEL_COUNT:
             got = f"{count} + {added} from the dice" if added else f"{count}"
             add(
@@ -315,33 +331,40 @@ def _check_declared_seats(declared: tuple[int, ...], add) -> None:
             seen |= 1 << seat
 
 
-_DRAGON_TEXT = "中发白 are flowers under this profile (dragons_are_flowers): a dragon goes in hand.dragon_flowers"
+_DRAGON_TEXT: Final = (
+    "中发白 are flowers under this profile (dragons_are_flowers): a dragon goes in hand.dragon_flowers"
+)
 
 
 def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> None:
     """Dragons under `dragons_are_flowers` (RULES.md section 14.3): never a tile of the hand, the
     winning tile or a passed tile, at most four of each among `dragon_flowers`; without it,
-    `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request)."""
+    `dragon_flowers` stays empty. ``path`` is the winner's (empty for a ListWaits request).
+
+    A dragon among the tiles is the usual mistake under these profiles: its violations are
+    plain ``(field, description)`` tuples, which `InvalidRequest` lists as `FieldViolation`s,
+    without the named tuple's Python constructor."""
     hand_path = f"{path}.hand" if path else "hand"
     dragons = hand.dragon_flowers
     if not profile.dragons_are_flowers:
         add(
-            FieldViolation(
+            (
                 f"{hand_path}.dragon_flowers",
                 f"profile {profile.name!r} has no dragon flowers (dragons_are_flowers is off)",
             )
         )
         return
-    if _holds_dragon(hand.concealed):
-        add(FieldViolation(f"{hand_path}.concealed", _dragons_text(hand.concealed)))
+    concealed = hand.concealed
+    if _holds_dragon(concealed):
+        add((f"{hand_path}.concealed", _dragons_text(concealed)))
     winning = hand.winning_tile
     if winning is not None and winning >= FIRST_DRAGON:
-        add(FieldViolation(f"{hand_path}.winning_tile", _DRAGON_TEXT))
+        add((f"{hand_path}.winning_tile", _DRAGON_TEXT))
     for index, meld in enumerate(hand.melds):
         if _holds_dragon(meld.tiles):
-            add(FieldViolation(f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles)))
-    if len(passed) <= MAX_PASSED and _holds_dragon(passed):
-        add(FieldViolation(f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed)))
+            add((f"{hand_path}.melds[{index}]", _dragons_text(meld.tiles)))
+    if passed and len(passed) <= MAX_PASSED and _holds_dragon(passed):
+        add((f"{path}.passed_tiles" if path else "passed_tiles", _dragons_text(passed)))
     if not dragons:
         return
     if len(dragons) > MAX_DRAGON_FLOWERS:
@@ -532,12 +555,22 @@ def _forms(kind: int, tiles: tuple) -> bool:
     return True
 
 
+_NOTATION: Final = TILE_NOTATION  # compiled: a C static, not a look-up in the module's globals
+
+
 def _dragons_text(tiles) -> str:
     """What is wrong with a list of tiles holding 中发白 under `dragons_are_flowers`: one
-    violation for the list (a hand of dragon pungs would otherwise be a dozen)."""
-    at = [index for index, tile in enumerate(tiles) if tile is not None and tile >= FIRST_DRAGON]
-    shown = " ".join(TILE_NOTATION[tiles[index]] for index in at)
-    return f"{_DRAGON_TEXT}: {shown} at {at}"
+    violation for the list (a hand of dragon pungs would otherwise be a dozen), the dragons and
+    their indexes (``中发白 are flowers ...: C C at [3, 4]``)."""
+    shown: list[str] = []
+    at: list[str] = []
+    index = 0
+    for tile in tiles:
+        if tile is not None and tile >= FIRST_DRAGON:
+            shown.append(_NOTATION[tile])
+            at.append(str(index))
+        index += 1
+    return f"{_DRAGON_TEXT}: {' '.join(shown)} at [{', '.join(at)}]"
 
 
 def _dragon_free(counts: list[int], hand: Hand, passed) -> bool:

@@ -31,7 +31,7 @@ def flower_items(profile: RuleProfile, sources: dict[FlowerSource, int]) -> list
     values = profile.flower_values
     items = []
     for source in sorted(sources):
-        value = values.get(source, 0)
+        value = values[source] if source in values else 0  # not `.get`: a method call on a mappingproxy
         if value:
             items.append(_source_item(source, sources[source], value))
     return items
@@ -63,6 +63,7 @@ def shape_fan_item(pattern: Pattern, fan: int) -> ValueItem:
     return ValueItem(ItemKind.FAN, pattern.name, f"{pattern.name_zh}（牌型番）", f"{pattern.name_en} (shape fan)", fan)
 
 
+@lru_cache(maxsize=1024)
 def fan_cap_item(limit: int, fan: int) -> ValueItem:
     return ValueItem(ItemKind.CAP, "FAN_CAP", f"封顶{limit}番", f"Capped at {limit} fan", limit - fan)
 

@@ -169,12 +169,20 @@ def test_sample_data_covers_every_profile_and_outcome():
     requests = [json.loads(line) for line in (EXAMPLES / "requests.jsonl").read_text().splitlines()]
     pairs = {(r["profile"], r["outcome"]) for r in requests}
     outcomes = {f"OUTCOME_{o.name}" for o in rc.Outcome}
-    source_texts = ("classic", "sankou", "lezi")  # the profiles of RULES.md section 1's source texts
-    assert pairs == {(p, o) for p in source_texts for o in outcomes if o != "OUTCOME_ABANDON" or p == "lezi"}
+    built_in = ("classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng")  # lezi alone has an abandon rule
+    assert pairs == {(p, o) for p in built_in for o in outcomes if o != "OUTCOME_ABANDON" or p == "lezi"}
     answers = [rc.settle_json(r) for r in requests]
-    assert len(requests) == 19 and len({r["requestId"] for r in requests}) == 19
+    assert len(requests) == 37 and len({r["requestId"] for r in requests}) == 37
     not_legal = [a["requestId"] for a in answers if any(not w["legal"] for w in a["winners"])]
-    assert not_legal == ["rules-example-6-not-legal", "rules-example-7-lezi-not-legal", "rules-example-19-not-legal"]
+    assert not_legal == [
+        "rules-example-6-not-legal",
+        "rules-example-7-lezi-not-legal",
+        "rules-example-19-not-legal",
+        "qiaoma-eight-flowers-not-legal",  # RULES.md 14.10.2: no 八花 under qiaoma
+        "qiaoma-not-declared-not-legal",
+        "qiaoma_lezi-no-flowers-on-a-discard-not-legal",
+        "qinghunpeng-no-pattern-not-legal",
+    ]
     for name in ("settle-request.json", "check-win-request.json", "list-waits-request.json"):
         assert json.loads((EXAMPLES / name).read_text())["profile"] == "classic", name
 
@@ -187,7 +195,7 @@ def test_rescore_commands_run_as_written(user_dir, server):  # noqa: F811  (the 
         result = subprocess.run(["bash", "-c", command], cwd=user_dir, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, (command, result.stderr)
     for name in ("local.jsonl", "settled.jsonl", "lezi.jsonl"):
-        assert len((user_dir / "scratch" / name).read_text().splitlines()) == 27, name  # examples/hands.jsonl
+        assert len((user_dir / "scratch" / name).read_text().splitlines()) == 35, name  # examples/hands.jsonl
     local, settled = ((user_dir / "scratch" / n).read_text() for n in ("local.jsonl", "settled.jsonl"))
     assert local == settled
 

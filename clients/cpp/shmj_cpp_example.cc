@@ -71,12 +71,12 @@ bool SettledWin(shmj::ScoringClient& client, const std::string& step, const v1::
 
 bool LegalWin(shmj::ScoringClient& client) { return SettledWin(client, "legal", WorkedExample1()); }
 
-// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲): the overrides make
-// 中发白 flowers and a win need the knock, as the 敲麻 profiles of RULES.md section 14 do.
+// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲), under the built-in
+// qiaoma profile (敲麻, RULES.md 14.10), asked for by name as a backend running a 敲麻 room would:
+// (1 + 4 花) × 2^2 番 = 20 a share.
 bool KnockedWin(shmj::ScoringClient& client) {
   v1::SettleRequest request = WorkedExample1();
-  request.mutable_overrides()->set_dragons_are_flowers(true);
-  request.mutable_overrides()->set_win_requires_declaration(true);
+  request.set_profile("qiaoma");
   request.mutable_winners(0)->mutable_hand()->add_dragon_flowers(v1::TILE_RED);
   request.add_declared_seats(0);
   return SettledWin(client, "knock", request);

@@ -10,6 +10,9 @@
 #   steps.sh install-app VENV APP          the service's wheel from APP into that venv, no index
 #   steps.sh expect-build VENV BUILD       fail unless the venv's rules_core runs BUILD
 #                                          (compiled or pure)
+#   steps.sh suit-table VENV               write advice's table of suits (rules_core/
+#                                          unmelded_suits.bin) into the venv's rules_core with
+#                                          its own search, as make install does; fail unless read
 set -eu
 PYTHON=${PYTHON:-python}
 
@@ -59,8 +62,14 @@ expect-build)
     # from / so that the installed package is imported, not a source tree in the working folder
     (cd / && "$2/bin/python" -c "import rules_core, sys; print('rules_core:', rules_core.BUILD); sys.exit(rules_core.BUILD != sys.argv[1])" "$3")
     ;;
+suit-table)
+    # from / as expect-build; the table's head names the search that wrote it, so it is written
+    # where it is read, by the installed search (about 20 s compiled)
+    (cd / && "$2/bin/python" -c "import rules_core.unmelded_suits_build as table; print(table.build(), 'suits written to', table.TABLE_FILE)" \
+        && "$2/bin/python" -c "import sys; from rules_core import unmelded_suits; sys.exit(unmelded_suits.records() is None and 'the suit table written is not read')")
+    ;;
 *)
-    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS [APP] | install-app VENV APP | expect-build VENV BUILD" >&2
+    echo "usage: $0 build-tools | dependency-wheels DIR | app-wheel DIR | install VENV DEPS [APP] | install-app VENV APP | expect-build VENV BUILD | suit-table VENV" >&2
     exit 2
     ;;
 esac

@@ -12,6 +12,7 @@ import json
 import random
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
@@ -308,6 +309,24 @@ def test_the_columnar_reader_reads_every_row_of_a_batch_and_of_its_slices():
     assert read_requests(batch.slice(37, 50)) == expected[37:87]
     odd = [dict(BASES[0], outcome="OUTCOME_NONE"), BASES[1], dict(BASES[2], requestId="x" * 300)]
     assert read_requests(record_batch(REQUEST, odd)) == [None, expected[1], None]  # left to the bounded reader
+
+
+def test_a_null_list_that_spans_items_reads_as_empty_as_the_row_reader_reads_it():
+    """Arrow lets a null list's offsets span items of the child array: the columnar reader,
+    which cuts lists at Arrow's offsets where a column has no null, takes a null list as empty,
+    as the row reader (which never sees those items) does, and the rows after it keep theirs."""
+    won = [data for data in BASES if data.get("winners")][:6]
+    batch = record_batch(REQUEST, won)
+    winners = batch.column("winners")
+    assert pc.min(winners.value_lengths()).as_py() > 0  # every row has a winner to hide
+    mask = pa.array([False, True, False, True, False, False])
+    hidden = pa.ListArray.from_arrays(winners.offsets, winners.values, mask=mask)
+    batch = batch.set_column(batch.schema.get_field_index("winners"), "winners", hidden)
+    expected = [bounded(data) for data in won]
+    for row in (1, 3):
+        expected[row] = expected[row]._replace(winners=())
+    assert read_requests(batch) == [read_row_request(row) for row in request_rows(batch)] == expected
+    assert read_requests(batch.slice(1, 4)) == expected[1:5]
 
 
 def test_a_row_left_to_the_bounded_reader_leaves_the_rest_of_its_batch_read_as_before():

@@ -57,7 +57,7 @@ def test_map_in_arrow_settles_as_local_rescore_does(spark, tmp_path):
         results = hands.mapInArrow(settle_arrow_batches, from_arrow_schema(RESULT_SCHEMA))
         rows = results.toArrow().to_pylist()
         answers = {row["request_id"]: ParseDict(json_record(row, RESULT), pb.SettleResponse()) for row in rows}
-        assert len(rows) == len(expected) == 27
+        assert len(rows) == len(expected) == 35
         assert answers == expected
     assert expected["ex-1"].seat_deltas == [36.0, -12.0, -12.0, -12.0]
     assert expected["abandon-classic"].error.field_violations[0].field == "outcome"

@@ -48,6 +48,8 @@ def test_each_timing_reports_medians_of_both_sides():
     paths = time_paths(holdings, stand_in)
     advice = time_advice([with_a_draw(h, random.Random(2)) for h in holdings], stand_in)
     assert paths["rules_core_us"] > 0 and advice["rules_core_us"] > 0
+    for group in ("without_melds", "with_melds"):
+        assert paths[f"rules_core_us_{group}"] > 0 and paths[f"mahjong_us_{group}"] >= 0
     assert calls == [sum(h.counts) for h in holdings] + [sum(h.counts) + 1 for h in holdings]
     reviews = time_reviews(simulate_records(3, seed=6))
     assert reviews["records"] >= 1 and reviews["discards"] >= reviews["records"] and reviews["ms_per_discard"] > 0

@@ -4,26 +4,12 @@ instructions under valgrind (docs/PERFORMANCE.md), one line per profile."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.debian_tools import debian_tool
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.under_valgrind import report_lines
 
 
 def test_counts_each_profiles_instructions_against_classic():
-    debian_tool("valgrind"), debian_tool("callgrind_control")  # `make test` installs them
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.families_instructions", "--requests", "30"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    lines = done.stdout.splitlines()
+    lines = report_lines("bench.families_instructions", "--requests", "30")
     assert re.fullmatch(r"  rules_core (compiled|pure), 30 generated requests a profile", lines[0])
     assert re.fullmatch(r"  classic +[\d,]+ instructions per settlement", lines[1])
     for line, profile in zip(lines[2:], ("qiaoma", "qiaoma_lezi", "qinghunpeng"), strict=True):

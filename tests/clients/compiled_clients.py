@@ -22,7 +22,7 @@ SERVICE_PROTOS = sorted((ROOT / "proto/mahjong/shanghai/v1").glob("*.proto"))
 EXAMPLE_OUTPUT = (
     "legal: seat 0 LEGAL PATTERN_ALL_PUNGS PATTERN_CONCEALED, value 12; seat deltas 36 -12 -12 -12\n"
     "illegal: seat 1 NOT LEGAL ILLEGAL_REASON_NO_QUALIFYING_PATTERN; seat deltas 0 0 0 0\n"
-    "knock: seat 0 LEGAL PATTERN_ALL_PUNGS PATTERN_CONCEALED, value 14; seat deltas 42 -14 -14 -14\n"
+    "knock: seat 0 LEGAL PATTERN_ALL_PUNGS PATTERN_CONCEALED, value 20; seat deltas 60 -20 -20 -20\n"
     "malformed: INVALID_ARGUMENT, 2 field violations\n"
     "  winners[0].seat: must be a seat 0-3\n"
     "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"

@@ -50,7 +50,7 @@ def test_the_result_schema_is_the_settle_response_message():
 
 def test_the_sample_covers_every_profile_and_outcome_and_its_two_forms_agree():
     requests = [json.loads(line) for line in example_lines()]
-    assert {r["profile"] for r in requests} == {"classic", "sankou", "lezi"}  # the source texts' profiles
+    assert {r["profile"] for r in requests} == {"classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng"}
     assert {r["outcome"] for r in requests} == {f"OUTCOME_{o.name}" for o in rc.Outcome if o.value}
     nested = pq.read_table(EXAMPLES / "hands.parquet").to_pylist()
     assert [ParseDict(json_record(row), pb.SettleRequest()) for row in nested] == [
@@ -69,7 +69,7 @@ def test_both_input_forms_give_the_records_local_rescore_writes(tmp_path):
     assert isinstance(from_nested, pa.Table)  # Ray's map_batches form: a Table in, a Table out
     assert [as_message(r) for r in from_json.to_pylist()] == local
     assert [as_message(r) for r in from_nested.to_pylist()] == local
-    assert len(local) == 27
+    assert len(local) == 35
     error = from_nested.to_pylist()[-1]
     assert error["request_id"] == "abandon-classic"
     assert error["error"]["field_violations"] == [
@@ -165,8 +165,8 @@ def test_rule_change_report_with_local(tmp_path):
     assert main(["rescore", str(source), "-o", str(after), "--local", "--compare", str(previous), "--no-progress"]) == 0
     changes = json.loads((tmp_path / "after.jsonl.summary.json").read_text())["changes"]
     assert changes == {
-        "records": 27,
-        "matched": 26,
+        "records": 35,
+        "matched": 34,
         "unmatched": 1,
         "without_request_id": 0,
         "changed": 2,

@@ -93,7 +93,7 @@ def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, ca
     # Ranges of 2 kB: several parts, lines cut across range ends, error lines numbered in the file.
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.002) == 0
     err = capsys.readouterr().err
-    assert "35/35" in err  # the progress bar, fed by the workers' events, reached the end
+    assert "43/43" in err  # the progress bar, fed by the workers' events, reached the end
     assert "Dask dashboard" not in err  # this scheduler serves none
     assert len(list(cluster.glob("part-*.jsonl"))) == -(-source.stat().st_size // 2097)  # 0.002 MB
     assert parts(cluster) == local.read_text() == remote.read_text()
@@ -177,7 +177,7 @@ def test_parquet_in_and_out_read_back_with_pyarrow_and_duckdb(tmp_path, schedule
     arguments = ["--dask", scheduler, "--format", "parquet", "--block-size", 0.001, "--no-progress"]
     assert rescore(EXAMPLES / "hands.parquet", "-o", parquet, *arguments) == 0
     files = sorted(parquet.glob("part-*.parquet"))
-    assert len(files) == 3  # one per row group of 10 hands
+    assert len(files) == 4  # one per row group of 10 hands
     expected = [as_message(json.loads(line)) for line in parts(jsonl).splitlines()]
     rows = [row for f in files for row in pq.read_table(f).to_pylist()]
     assert [as_message(row) for row in rows] == expected
@@ -231,7 +231,8 @@ def test_rule_change_report_on_the_cluster_matches_local(tmp_path, scheduler):
     assert rescore(hands, "-o", cluster, *arguments, *change) == 0
     expected = json.loads((tmp_path / "local.jsonl.summary.json").read_text())["changes"]
     assert json.loads((cluster / "summary.json").read_text())["changes"] == expected
-    assert expected["records"] == 27 and set(expected["by_profile"]) == {"lezi"}
+    # the four hands holding a dragon as a flower, refused under lezi, counted under the profile they had
+    assert expected["records"] == 35 and set(expected["by_profile"]) == {"lezi", "qiaoma", "qiaoma_lezi"}
     changes = [
         row for f in sorted((cluster / "changes").glob("part-*.parquet")) for row in pq.read_table(f).to_pylist()
     ]
@@ -395,7 +396,7 @@ def test_ctrl_c_at_any_moment_of_a_local_cluster_job_is_answered_in_one_line(tmp
             continue
         last = err.splitlines()[-1]
         if job.returncode in (0, -signal.SIGINT):  # done before the signal, or done and then stopped by it
-            assert last.startswith("27 records"), (delay, err)
+            assert last.startswith("35 records"), (delay, err)
             assert json.loads((out / "summary.json").read_text())["stopped"] is None
             continue
         assert said.get(last) == job.returncode, (delay, err)
@@ -411,7 +412,7 @@ def test_a_local_cluster_prints_its_dashboard_address(tmp_path, capsys):
     assert rescore(EXAMPLES / "hands.jsonl", "-o", tmp_path / "out", "--dask", "local:1") == 0
     err = capsys.readouterr().err
     assert re.search(r"^Dask dashboard: http://127\.0\.0\.1:\d+/status$", err, re.MULTILINE), err
-    assert "27 records 本次条数 in " in err
+    assert "35 records 本次条数 in " in err
 
 
 def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, scheduler):
@@ -439,7 +440,7 @@ def test_the_compare_index_is_spread_over_the_workers_in_shards(tmp_path, schedu
         assert sorted(per_worker.values()) == [SHARDS_PER_WORKER, SHARDS_PER_WORKER]
         contents = client.gather(shards)
     whole = load_previous([str(previous)])
-    assert len(whole) == 227 and sum(len(shard) for shard in contents) == 227
+    assert len(whole) == 235 and sum(len(shard) for shard in contents) == 235  # 35 hands, 200 requests
     for number, shard in enumerate(contents):
         assert all(bucket_of(key, len(shards)) == number for key in shard)
         assert all(whole[key] == snap for key, snap in shard.items())
@@ -455,13 +456,13 @@ def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, sched
     capsys.readouterr()
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
     said = capsys.readouterr().err
-    assert "36 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
+    assert "54 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
     assert "; 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;" in said
     assert parts(cluster) == local.read_text()
     summary = json.loads((cluster / "summary.json").read_text())
     assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (
-        37,
-        36,
+        55,
+        54,
         1,
         3,
     )

@@ -83,7 +83,7 @@ def test_names_starting_with_an_underscore_or_a_dot_are_skipped_at_any_depth(tmp
     assert rescore(lake, "-o", tmp_path / "out", *arguments) == 0
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["inputs"] == [str(lake / "2026/01/part-1.jsonl"), str(lake / "hands.jsonl")]
-    assert summary["records"] == 54
+    assert summary["records"] == 70  # twice the 35 hands
     # a file, or a directory, named by the user is read whatever its name
     assert rescore(lake / "_temporary", lake / "_stats/s.jsonl", "-o", tmp_path / "named", *arguments) == 0
     summary = json.loads((tmp_path / "named" / "summary.json").read_text())
@@ -100,7 +100,7 @@ def test_parquet_is_read_as_parquet_whatever_its_name(tmp_path, scheduler):  # n
     assert rescore(misnamed, "-o", tmp_path / "misnamed", *arguments) == 0
     assert parts(tmp_path / "misnamed") == parts(tmp_path / "parquet")
     summary = json.loads((tmp_path / "misnamed" / "summary.json").read_text())
-    assert (summary["records"], summary["rejected"]) == (27, 1)
+    assert (summary["records"], summary["rejected"]) == (35, 1)
 
 
 PARQUET = (EXAMPLES / "hands.parquet").read_bytes()

@@ -28,7 +28,7 @@ CLIENTS_MD = ROOT / "docs/CLIENTS.md"
 EXAMPLE_OUTPUT = (
     "legal: seat_deltas [36.0, -12.0, -12.0, -12.0]\n"
     "illegal: seat 1 legal false reasons [ILLEGAL_REASON_NO_QUALIFYING_PATTERN]\n"
-    "knock: value 14.0 seat_deltas [42.0, -14.0, -14.0, -14.0]\n"
+    "knock: value 20.0 seat_deltas [60.0, -20.0, -20.0, -20.0]\n"
     "malformed: INVALID_ARGUMENT\n"
     "  winners[0].hand.concealed: 0 meld(s) leave 14 concealed tiles, got 13\n"
     "deadline: DEADLINE_EXCEEDED\n"

@@ -246,25 +246,21 @@ def test_the_node_example_of_clients_md_runs_as_written(server, tmp_path):
     assert result.stdout == shown == "[ 36, -12, -12, -12 ]\n"
 
 
-# RULES.md section 14: worked example 1 with 红中 held as a flower (Hand.dragon_flowers), under the
-# overrides that make 中发白 flowers and a win need the knock; seat 0 has knocked (declared_seats),
+# RULES.md 14.10: worked example 1 with 红中 held as a flower (Hand.dragon_flowers), under the built-in
+# qiaoma profile asked for by name, as a 敲麻 room's backend would; seat 0 has knocked (declared_seats),
 # or, in the second request, has not.
-KNOCK_OVERRIDES = {"dragons_are_flowers": True, "win_requires_declaration": True}
 DRAGON_FLOWER_WIN = winner(0, "111m 555m 999p EEE 77s", win="7s", flowers="1f 5f", dragon_flowers="C")
 KNOCKED = convert.settle_request_message(
-    rc.SettleRequest(
-        "classic", rc.Outcome.SELF_DRAW, (DRAGON_FLOWER_WIN,), overrides=KNOCK_OVERRIDES, declared_seats=(0,)
-    )
+    rc.SettleRequest("qiaoma", rc.Outcome.SELF_DRAW, (DRAGON_FLOWER_WIN,), declared_seats=(0,))
 )
-NOT_KNOCKED = convert.settle_request_message(
-    rc.SettleRequest("classic", rc.Outcome.SELF_DRAW, (DRAGON_FLOWER_WIN,), overrides=KNOCK_OVERRIDES)
-)
+NOT_KNOCKED = convert.settle_request_message(rc.SettleRequest("qiaoma", rc.Outcome.SELF_DRAW, (DRAGON_FLOWER_WIN,)))
 
 
 def test_the_knock_and_a_dragon_flower_reach_the_server_through_node(server):
     knocked, not_knocked = run_node(server, [{"rpc": "Settle", "request": as_json(m)} for m in (KNOCKED, NOT_KNOCKED)])
-    assert knocked["response"]["seat_deltas"] == [42, -14, -14, -14]  # the dragon flower is one 花 more
+    assert knocked["response"]["seat_deltas"] == [60, -20, -20, -20]  # (1 + 4 花) × 2^2 番, a share
     assert knocked["response"]["winners"][0]["flowers"] == 4  # 1f 5f, 红中, the concealed wind pung
+    assert knocked["response"]["winners"][0]["patterns"] == ["PATTERN_ALL_PUNGS", "PATTERN_CONCEALED"]
     assert not_knocked["response"]["winners"][0]["illegal_reasons"] == ["ILLEGAL_REASON_NOT_DECLARED"]
     assert not_knocked["response"]["seat_deltas"] == [0, 0, 0, 0]
     with ScoringClient(server.address, timeout=10) as client:

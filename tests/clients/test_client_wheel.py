@@ -119,7 +119,7 @@ def test_the_documented_example_runs_with_the_installed_wheel(client_python, ser
 
 def test_the_other_examples_print_what_their_comments_say_with_the_installed_wheel(client_python, server, tmp_path):
     blocks = re.findall(r"```python\n(.*?)```", python_section(), re.S)[1:]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         printed = run_client(client_python, block.replace("127.0.0.1:50051", server.address), tmp_path)
         assert printed.splitlines() == re.findall(r"print\(.*\)  # (.*)", block)

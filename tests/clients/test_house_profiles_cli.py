@@ -10,6 +10,7 @@ import pytest
 
 import rules_core as rc
 from clients.cli import main
+from convert.json_write import error_record
 from convert.profile_digest import profile_digest
 from rules_core.registry import BUILTIN_REGISTRY
 from tests.server.conftest import ROOT, run_server
@@ -136,11 +137,21 @@ def test_a_bad_directory_stops_score_before_anything_runs(profiles, capsys):
 
 
 def expected_lines(profile: str) -> list[dict]:
-    """Each example line settled under lezi with the house overrides, in this process."""
-    return [
-        dict(rc.settle_json(dict(json.loads(line), profile="lezi", overrides=CLUB_A_OVERRIDES)), profile=profile)
-        for line in HANDS.read_text().splitlines()
+    """Each example line settled under lezi with the house overrides, in this process; a hand
+    holding a dragon as a flower (RULES.md section 14) is refused, naming the field."""
+    expected = []
+    for line in HANDS.read_text().splitlines():
+        request = dict(json.loads(line), profile="lezi", overrides=CLUB_A_OVERRIDES)
+        try:
+            expected.append(dict(rc.settle_json(request), profile=profile))
+        except rc.InvalidRequest as error:  # said of the house profile by its name
+            record = error_record(request["requestId"], "INVALID_ARGUMENT", str(error), error.violations)
+            expected.append(json.loads(json.dumps(record).replace("profile 'lezi'", f"profile '{profile}'")))
+    refused = [(e["requestId"], e["error"]["fieldViolations"][0]["field"]) for e in expected if "error" in e]
+    assert refused == [
+        (name, "winners[0].hand.dragon_flowers") for name in ("ex-14.8-1", "ex-14.8-19", "ex-14.10-e2", "ex-14.10-e3")
     ]
+    return expected
 
 
 def test_rescore_local_and_on_dask_settle_under_the_house_profile(profiles, tmp_path, capsys):
@@ -148,7 +159,7 @@ def test_rescore_local_and_on_dask_settle_under_the_house_profile(profiles, tmp_
     common = ["--profile", "shanghai-club-a", "--profiles-dir", str(profiles), "--no-progress"]
     assert main(["rescore", str(HANDS), "-o", str(local), "--local", "--workers", "2", *common]) == 0
     written = [json.loads(line) for line in local.read_text().splitlines()]
-    assert written == expected_lines("shanghai-club-a")  # every line settles under lezi, abandon-classic too
+    assert written == expected_lines("shanghai-club-a")  # under lezi, abandon-classic too
     here = tmp_path / "here.jsonl"  # --workers 1: settled in this process, under the same registry
     assert main(["rescore", str(HANDS), "-o", str(here), "--local", "--workers", "1", *common]) == 0
     assert here.read_text() == local.read_text()

@@ -24,7 +24,7 @@ from tests.clients.test_house_profiles_cli import CLUB_A
 from tests.clients.test_rescore import request_line, summary_of, summary_path
 from tests.server.conftest import ROOT
 
-HANDS = ROOT / "examples" / "hands.jsonl"  # 27 lines, ids ex-1 ... and the abandons
+HANDS = ROOT / "examples" / "hands.jsonl"  # 35 lines, ids ex-1 ... and the abandons
 TOTAL = 40
 ADVICE = "use a new output, or run without --resume (and with --force) to start over"
 
@@ -48,7 +48,7 @@ def rescore_args(source, output, *more) -> list[str]:
 # --- the output resumed must be this job's ----------------------------------------------------
 
 
-@pytest.mark.parametrize(("with_its_summary", "kept"), [(False, 27), (True, 27), (False, 1)])
+@pytest.mark.parametrize(("with_its_summary", "kept"), [(False, 35), (True, 35), (False, 1)])
 def test_resume_refuses_another_inputs_output_and_leaves_it_untouched(with_its_summary, kept, source, tmp_path, capsys):
     """The tester's `cp OTHER_OUTPUT.jsonl OUT.jsonl`: lines 1-27 answered another input's
     requests and the job went on, exit 0. Its summary (same settings) or none (a job killed

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from clients.cli import main
 from clients.rescore_report import dask_summary_line
@@ -19,18 +21,24 @@ def test_a_rule_change_is_reported_in_words(tmp_path, capsys):
     argv = ["rescore", HANDS, "-o", after, "--local", "--no-progress", "--workers", "1", "--profile", "lezi"]
     assert main([*argv, "--override", "ordinary_base=3", "--compare", before]) == 0
     lines = capsys.readouterr().err.splitlines()
+    # under lezi the four hands holding a dragon as a flower (RULES.md section 14) are refused
     assert re.sub(r"in [\d.]+ s \([\d,]+/s\)", "in T", lines[0]) == (
-        "27 lines this run 本次行数 in T; the output holds all 27 lines 行 输出共有: 27 lines settled 已结算行"
-        f", 0 rejected 被拒行; their claimed wins 所报胡牌: 20 legal 合法, 5 not legal 不合法; summary 摘要 in {after}.summary.json"
+        "35 lines this run 本次行数 in T; the output holds all 35 lines 行 输出共有: 31 lines settled 已结算行"
+        f", 4 rejected 被拒行; their claimed wins 所报胡牌: 22 legal 合法, 7 not legal 不合法; summary 摘要 in {after}.summary.json"
     )
     assert lines[1:] == [
-        "27 of 27 matched records changed 有变化 (3 in legality 合法性, 15 in value 牌值, 16 in their seat deltas 输赢,"
-        f" 26 settled under other rules 规则不同); report 报告 in {after}.changes.jsonl",
-        "  by outcome 按结果: abandon 逃跑 2, discard win 点炮 12, eight-flowers win 八花 1, exhaustive draw 流局 1,"
-        " robbing-kong win 抢杠 1, self-draw 自摸 10",
-        "  by pattern 按番型: All pungs 碰碰胡 11, Big hanging (single wait after four melds) 大吊车 2,"
-        " Concealed hand 门清 5, Eight flowers 八花 1, Full flush 清一色 7, Half flush 混一色 2,"
-        " Half flush all pungs 混碰 1, Heavenly hand 天胡 1, Win on a replacement tile 杠开 1, Robbing a kong 抢杠 1",
+        "35 of 35 matched records changed 有变化 (8 in legality 合法性, 22 in value 牌值, 23 in their seat deltas 输赢,"
+        f" 30 settled under other rules 规则不同); report 报告 in {after}.changes.jsonl",
+        "  by outcome 按结果: abandon 逃跑 2, discard win 点炮 16, eight-flowers win 八花 1, exhaustive draw 流局 1,"
+        " robbing-kong win 抢杠 2, self-draw 自摸 13",
+        "  by pattern 按番型: All pungs 碰碰胡 13, Big hanging (single wait after four melds) 大吊车 3,"
+        " Concealed hand 门清 8, Eight flowers 八花 1, Full flush 清一色 7, Half flush 混一色 5,"
+        " Half flush all pungs 混碰 1, Heavenly hand 天胡 1, Win on a replacement tile 杠开 1,"
+        " Win on the last tile 海底捞月 1, No flowers 无花果 / 无花 2, Robbing a kong 抢杠 2",
+    ]
+    refused = [json.loads(line) for line in Path(after).read_text().splitlines() if '"error"' in line]
+    assert [(r["requestId"], r["error"]["fieldViolations"][0]["field"]) for r in refused] == [
+        (name, "winners[0].hand.dragon_flowers") for name in ("ex-14.8-1", "ex-14.8-19", "ex-14.10-e2", "ex-14.10-e3")
     ]
 
 

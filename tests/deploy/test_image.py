@@ -215,6 +215,36 @@ def test_the_wheel_carries_the_compiled_hot_path_where_gcc_is_and_the_source_whe
     assert (wrong.returncode, wrong.stdout) == (1, "rules_core: pure\n")
 
 
+def test_the_image_writes_advices_suit_table_with_the_search_it_installed():
+    runtime = DOCKERFILE.read_text().split(" AS runtime")[1]
+    assert re.search(
+        r"steps\.sh install-app /opt/shmj/venv app && .*steps\.sh suit-table /opt/shmj/venv", runtime, flags=re.S
+    )
+
+
+@NO_GCC
+def test_the_suit_table_step_writes_the_table_the_installed_rules_core_reads(image_venv):
+    (site,) = image_venv.glob("lib/python3*/site-packages")
+    table = site / "rules_core" / "unmelded_suits.bin"
+    table.unlink(missing_ok=True)
+    result = subprocess.run(
+        ["/bin/sh", str(ROOT / STEPS), "suit-table", str(image_venv)], capture_output=True, text=True, env=IMAGE_ENV
+    )
+    assert (result.returncode, result.stdout) == (0, f"405350 suits written to {table}\n"), result.stderr[-2000:]
+    read = subprocess.run(
+        [
+            str(image_venv / "bin/python"),
+            "-c",
+            "from rules_core import unmelded_suits; print(unmelded_suits.records() is not None)",
+        ],
+        capture_output=True,
+        text=True,
+        env=IMAGE_ENV,
+        cwd="/",
+    )
+    assert read.stdout == "True\n", read.stderr[-2000:]
+
+
 def test_the_venv_holds_the_runtime_pins_and_the_service_only(image_venv):
     listed = subprocess.run(
         [str(image_venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True

@@ -12,6 +12,7 @@ from rules_core.build import deal, discard, exhaustive_draw
 from rules_core.records import SettleRecordRequest
 from tests.explorer.test_replay_view import RECORD
 from tests.explorer.test_replay_view import replay as open_replay
+from tests.rules_core.test_advice_knock import KNOCKED
 from tests.rules_core.test_advice_review import EXAMPLE_11, LEZI_CHOW_THEN_PUNG, OTHER_DEALS, SEEN_RECORD
 
 EXAMPLE_11_JSON = json.dumps(settle_record_request_dict(SettleRecordRequest("classic", EXAMPLE_11)))
@@ -139,6 +140,8 @@ def test_a_dead_discard_is_no_choice_and_is_only_counted(page):
     assert river_marks(page, 0) == []
     assert [tile for tile, _ in river_marks(page, 1)] == ["1s", "3s"]
     assert river_marks(page, 1)[1] == ("3s", "reviewed-dead")
+    dead = page.locator(".replay-seat[data-seat='1'] .group.discards .tile").nth(1)
+    assert dead.evaluate("n => getComputedStyle(n).boxShadow") == "rgb(91, 100, 114) 0px 0px 0px 2px"  # grey
     missed = [d["eventIndex"] for d in review_record_json(record)["discards"] if d["reachable"] and not d["agrees"]]
     page.fill("#replay-step", "0")
     page.dispatch_event("#replay-step", "input")
@@ -218,3 +221,67 @@ def test_the_options_shown_agree_with_the_review_at_every_discard(page):
         said = (cells.nth(1).inner_text(), cells.nth(3).inner_text(), cells.nth(5).inner_text())
         value = f"{expected['liveValue']:g}" if expected.get("waits") else ""
         assert said == (str(expected.get("shanten", 0)), str(expected.get("liveTotal", 0)), value), review
+
+
+def step_to(page, index: int) -> None:
+    page.fill("#replay-step", str(index))
+    page.dispatch_event("#replay-step", "input")
+
+
+def test_a_discard_after_the_knock_is_marked_forced_and_only_counted(page):
+    """RULES.md 15.6 under qiaoma: seat 0 knocks (敲, DECLARE) with its 9p at events[5], then draws
+    2m and must let it go at events[13]: that discard is forced (听后摸打), counted apart, never
+    among the best nor a step back, marked so in the river, and passed by when looking for the
+    next discard not among the best. The knocking discard itself is an ordinary choice."""
+    record = settle_record_request_dict(SettleRecordRequest("qiaoma", KNOCKED))
+    reviews = {d["eventIndex"]: d for d in review_record_json(record)["discards"]}
+    assert (reviews[13]["forced"], reviews[13].get("agrees", False), reviews[13].get("backward", False)) == (
+        True,
+        True,
+        False,
+    )
+    open_replay(page, json.dumps(record))
+    assert summary_rows(page) == [
+        ["座位 seat 0", "2", "1", "0", "1", "0", "无 none"],
+        ["座位 seat 1", "1", "1", "0", "0", "0", "无 none"],
+        ["座位 seat 2", "1", "0", "0", "0", "0", "无 none"],
+        ["座位 seat 3", "1", "0", "0", "0", "0", "无 none"],
+    ]
+
+    step_to(page, 4)
+    assert page.inner_text("#replay-event") == "event 4 of 14 第4步: seat 0 knocks 敲"
+    assert page.locator(".discard-review").count() == 0  # the knock is no discard
+    step_to(page, 5)
+    knocking = page.locator(".discard-review")
+    assert knocking.get_attribute("class") == "discard-review agrees"  # the knocking 9p: a choice
+    chosen = reviews[5]["chosen"]
+    assert knocking.locator(".review-words").inner_text() == (
+        f"最佳打法 among the best (打后向听 shanten after 0, 合计 total {chosen['liveTotal']}, "
+        f"剩余价值 live value {chosen['liveValue']:g})"
+    )
+
+    step_to(page, 13)
+    assert page.inner_text("#replay-event") == "event 13 of 14 第13步: seat 0 discards 打出 2m"
+    forced = page.locator(".discard-review")
+    assert (forced.get_attribute("class"), forced.get_attribute("data-event")) == ("discard-review forced", "13")
+    assert forced.locator(".tile").first.get_attribute("data-tile") == "2m"
+    assert forced.locator(".review-words").inner_text() == "听后摸打 forced"
+    assert forced.locator(".better-words, .best-tiles").count() == 0  # no choice, so nothing was better
+    assert river_marks(page, 0) == [("9p", "reviewed-agrees"), ("2m", "reviewed-forced")]
+    river = page.locator(".replay-seat[data-seat='0'] .group.discards .tile")
+    assert river.nth(1).get_attribute("title") == "2m @13: 听后摸打 forced"
+    # each reviewed river tile is ringed, the forced one in a colour of its own (an unreviewed
+    # tile has only its shadow beneath, "0px 2px 0px 0px")
+    rings = river.evaluate_all("nodes => nodes.map(n => getComputedStyle(n).boxShadow)")
+    assert [ring.endswith(" 0px 0px 0px 2px") for ring in rings] == [True, True], rings
+    assert rings[0] != rings[1]
+
+    step_to(page, 0)
+    shown = []
+    while True:
+        page.click("#replay-next-missed")
+        if not page.locator(".discard-review").count():
+            break
+        shown.append(int(page.get_attribute(".discard-review", "data-event")))
+    assert shown == [d for d, r in reviews.items() if r["reachable"] and not r["forced"] and not r.get("agrees")]
+    assert 13 not in shown

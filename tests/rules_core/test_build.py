@@ -49,11 +49,12 @@ def test_the_build_list_is_rules_cores_own_and_then_the_packages_above_it():
     """rules_core names none of the modules above it: the build's list (compile_core) adds them."""
     assert HOT_PATH[: len(RULES_CORE_HOT_PATH)] == RULES_CORE_HOT_PATH
     assert all(m.startswith("rules_core.") for m in RULES_CORE_HOT_PATH)
-    assert [m.split(".")[0] for m in HOT_PATH[len(RULES_CORE_HOT_PATH) :]] == ["convert", "convert", "batch"]
+    assert [m.split(".")[0] for m in HOT_PATH[len(RULES_CORE_HOT_PATH) :]] == ["convert", "convert", "batch", "batch"]
 
 
 def test_this_process_runs_every_hot_module_from_one_build():
-    import batch.fast_requests  # noqa: F401  # the batch reader is on the hot path too
+    import batch.arrow_columns  # noqa: F401  # the nested Arrow reader is on the hot path
+    import batch.fast_requests  # noqa: F401  # and the batch reader of rows and lines
     import convert.json_write  # noqa: F401  # and the JSON writer
     import convert.proto_bytes  # noqa: F401  # and SettleBatch's
     from rules_core import unmelded_suits_build  # noqa: F401  # and the writer of advice's suit table

@@ -218,3 +218,28 @@ def test_the_shortcut_changes_no_built_in_result(winner, name, self_draw):
         assert settle(request) == expected
     finally:
         legality.pungs_reading_always_best = pungs_reading_always_best
+
+
+def test_a_flush_worth_more_than_its_pungs_variant_is_read_with_its_chows():
+    """混一色 raised to 21 beside 混碰's 20: `111m 222m 333m 444m EE` read as three chows and a
+    pung (混一色, 21) is worth more than read as four pungs (混碰 supersedes 混一色, 20)."""
+    overrides = {
+        "lazi_value": 1,
+        "ordinary_base": 0,
+        "qualifying_patterns": [P.ALL_PUNGS, P.HALF_FLUSH],
+        "fan_on_fixed": False,
+        "floor_patterns": [],
+        "flower_values": [],
+        "fan": [],
+        "combine_fixed": CombineFixed.SUM,
+        "fixed_values": [(P.HALF_FLUSH, 21)],
+    }
+    assert not pungs_reading_always_best(resolve_profile("classic", overrides)[0])
+    tiles = tuple(Tile(t) for t in (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, FIRST_HONOUR, FIRST_HONOUR))
+    winner = Winner(0, Hand(tiles, Tile(3), (), ()), (), False, False)
+    request = SettleRequest(
+        profile="classic", outcome=Outcome.DISCARD, winners=(winner,), discarder_seat=1, overrides=overrides
+    )
+    (result,) = settle(request).winners
+    assert (result.legal, result.base_value) == (True, 21)
+    assert set(result.patterns) == {P.HALF_FLUSH, P.CONCEALED}

@@ -8,11 +8,13 @@ record holds the search's answer exactly. Without a current table file (a tree n
 from __future__ import annotations
 
 import random
+import struct
 
 import pytest
 
 from rules_core import target_parts, unmelded_suits
 from rules_core.target_parts import NO_TARGET, SLOTS
+from rules_core.unmelded_suits_build import witnesses
 
 
 def searched(part: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -42,16 +44,20 @@ def test_a_suit_is_ranked_wherever_it_sits_in_the_counts():
     assert unmelded_suits.rank(counts, 9) == unmelded_suits.rank(counts[9:18], 0)
     assert unmelded_suits.rank([0] * 9, 0) == 0
     assert unmelded_suits.rank([0] * 8 + [1], 0) == 1
+    assert unmelded_suits.rank([4, 4, 4, 3, 0, 0, 0, 0, 0], 0) == -1  # 15 tiles: none
 
 
 def test_a_record_holds_the_search_answer_exactly():
     for part in some_suits(300, seed=5):
         answer = searched(part)
-        assert unmelded_suits.decode(unmelded_suits.encode(*answer), 0) == answer, part
+        found = witnesses(part, True) + witnesses(part, False)
+        record = unmelded_suits.encode(*answer, found)
+        assert unmelded_suits.decode(record, 0) == answer, part
+        assert list(struct.unpack_from("<16I", record, unmelded_suits.WITNESSES_AT)) == found, part
 
 
 def test_the_record_of_a_suit_no_target_part_fits_says_so():
-    record = unmelded_suits.encode([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS)
+    record = unmelded_suits.encode([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS, [0] * 16)
     assert len(record) == unmelded_suits.RECORD_SIZE
     assert unmelded_suits.decode(record, 0) == ([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS)
 
@@ -86,6 +92,10 @@ def test_a_table_file_of_another_search_or_size_is_not_read(monkeypatch, tmp_pat
     mapped = unmelded_suits._read()
     assert mapped is not None and mapped[:] == whole.read_bytes()
     mapped.close()
+    monkeypatch.setattr(unmelded_suits, "BUILD_FILE", str(tmp_path / "no-writer.py"))
+    assert unmelded_suits._read() is None  # without the writer that picks the witnesses
+    monkeypatch.undo()
+    monkeypatch.setattr(unmelded_suits, "TABLE_FILE", str(whole))
     monkeypatch.setattr(unmelded_suits, "SEARCH_FILE", str(tmp_path / "no-search.py"))
     assert unmelded_suits._read() is None
 

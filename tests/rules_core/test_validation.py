@@ -1,8 +1,10 @@
 """RULES.md section 3: impossible input is rejected, naming the field as API.md spells it."""
 
+import pickle
+
 import pytest
 
-from rules_core import Dice, Hand, InvalidRequest, Meld, MeldKind, Outcome, Tile, settle
+from rules_core import Dice, FieldViolation, Hand, InvalidRequest, Meld, MeldKind, Outcome, Tile, settle
 from rules_core.build import claims, winner
 from rules_core.requests import replace
 
@@ -235,6 +237,16 @@ def test_the_violations_together_stay_within_their_byte_budget():
     assert len(error.violations) == 8  # 7 of 400 bytes (UTF-8) fit in 3,000, then the count of the rest
     assert error.violations[0] == ("f" * 120 + "… (500 characters)", "d" * 240 + "… (500 characters)")
     assert error.violations[7] == ("request", "23 more violation(s) not listed")
+
+
+def test_a_refusal_keeps_its_violations_and_message_across_a_process_boundary():
+    error = InvalidRequest(
+        [FieldViolation("winners[0].seat", "must be a seat 0-3"), ("dealer_seat", "must be a seat 0-3")]
+    )
+    for refusal in (error, pickle.loads(pickle.dumps(error))):
+        assert refusal.violations == [("winners[0].seat", "must be a seat 0-3"), ("dealer_seat", "must be a seat 0-3")]
+        assert str(refusal) == "winners[0].seat: must be a seat 0-3; dealer_seat: must be a seat 0-3"
+        assert repr(refusal) == "InvalidRequest('winners[0].seat: must be a seat 0-3; dealer_seat: must be a seat 0-3')"
 
 
 def test_a_request_id_is_at_most_256_bytes():

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/proto"
 
 	"shmj/clients/go/scoring"
 	v1 "shmj/gen/go/mahjong/shanghai/v1"
@@ -121,11 +120,12 @@ func illegalWin(client *scoring.Client) bool {
 	return true
 }
 
-// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲): the overrides make
-// 中发白 flowers and a win need the knock, as the 敲麻 profiles of RULES.md section 14 do.
+// Worked example 1 with 红中 held as a flower, by a seat that has knocked (敲), under the built-in
+// qiaoma profile (敲麻, RULES.md 14.10), asked for by name as a backend running a 敲麻 room would:
+// (1 + 4 花) × 2^2 番 = 20 a share.
 func knockedWin(client *scoring.Client) bool {
 	request := workedExample1()
-	request.Overrides = &v1.RuleProfile{DragonsAreFlowers: proto.Bool(true), WinRequiresDeclaration: proto.Bool(true)}
+	request.Profile = "qiaoma"
 	request.Winners[0].Hand.DragonFlowers = []v1.Tile{v1.Tile_TILE_RED}
 	request.DeclaredSeats = []int32{0}
 	return settledWin(client, "knock", request)

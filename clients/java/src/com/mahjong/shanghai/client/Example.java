@@ -5,7 +5,6 @@ import com.mahjong.shanghai.v1.Hand;
 import com.mahjong.shanghai.v1.Meld;
 import com.mahjong.shanghai.v1.MeldKind;
 import com.mahjong.shanghai.v1.Outcome;
-import com.mahjong.shanghai.v1.RuleProfile;
 import com.mahjong.shanghai.v1.SettleBatchRequest;
 import com.mahjong.shanghai.v1.SettleRequest;
 import com.mahjong.shanghai.v1.SettleResponse;
@@ -106,13 +105,14 @@ public final class Example {
 
     /**
      * Worked example 1 with 红中 held as a flower (Hand.dragon_flowers), by seat 0, which has
-     * knocked (declared_seats), under the overrides that make 中发白 flowers and a win need the knock.
+     * knocked (declared_seats), under the built-in qiaoma profile (敲麻, RULES.md 14.10), asked for
+     * by name as a backend running a 敲麻 room would: (1 + 4 花) × 2^2 番 = 20 a share.
      */
     static SettleRequest knockedWin() {
         SettleRequest request = workedExample1();
         Winner winner = request.getWinners(0);
         return request.toBuilder()
-                .setOverrides(RuleProfile.newBuilder().setDragonsAreFlowers(true).setWinRequiresDeclaration(true))
+                .setProfile("qiaoma")
                 .setWinners(0, winner.toBuilder().setHand(winner.getHand().toBuilder().addDragonFlowers(Tile.TILE_RED)))
                 .addDeclaredSeats(0)
                 .build();

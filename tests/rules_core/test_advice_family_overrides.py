@@ -1,0 +1,146 @@
+"""RULES.md 15.2-15.3 under overrides of the section 14 fields that change which hands are legal:
+a target is a hand legal as a plain self-draw, so a `min_fan` minimum (14.10.1, `TOO_FEW_FAN`)
+takes the hands with too few 番 away from every path; seven pairs that carry no qualifying
+pattern win as 垃圾胡 (ORDINARY) where ordinary hands win, and through `CONCEALED` where that
+qualifies; `NO_FLOWERS` is a path where it qualifies. Each example's winning tiles are also
+found by brute force, judged by the settlement's own legality; generated holdings under these
+overrides are held to brute force as the profiles' own are."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core.build import hand
+from rules_core.patterns import Pattern
+from rules_core.tiles import ALL_TILES
+from tests.rules_core.advice_helpers import paths, waits
+from tests.rules_core.test_advice_brute_force import counts_of
+from tests.rules_core.test_advice_families import advice
+from tests.rules_core.test_advice_families_brute_force import (
+    check_acting,
+    check_waiting,
+    completing,
+    holdings,
+    profile_of,
+)
+
+SHAPES = [
+    Pattern.ALL_PUNGS,
+    Pattern.HALF_FLUSH,
+    Pattern.FULL_FLUSH,
+    Pattern.HALF_FLUSH_PUNGS,
+    Pattern.FULL_FLUSH_PUNGS,
+    Pattern.ALL_HONOURS,
+    Pattern.ALL_HONOURS_PUNGS,
+    Pattern.EIGHT_FLOWERS,
+]
+# Seven pairs a shape, but SEVEN_PAIRS not a qualifying pattern.
+PAIRS_UNQUALIFIED = {"seven_pairs": True, "qualifying_patterns": SHAPES}
+PAIRS_CONCEALED = {"seven_pairs": True, "qualifying_patterns": [*SHAPES, Pattern.CONCEALED]}
+NO_FLOWERS_QUALIFIES = {"qualifying_patterns": [*SHAPES, Pattern.NO_FLOWERS]}
+
+
+def winning(text: str, name: str, overrides=None) -> str:
+    """The tiles that make a legal self-draw of a waiting holding, by brute force."""
+    holding = hand(text)
+    found = completing(profile_of(name, overrides), holding, counts_of(holding))
+    return " ".join(ALL_TILES[t].notation for t in found)
+
+
+def test_a_fan_minimum_leaves_an_ordinary_qiaoma_hand_no_target():
+    # 14.10.3 item 4: 一番和 (min_fan 1). 123m 456p 789s 111s EE has no 番 on a self-draw (无花
+    # has none in qiaoma), so the only path, ORDINARY, loses its targets: the holding is dead.
+    text = "[123m@0] [456p@0] 789s 11s EE"
+    assert (advice(text, "qiaoma").shanten, winning(text, "qiaoma")) == (0, "1s")
+    result = advice(text, "qiaoma", overrides={"min_fan": 1})
+    assert (result.reachable, result.shanten, result.paths) == (False, None, ())
+    assert winning(text, "qiaoma", {"min_fan": 1}) == ""
+
+
+def test_a_fan_minimum_takes_a_path_away_by_the_targets_flowers():
+    # qiaoma_lezi with min_fan 2: 兜底番 1, and a full flush has no 牌型番, so with an exposed
+    # meld a full flush wins only with 无花果 (+1), and so does 垃圾胡; a half flush has 1 牌型番.
+    text = "[123m@0] 456m 789m 234m E"
+    bare = advice(text, "qiaoma_lezi", overrides={"min_fan": 2})
+    assert paths(bare) == ["HALF_FLUSH 万 0", "FULL_FLUSH 万 1", "ORDINARY 1"]
+    assert (waits(bare.waits), winning(text, "qiaoma_lezi", {"min_fan": 2})) == ("E:3=9", "E")
+    flowered = advice(f"{text} 1f", "qiaoma_lezi", overrides={"min_fan": 2})
+    assert paths(flowered) == ["HALF_FLUSH 万 0"]
+    assert waits(flowered.waits) == "E:3=8"
+    # The same holding with a flower and no minimum keeps both paths.
+    assert paths(advice(f"{text} 1f", "qiaoma_lezi")) == ["HALF_FLUSH 万 0", "FULL_FLUSH 万 1", "ORDINARY 1"]
+
+
+def test_a_fan_minimum_counts_the_targets_own_wind_pung_as_flowers():
+    # 垃圾胡 with min_fan 2 needs 无花果: 111s with the EE pair has 0 花 (2 番), EEE has 1 (1 番).
+    text = "[123m@0] 456p 789s EE 11s"
+    assert waits(advice(text, "qiaoma_lezi").waits) == "1s:2=6 E:2=4"
+    result = advice(text, "qiaoma_lezi", overrides={"min_fan": 2})
+    assert (paths(result), waits(result.waits)) == (["ORDINARY 0", "HALF_FLUSH 万 8", "FULL_FLUSH 万 10"], "1s:2=6")
+    assert winning(text, "qiaoma_lezi", {"min_fan": 2}) == "1s"
+
+
+def test_a_fan_minimum_above_every_target_leaves_the_holding_dead():
+    # qiaoma_lezi with seven pairs and min_fan 4: 七对 is 兜底 1 + 1 + 门清 1, four only with
+    # 无花果; with a flower no hand reaches four 番 on a plain self-draw.
+    text = "11m 22m 5555p 77s 99s E"
+    result = advice(text, "qiaoma_lezi", overrides={"seven_pairs": True, "min_fan": 4})
+    assert (paths(result)[:2], waits(result.waits)) == (["SEVEN_PAIRS 0", "ALL_PUNGS 2"], "E:3=12")
+    flowered = advice(f"{text} 2f", "qiaoma_lezi", overrides={"seven_pairs": True, "min_fan": 4})
+    assert not flowered.reachable
+    assert winning(f"{text} 2f", "qiaoma_lezi", {"seven_pairs": True, "min_fan": 4}) == ""
+
+
+def test_seven_pairs_that_do_not_qualify_win_as_ordinary_hands():
+    # 14.8 example 9's holding: with SEVEN_PAIRS not qualifying, 11m 22m 5555p 77s 99s EE is a
+    # complete hand with no qualifying pattern: 垃圾胡 in qiaoma_lezi. It still lists SEVEN_PAIRS,
+    # whose 牌型番 counts: (3 + 1) x (兜底 1 + 七对 1 + 门清 1) = 12.
+    text = "11m 22m 5555p 77s 99s E 2f"
+    result = advice(text, "qiaoma_lezi", overrides=PAIRS_UNQUALIFIED)
+    assert (result.shanten, paths(result)[:2]) == (0, ["ORDINARY 0", "ALL_PUNGS 2"])
+    assert waits(result.waits) == "E:3=12"
+    assert winning(text, "qiaoma_lezi", PAIRS_UNQUALIFIED) == "E"
+    # 清混碰 has no 垃圾胡: such seven pairs never win, and the holding is two from 碰碰胡.
+    unqualified = advice(text, "qinghunpeng", overrides=PAIRS_UNQUALIFIED)
+    assert (unqualified.shanten, paths(unqualified)[0]) == (2, "ALL_PUNGS 2")
+    assert winning(text, "qinghunpeng", PAIRS_UNQUALIFIED) == ""
+
+
+def test_seven_pairs_join_the_concealed_path_where_concealed_qualifies():
+    # Every seven-pairs hand is 门清: with CONCEALED qualifying it wins through it, (2 + 1) x 2 = 6.
+    text = "11m 22m 5555p 77s 99s E 2f"
+    result = advice(text, "qinghunpeng", overrides=PAIRS_CONCEALED)
+    assert (result.shanten, paths(result)[:2], waits(result.waits)) == (0, ["CONCEALED 0", "ALL_PUNGS 2"], "E:3=6")
+    assert winning(text, "qinghunpeng", PAIRS_CONCEALED) == "E"
+
+
+def test_no_flowers_is_a_path_where_it_qualifies():
+    # classic with NO_FLOWERS qualifying: a mixed hand of 0 花 wins; a flower takes the path away.
+    text = "123m 456p 789s 234s E"
+    result = advice(text, "classic", overrides=NO_FLOWERS_QUALIFIES)
+    assert (paths(result)[:2], waits(result.waits)) == (["NO_FLOWERS 0", "HALF_FLUSH 条 6"], "E:3=6")
+    assert winning(text, "classic", NO_FLOWERS_QUALIFIES) == "E"
+    flowered = advice(f"{text} 1f", "classic", overrides=NO_FLOWERS_QUALIFIES)
+    assert (flowered.shanten, paths(flowered)[0]) == (6, "HALF_FLUSH 条 6")
+
+
+OVERRIDE_TABLES = (
+    ("qiaoma", {"min_fan": 1}),
+    ("qiaoma_lezi", {"min_fan": 2}),
+    ("qiaoma_lezi", {"min_fan": 3, "seven_pairs": True}),
+    ("qinghunpeng", {"min_fan": 2, "seven_pairs": True}),
+    ("qiaoma_lezi", PAIRS_UNQUALIFIED),
+    ("qinghunpeng", PAIRS_CONCEALED),
+    ("qinghunpeng", NO_FLOWERS_QUALIFIES),
+    ("classic", {"min_fan": 2}),
+)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_an_acting_holding_under_overrides_wins_or_is_one_exchange_away_as_its_shanten_says(seed):
+    check_acting(holdings(seed, 32, waiting=False, tables=OVERRIDE_TABLES))
+
+
+@pytest.mark.parametrize("seed", [23, 24, 25])
+def test_a_waiting_holding_under_overrides_is_ready_exactly_on_its_winning_tiles(seed):
+    check_waiting(holdings(seed, 48, waiting=True, tables=OVERRIDE_TABLES))
