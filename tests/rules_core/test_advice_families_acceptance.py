@@ -6,10 +6,10 @@ seats, dealers, dice, 荒番 counts, now and then `seven_pairs`) and on simulate
 profile (the knock and its forced discards, dragons drawn as flowers), `advise_json` and
 `review_record_json` give exactly the reference's whole answer.
 
-Two overrides whose targets the engine does not yet judge as section 14 does are held apart, each
-with a holding the engine gets wrong, as strict expected failures: `min_fan` (a target must be a
-legal self-draw, so one short of the 番 is no target) and `seven_pairs` without `SEVEN_PAIRS`
-qualifying (seven pairs is then a complete 垃圾胡 where ordinary hands win).
+Two overrides whose targets section 14 changes are also held to it on holdings of their own,
+each with a holding spelt out: `min_fan` (a target must be a legal self-draw, so one short of
+the 番 is no target) and `seven_pairs` without `SEVEN_PAIRS` qualifying (seven pairs is then a
+complete 垃圾胡 where ordinary hands win).
 
 The default run is small enough for `make test`. SHMJ_ADVICE_ACCEPTANCE=N multiplies it;
 `make advice-differential` runs 20 times as many.
@@ -37,7 +37,6 @@ from tests.rules_core.reference_families.tiles import hand
 SCALE = int(os.environ.get("SHMJ_ADVICE_ACCEPTANCE", "1"))
 WAITING, ACTING, RECORDS = 200 * SCALE, 10 * SCALE, 3 * SCALE  # per profile
 SEED = {"qiaoma": 0, "qiaoma_lezi": 1, "qinghunpeng": 2}
-ENGINE_PENDING = "the engine's targets do not apply this override yet (rules_core/distance_families.py)"
 
 
 @pytest.mark.parametrize("profile", FAMILY_PROFILES)
@@ -117,8 +116,8 @@ def test_reviews_of_simulated_records_agree_with_the_reference(record):
 
 def test_a_simulated_qiaoma_record_under_review_has_forced_discards():
     """The knock is exercised: some reviewed record has a discard that 15.6 calls forced."""
-    reviewed = [review(r) for r in _records("qiaoma") if _forced(r)]
-    assert any(s["forcedDiscards"] for r in reviewed for s in r["seats"])
+    reviewed = review(next(r for r in _records("qiaoma") if _forced(r)))
+    assert any(seat["forcedDiscards"] for seat in reviewed["seats"])
 
 
 def _request(text: str, profile: str, overrides: dict) -> dict:
@@ -175,19 +174,16 @@ def test_the_reference_holds_min_fan_and_seven_pairs_not_qualifying_as_written()
     assert _summary(advise(SEVEN_PAIRS_ORDINARY)) == SEVEN_PAIRS_ORDINARY_ANSWER
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_PENDING)
 def test_engine_min_fan_makes_a_too_poor_wait_no_target():
     assert _summary(engine_answer(advise_json(MIN_FAN))) == MIN_FAN_ANSWER
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_PENDING)
 def test_engine_seven_pairs_not_qualifying_is_an_ordinary_target():
     assert _summary(engine_answer(advise_json(SEVEN_PAIRS_ORDINARY))) == SEVEN_PAIRS_ORDINARY_ANSWER
 
 
-@pytest.mark.xfail(strict=True, reason=ENGINE_PENDING)
 @pytest.mark.parametrize("switches", ["min_fan", "seven_pairs_ordinary"])
-def test_holdings_under_pending_overrides_agree_with_the_reference(switches):
+def test_holdings_under_min_fan_and_unqualified_seven_pairs_agree_with_the_reference(switches):
     rng = random.Random(6500)
     for index in range(30 * SCALE):
         profile = FAMILY_PROFILES[index % 3] if switches == "min_fan" else FAMILY_PROFILES[1 + index % 2]
