@@ -321,10 +321,13 @@ families-differential:
 
 .PHONY: advice-differential
 # RULES.md section 15 against the independent reference of tests/rules_core/reference_advice: 20 times
-# the holdings and records make test runs (2,400 waiting and 120 acting holdings, 40 records; minutes).
+# the holdings and records make test runs. classic, sankou, lezi: 2,400 waiting and 120 acting holdings,
+# 40 records; qiaoma, qiaoma_lezi, qinghunpeng: 4,000 waiting and 200 acting holdings and 60 records
+# each (tens of minutes).
 ADVICE_SCALE ?= 20
 advice-differential:
-	SHMJ_ADVICE_ACCEPTANCE=$(ADVICE_SCALE) $(PY) -m pytest tests/rules_core/test_advice_acceptance.py -q
+	SHMJ_ADVICE_ACCEPTANCE=$(ADVICE_SCALE) $(PY) -m pytest tests/rules_core/test_advice_acceptance.py \
+		tests/rules_core/test_advice_families_acceptance.py -q
 
 .PHONY: soak
 # Ten minutes at a fixed rate, 10% malformed, against two workers: RSS, fds and latency over time.

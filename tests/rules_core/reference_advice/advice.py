@@ -1,11 +1,16 @@
 """RULES.md 15.4-15.5 from the rules alone: useful tiles, live counts, options, order, best, waits.
-Values are the engine's settlement of a self-draw (`settle_json`), as 15.5 defines them."""
+Values are the settlement of a self-draw, as 15.5 defines them: the engine's `settle_json` under
+`classic`, `sankou` and `lezi`, and under the profiles of section 14 the independent reference of
+tests/rules_core/reference_families, by the seat counted as having knocked."""
 
 from __future__ import annotations
 
 from rules_core import settle_json
+from tests.rules_core.reference_families import reference_settle
+from tests.rules_core.reference_families.profiles import effective
 
 from .distance import ORDINARY, Melds, path_distances
+from .families import FAMILY_PROFILES, FamilyMelds, family_path_distances
 
 TILE_NAMES = (
     [f"TILE_M{n}" for n in range(1, 10)]
@@ -44,6 +49,9 @@ QUALIFYING = {  # section 4
 class Rules:
     def __init__(self, request: dict) -> None:
         overrides = request.get("overrides", {})
+        self.family = effective(request["profile"], overrides) if request["profile"] in FAMILY_PROFILES else None
+        if self.family is not None:
+            return
         if "qualifyingPatterns" in overrides:
             self.qualifying = {PATTERN_NUMBERS[p] for p in overrides["qualifyingPatterns"]}
         else:
@@ -57,6 +65,8 @@ class Holding:
         self.concealed = [TILE_INDEX[t] for t in hand.get("concealed", [])]
         self.meld_list = [(m["kind"], [TILE_INDEX[t] for t in m["tiles"]]) for m in hand.get("melds", [])]
         self.melds = Melds(self.meld_list)
+        flower_tiles = len(set(hand.get("flowers", []))) + len(hand.get("dragonFlowers", []))
+        self.family_melds = FamilyMelds(self.meld_list, flower_tiles)
         self.hand = hand
 
     def counts(self, extra: int | None = None, without: int | None = None) -> list:
@@ -88,6 +98,9 @@ class Advisor:
         key = tuple(counts)
         if key not in self._cache:
             r = self.rules
+            if r.family is not None:
+                self._cache[key] = family_path_distances(counts, self.holding.family_melds, r.family)
+                return self._cache[key]
             self._cache[key] = path_distances(counts, self.holding.melds, r.qualifying, r.ordinary_wins, r.seven_pairs)
         return self._cache[key]
 
@@ -115,8 +128,12 @@ class Advisor:
             for k, v in self.request.items()
             if k in ("profile", "overrides", "dealerSeat", "dice", "huangfanCount")
         }
-        settle.update(outcome="OUTCOME_SELF_DRAW", winners=[{"seat": self.request.get("seat", 0), "hand": hand}])
-        winner = settle_json(settle)["winners"][0]
+        seat = self.request.get("seat", 0)
+        settle.update(outcome="OUTCOME_SELF_DRAW", winners=[{"seat": seat, "hand": hand}])
+        if self.rules.family is not None:  # 15.2: the seat counted as having knocked
+            winner = reference_settle(dict(settle, declaredSeats=[seat]))["winners"][0]
+        else:
+            winner = settle_json(settle)["winners"][0]
         assert winner["legal"], ("a reference wait that the engine's settle finds illegal", concealed, tile, winner)
         return float(winner["value"])
 
@@ -177,7 +194,29 @@ class Advisor:
         ]
 
 
+class Refused(ValueError):
+    """A request 15.4 refuses, with the fields it names."""
+
+    def __init__(self, fields: list) -> None:
+        super().__init__(", ".join(fields))
+        self.fields = fields
+
+
+def refused_fields(request: dict) -> list:
+    """15.4 under section 14: a dragon cannot be seen as a tile where dragons are flowers, and is
+    refused at `seen[i]`."""
+    profile = request["profile"]
+    if profile not in FAMILY_PROFILES or not effective(profile, request.get("overrides")).dragons_are_flowers:
+        return []
+    dragons = TILE_NAMES[31:]
+    return [f"seen[{i}]" for i, tile in enumerate(request.get("seen", [])) if tile in dragons]
+
+
 def advise(request: dict) -> dict:
     """The AdviseResponse of RULES.md 15 for an AdviseRequest (proto3 JSON, lowerCamelCase names,
-    enum names), less `engineVersion` and `profileDigest`."""
+    enum names), less `engineVersion` and `profileDigest`; `Refused` for a dragon seen where
+    dragons are flowers."""
+    fields = refused_fields(request)
+    if fields:
+        raise Refused(fields)
     return Advisor(request).answer()

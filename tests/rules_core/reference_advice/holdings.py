@@ -24,15 +24,29 @@ def _sets(rng: random.Random, style: str) -> tuple[list, list]:
             return list(range(suit, suit + 9)) + list(range(27, 34))
         return list(range(34))
 
-    pool = tiles_of()
+    return sets_and_pair(rng, tiles_of(), chows=style != "pungs")
+
+
+def sets_and_pair(rng: random.Random, pool: list, chows: bool) -> tuple[list, list]:
+    """Four sets of the tiles of ``pool`` (a chow six times in ten where one fits) and a pair."""
     sets = []
     for _ in range(4):
         t = rng.choice(pool)
-        if style != "pungs" and t < 27 and t % 9 <= 6 and t + 2 in pool and rng.random() < 0.6:
+        if chows and t < 27 and t % 9 <= 6 and t + 2 in pool and rng.random() < 0.6:
             sets.append([t, t + 1, t + 2])
         else:
             sets.append([t] * 3)
     return sets, [rng.choice(pool)] * 2
+
+
+def exchange(rng: random.Random, concealed: list, held: list, pool: list, most: int) -> None:
+    """Up to ``most`` of the concealed tiles exchanged for tiles of ``pool`` (four copies at most)."""
+    for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 4)[: most + 3])):
+        out = rng.randrange(len(concealed))
+        new = rng.choice([t for t in pool if held[t] < 4])
+        held[concealed[out]] -= 1
+        held[new] += 1
+        concealed[out] = new
 
 
 def _profile(rng: random.Random, switches: str) -> tuple[str, dict]:
@@ -80,12 +94,7 @@ def random_request(rng: random.Random, waiting: bool, switches: str = "none") ->
             held[t] += 1
         if max(held) > 4:
             continue
-        for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 4))):
-            out = rng.randrange(len(concealed))
-            new = rng.choice([t for t in range(34) if held[t] < 4])
-            held[concealed[out]] -= 1
-            held[new] += 1
-            concealed[out] = new
+        exchange(rng, concealed, held, list(range(34)), most=4)
         if waiting:
             held[concealed.pop(rng.randrange(len(concealed)))] -= 1
         seen = []

@@ -1,12 +1,18 @@
 """RULES.md 15.6 from the rules alone: a hand record replayed event by event, each DISCARD reviewed
-with the reference advice of the holding just before it and the tiles then seen face up. The passes
-(漏胡) are section 13's, taken from the engine's `settle_record_json`."""
+with the reference advice of the holding just before it and the tiles then seen face up; a
+discard after a seat's knocking discard (the one right after its DECLARE) is forced, and where
+dragons are flowers a drawn dragon joins the seat's dragon flowers (14.6). The passes (漏胡) are
+section 13's, taken from the engine's `settle_record_json`."""
 
 from __future__ import annotations
 
 from rules_core import settle_record_json
+from tests.rules_core.reference_families.profiles import effective
 
 from .advice import TILE_INDEX, advise
+from .families import FAMILY_PROFILES
+
+DRAGON_TILES = ("TILE_RED", "TILE_GREEN", "TILE_WHITE")
 
 MELD_OF_CLAIM = {
     "EVENT_KIND_CHOW": "MELD_KIND_CHOW",
@@ -56,6 +62,9 @@ def review(record: dict) -> dict:
     last_discard = None
     reviews = []
     context = {k: v for k, v in record.items() if k in ("profile", "overrides", "dealerSeat", "dice", "huangfanCount")}
+    family = record["profile"] in FAMILY_PROFILES
+    dragons = family and effective(record["profile"], record.get("overrides")).dragons_are_flowers
+    dragon_flowers = DRAGON_TILES if dragons else ()
     for index, event in enumerate(record["events"]):
         kind, s = event["kind"], event.get("seat", 0)
         seat = seats[s]
@@ -64,7 +73,9 @@ def review(record: dict) -> dict:
             seat.flowers = list(event.get("flowers", []))
             seat.dragon_flowers = list(event.get("dragonFlowers", []))
         elif kind == "EVENT_KIND_DRAW":
-            if "tile" in event:
+            if event.get("tile") in dragon_flowers:  # 14.6: a drawn dragon is a flower there
+                seat.dragon_flowers.append(event["tile"])
+            elif "tile" in event:
                 seat.concealed.append(event["tile"])
             else:
                 seat.flowers.append(event["flower"])

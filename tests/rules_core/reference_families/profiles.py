@@ -205,7 +205,8 @@ _NEGATED = {"allHonoursNeedShape": "all_honours_any_shape"}  # wire spellings wh
 
 def effective(name: str, overrides: dict | None) -> Profile:
     """The named profile with ``overrides`` (proto3 JSON names) applied. ``capLaziExtra`` is the
-    wire spelling of `cap_lazi` - 1 (the start of section 14)."""
+    wire spelling of `cap_lazi` - 1 (the start of section 14); ``qualifyingPatterns`` replaces the
+    list, as a repeated override field does."""
     overrides = dict(overrides or {})
     profile = PROFILES[name]
     extra = overrides.pop("capLaziExtra", None)
@@ -214,6 +215,9 @@ def effective(name: str, overrides: dict | None) -> Profile:
         profile = replace(profile, cap=None)
     elif extra is not None or profile.cap is None:  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
         profile = replace(profile, cap=(1 + (extra or 0)) * profile.lazi_value)
+    if "qualifyingPatterns" in overrides:  # a list replaces the profile's (enum names on the wire)
+        names = overrides.pop("qualifyingPatterns")
+        profile = replace(profile, qualifying=frozenset(p.removeprefix("PATTERN_") for p in names))
     for wire, name in _NEGATED.items():
         if wire in overrides:
             profile = replace(profile, **{name: not overrides.pop(wire)})
