@@ -15,9 +15,11 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Any
 
-import numpy as np
-import pyarrow as pa  # type: ignore[import-untyped]  # no stubs are published
-import pyarrow.compute as pc  # type: ignore[import-untyped]
+# Typed as Any where they are not installed: the server's install compiles this module too
+# (`make install-server`) without the batch packages, which only a batch job imports it with.
+import numpy as np  # type: ignore[import-not-found, unused-ignore]
+import pyarrow as pa  # type: ignore[import-untyped, import-not-found, unused-ignore]  # no stubs are published
+import pyarrow.compute as pc  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from batch.arrow_schema import REQUEST_SCHEMA
 from batch.fast_requests import FLOWERS, MELD_KINDS, OUTCOMES, TILES

@@ -125,3 +125,26 @@ def test_the_build_is_judged_by_the_digests_of_the_sources_it_compiled(tmp_path)
     build, origins = build_of({}, tmp_path)
     assert build == "pure"
     assert [Path(o).name for o in origins][: len(RULES_CORE_HOT_PATH)] == SOURCES[: len(RULES_CORE_HOT_PATH)]
+
+
+# Import names of the server's pins where they differ from the distribution's name.
+IMPORT_NAMES = {"protobuf": "google", "grpcio": "grpc", "PyYAML": "yaml", "googleapis-common-protos": "google"}
+
+
+def test_the_hot_path_compiles_with_the_servers_packages_only():
+    """`make install-server` (what `make run` installs) compiles the hot path before the batch
+    and test packages (pyarrow, numpy) are installed: whatever else a hot module imports must be
+    a server pin, or imported under an ignore that lets mypy take it as Any; otherwise a fresh
+    clone's server runs the slower source. Type-checked as mypyc does, without site-packages."""
+    pins = (ROOT / "requirements.txt").read_text().splitlines()
+    names = {line.split("==")[0].strip() for line in pins if line.strip() and not line.startswith("#")}
+    allowed = {IMPORT_NAMES.get(name, name.replace("-", "_").lower()) for name in names}
+    files = [os.path.relpath(source_file(module), ROOT) for module in HOT_PATH]
+    command = [sys.executable, "-m", "mypy", "--no-site-packages", "--follow-imports=silent", "--no-incremental"]
+    process = subprocess.run([*command, *files], cwd=ROOT, capture_output=True, text=True)
+    missing = {
+        line.split('module named "')[1].split('"')[0] for line in process.stdout.splitlines() if "module named" in line
+    }
+    errors = [line for line in process.stdout.splitlines() if ": error:" in line and "module named" not in line]
+    assert errors == []
+    assert {name for name in missing if name.split(".")[0] not in allowed} == set()
