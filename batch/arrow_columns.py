@@ -220,8 +220,9 @@ def _hands(column: Column) -> tuple[list, bool]:
     winning, winning_clean = column.get(f, "winning_tile").members(TILE_NAMES)
     melds, melds_clean = _melds(column.get(f, "melds"))
     flowers, flowers_clean = _names(column.get(f, "flowers"), FLOWER_NAMES, MAX_LENGTHS["flowers"])
-    clean = concealed_clean and winning_clean and melds_clean and flowers_clean
-    return _build(Hand, (concealed, winning, melds, flowers), clean)
+    dragons, dragons_clean = _names(column.get(f, "dragon_flowers"), TILE_NAMES, MAX_LENGTHS["dragon_flowers"])
+    clean = concealed_clean and winning_clean and melds_clean and flowers_clean and dragons_clean
+    return _build(Hand, (concealed, winning, melds, flowers, dragons), clean)
 
 
 def _winners(column: Column) -> tuple[list, bool]:
@@ -235,6 +236,7 @@ def _winners(column: Column) -> tuple[list, bool]:
         passed,
         items.get(f, "replacement_draw").values(False),
         items.get(f, "first_go_around").values(False),
+        items.get(f, "last_tile").values(False),
     )
     winners, clean = _build(Winner, fields, hands_clean and passed_clean)
     return _slices(offsets, winners, MAX_LENGTHS["winners"], clean)
@@ -243,9 +245,21 @@ def _winners(column: Column) -> tuple[list, bool]:
 def _liabilities(column: Column) -> tuple[list, bool]:
     offsets, items = column.lists()
     f = items.fields(READ_FIELDS["LiabilityRelation"])
-    fields = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
+    seats_and_claims = tuple(items.get(f, name).values(0) for name in ("claimer_seat", "source_seat", "claims"))
+    fields = (*seats_and_claims, items.get(f, "pattern_kept").values(False))
     relations, _ = _build(LiabilityRelation, fields, True)
     return _slices(offsets, relations, MAX_LENGTHS["liabilities"], True)
+
+
+def _seats(column: Column, limit: int) -> tuple[list, bool]:
+    """A list-of-seats column as a tuple of numbers per list; BAD for a list over ``limit`` or
+    holding a null (the bounded reader's to name)."""
+    offsets, items = column.lists()
+    array = items.array
+    if array is None or not array.null_count:
+        return _slices(offsets, items.values(0), limit, True)
+    seats = [BAD if seat is None else seat for seat in array.to_pylist()]
+    return _slices(offsets, seats, limit, False)
 
 
 def _dice(column: Column) -> list:
@@ -286,6 +300,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         outcomes, outcomes_clean = top.get(columns, "outcome").members(OUTCOME_NAMES)
         winners, winners_clean = _winners(top.get(columns, "winners"))
         liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
+        declared, declared_clean = _seats(top.get(columns, "declared_seats"), MAX_LENGTHS["declared_seats"])
         fields = (
             top.get(columns, "profile").values(""),
             outcomes,
@@ -299,9 +314,10 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
             repeat(None, size),  # no overrides
             ids,
             top.get(columns, "profile_digest").values(""),
+            declared,
         )
         long_ids = max(map(len, ids), default=0) * 4 > MAX_REQUEST_ID_BYTES
-        clean = outcomes_clean and winners_clean and liabilities_clean and not long_ids
+        clean = outcomes_clean and winners_clean and liabilities_clean and declared_clean and not long_ids
         requests, clean = _build(SettleRequest, fields, clean)
     except Unread:
         return None  # a value in a column not read here (a field added since): the row reader reads it

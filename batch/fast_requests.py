@@ -31,11 +31,11 @@ _EMPTY_HAND = Hand(concealed=())
 # The fields this reader does not read, after those it does (a value in one is declined by the
 # structs): their defaults, whatever fields the core types gain.
 _MELD_REST = defaults_after(Meld, "from_seat")
-_HAND_REST = defaults_after(Hand, "flowers")
+_HAND_REST = defaults_after(Hand, "dragon_flowers")
 _DICE_REST = defaults_after(Dice, "second")
-_WINNER_REST = defaults_after(Winner, "first_go_around")
-_RELATION_REST = defaults_after(LiabilityRelation, "claims")
-_REQUEST_REST = defaults_after(SettleRequest, "profile_digest")
+_WINNER_REST = defaults_after(Winner, "last_tile")
+_RELATION_REST = defaults_after(LiabilityRelation, "pattern_kept")
+_REQUEST_REST = defaults_after(SettleRequest, "declared_seats")
 
 
 def _tiles(names: list[str] | None) -> tuple:
@@ -56,6 +56,7 @@ def _hand(line: Any) -> Hand:
             if melds
             else (),  # melds
             tuple([FLOWERS[name] for name in flowers]) if flowers else (),  # flowers
+            _tiles(line.dragon_flowers),  # dragon_flowers
         )
         + _HAND_REST,
     )
@@ -64,7 +65,14 @@ def _hand(line: Any) -> Hand:
 def _winner(w: Any) -> Winner:
     return _new(
         Winner,
-        (w.seat or 0, _hand(w.hand), _tiles(w.passed_tiles), bool(w.replacement_draw), bool(w.first_go_around))
+        (
+            w.seat or 0,
+            _hand(w.hand),
+            _tiles(w.passed_tiles),
+            bool(w.replacement_draw),
+            bool(w.first_go_around),
+            bool(w.last_tile),
+        )
         + _WINNER_REST,
     )
 
@@ -77,6 +85,7 @@ def _core(r: Any) -> SettleRequest | None:
     winners = r.winners
     dice = r.dice
     liabilities = r.liabilities
+    declared = r.declared_seats
     return _new(
         SettleRequest,
         (
@@ -89,7 +98,10 @@ def _core(r: Any) -> SettleRequest | None:
             r.discarder_seat or 0,  # discarder_seat
             tuple(
                 [
-                    _new(LiabilityRelation, (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0) + _RELATION_REST)
+                    _new(
+                        LiabilityRelation,
+                        (x.claimer_seat or 0, x.source_seat or 0, x.claims or 0, bool(x.pattern_kept)) + _RELATION_REST,
+                    )
                     for x in liabilities
                 ]
             )
@@ -99,6 +111,7 @@ def _core(r: Any) -> SettleRequest | None:
             None,  # overrides: a request with overrides is the bounded reader's
             request_id,  # request_id
             r.profile_digest or "",  # profile_digest
+            tuple(declared) if declared else (),  # declared_seats
         )
         + _REQUEST_REST,
     )

@@ -27,6 +27,8 @@ from convert.json_names import FLOWER, MELD_KIND, OUTCOME, TILE, EnumCodec
 from convert.unread import JsonDefault, enum_zero, json_default
 from rules_core.validation import (
     MAX_CONCEALED,
+    MAX_DECLARED,
+    MAX_DRAGON_FLOWERS,
     MAX_FLOWERS,
     MAX_LIABILITIES,
     MAX_MELD_TILES,
@@ -35,7 +37,8 @@ from rules_core.validation import (
     MAX_WINNERS,
 )
 
-Int32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)] | None
+Seat = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]  # any int32: validation judges the seat
+Int32 = Seat | None
 
 
 def _names(codec: EnumCodec) -> dict:
@@ -107,6 +110,7 @@ def _family(rename: bool) -> type:
             "winning_tile": str | None,
             "melds": Annotated[list[meld], Meta(max_length=MAX_MELDS)] | None,  # type: ignore[valid-type]
             "flowers": _names_list(MAX_FLOWERS),
+            "dragon_flowers": _names_list(MAX_DRAGON_FLOWERS),  # tiles (中发白), by the tile table
         },
         rename,
     )
@@ -119,6 +123,7 @@ def _family(rename: bool) -> type:
             "passed_tiles": _names_list(MAX_PASSED),
             "replacement_draw": bool | None,
             "first_go_around": bool | None,
+            "last_tile": bool | None,
         },
         rename,
     )
@@ -126,7 +131,7 @@ def _family(rename: bool) -> type:
     relation = _message(
         "Relation",
         pb.LiabilityRelation.DESCRIPTOR,
-        {"claimer_seat": Int32, "source_seat": Int32, "claims": Int32},
+        {"claimer_seat": Int32, "source_seat": Int32, "claims": Int32, "pattern_kept": bool | None},
         rename,
     )
     return _message(
@@ -144,6 +149,7 @@ def _family(rename: bool) -> type:
             "liabilities": Annotated[list[relation], Meta(max_length=MAX_LIABILITIES)] | None,  # type: ignore[valid-type]
             "abandoning_seat": Int32,
             "profile_digest": str | None,
+            "declared_seats": Annotated[list[Seat], Meta(max_length=MAX_DECLARED)] | None,
         },  # overrides, as every field not read here: null or absent (a request with overrides is the bounded reader's)
         rename,
     )

@@ -24,6 +24,7 @@ from batch import native
 from batch.fast_requests import read_json_request
 from batch.request_structs import READ_FIELDS
 from convert.json_form import message_dict
+from convert.json_read import read_settle_request
 from convert.json_write import settle_request_dict
 from convert.profile_digest import BUILTIN_REGISTRY
 from convert.unread import JsonDefault, json_default
@@ -187,12 +188,16 @@ def test_a_request_as_convert_json_write_writes_it_is_read_back_whole():
     assert [read(line) for line in lines] == [read_json_request(line) for line in lines] == requests
 
 
+# The fields of SettleRequest that its twin (fast_requests) reads and this reader leaves to it:
+# RULES.md section 14's knock, rare enough that a line carrying it may take the twin's way.
+LEFT_TO_ITS_TWIN = {"declared_seats"}
 # The fields of SettleRequest itself this reader does not read (every field of the descriptor
-# but those of READ_FIELDS and overrides, which it reads as null only): none named here.
+# but those of READ_FIELDS less the above, and overrides, which it reads as null only): none
+# named here.
 NOT_READ = [
     field
     for field in pb.SettleRequest.DESCRIPTOR.fields
-    if field.name not in READ_FIELDS["SettleRequest"] and field.name != "overrides"
+    if (field.name not in READ_FIELDS["SettleRequest"] or field.name in LEFT_TO_ITS_TWIN) and field.name != "overrides"
 ]
 # Each JSON value tried in such a field, and the fields (by how their default stands) it is
 # that default for: any other is declined.
@@ -235,7 +240,11 @@ def test_a_field_it_does_not_read_is_taken_at_its_default_only(field, value):
     line = b'{"profile":"lezi","' + field.json_name.encode() + b'":' + value + b',"dealerSeat":1}'
     at_default = json_default(field) in TRIED[value]
     assert read(line) == (SettleRequest("lezi", None, dealer_seat=1) if at_default else None)
-    assert read_json_request(line) == read(line)  # its twin the same
+    if at_default or field.name not in LEFT_TO_ITS_TWIN:
+        assert read_json_request(line) == read(line)  # its twin the same
+    else:  # its twin reads the field, or leaves a value it cannot read to the bounded reader
+        twin = read_json_request(line)
+        assert twin is None or twin == read_settle_request(json.loads(line))
 
 
 @pytest.mark.parametrize("field", NOT_READ, ids=lambda field: field.json_name)
