@@ -99,7 +99,7 @@ def test_same_answers_with_local_target_and_dask(tmp_path, scheduler, server, ca
     assert parts(cluster) == local.read_text() == remote.read_text()
     check_mixed_output_prefix(cluster)
     summary = json.loads((cluster / "summary.json").read_text())
-    assert (summary["records"], summary["settled"], summary["rejected"]) == (35, 29, 6)
+    assert (summary["records"], summary["settled"], summary["rejected"]) == (43, 37, 6)
     assert summary["parts"] == summary["parts_complete"] == len(list(cluster.glob("part-*.jsonl")))
     assert summary["failed_parts"] == []
 
