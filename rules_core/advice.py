@@ -30,6 +30,8 @@ from rules_core.distance import (
     part_tables,
     path_overlaps,
     path_rules,
+    rule_pattern,
+    rule_suit,
     useful_of_best,
 )
 from rules_core.distance_families import family_rules
@@ -109,8 +111,8 @@ def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]
     for index in range(len(rules)):
         overlap = overlaps[index]
         if overlap >= 0:
-            rule = rules[index]  # its pattern, then its suit + 1 (`rule_pattern`, `rule_suit`)
-            keys.append((size - overlap) << 12 | (rule & 255) << 4 | (rule >> 8 & 15))
+            rule = rules[index]
+            keys.append((size - overlap) << 12 | rule_pattern(rule) << 4 | (rule_suit(rule) + 1))
     keys.sort()
     paths = []
     for key in keys:

@@ -12,7 +12,7 @@ from typing import Final, cast
 
 from rules_core.errors import FieldViolation, InvalidRequest, ProfileDigestMismatch, Violations
 from rules_core.overrides import resolve_profile
-from rules_core.profile import HuangfanMode, RuleProfile
+from rules_core.profile import HuangfanMode, RuleProfile, dice_throw
 from rules_core.registry import BUILTIN_REGISTRY, ProfileRegistry
 from rules_core.requests import (
     CHOW,
@@ -282,8 +282,7 @@ def _check_table(request, add, profiles: ProfileRegistry) -> RuleProfile | None:
         added = 0
         table = profile.dice_huangfan
         if dice is not None and table:
-            first, second = dice.first, dice.second
-            added = table.get((first, second) if first <= second else (second, first), 0)  # dice_throw, inline
+            added = table.get(dice_throw(dice.first, dice.second), 0)
         if count + added > MAX_PER_LEVEL_COUNT:
             got = f"{count} + {added} from the dice" if added else f"{count}"
             add(
