@@ -220,7 +220,7 @@ def overlap_tables(rules: list[int], counts: list[int], melds: Melds) -> list[Pa
         if parts >> part & 1:
             tables[part] = suit_table(counts, held, part * 9, bool(keyed >> part & 1), False)
     if parts & _HONOUR_BIT:
-        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT))
+        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT), False)
     return tables
 
 
@@ -299,8 +299,10 @@ def _searched(
     mask = 0
     if accept:
         if key == _ALL_HONOURS_KEY and accept == family.carried.get(key, 0):  # the honours' table has them
-            honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
-            best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)
+            honours = (
+                tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT), useful)
+            )
+            best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count, useful)
         else:
             best, mask = standard_overlap(family, accept, counts, held, melds, changed_part)
     if pairs:
