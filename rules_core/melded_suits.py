@@ -2,7 +2,7 @@
 
 The melds leave a target fewer copies of their tiles (its caps): a suit's best overlap in a
 slot is then at most the overlap without melds, which the table of unmelded suits holds. Where
-the slot's witness there does not fit the caps, `reaches` looks for any target part of the slot
+the slot's witness there does not fit the caps, `all_reached` looks for any target part of the slot
 within them that keeps as many: a search for one part, not over all, that gives up on a part
 as soon as it holds more copies beyond the suit's counts than the best ones do (a part's
 overlap is its tiles less those copies). It follows the search's programme
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 TILES: Final = 9
-# `reaches` gives up after this many steps (the suit is then searched): a slot no part reaches
+# A walk gives up after this many steps (the suit is then searched): a slot no part reaches
 # is walked to the end, and no walk may cost more than a search.
 MAX_STEPS: Final = 2_000
 
@@ -51,7 +51,13 @@ class _Walk:
         held = self.counts[self.start + i]
         most_chows = 0
         if i < TILES - 2:  # within the sets left and the copies of the chow's three tiles
-            most_chows = min(sets, cap - carried, caps[i + 1] - one_back, caps[i + 2])
+            most_chows = sets
+            if cap - carried < most_chows:
+                most_chows = cap - carried
+            if caps[i + 1] - one_back < most_chows:
+                most_chows = caps[i + 1] - one_back
+            if caps[i + 2] < most_chows:
+                most_chows = caps[i + 2]
         after = self.left[i + 1]
         for chows in range(most_chows, -1, -1):
             for choice in range(3):  # a pung, the pair, nothing more
@@ -80,9 +86,20 @@ class _Walk:
         return False
 
 
-def reaches(counts: list[int], start: int, caps: list[int], sets: int, pairs: int, overlap: int) -> bool:
-    """Whether some target part of ``sets`` sets and ``pairs`` pairs, chows allowed, keeps
-    ``overlap`` of the suit at ``counts[start:start + 9]`` within ``caps`` (indexed from
-    ``start``), none keeping more (the best without melds). False also where the walk gives up."""
+def all_reached(counts: list[int], start: int, caps: list[int], overlaps: list[int], slots: int) -> bool:
+    """Whether for each slot of ``slots`` (bit `target_parts.slot`: j sets, p pairs) some target
+    part of the slot, chows allowed, keeps its overlap in ``overlaps`` of the suit at
+    ``counts[start:start + 9]`` within ``caps`` (indexed from ``start``), none keeping more (the
+    best without melds). False also where a walk gives up."""
     walk = _Walk(counts, start, caps)
-    return walk.fits(0, 0, 0, sets, pairs, 3 * sets + 2 * pairs - overlap)
+    index = 0
+    while slots:
+        if slots & 1:
+            sets = index >> 1
+            pairs = index & 1
+            walk.steps = 0
+            if not walk.fits(0, 0, 0, sets, pairs, 3 * sets + 2 * pairs - overlaps[index]):
+                return False
+        slots >>= 1
+        index += 1
+    return True

@@ -120,18 +120,14 @@ def _melded_values(
 ) -> tuple[list[int], list[int]] | None:
     """The overlaps of a suit the melds hold tiles of, with chows and pungs only, without its
     search: with chows the table's where each slot's witness fits the caps or another target
-    part reaches it (`melded_suits.reaches`), pungs only tile by tile. None where a slot keeps
+    part reaches it (`melded_suits.all_reached`), pungs only tile by tile. None where a slot keeps
     less than without melds, or without a table file (search it)."""
     found = unmelded_suits.melded_values(counts, start, caps, most_sets)
     if found is None:
         return None
     mixed, unproven = found
-    index = 0
-    while unproven:
-        if unproven & 1 and not melded_suits.reaches(counts, start, caps, index >> 1, index & 1, mixed[index]):
-            return None
-        unproven >>= 1
-        index += 1
+    if unproven and not melded_suits.all_reached(counts, start, caps, mixed, unproven):
+        return None
     return mixed, pung_overlaps(counts, held, start, 9, most_sets)
 
 

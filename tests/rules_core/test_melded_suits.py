@@ -149,9 +149,9 @@ def test_a_witness_that_does_not_fit_gives_way_to_a_part_that_keeps_as_many_or_t
     caps = [4 - n for n in held]
     mixed, unproven = unmelded_suits.melded_values(counts, 9, caps, 3)
     assert mixed[index] == unmelded and unproven >> index & 1
-    sets, pairs = index >> 1, index & 1
-    assert melded_suits.reaches(counts, 9, caps, sets, pairs, unmelded) == (within == unmelded)
-    assert melded_suits.reaches(counts, 9, caps, sets, pairs, within)
+    assert melded_suits.all_reached(counts, 9, caps, mixed, 1 << index) == (within == unmelded)
+    mixed[index] = within
+    assert melded_suits.all_reached(counts, 9, caps, mixed, 1 << index)
     overlaps_only, _, from_table = both_ways(part, held)
     assert from_table == (within == unmelded)
     assert overlaps_only[0][index] == within
@@ -172,13 +172,14 @@ def test_a_part_that_keeps_as_many_within_the_caps_is_found_exactly_where_the_se
         within, _ = target_parts._search(part, caps, True)
         unmelded, _ = target_parts._search(part, [4] * 9, True)
         for index in range(unmelded_suits.SHOWN_SLOTS):
-            sets, pairs = index >> 1, index & 1
             if unmelded[index] != NO_TARGET:
-                found = melded_suits.reaches(part, 0, caps, sets, pairs, unmelded[index])
+                found = melded_suits.all_reached(part, 0, caps, unmelded, 1 << index)
                 assert found == (within[index] == unmelded[index]), (part, held, index)
                 walks += 1
             if within[index] != NO_TARGET:
-                assert melded_suits.reaches(part, 0, caps, sets, pairs, within[index]), (part, held, index)
+                assert melded_suits.all_reached(part, 0, caps, within, 1 << index), (part, held, index)
+        proven = sum(1 << index for index in range(unmelded_suits.SHOWN_SLOTS) if unmelded[index] == within[index] >= 0)
+        assert melded_suits.all_reached(part, 0, caps, unmelded, proven), (part, held)
     assert walks > 5000
 
 
