@@ -130,6 +130,14 @@ def records() -> mmap.mmap | bytes | None:
     return _RECORDS
 
 
+def unmap() -> None:
+    """Forget the table file's mapping, as a fresh process starts without one: the next read maps
+    it again (its pages are then first touched again)."""
+    global _RECORDS, _LOADED
+    _RECORDS = None
+    _LOADED = False
+
+
 def table(counts: list[int], start: int) -> tuple[list[int], list[int], list[int], list[int]] | None:
     """The suit's table (target_parts.PartTable) from the file, or None without one or for a
     suit of more than 14 tiles."""
