@@ -20,6 +20,20 @@ TILES: Final = 9
 MAX_STEPS: Final = 2_000
 
 
+def chows_within(most: int, room: int, caps: list[int], i: int, one_back: int) -> int:
+    """How many chows may begin on tile ``i`` (of a suit with two tiles after it): at most
+    ``most``, within the ``room`` left on it and the caps of the next two tiles, the first of
+    which holds the ``one_back`` chows begun on tile i - 1 already. (Comparisons: mypyc calls
+    the builtin ``min`` of several ints through Python.)"""
+    if room < most:
+        most = room
+    if caps[i + 1] - one_back < most:
+        most = caps[i + 1] - one_back
+    if caps[i + 2] < most:
+        most = caps[i + 2]
+    return most
+
+
 class _Walk:
     """One slot's walk: the suit's counts from ``start``, the caps, how many of the suit's tiles
     lie from each tile on, and the steps taken."""
@@ -49,15 +63,7 @@ class _Walk:
         if carried > cap:
             return False
         held = self.counts[self.start + i]
-        most_chows = 0
-        if i < TILES - 2:  # within the sets left and the copies of the chow's three tiles
-            most_chows = sets
-            if cap - carried < most_chows:
-                most_chows = cap - carried
-            if caps[i + 1] - one_back < most_chows:
-                most_chows = caps[i + 1] - one_back
-            if caps[i + 2] < most_chows:
-                most_chows = caps[i + 2]
+        most_chows = chows_within(sets, cap - carried, caps, i, one_back) if i < TILES - 2 else 0
         after = self.left[i + 1]
         for chows in range(most_chows, -1, -1):
             for choice in range(3):  # a pung, the pair, nothing more

@@ -209,13 +209,7 @@ def _suffix(
         if carried <= cap:
             most_chows = 0
             if chows and left > 2:  # within the copies of the chow's three tiles
-                most_chows = 4
-                if cap - carried < most_chows:
-                    most_chows = cap - carried
-                if caps[i + 1] - one_back < most_chows:
-                    most_chows = caps[i + 1] - one_back
-                if caps[i + 2] < most_chows:
-                    most_chows = caps[i + 2]
+                most_chows = melded_suits.chows_within(4, cap - carried, caps, i, one_back)
             for c in range(most_chows + 1):
                 after = _suffix(part, caps, counts_code, caps_code, size, i + 1, one_back, c, chows)
                 for choice in range(3):  # nothing more, a pung, the pair
