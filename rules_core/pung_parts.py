@@ -9,7 +9,8 @@ one the pungs then do without. Tiles whose pungs keep alike are alike for the pa
 keeps what the pung keeps, at most 2): they are counted by kind, not searched.
 
 `target_parts` reads the overlaps of the honours (always pungs only) and of a suit some meld
-holds tiles of, pungs only, from here; `rules_core.distance` the pungs of every part together.
+holds tiles of, pungs only, from here; `rules_core.distance` the pungs of every part together
+(the 34 tiles as one part).
 """
 
 from __future__ import annotations
@@ -20,32 +21,51 @@ NO_TARGET: Final = -1000  # target_parts.NO_TARGET (it imports this module)
 SLOTS: Final = 10
 
 
-# The overlaps by the key of the part's kinds and the sets asked (`pung_overlaps`): few occur,
-# and at most 715 counts of tiles by kind (9 tiles at most), times 4 pairs, times 5 sets.
+# What each tile adds to a part's key (`pung_key`), by the copies the melds hold of it times 5
+# plus the part's: a tile with room for a pung counts at six bits by what the pung keeps (0-3
+# copies), a tile with room for the pair only at six bits from bit 24 by what the pair keeps.
+_KEY_STEP: Final = [
+    (1 << 6 * (3 if count > 3 else count)) if in_melds <= 1 else (1 << 24 + 6 * count) if in_melds == 2 else 0
+    for in_melds in range(5)
+    for count in range(5)
+]
+_SETS_AT: Final = 42  # the sets asked, above the kinds
+# The overlaps by part key (`overlaps_of`): few occur. Emptied when it holds `MAX_KINDS` keys.
 _BY_KINDS: dict[int, list[int]] = {}
+MAX_KINDS: Final = 65_536
+
+
+def pung_key(counts: list[int], held: list[int], start: int, size: int, most_sets: int) -> int:
+    """The key of the part at ``counts[start:start + size]`` pungs only, up to ``most_sets``
+    sets (``held``: the melds' tiles): its tiles counted by kind, which is all its overlaps
+    depend on."""
+    key = most_sets << _SETS_AT
+    step = _KEY_STEP
+    for tile in range(start, start + size):
+        key += step[held[tile] * 5 + counts[tile]]
+    return key
+
+
+def overlaps_of(key: int) -> list[int]:
+    """The best overlap of each slot (j sets, p pairs; `target_parts.slot`) of a part by its
+    `pung_key`, `NO_TARGET` where none fits or past the sets asked. One list per key: never to
+    be changed."""
+    found = _BY_KINDS.get(key)
+    if found is None:
+        if len(_BY_KINDS) >= MAX_KINDS:
+            _BY_KINDS.clear()
+        pair_only = -1
+        for keeps in range(3):
+            if key >> 24 + 6 * keeps & 63:
+                pair_only = keeps
+        kinds = [key & 63, key >> 6 & 63, key >> 12 & 63, key >> 18 & 63, pair_only]
+        found = _BY_KINDS[key] = _overlaps(kinds, key >> _SETS_AT)
+    return found
 
 
 def pung_overlaps(counts: list[int], held: list[int], start: int, size: int, most_sets: int) -> list[int]:
-    """The best overlap of each slot (j sets, p pairs; `target_parts.slot`) of the part at
-    ``counts[start:start + size]`` pungs only, `NO_TARGET` where none fits or past ``most_sets``
-    sets; ``held`` counts the melds' tiles. One list per kind of part: never to be changed."""
-    key = 0  # four bits a kind of tile with room for a pung (`_overlaps`), then the pair's, then the sets
-    pair_only = -1
-    for tile in range(start, start + size):
-        in_melds = held[tile]
-        if in_melds <= 1:
-            count = counts[tile]
-            key += 1 << 4 * (3 if count > 3 else count)
-        elif in_melds == 2:
-            count = counts[tile]  # at most the two copies the melds leave
-            if count > pair_only:
-                pair_only = count
-    key |= (pair_only + 1) << 16 | most_sets << 19
-    found = _BY_KINDS.get(key)
-    if found is None:
-        kinds = [key & 15, key >> 4 & 15, key >> 8 & 15, key >> 12 & 15, pair_only]
-        found = _BY_KINDS[key] = _overlaps(kinds, most_sets)
-    return found
+    """`overlaps_of` the part at ``counts[start:start + size]`` up to ``most_sets`` sets."""
+    return overlaps_of(pung_key(counts, held, start, size, most_sets))
 
 
 def clear_pung_overlaps() -> None:
@@ -87,9 +107,9 @@ def with_pair(kinds: list[int], sets: int) -> int:
     best = NO_TARGET if kinds[4] < 0 else pungs + kinds[4]
     for keeps in range(4):
         if kinds[keeps]:
-            kinds[keeps] -= 1  # the pair's tile: the pungs do without it
-            rest = best_pungs(kinds, sets)
-            kinds[keeps] += 1
+            kinds[keeps] = kinds[keeps] - 1  # the pair's tile: the pungs do without it (not -=:
+            rest = best_pungs(kinds, sets)  # mypyc adds to a list's item generically)
+            kinds[keeps] = kinds[keeps] + 1
             if rest >= 0 and rest + (2 if keeps > 2 else keeps) > best:
                 best = rest + (2 if keeps > 2 else keeps)
     return best

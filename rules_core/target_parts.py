@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Final
 
 from rules_core import melded_suits, unmelded_suits
-from rules_core.pung_parts import clear_pung_overlaps, pung_overlaps
+from rules_core.pung_parts import clear_pung_overlaps, overlaps_of, pung_key, pung_overlaps
 
 NO_TARGET: Final = -1000  # an overlap no target reaches: far below any sum of real ones
 MAX_PART_PATTERNS: Final = 65_536
@@ -51,11 +51,14 @@ def slot(sets: int, pairs: int) -> int:
 
 
 # A part's answer: (overlaps with chows, overlaps pungs only, useful masks with chows, pungs only),
-# each a list of SLOTS entries indexed by `slot`.
-PartTable = tuple[list[int], list[int], list[int], list[int]]
+# each a list of SLOTS entries indexed by `slot`. Four entries, typed as a tuple of any length:
+# compiled, a tuple of four is a C struct, made into a new object whenever it is stored or indexed
+# by a variable.
+PartTable = tuple[list[int], ...]
 
 _SUIT_TABLES: dict[int, PartTable] = {}
 _HONOUR_TABLES: dict[int, PartTable] = {}
+_HONOUR_KINDS: dict[int, PartTable] = {}  # the honours' overlaps alone, by `pung_parts.pung_key`
 
 
 def part_key(counts: list[int], held: list[int], start: int, size: int, melded: bool) -> int:
@@ -95,7 +98,9 @@ def suit_table(counts: list[int], held: list[int], start: int, melded: bool = Tr
                 values = unmelded_suits.values(counts, start)
         if built is None and values is None:
             caps = [4 - held[t] for t in range(start, start + 9)]
-            in_melds = 36 - sum(caps)
+            in_melds = 0  # a loop: mypyc calls the builtin sum through Python
+            for tile in range(start, start + 9):
+                in_melds += held[tile]
             most_sets = 4 - (in_melds + 3) // 4
             if not useful and in_melds:
                 values = _melded_values(counts, held, start, caps, most_sets)
@@ -135,8 +140,14 @@ def honour_table(counts: list[int], held: list[int], melded: bool = True, useful
     """The table of the honours (tiles 27-33): pungs only, whatever is asked. Without
     ``useful``, its overlaps alone, counted tile by tile (`pung_parts`): its masks `UNASKED`."""
     if not useful:
-        values = pung_overlaps(counts, held, 27, 7, 4)
-        return (values, values, UNASKED, UNASKED)
+        kinds = pung_key(counts, held, 27, 7, 4)
+        table = _HONOUR_KINDS.get(kinds)
+        if table is None:
+            if len(_HONOUR_KINDS) >= MAX_PART_PATTERNS:
+                _HONOUR_KINDS.clear()
+            values = overlaps_of(kinds)
+            table = _HONOUR_KINDS[kinds] = (values, values, UNASKED, UNASKED)
+        return table
     key = part_key(counts, held, 27, 7, melded)
     table = _HONOUR_TABLES.get(key)
     if table is None:
@@ -158,6 +169,7 @@ def clear_tables() -> None:
     """Forget every part seen (what a fresh process starts with)."""
     _SUIT_TABLES.clear()
     _HONOUR_TABLES.clear()
+    _HONOUR_KINDS.clear()
     _SUFFIXES.clear()
     clear_pung_overlaps()
 
