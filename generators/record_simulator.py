@@ -540,13 +540,18 @@ FAMILY_SITUATIONS = (
     ("qiaoma: a win by a seat that did not knock", lambda r: _illegal(r, IllegalReason.NOT_DECLARED)),
     (
         "qiaoma: contract partners",
-        lambda r: r.derived.profile == "qiaoma"
-        and any(rel.pattern_kept for rel in r.derived.liabilities)
-        and any(w.legal for w in r.settlement.winners),
+        lambda r: (
+            r.derived.profile == "qiaoma"
+            and any(rel.pattern_kept for rel in r.derived.liabilities)
+            and any(w.legal for w in r.settlement.winners)
+        ),
     ),
     ("qiaoma: the wall's last tile", lambda r: r.derived.profile == "qiaoma" and _has(r, "LAST_TILE")),
     ("qiaoma_lezi: a half flush", lambda r: r.derived.profile == "qiaoma_lezi" and _has(r, "HALF_FLUSH")),
-    ("qinghunpeng: a full flush of pungs", lambda r: r.derived.profile == "qinghunpeng" and _has(r, "FULL_FLUSH_PUNGS")),
+    (
+        "qinghunpeng: a full flush of pungs",
+        lambda r: r.derived.profile == "qinghunpeng" and _has(r, "FULL_FLUSH_PUNGS"),
+    ),
 )
 
 
