@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Final
 
 TILES: Final = 9
-# A walk gives up after this many steps (the suit is then searched): a slot no part reaches
-# is walked to the end, and no walk may cost more than a search.
+# The walks of a suit's slots give up after this many steps in all (the suit is then searched):
+# a slot no part reaches is walked to the end, and no suit's walks may cost more than a search.
 MAX_STEPS: Final = 2_000
 
 
@@ -103,7 +103,6 @@ def all_reached(counts: list[int], start: int, caps: list[int], overlaps: list[i
         if slots & 1:
             sets = index >> 1
             pairs = index & 1
-            walk.steps = 0
             if not walk.fits(0, 0, 0, sets, pairs, 3 * sets + 2 * pairs - overlaps[index]):
                 return False
         slots >>= 1

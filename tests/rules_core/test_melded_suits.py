@@ -158,6 +158,24 @@ def test_a_witness_that_does_not_fit_gives_way_to_a_part_that_keeps_as_many_or_t
     assert overlaps_only[:2] == searched(part, held)[:2]
 
 
+@needs_table
+def test_walks_that_would_cost_more_than_the_search_give_up_to_it():
+    # A lone 9 beside a kong of 8s and a pung of 9s: no set or pair holds the 9 within the
+    # caps, and three sets and a pair have many ways to keep nothing else: the walk gives up.
+    part = [0, 0, 0, 0, 0, 0, 0, 0, 1]
+    held = [a + b for a, b in zip(KONGS[7], PUNGS[8], strict=True)]
+    caps = [4 - n for n in held]
+    index = slot(3, 1)
+    assert target_parts._search(part, [4] * 9, True)[0][index] == 1
+    walk = melded_suits._Walk(part, 0, caps)
+    assert not walk.fits(0, 0, 0, 3, 1, 3 * 3 + 2 - 1)
+    assert walk.steps > melded_suits.MAX_STEPS
+    overlaps_only, _, from_table = both_ways(part, held)
+    assert not from_table
+    assert overlaps_only[:2] == searched(part, held)[:2]
+    assert overlaps_only[0][slot(2, 1)] == 0 and overlaps_only[0][index] == NO_TARGET  # 7 tiles in melds: 2 sets more
+
+
 def test_a_part_that_keeps_as_many_within_the_caps_is_found_exactly_where_the_search_finds_one():
     rng = random.Random(9)
     walks = 0
