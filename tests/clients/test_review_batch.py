@@ -294,3 +294,20 @@ def test_a_server_that_fails_stops_the_job_to_be_resumed(source, records, tmp_pa
     assert err.startswith(f"shmj review: stopped after line 0: UNAVAILABLE: {nowhere} refuses the connection")
     assert err.endswith("; run again with --resume to continue\n")
     assert (output.read_bytes(), summary_of(output)["stopped"].startswith("UNAVAILABLE")) == (b"", True)
+
+
+def test_a_record_pinned_to_another_digest_is_the_same_error_line_locally_and_by_a_server(records, tmp_path, server):
+    """Found as a hostile client: through ReviewRecord, a digest mismatch lost the reason and the
+    metadata that --local writes."""
+    source = tmp_path / "pinned.jsonl"
+    source.write_text(json.dumps({**records[0], "profileDigest": "sha256:00"}) + "\n")
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(review_args(source, local, "--local", "--workers", "1")) == 0
+    assert main(review_args(source, remote, "--target", server.address)) == 0
+    assert remote.read_bytes() == local.read_bytes()
+    error = json.loads(local.read_text())["error"]
+    assert (error["code"], error["reason"], error["metadata"]["expected"]) == (
+        "FAILED_PRECONDITION",
+        "PROFILE_DIGEST_MISMATCH",
+        "sha256:00",
+    )
