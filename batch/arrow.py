@@ -215,10 +215,13 @@ def _counted(append, counts: dict):
 
 def _settle_into(append, batch: pa.RecordBatch, requests: list[SettleRequest | None], profile: str | None) -> bool:
     """Each request's answer, as ``_settle_read`` gives it, handed to ``append`` in turn; False
-    as soon as ``append`` declines one."""
+    as soon as ``append`` declines one. Each request is dropped from ``requests`` as it is
+    settled, so that its objects are freed while settle's reading of them is still in the
+    cache, not all at the batch's end (2,000 requests hold about 2 MB: more than a core's cache)."""
     settle = rc.settle
     registry = BUILTIN_REGISTRY
     for index, request in enumerate(requests):
+        requests[index] = None
         try:
             if request is None:
                 raise LookupError  # left to the bounded reader: answered below
