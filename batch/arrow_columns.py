@@ -172,11 +172,11 @@ class Column:
         if array.null_count:  # a null list may hide items: its length is taken as 0
             counts = array.value_lengths().fill_null(0).to_numpy()
             offsets = [0, *counts.cumsum().tolist()]
-        else:
-            raw = array.offsets.to_numpy()
-            first = int(raw[0])
-            offsets = (raw - first).tolist() if first else raw.tolist()
-        return offsets, Column(array.flatten(), offsets[-1])
+            return offsets, Column(array.flatten(), offsets[-1])
+        raw = array.offsets.to_numpy()
+        first = int(raw[0])
+        offsets = (raw - first).tolist() if first else raw.tolist()
+        return offsets, Column(array.values.slice(first, offsets[-1]), offsets[-1])  # no compute call
 
 
 def _slices(offsets: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
