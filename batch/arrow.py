@@ -26,7 +26,7 @@ from batch import arrow_results
 from batch.arrow_columns import read_requests
 from batch.arrow_results import answers_batch, buffers_batch
 from batch.arrow_schema import REQUEST_SCHEMA
-from batch.arrow_soundness import malformed, malformed_rows, sound
+from batch.arrow_soundness import bytes_types, malformed, malformed_rows, sound
 from batch.collector import collector_paused
 from batch.fast_requests import read_row_request
 from batch.local import answer_record, line_answers, settle_answer
@@ -188,7 +188,7 @@ def settled_in_turn(
     if module is None or overrides or is_json_column(batch.schema):
         return None
     batch = _one_batch(batch)
-    if not sound(batch):  # malformed buffers, or a string not UTF-8: the usual path names the row
+    if not sound(batch, REQUEST_BYTES):  # malformed buffers: the usual path names the row
         return None
     try:
         requests = read_requests(batch)
@@ -201,6 +201,11 @@ def settled_in_turn(
         return None
     buffers = builder.finish() if written else None
     return None if buffers is None else buffers_batch(buffers, len(requests))
+
+
+# The request columns checked as bytes: the columnar reader refuses a string not UTF-8 as it
+# decodes it (UnicodeDecodeError), and the usual path then names the row.
+REQUEST_BYTES = bytes_types(REQUEST_SCHEMA)
 
 
 def _counted(append, counts: dict):
