@@ -533,15 +533,53 @@ def _illegal(result, reason: IllegalReason) -> bool:
     return any(reason in w.illegal_reasons for w in result.settlement.winners)
 
 
+# The situations of the rule families (RULES.md section 14) `examples/records.jsonl` shows after
+# those, one record each, simulated under `FAMILY_PROFILES`.
+FAMILY_SITUATIONS = (
+    ("qiaoma: a knock, dragon flowers, a win", lambda r: r.derived.profile == "qiaoma" and _knocked_dragon_win(r)),
+    ("qiaoma: a win by a seat that did not knock", lambda r: _illegal(r, IllegalReason.NOT_DECLARED)),
+    (
+        "qiaoma: contract partners",
+        lambda r: (
+            r.derived.profile == "qiaoma"
+            and any(rel.pattern_kept for rel in r.derived.liabilities)
+            and any(w.legal for w in r.settlement.winners)
+        ),
+    ),
+    ("qiaoma: the wall's last tile", lambda r: r.derived.profile == "qiaoma" and _has(r, "LAST_TILE")),
+    ("qiaoma_lezi: a half flush", lambda r: r.derived.profile == "qiaoma_lezi" and _has(r, "HALF_FLUSH")),
+    (
+        "qinghunpeng: a full flush of pungs",
+        lambda r: r.derived.profile == "qinghunpeng" and _has(r, "FULL_FLUSH_PUNGS"),
+    ),
+)
+
+
+def _knocked_dragon_win(result) -> bool:
+    """A seat knocked, and a legal winner holds dragons as flowers."""
+    claims = zip(result.derived.winners, result.settlement.winners, strict=True)
+    return bool(result.derived.declared_seats) and any(w.legal and c.hand.dragon_flowers for c, w in claims)
+
+
 def example_records(seed: int = 0, tries: int = 3000) -> list[SettleRecordRequest]:
-    """One simulated record of each of `SITUATIONS`, the one of ``tries`` hands nearest 30 events
+    """One simulated record of each of `SITUATIONS` (under `PROFILES`) and then of each of
+    `FAMILY_SITUATIONS` (under `FAMILY_PROFILES`), the one of ``tries`` hands nearest 30 events
     long (a hand to read, not only its opening); its request id names the situation."""
-    simulator = RecordSimulator(seed)
+    return _nearest(RecordSimulator(seed), SITUATIONS, tries) + _nearest(
+        RecordSimulator(seed, FAMILY_PROFILES), FAMILY_SITUATIONS, tries
+    )
+
+
+def _nearest(simulator: RecordSimulator, situations, tries: int) -> list[SettleRecordRequest]:
     best: dict[str, SettleRecordRequest] = {}
     for index in range(tries):
         record = simulator.record(index)
         result = settle_record(record)
-        for name, holds in SITUATIONS:
+        for name, holds in situations:
             if holds(result) and (name not in best or abs(len(record.events) - 30) < abs(len(best[name].events) - 30)):
-                best[name] = record._replace(request_id=name.replace(" ", "-").replace(",", ""))
-    return [best[name] for name, _ in SITUATIONS if name in best]
+                best[name] = record._replace(request_id=_request_id(name))
+    return [best[name] for name, _ in situations if name in best]
+
+
+def _request_id(situation: str) -> str:
+    return situation.replace(": ", "-").replace(" ", "-").replace(",", "").replace("'", "")

@@ -38,8 +38,7 @@ from server.http.json_steps import Limits, NotAnObject, TooLong, TooManyEntries,
 # proto3 JSON mapping (an enum number in a string, in full-width digits, or as 2.0), which
 # rules_core, `shmj replay` and `shmj rescore` refuse, and less (a hand in the notation of
 # RULES.md section 2); a request or a hand record is read as they read it, and its message made
-# from what was read (2.2x faster than ParseDict: 29 against 64 us a request of
-# examples/requests.jsonl, 188 against 420 a simulated record).
+# from what was read (about twice as fast as ParseDict: `python -m bench.http_json_bodies`).
 _READ_BY_RULES_CORE = {
     "Settle": lambda data: convert.settle_request_message(read_settle_request(data)),
     "SettleRecord": lambda data: convert.settle_record_request_message(read_settle_record_request(data)),

@@ -81,8 +81,8 @@ def test_stdin(capsys, monkeypatch):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["replay", str(RECORDS), "--local"], f"shmj: {RECORDS} holds 17 lines: choose one with --line N"),
-        (["replay", str(RECORDS), "--line", "18", "--local"], f"shmj: {RECORDS} has 17 line(s), not 18"),
+        (["replay", str(RECORDS), "--local"], f"shmj: {RECORDS} holds 23 lines: choose one with --line N"),
+        (["replay", str(RECORDS), "--line", "24", "--local"], f"shmj: {RECORDS} has 23 line(s), not 24"),
         (["replay", "no-such-file.json", "--local"], "shmj: cannot read no-such-file.json: No such file or directory"),
         (["replay", str(RECORDS), "--line", "0"], "argument --line: must be a whole number of at least 1, got '0'"),
     ],

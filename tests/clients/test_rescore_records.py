@@ -14,14 +14,14 @@ EXAMPLES = ROOT / "examples"
 
 
 def mixed_records(path) -> list[dict]:
-    """The 17 example records and the 37 example requests interleaved, and a record whose
+    """The 23 example records and the 37 example requests interleaved, and a record whose
     event 12 discards a tile its seat does not hold."""
     records = [json.loads(line) for line in (EXAMPLES / "records.jsonl").read_text().splitlines()]
     requests = [json.loads(line) for line in (EXAMPLES / "requests.jsonl").read_text().splitlines()]
     bad = json.loads((EXAMPLES / "record.json").read_text())
     bad["requestId"] = "bad-record"
     bad["events"][12]["tile"] = "TILE_M9"
-    lines = [x for pair in zip(records, requests, strict=False) for x in pair] + requests[17:] + [bad]
+    lines = [x for pair in zip(records, requests, strict=False) for x in pair] + requests[len(records) :] + [bad]
     path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     return lines
 
@@ -35,7 +35,7 @@ def test_record_lines_are_answered_by_their_records_locally_and_by_a_server(tmp_
     assert main(["rescore", str(source), "-o", str(remote), "--target", server.address, "--no-progress"]) == 0
     assert local.read_text() == remote.read_text()
     answers = [json.loads(line) for line in local.read_text().splitlines()]
-    assert len(answers) == len(lines) == 55
+    assert len(answers) == len(lines) == 61
     for line, answer in zip(lines[:-1], answers[:-1], strict=True):
         expected = settle_record_json(line) if "events" in line else settle_json(line)
         assert answer == expected
@@ -50,7 +50,7 @@ def test_record_lines_are_answered_by_their_records_locally_and_by_a_server(tmp_
     differing = sum(1 for a in answers if a.get("mismatchedSeats"))
     assert differing == 3
     summary = json.loads((tmp_path / "local.jsonl.summary.json").read_text())
-    assert (summary["settled"], summary["rejected"], summary["mismatched_records"]) == (54, 1, 3)
+    assert (summary["settled"], summary["rejected"], summary["mismatched_records"]) == (60, 1, 3)
     assert "1 rejected 被拒行; their claimed wins 所报胡牌:" in local_err
 
 

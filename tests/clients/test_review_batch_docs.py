@@ -27,16 +27,16 @@ def test_batch_md_review_commands_run_as_written(user_dir, server, scheduler):  
         assert result.returncode == 0, (command, result.stderr)
     scratch = user_dir / "scratch"
     local = (scratch / "reviews.jsonl").read_text()
-    assert len(local.splitlines()) == 17
+    assert len(local.splitlines()) == 23
     assert (scratch / "served.jsonl").read_text() == local == parts(scratch / "reviewed")
     summary = json.loads((scratch / "reviews.jsonl.summary.json").read_text())
-    assert (summary["records"], summary["reviewed"], summary["failed"]) == (17, 17, 0)
-    assert "For `examples/records.jsonl` (17 records, all reviewed, none failed)" in text
+    assert (summary["records"], summary["reviewed"], summary["failed"]) == (23, 23, 0)
+    assert "For `examples/records.jsonl` (23 records, all reviewed, none failed)" in text
     (quoted,) = fenced(text, "json")
     figures = json.loads(quoted)
     assert {key: summary[key] for key in figures} == figures
     served = json.loads((scratch / "served.jsonl.summary.json").read_text())
-    assert (served["skipped_by_resume"], served["lines_this_run"], served["complete"]) == (17, 0, True)
+    assert (served["skipped_by_resume"], served["lines_this_run"], served["complete"]) == (23, 0, True)
     clustered = json.loads((scratch / "reviewed/summary.json").read_text())
     assert {key: clustered[key] for key in figures} == figures
 

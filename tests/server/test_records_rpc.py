@@ -71,7 +71,7 @@ def test_hostile_records_are_refused_cheaply(stub):
 
 
 def test_records_are_counted_and_logged(server, stub):
-    record = json.loads(json.dumps(EXAMPLES[-1]))  # recorded deltas that differ
+    (record,) = [json.loads(json.dumps(r)) for r in EXAMPLES if r["requestId"] == "recorded-deltas-that-differ"]
     record["requestId"] = "counted-record"
     stub.SettleRecord(message(record), timeout=10)
     metrics = server.metrics()
