@@ -45,6 +45,9 @@ from rules_core.requests import (
 )
 from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
 
+# A string no message can hold: protobuf strings are UTF-8, so every face refuses it alike.
+NOT_UTF8 = "holds a lone surrogate, which no UTF-8 text can hold"
+
 
 class _Reader:
     """Reads one JSON object against the field names of its message, collecting violations."""
@@ -94,6 +97,12 @@ class _Reader:
         if not isinstance(value, str):
             self.violations.append(FieldViolation(self.sub(name), f"expected a string, got {kind_of(value)}"))
             return ""
+        if not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:  # a lone surrogate, which JSON can escape ("\\ud800")
+                self.violations.append(FieldViolation(self.sub(name), f"{excerpt(value)} {NOT_UTF8}"))
+                return ""
         return value
 
     def bool(self, name: str) -> bool:
