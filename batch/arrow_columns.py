@@ -51,15 +51,20 @@ REQUEST_COLUMNS = (*READ_FIELDS["SettleRequest"], "overrides")
 new = tuple.__new__  # a named tuple from its fields' tuple, without its Python-level __new__
 
 
+_INDEX_IN = pc.get_function("index_in")  # called with its options made once, not per column
+
+
 class Names:
     """An enum's table of names (a proto name, or None, to its core member) as Arrow and NumPy
-    read it: the names as ``pc.index_in``'s value set, and the members in the same order with,
-    last, the member of a null, which a NumPy ``take`` of those indices picks, in C."""
+    read it: the names and, last, a null as ``index_in``'s value set (a null matched as a value,
+    ``skip_nulls=False``), and the members in the same order with, last, the member of a null,
+    which a NumPy ``take`` of those indices picks, in C."""
 
     def __init__(self, members_of: dict):
         self.members_of = members_of
         names = [name for name in members_of if name is not None]
-        self.names = pa.array(names, pa.string())
+        value_set = pa.array([*names, None], pa.string())
+        self.options = pc.SetLookupOptions(value_set=value_set, skip_nulls=False)
         self.members = np.array([*map(members_of.__getitem__, names), members_of.get(None, BAD)], object)
 
 
@@ -91,15 +96,26 @@ class Column:
             return array.to_pylist()
         return array.to_numpy(zero_copy_only=False).tolist()
 
+    def texts(self, default: str) -> list:
+        """Each row's string, ``default`` where it is null, for a column of few distinct strings
+        (the profile): each made once and shared by the rows that hold it, so that no row pays
+        for a string of its own, and settle's look-up of it finds its hash already computed."""
+        array = self.array
+        if array is None:
+            return [default] * self.size
+        if array.null_count:
+            array = array.fill_null(default)
+        encoded = array.dictionary_encode()
+        distinct = np.array(encoded.dictionary.to_pylist(), object)
+        return distinct[encoded.indices.to_numpy()].tolist()
+
     def members(self, table: Names) -> tuple[list, bool]:
         """(the member of each name, whether none is BAD): names the table lacks are BAD."""
         if self.array is None:
             return [None] * self.size, True
-        indices = pc.index_in(self.array, value_set=table.names)
-        if indices.null_count != self.array.null_count:  # a name the table lacks
+        indices = _INDEX_IN.call([self.array], table.options)  # a null: the index of the set's null
+        if indices.null_count:  # a name the table lacks
             return self._members_or_bad(table.members_of)
-        if indices.null_count:
-            indices = indices.fill_null(len(table.names))  # a null: the table's member of None
         return table.members[indices.to_numpy()].tolist(), True
 
     def _members_or_bad(self, table: dict) -> tuple[list, bool]:
@@ -156,11 +172,11 @@ class Column:
         if array.null_count:  # a null list may hide items: its length is taken as 0
             counts = array.value_lengths().fill_null(0).to_numpy()
             offsets = [0, *counts.cumsum().tolist()]
-        else:
-            raw = array.offsets.to_numpy()
-            first = int(raw[0])
-            offsets = (raw - first).tolist() if first else raw.tolist()
-        return offsets, Column(array.flatten(), offsets[-1])
+            return offsets, Column(array.flatten(), offsets[-1])
+        raw = array.offsets.to_numpy()
+        first = int(raw[0])
+        offsets = (raw - first).tolist() if first else raw.tolist()
+        return offsets, Column(array.values.slice(first, offsets[-1]), offsets[-1])  # no compute call
 
 
 def _slices(offsets: list[int], items: list, limit: int, clean: bool) -> tuple[list, bool]:
@@ -302,7 +318,7 @@ def read_requests(batch: pa.RecordBatch) -> list[SettleRequest | None] | None:
         liabilities, liabilities_clean = _liabilities(top.get(columns, "liabilities"))
         declared, declared_clean = _seats(top.get(columns, "declared_seats"), MAX_LENGTHS["declared_seats"])
         fields = (
-            top.get(columns, "profile").values(""),
+            top.get(columns, "profile").texts(""),
             outcomes,
             winners,
             top.get(columns, "dealer_seat").values(0),

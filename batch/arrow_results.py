@@ -29,7 +29,7 @@ import pyarrow as pa
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from batch import native
-from batch.arrow_buffers import assembled, layout
+from batch.arrow_buffers import Plan, assembled, layout, plan
 from batch.arrow_schema import RESULT, RESULT_SCHEMA, result_batch
 from convert.json_names import PATTERN, UNIT
 from convert.json_write import settle_response_dict
@@ -197,13 +197,34 @@ def native_answers_batch(answers: Sequence[SettleResult | dict], module=NATIVE) 
     return None if buffers is None else buffers_batch(buffers, len(answers))
 
 
+def _plan(field: FieldDescriptor, kind: pa.DataType) -> Plan:
+    """The plan of a column the writer fills under ``CORE_TYPE`` (enums as numbers) as the
+    schema's ``kind``: each enum named by a ``take`` as it is put together, each array made once."""
+    if field.enum_type is not None:
+        names = plan(pa.int32(), then=ENUM_NAMES[field.enum_type.name].take)
+        return plan(kind, children=(names,)) if field.is_repeated else names
+    message = _message_of(field)
+    if message is None:
+        return plan(kind)
+    item = kind.value_type if field.is_repeated else kind
+    struct = plan(item, children=tuple(_plan(f, item.field(f.name).type) for f in message.fields))
+    return plan(kind, children=(struct,)) if field.is_repeated else struct
+
+
+# Each written column's name and plan, in the writer's order.
+WRITTEN_PLANS = tuple(
+    (field.name, _plan(RESULT.fields_by_name[field.name], RESULT_SCHEMA.field(field.name).type))
+    if field.name in SettleResult._fields
+    else (field.name, plan(field.type))
+    for field in WRITTEN_COLUMNS
+)
+
+
 def buffers_batch(buffers: tuple, size: int) -> pa.RecordBatch:
     """The batch of ``size`` rows whose buffers the native writer filled (``result_buffers``,
     or a ``Builder``'s ``finish``), its enums named."""
     each = iter(buffers)
-    arrays = {field.name: assembled(field.type, size, each) for field in WRITTEN_COLUMNS}
-    for name in SettleResult._fields:
-        arrays[name] = _named(arrays[name], RESULT.fields_by_name[name], RESULT_SCHEMA.field(name).type)
+    arrays = {name: assembled(how, size, each) for name, how in WRITTEN_PLANS}
     return pa.RecordBatch.from_arrays([arrays[name] for name in RESULT_SCHEMA.names], schema=RESULT_SCHEMA)
 
 

@@ -18,13 +18,39 @@ from __future__ import annotations
 import pyarrow as pa
 
 
-def sound(batch: pa.RecordBatch) -> bool:
-    """Whether every buffer of ``batch`` is as Arrow's format says (strings UTF-8 included)."""
+def sound(batch: pa.RecordBatch, as_bytes: dict[str, pa.DataType] | None = None) -> bool:
+    """Whether every buffer of ``batch`` is as Arrow's format says (strings UTF-8 included).
+
+    ``as_bytes`` (`bytes_types`): the columns, by name, whose strings are checked as bytes only,
+    for a reader that decodes each string it reads and refuses one not UTF-8 itself (the UTF-8
+    check is most of the cost). Such a column is viewed as its type with each string binary,
+    the same buffers; a column that cannot be so viewed (another type) is not sound."""
     try:
-        batch.validate(full=True)
+        if as_bytes is None:
+            batch.validate(full=True)
+            return True
+        batch.validate()  # the columns' lengths
+        for name, column in zip(batch.schema.names, batch.columns, strict=True):
+            kind = as_bytes.get(name)
+            (column if kind is None else column.view(kind)).validate(full=True)
     except pa.ArrowInvalid:
         return False
     return True
+
+
+def bytes_types(schema: pa.Schema) -> dict[str, pa.DataType]:
+    """Each column's type with every string in it as binary (``sound``'s ``as_bytes``)."""
+    return {field.name: _as_bytes(field.type) for field in schema}
+
+
+def _as_bytes(kind: pa.DataType) -> pa.DataType:
+    if pa.types.is_string(kind):
+        return pa.binary()
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_as_bytes(kind.value_type)))
+    if pa.types.is_struct(kind):
+        return pa.struct([field.with_type(_as_bytes(field.type)) for field in kind])
+    return kind
 
 
 def malformed_rows(batch: pa.RecordBatch) -> dict[int, str]:

@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 from batch import arrow_results
 from batch.arrow import settle_answers
 from batch.arrow_buffers import assembled
-from batch.arrow_results import NATIVE, WRITTEN_COLUMNS, native_answers_batch, python_answers_batch
+from batch.arrow_results import NATIVE, WRITTEN_PLANS, native_answers_batch, python_answers_batch
 from batch.parts import CHUNK_ROWS
 from bench.arrow_floor import least
 from bench.batch_bench import arrow_core, engine_settle, write_inputs
@@ -55,12 +55,12 @@ def parts(answers: list, passes: int) -> dict[str, float]:
 
     def assemble():
         each = iter(buffers)
-        return [assembled(field.type, size, each) for field in WRITTEN_COLUMNS]
+        return [assembled(how, size, each) for _, how in WRITTEN_PLANS]
 
     batch = native_answers_batch(answers)
     return {
         "the C alone (result_buffers)": least(lambda: NATIVE.result_buffers(answers), passes),
-        "its buffers put together (from_buffers)": least(assemble, passes),
+        "its buffers put together, enums named": least(assemble, passes),
         "C Data Interface import of such a batch": least(
             lambda: pa.RecordBatch._import_from_c_capsule(*batch.__arrow_c_array__()), passes
         ),

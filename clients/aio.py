@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import grpc
-from mahjong.shanghai.v1 import profile_pb2, records_pb2
+from mahjong.shanghai.v1 import advice_pb2, profile_pb2, records_pb2
 from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 from mahjong.shanghai.v1 import scoring_service_pb2_grpc as svc_grpc
 from mahjong.shanghai.v1 import settlement_pb2 as pb
@@ -96,6 +96,18 @@ class AsyncScoringClient(ClientBase):
     ) -> records_pb2.SettleRecordResponse:
         """Replay a hand record (牌谱) and settle what its events imply."""
         return await self._call(self.stub.SettleRecord, "SettleRecord", request, timeout)
+
+    async def advise(
+        self, request: advice_pb2.AdviseRequest, timeout: float | None = None
+    ) -> advice_pb2.AdviseResponse:
+        """How far a holding is from a legal win, and what to discard (向听数, 牌效)."""
+        return await self._call(self.stub.Advise, "Advise", request, timeout)
+
+    async def review_record(
+        self, request: records_pb2.SettleRecordRequest, timeout: float | None = None
+    ) -> advice_pb2.ReviewRecordResponse:
+        """Review a hand record discard by discard (复盘)."""
+        return await self._call(self.stub.ReviewRecord, "ReviewRecord", request, timeout)
 
     async def get_profile(
         self, name: str, overrides: profile_pb2.RuleProfile | None = None, timeout: float | None = None

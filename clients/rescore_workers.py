@@ -106,11 +106,17 @@ def settle_remote(requests: list[SettleRequest | dict]) -> list[SettleResult | d
             else:
                 e = result.error
                 violations = [(v.field, v.description) for v in e.field_violations]
-                # as --local writes it: only a digest mismatch's record names its reason
-                pinned = e.reason == "PROFILE_DIGEST_MISMATCH"
-                reason, metadata = (e.reason, dict(e.metadata)) if pinned else ("", None)
-                out[position] = error_line(result.request_id, e.message, violations, e.code, reason, metadata)
+                out[position] = refusal_line(result.request_id, e.message, violations, e.code, e.reason, e.metadata)
     return out
+
+
+def refusal_line(request_id, message: str, violations, code: str, reason: str, metadata) -> dict:
+    """The error line of a line the server refused, as --local writes it: only a digest
+    mismatch's names its reason, with its metadata in --local's order (expected, actual)."""
+    if reason != "PROFILE_DIGEST_MISMATCH":
+        return error_line(request_id, message, violations, code)
+    ordered = {key: metadata[key] for key in ("expected", "actual") if key in metadata}
+    return error_line(request_id, message, violations, code, reason, {**ordered, **metadata})
 
 
 def settle_record_remote(record: dict) -> dict:
@@ -150,7 +156,9 @@ def record_call(record: dict, call) -> dict:
         return call(message)
     except ScoringError as error:
         if error.violations or error.code.name in ("INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION"):
-            return error_line(request_id_of(record), error.message, error.violations, error.code.name)
+            return refusal_line(
+                request_id_of(record), error.message, error.violations, error.code.name, error.reason, error.metadata
+            )
         raise server_failure(error) from None
 
 

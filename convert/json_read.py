@@ -4,6 +4,7 @@ numbers), collecting a violation with its field path for everything that is wron
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -44,6 +45,9 @@ from rules_core.requests import (
     Winner,
 )
 from rules_core.validation import MAX_LENGTHS, over_limit, request_id_violation
+
+# A string no message can hold: protobuf strings are UTF-8, so every face refuses it alike.
+NOT_UTF8 = "holds a lone surrogate, which no UTF-8 text can hold"
 
 
 class _Reader:
@@ -94,6 +98,12 @@ class _Reader:
         if not isinstance(value, str):
             self.violations.append(FieldViolation(self.sub(name), f"expected a string, got {kind_of(value)}"))
             return ""
+        if not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:  # a lone surrogate, which JSON can escape ("\\ud800")
+                self.violations.append(FieldViolation(self.sub(name), f"{excerpt(value)} {NOT_UTF8}"))
+                return ""
         return value
 
     def bool(self, name: str) -> bool:
@@ -155,14 +165,28 @@ def kind_of(value) -> str:
 _KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
 
 
+# A JSON number (RFC 8259), ASCII digits only: what a number in a string may hold.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
 def _unquoted(value, parse):
-    """The proto3 JSON mapping lets numbers come as strings ("5")."""
-    if isinstance(value, str):
-        try:
-            return parse(value)
-        except ValueError:
-            return value
-    return value
+    """The proto3 JSON mapping lets a number come as a string holding a JSON number ("5", "5e0"),
+    not as whatever Python's int() or float() would take (" 5", "5_0", "+5", "５"); a string
+    that holds none is returned as it is, for the caller to refuse."""
+    if not isinstance(value, str):
+        return value
+    number = _JSON_NUMBER.fullmatch(value)
+    if number is None:
+        return value
+    try:
+        if parse is int and number.lastindex is None:
+            return int(value)
+        read = float(value)
+    except ValueError:  # more digits than int() reads
+        return value
+    if not math.isfinite(read):
+        return value
+    return int(read) if parse is int and read.is_integer() else read
 
 
 def _read_float(value, path: str, violations: list) -> float:

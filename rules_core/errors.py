@@ -114,13 +114,25 @@ class Violations(list):
             self.unlisted += 1
 
 
+def _utf8(text: str) -> str:
+    """``text`` as UTF-8 can hold it: a lone surrogate (which JSON can escape, "\\ud800", and
+    an input may quote) written as its escape."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode()
+    return text
+
+
 def _listed(violations) -> list[FieldViolation]:
     """The violations an error reports, within the bounds, and one entry counting the rest."""
     listed: list[FieldViolation] = []
     budget = MAX_VIOLATION_BYTES
     found = list(violations)
     for field, description in found[:MAX_VIOLATIONS]:
-        violation = FieldViolation(bounded(field, MAX_FIELD_CHARS), bounded(description, MAX_DESCRIPTION_CHARS))
+        violation = FieldViolation(
+            bounded(_utf8(field), MAX_FIELD_CHARS), bounded(_utf8(description), MAX_DESCRIPTION_CHARS)
+        )
         size = len(violation.field.encode()) + len(violation.description.encode())
         if size > budget:
             break

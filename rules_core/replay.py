@@ -27,7 +27,7 @@ from rules_core.requests import Hand, LiabilityRelation, Meld, MeldKind, Outcome
 from rules_core.settle import settle
 from rules_core.shape import shape_of
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, TILE_NOTATION, Flower, Tile
-from rules_core.validation import check_table
+from rules_core.validation import check_table, not_a_dragon
 
 DEAL: Final = EventKind.DEAL
 DRAW: Final = EventKind.DRAW
@@ -371,7 +371,7 @@ class Replay:
             raise _fault(self.path(".dragon_flowers"), f"profile {self.profile.name!r} has no dragon flowers")
         for number, tile in enumerate(dragons):
             if tile < FIRST_DRAGON:
-                raise _fault(self.path(".dragon_flowers", number), f"{_name(tile)} is no dragon 中发白")
+                raise _fault(self.path(".dragon_flowers", number), not_a_dragon(_name(tile)))
             self._show_tile(tile, ".dragon_flowers", number)
             hand.dragon_flowers.append(tile)
         for number, flower in enumerate(cast(tuple[Flower, ...], event.flowers)):

@@ -42,6 +42,11 @@ _CONCEALED_KONG: Final = int(CONCEALED_KONG)
 SEATS = range(4)
 
 
+def not_a_dragon(shown: str) -> str:
+    """The words for a tile given as a dragon flower that is no dragon (a hand's, a record's)."""
+    return f"must be a dragon 中发白 (C, F, P), got {shown}"
+
+
 def _is_seat(value: object) -> bool:
     """``value in SEATS``, with a plain int (the usual case) compared natively when compiled."""
     if type(value) is int:
@@ -373,11 +378,7 @@ def check_dragons(profile: RuleProfile, hand: Hand, passed, path: str, add) -> N
     for index, tile in enumerate(dragons):
         if tile is None or tile < FIRST_DRAGON:
             shown = "an unspecified tile" if tile is None else TILE_NOTATION[tile]
-            add(
-                FieldViolation(
-                    f"{hand_path}.dragon_flowers[{index}]", f"must be a dragon 中发白 (C, F, P), got {shown}"
-                )
-            )
+            add(FieldViolation(f"{hand_path}.dragon_flowers[{index}]", not_a_dragon(shown)))
             continue
         seen[tile - FIRST_DRAGON] += 1
         if seen[tile - FIRST_DRAGON] == 5:

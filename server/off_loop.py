@@ -30,3 +30,15 @@ async def off_loop(size: int, work, *args):
 async def in_json_thread(work, *args):
     """``work(*args)`` in one of the worker's threads for large bodies, whatever its size."""
     return await asyncio.get_running_loop().run_in_executor(_THREADS, work, *args)
+
+
+# A hand record's review (ReviewRecord) costs up to a second of rules, from a body of a kilobyte or
+# two: in its own threads, so that the loop answers every other call meanwhile, and a large JSON
+# body never waits for a review's thread.
+RULES_THREADS = 2
+_RULES = concurrent.futures.ThreadPoolExecutor(max_workers=RULES_THREADS, thread_name_prefix="shmj-rules")
+
+
+async def in_rules_thread(work, *args):
+    """``work(*args)`` in one of the worker's threads for long rules work."""
+    return await asyncio.get_running_loop().run_in_executor(_RULES, work, *args)

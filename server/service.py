@@ -25,6 +25,7 @@ from server import errors, garbage, metrics, tracing
 from server.call_book import ANSWER_LEGAL, answered_under
 from server.config import ServerConfig
 from server.drain import batch_chunk
+from server.off_loop import in_rules_thread
 from server.parsed_body import ParsedBody
 from server.profiles import HouseProfiles
 
@@ -56,10 +57,11 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
         return answer
 
     @staticmethod
-    async def _answer(context, method: str, compute):
-        """``compute()``, or INVALID_ARGUMENT (counted as rejected) when the input is malformed."""
+    async def _answer(context, method: str, compute, in_thread: bool = False):
+        """``compute()``, or INVALID_ARGUMENT (counted as rejected) when the input is malformed;
+        ``in_thread``: in one of the worker's rules threads, off the event loop."""
         try:
-            return compute()
+            return await in_rules_thread(compute) if in_thread else compute()
         except InvalidRequest as error:
             metrics.rejected(method).inc()
             await errors.abort(context, errors.invalid_request(error))
@@ -246,6 +248,7 @@ class ScoringService(svc_grpc.ScoringServiceServicer):
             context,
             "ReviewRecord",
             lambda: rc.review_record(convert.settle_record_request(request, registry), registry),
+            in_thread=True,  # up to a second of rules from a small body: the loop answers others meanwhile
         )
         answered_under(result.profile_digest)
         return await self._fitting(context, convert_advice.review_record_response(result))

@@ -199,7 +199,18 @@ def _request_id(entry) -> str:
     if not isinstance(entry, dict):
         return ""
     value = entry.get("requestId", entry.get("request_id"))
-    return value if isinstance(value, str) and not request_id_violation(value) else ""
+    if not isinstance(value, str) or request_id_violation(value) or not _utf8(value):
+        return ""
+    return value
+
+
+def _utf8(text: str) -> bool:
+    """Whether a protobuf string can hold ``text`` (not one with a lone surrogate: JSON can escape one)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_kind(value) -> str:

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from batch import arrow_results
-from batch.arrow import settle_record_batch
+from batch.arrow import BYTES_FROM_ROWS, settle_record_batch
 from tests.server.conftest import ROOT
 
 pytestmark = pytest.mark.native
@@ -60,6 +60,17 @@ def test_a_nested_row_with_a_string_not_utf8_is_an_error_naming_it_and_the_rest_
     assert out[1]["error"]["message"] == f"row 11: {name} holds a string not valid UTF-8 (byte 0xff)"
     assert out[1]["error"]["code"] == "INVALID_ARGUMENT"
     assert out[1]["request_id"] == ("" if name == "request_id" else HANDS.column("request_id")[1].as_py())
+
+
+@pytest.mark.parametrize("name", ["outcome", "request_id", "profile"])
+def test_a_batch_whose_strings_are_checked_as_bytes_names_the_row_not_utf8_alike(path, name):
+    """From ``BYTES_FROM_ROWS`` rows the columnar path checks its strings as bytes only: its
+    reader meets the string not UTF-8 and leaves the batch to the usual path, which names it."""
+    many = pa.Table.from_batches([HANDS] * (BYTES_FROM_ROWS // len(HANDS) + 1)).combine_chunks().to_batches()[0]
+    last = len(many) - 1
+    out = settle_record_batch(with_bad_string(many, name, last - 1), first_number=1).to_pylist()
+    assert out[last - 1]["error"]["message"] == f"row {last}: {name} holds a string not valid UTF-8 (byte 0xff)"
+    assert [out[0], out[last]] == rows_alone(many, [0, last])
 
 
 def test_a_json_string_column_with_a_line_not_utf8_names_that_line(path):

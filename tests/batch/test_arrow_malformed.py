@@ -9,7 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from batch.arrow import settle_record_batch
+from batch.arrow import REQUEST_BYTES, settle_record_batch
+from batch.arrow_soundness import bytes_types, sound
 from tests.batch.test_arrow_bad_utf8 import HANDS, _json_lines, path, rows_alone  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.native, pytest.mark.usefixtures("path")]  # each writer: native where built, and Python
@@ -59,3 +60,19 @@ def test_a_json_line_with_backwards_offsets_is_an_error_naming_that_line(kind):
     slot = f"non-monotonic offset at slot 1: {ends[2]} < {ends[1]}"
     assert out[1]["error"]["message"] == f"line 5: json is malformed Arrow data (Offset invariant failure: {slot})"
     assert [out[0], out[2]] == rows_alone(pa.record_batch([_json_lines()], ["json"]), [0, 2])
+
+
+def test_strings_checked_as_bytes_pass_a_string_not_utf8_but_not_a_malformed_one():
+    """The columnar path checks its request columns' strings as bytes (its reader refuses a
+    string not UTF-8 as it decodes it): backwards offsets still fail, in a nested column too,
+    and a column of another type than the usual one is not sound, so the usual path takes it."""
+    ids = pa.array([b"hand-\xff", b"", b"x"], pa.binary()).cast(pa.string(), safe=False)
+    not_utf8 = with_column(HANDS, "request_id", ids)
+    assert not sound(not_utf8) and sound(not_utf8, REQUEST_BYTES)
+    assert not sound(with_column(HANDS, "request_id", backwards_strings()), REQUEST_BYTES)
+    nested = pa.record_batch(
+        [pa.ListArray.from_arrays(pa.array([0, 1, 3], pa.int32()), backwards_strings())], ["tiles"]
+    )
+    assert not sound(nested, bytes_types(nested.schema))
+    assert not sound(pa.record_batch([pa.array([1, 2])], ["request_id"]), REQUEST_BYTES)
+    assert sound(HANDS, REQUEST_BYTES) and sound(HANDS)

@@ -17,7 +17,7 @@ def test_both_writers_their_parts_and_the_core_with_each_are_printed():
         "native_answers_batch",
         "python_answers_batch",
         "the C alone (result_buffers)",
-        "its buffers put together (from_buffers)",
+        "its buffers put together, enums named",
         "C Data Interface import of such a batch",
     ]
     assert lines[6].startswith("round 1: engine ") and lines[6].endswith(" records/CPU-s (best so far)")

@@ -271,3 +271,35 @@ def test_shmj_request_prints_the_request_the_builders_make(capsys):
     assert (document["dealerSeat"], document["liabilities"], document["requestId"]) == (0, [], "")
     expected = settle_request("classic", "discard", [winner(2, hand_text, win="5p")], discarder_seat=1)
     assert ParseDict(document, pb.SettleRequest()) == expected
+
+
+def test_the_async_client_has_every_method_of_the_blocking_one(server):
+    """Found as a hostile client: CLIENTS.md says AsyncScoringClient has ScoringClient's methods,
+    but it had no `advise` and no `review_record`: an asyncio backend could not ask for advice."""
+    import convert
+    from convert.advice import advise_request_message
+    from convert.advice_json import read_advise_request
+    from convert.json_read import read_settle_record_request
+
+    def methods(client_class) -> set[str]:
+        return {name for name in dir(client_class) if not name.startswith("_")}
+
+    assert methods(ScoringClient) == methods(AsyncScoringClient)
+    holding = advise_request_message(
+        read_advise_request({"profile": "classic", "seat": 1, "hand": {"concealed": "111m 555m 999p CC 77s"}})
+    )
+    record = convert.settle_record_request_message(
+        read_settle_record_request(json.loads((ROOT / "examples" / "record.json").read_text()))
+    )
+
+    async def calls():
+        async with AsyncScoringClient(server.address, timeout=10) as client:
+            return await asyncio.gather(
+                client.advise(holding), client.review_record(record), client.settle_record(record)
+            )
+
+    with ScoringClient(server.address, timeout=10) as blocking:
+        expected = [blocking.advise(holding), blocking.review_record(record), blocking.settle_record(record)]
+    answers = asyncio.run(calls())
+    assert answers == expected
+    assert answers[0].shanten == 0 and [w.value for w in answers[0].waits] == [6, 10]

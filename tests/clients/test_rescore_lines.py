@@ -165,7 +165,11 @@ def test_lines_the_fast_decoder_refuses_are_read_again_and_explained(tmp_path):
     source.write_text(deep + "\n")
     assert rescore(source, deep_output) == 0
     assert read_jsonl(deep_output)[0]["error"]["message"] == "line 1: not valid JSON: nested deeper than 64 levels"
-    assert rows[2]["requestId"] == "\ud800" and rows[2]["seatDeltas"] == [0.0, 0.0, 0.0, 0.0]
+    # a lone surrogate is read, and refused as every face refuses it (no protobuf string holds one),
+    # the line's id echoed escaped
+    assert rows[2]["requestId"] == "\ud800" and rows[2]["error"]["fieldViolations"] == [
+        {"field": "request_id", "description": "'\\ud800' holds a lone surrogate, which no UTF-8 text can hold"}
+    ]
     assert rows[3]["requestId"] == "n"
     assert rows[3]["error"]["fieldViolations"] == [
         {"field": "huangfan_count", "description": "expected a whole number, got NaN"}

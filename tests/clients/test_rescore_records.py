@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from clients.cli import main
-from rules_core import settle_json, settle_record_json
+from convert.profile_digest import profile_digest
+from rules_core import BUILTIN_PROFILES, settle_json, settle_record_json
 from tests.server.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -68,3 +69,28 @@ def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_shmj_replay_reads_
     assert answers == [settle_record_json(json.loads(line)) for line in records]
     assert main(["replay", str(source), "--line", "1", "--local", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == answers[0]
+
+
+def pinned_to_another_digest(path) -> None:
+    """A request and a hand record pinned to a digest no profile has."""
+    request = json.loads((EXAMPLES / "requests.jsonl").read_text().splitlines()[0])
+    record = json.loads((EXAMPLES / "records.jsonl").read_text().splitlines()[0])
+    lines = [{**request, "profileDigest": "sha256:00"}, {**record, "profileDigest": "sha256:00"}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_a_line_pinned_to_another_digest_is_the_same_error_line_locally_and_by_a_server(tmp_path, server):
+    """Found as a hostile client: through a server, a hand record's digest mismatch lost the
+    ErrorInfo's reason and metadata that --local writes, and a request's metadata came in the
+    server's order (actual, expected): the same line, two different error lines."""
+    source = tmp_path / "pinned.jsonl"
+    pinned_to_another_digest(source)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(["rescore", str(source), "-o", str(local), "--local", "--workers", "1", "--no-progress"]) == 0
+    assert main(["rescore", str(source), "-o", str(remote), "--target", server.address, "--no-progress"]) == 0
+    assert remote.read_text() == local.read_text()
+    classic = profile_digest(BUILTIN_PROFILES["classic"])
+    errors = [json.loads(line)["error"] for line in local.read_text().splitlines()]
+    assert [(e["code"], e["reason"], e["metadata"]) for e in errors] == [
+        ("FAILED_PRECONDITION", "PROFILE_DIGEST_MISMATCH", {"expected": "sha256:00", "actual": classic})
+    ] * 2

@@ -294,3 +294,45 @@ def test_a_server_that_fails_stops_the_job_to_be_resumed(source, records, tmp_pa
     assert err.startswith(f"shmj review: stopped after line 0: UNAVAILABLE: {nowhere} refuses the connection")
     assert err.endswith("; run again with --resume to continue\n")
     assert (output.read_bytes(), summary_of(output)["stopped"].startswith("UNAVAILABLE")) == (b"", True)
+
+
+def test_a_record_pinned_to_another_digest_is_the_same_error_line_locally_and_by_a_server(records, tmp_path, server):
+    """Found as a hostile client: through ReviewRecord, a digest mismatch lost the reason and the
+    metadata that --local writes."""
+    source = tmp_path / "pinned.jsonl"
+    source.write_text(json.dumps({**records[0], "profileDigest": "sha256:00"}) + "\n")
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(review_args(source, local, "--local", "--workers", "1")) == 0
+    assert main(review_args(source, remote, "--target", server.address)) == 0
+    assert remote.read_bytes() == local.read_bytes()
+    error = json.loads(local.read_text())["error"]
+    assert (error["code"], error["reason"], error["metadata"]["expected"]) == (
+        "FAILED_PRECONDITION",
+        "PROFILE_DIGEST_MISMATCH",
+        "sha256:00",
+    )
+
+
+LONE = {"field": "request_id", "description": "'\\ud800' holds a lone surrogate, which no UTF-8 text can hold"}
+
+
+def test_a_record_whose_id_no_message_can_hold_costs_its_line_alike_locally_and_by_a_server(
+    records, tmp_path, server, capsys
+):
+    """Found as a hostile client: JSON can escape a lone surrogate ("\\ud800"), which no protobuf
+    string holds. --local reviewed such a record while through a server the whole job stopped with
+    a traceback, and `shmj review FILE --target` printed one."""
+    source = tmp_path / "lone.jsonl"
+    source.write_text(json.dumps({**records[0], "requestId": "\ud800"}) + "\n" + json.dumps(records[1]) + "\n")
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    assert main(review_args(source, local, "--local", "--workers", "1")) == 0
+    assert main(review_args(source, remote, "--target", server.address)) == 0
+    assert remote.read_bytes() == local.read_bytes()
+    lines = [json.loads(line) for line in local.read_text().splitlines()]
+    assert lines[0]["error"]["fieldViolations"] == [LONE] and lines[1] == review_record_json(records[1])
+    single = tmp_path / "lone.json"
+    single.write_text(json.dumps({**records[0], "requestId": "\ud800"}))
+    for command in ("review", "replay"):
+        code, err = run([command, str(single), "--target", server.address], capsys)
+        assert code == 2 and "Traceback" not in err
+        assert f"{LONE['field']}: {LONE['description']}" in err

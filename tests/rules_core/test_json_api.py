@@ -105,3 +105,21 @@ def test_each_bad_entry_of_an_enum_list_is_named_by_its_index():
         ("winners[0].hand.concealed[3]", "unknown value 'TILE_NOPE'" + ONE_OF_TILES),
         ("winners[0].hand.concealed[5]", "expected a TILE_* name, got an object"),
     ]
+
+
+@pytest.mark.parametrize("written", ["2", "2.0", "2e0", "20e-1", "0.2E1"])
+def test_a_whole_number_in_a_string_is_read_as_json_writes_numbers(written):
+    """proto3 JSON lets an integer field come as a string holding a JSON number, in any of its
+    forms (protobuf takes "2e0" and "2.0"); the value must be whole."""
+    assert settle_json(dict(EXAMPLE_1, dealerSeat=written)) == settle_json(dict(EXAMPLE_1, dealerSeat=2))
+
+
+@pytest.mark.parametrize("written", [" 2", "2 ", "2_0", "２", "+2", "02", "2.5", "0x2", "1e400", "2.", ".5e1", ""])
+def test_a_string_that_is_no_json_number_is_no_whole_number(written):
+    """Python's int() takes spaces, underscores, other scripts' digits and a plus sign; JSON's
+    number grammar does not, so neither does this reader."""
+    with pytest.raises(InvalidRequest) as error:
+        settle_json(dict(EXAMPLE_1, dealerSeat=written))
+    assert [(v.field, v.description.split(",")[0]) for v in error.value.violations] == [
+        ("dealer_seat", "expected a whole number")
+    ]

@@ -279,3 +279,26 @@ def test_the_json_path_has_the_same_bounds():
         settle_json({"profile": "classic", **{f"unknown{i}": 1 for i in range(1000)}})
     assert len(error.value.violations) == 21
     assert error.value.violations[-1] == ("request", "980 more violation(s) not listed")
+
+
+def test_a_lone_surrogate_in_notation_is_named_in_text_utf_8_can_hold():
+    """Found as a hostile client: JSON may escape a lone surrogate ("\\ud800"), which no UTF-8 can
+    hold; a hand in notation holding one was refused with a description quoting it raw, and the
+    refusal itself then failed (an internal error over HTTP, from settle_json and advise_json)."""
+    from rules_core import advise_json, settle_json
+
+    with pytest.raises(InvalidRequest) as advice:
+        advise_json({"profile": "classic", "hand": {"concealed": "111m 555m 999p CC 77s"}, "seen": "C \ud800"})
+    with pytest.raises(InvalidRequest) as settlement:
+        settle_json(
+            {"profile": "classic", "outcome": "OUTCOME_SELF_DRAW", "winners": [{"hand": {"concealed": "\udfff"}}]}
+        )
+    unexpected = "tiles are 1-9 with m/p/s, E S W N C F P, flowers 1f-8f"
+    assert advice.value.violations == [
+        ("seen", f"bad notation at position 2 ('C ⟨\\ud800⟩'): unexpected '\\ud800': {unexpected}")
+    ]
+    assert settlement.value.violations[0] == (
+        "winners[0].hand.concealed",
+        f"bad notation at position 0 ('⟨\\udfff⟩'): unexpected '\\udfff': {unexpected}",
+    )
+    assert str(advice.value).encode("utf-8")

@@ -5,6 +5,7 @@ field, hostile bodies refused before they are read, and each call counted and lo
 from __future__ import annotations
 
 import json
+import time
 
 import grpc
 import pytest
@@ -27,6 +28,7 @@ from tests.server.otlp_receiver import GrpcReceiver
 from tests.server.test_http_errors import bad_request_of
 from tests.server.test_tracing import PARENT_ID, SERVICE, TRACE_ID, TRACEPARENT
 from tests.server.test_versioned_answers import CLASSIC, LEZI, OTHER
+from tests.worked_examples import WORKED_EXAMPLES
 
 EXAMPLE_9 = AdviseRequest("classic", 1, hand("111p 222p 333p 7789p C"), request_id="e9")
 EXAMPLE_2 = AdviseRequest("classic", 1, hand("111m 555m 999p CC 77s"), parse_tiles("C C 7s"), request_id="e2")
@@ -183,3 +185,48 @@ def test_over_http_a_large_seen_list_is_refused_before_it_is_read(http):
     body = {"profile": "classic", "seat": 1, "hand": {"concealed": ["TILE_M1"] * 13}, "seen": ["TILE_M2"] * 100_000}
     reply = http.post("Advise", json.dumps(body).encode())
     assert (reply.status, bad_request_of(reply)) == (400, [("seen", "at most 136 entries, got more")])
+
+
+def a_long_record() -> SettleRecordRequest:
+    """A hand of 84 discards, every holding thirteen scattered tiles and the one just drawn (each
+    seat discards what it draws), under overrides that open the most paths: among the dearest
+    records to review, 1.4 KB on the wire."""
+    from rules_core import EventKind, HandEvent, Tile
+
+    scattered = [0, 3, 6, 10, 13, 16, 20, 23, 26, 27, 28, 29, 30, 31, 32, 33, 1, 4, 7, 9, 12, 15, 18, 21, 24]
+    scattered += [2, 5, 8, 11, 14, 17, 19, 22, 25]
+    wall = [t for t in range(34) for _ in range(4)]
+    deals: list[list[int]] = [[], [], [], []]
+    kinds = iter(scattered * 8)
+    for seat, deal in enumerate(deals):
+        while len(deal) < (14 if seat == 0 else 13):
+            tile = next(kinds)
+            if tile in wall:
+                wall.remove(tile)
+                deal.append(tile)
+    events = [HandEvent(EventKind.DEAL, seat, tiles=tuple(map(Tile, deal))) for seat, deal in enumerate(deals)]
+    events.append(HandEvent(EventKind.DISCARD, 0, Tile(deals[0][-1])))
+    for turn, tile in enumerate(wall):
+        seat = (turn + 1) % 4
+        events += [HandEvent(EventKind.DRAW, seat, Tile(tile)), HandEvent(EventKind.DISCARD, seat, Tile(tile))]
+    events.append(HandEvent(EventKind.EXHAUSTIVE_DRAW))
+    overrides = {"ordinary_hand_wins": True, "seven_pairs": True}
+    return SettleRecordRequest("classic", tuple(events), overrides=overrides, request_id="long")
+
+
+def test_a_long_review_leaves_the_worker_free_for_other_calls(stub):
+    """Found as a hostile client: ReviewRecord ran on the worker's event loop. While four reviews
+    of a 1.4 KB record ran (1.5 s each, 0.7 s compiled), one worker's Settle calls waited 3 s:
+    every other call and the health checks waited for the reviews. A review now runs in a thread,
+    and the loop answers the others meanwhile."""
+    message = convert.settle_record_request_message(a_long_record())
+    assert len(message.SerializeToString()) < 1500
+    finished: list[str] = []
+    review = stub.ReviewRecord.future(message, timeout=60)
+    review.add_done_callback(lambda _: finished.append("review"))
+    time.sleep(0.1)  # the review under way
+    settle = convert.settle_request_message(WORKED_EXAMPLES[0][1])
+    assert stub.Settle(settle, timeout=60).seat_deltas
+    finished.append("settle")
+    assert len(review.result().discards) == 84
+    assert finished == ["settle", "review"]

@@ -15,6 +15,7 @@ from mahjong.shanghai.v1 import scoring_service_pb2 as svc
 
 import convert
 from rules_core.build import hand
+from tests.server.conftest import ROOT
 from tests.server.error_details import http_bad_request, http_error
 from tests.server.http_calls import SERVICE_PATH, Reply
 from tests.worked_examples import WORKED_EXAMPLES
@@ -241,3 +242,40 @@ def test_an_empty_settle_body_says_what_is_missing(http):
             ("profile", "must be specified: one of classic, lezi, qiaoma, qiaoma_lezi, qinghunpeng, sankou"),
             ("outcome", "must be specified"),
         ]
+
+
+def with_a_lone_surrogate(name: str) -> dict:
+    """An example body of each rpc rules_core reads, its request id an escaped lone surrogate."""
+    examples = {
+        "Settle": "settle-request.json",
+        "CheckWin": "check-win-request.json",
+        "ListWaits": "list-waits-request.json",
+        "SettleRecord": "record.json",
+        "ReviewRecord": "record.json",
+    }
+    if name == "Advise":
+        body = {"profile": "classic", "seat": 1, "hand": {"concealed": "111m 555m 999p CC 77s"}}
+    else:
+        body = json.loads((ROOT / "examples" / examples[name]).read_text())
+    return {**body, "requestId": "\ud800"}
+
+
+LONE = ("request_id", "'\\ud800' holds a lone surrogate, which no UTF-8 text can hold")
+
+
+@pytest.mark.parametrize("method", ["Settle", "CheckWin", "ListWaits", "SettleRecord", "ReviewRecord", "Advise"])
+def test_a_string_no_message_can_hold_is_a_violation_naming_it_not_an_internal_error(http, method):
+    """Found as a hostile client: JSON can escape a lone surrogate ("\\ud800"), which rules_core
+    reads and a protobuf message cannot hold: every rpc that makes its message from rules_core's
+    reading answered 500, "internal error"."""
+    reply = http.post(method, json.dumps(with_a_lone_surrogate(method)).encode())
+    assert (reply.status, bad_request_of(reply)) == (400, [LONE])
+
+
+def test_a_batch_entry_no_message_can_hold_is_that_entrys_error(http):
+    good = json.loads((ROOT / "examples" / "settle-request.json").read_text())
+    reply = http.post("SettleBatch", json.dumps({"requests": [good, with_a_lone_surrogate("Settle")]}).encode())
+    assert reply.status == 200
+    results = reply.json()["results"]
+    assert results[0]["response"]["seatDeltas"] and results[1]["requestId"] == ""
+    assert results[1]["error"]["fieldViolations"] == [{"field": LONE[0], "description": LONE[1]}]

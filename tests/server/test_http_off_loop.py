@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from server.off_loop import OFF_LOOP_BYTES, off_loop
+from server.off_loop import OFF_LOOP_BYTES, RULES_THREADS, in_rules_thread, off_loop
 
 
 def _thread_name() -> str:
@@ -38,3 +38,28 @@ def test_what_the_thread_raises_reaches_the_call():
 
     with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with base 10: 'not a number'$"):
         asyncio.run(failing())
+
+
+def test_a_review_whose_call_ended_before_its_turn_is_never_computed():
+    """A call that ends (cancelled, past its deadline) while its review waits for a rules thread
+    takes the review with it: a client cannot queue work that nobody waits for."""
+    release = threading.Event()
+    ran: list[str] = []
+
+    def busy():
+        release.wait(10)
+        ran.append(_thread_name())
+
+    async def calls():
+        holding = [asyncio.ensure_future(in_rules_thread(busy)) for _ in range(RULES_THREADS)]
+        waiting = asyncio.ensure_future(in_rules_thread(ran.append, "abandoned"))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        await asyncio.sleep(0.05)  # the call has ended: its review is dropped from the queue
+        release.set()
+        await asyncio.gather(*holding)
+        await asyncio.sleep(0.05)
+        return waiting.cancelled()
+
+    assert asyncio.run(calls())
+    assert sorted(ran) == ["shmj-rules_0", "shmj-rules_1"]
