@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
+import threading
+import time
 
 import pytest
 from google.protobuf.json_format import MessageToDict
@@ -71,15 +74,24 @@ def call_under(failing: int, call):
 
 def outcomes(call) -> list:
     """What call() gave with each of its allocations failed in turn: the usual answer, or
-    MemoryError, else what it gave instead."""
+    MemoryError, else what it gave instead. The failing allocator is the process's: no other
+    thread may take the interpreter meanwhile (pytest-xdist's worker reads its commands in one),
+    so the switch interval is made longer than the whole run, after a pause in which a thread
+    already waiting for its turn under the usual interval takes it."""
     usual = comparable(call())
     wrong, reached, failing = [], 0, 0
-    while reached < UNREACHED:
-        got = call_under(failing, call)
-        reached = reached + 1 if got == usual else 0
-        if got not in ("MemoryError", usual):
-            wrong.append((failing, got))
-        failing += 1
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    time.sleep(0.005)
+    try:
+        while reached < UNREACHED:
+            got = call_under(failing, call)
+            reached = reached + 1 if got == usual else 0
+            if got not in ("MemoryError", usual):
+                wrong.append((failing, got))
+            failing += 1
+    finally:
+        sys.setswitchinterval(interval)
     return wrong
 
 
@@ -115,3 +127,31 @@ def test_out_of_memory_at_any_allocation_leaves_no_block_behind(name, call):
             outcomes(call)
 
     assert least_block_change(passes, 1) <= 1  # the int counting them is a block itself
+
+
+@needs_build
+def test_the_failed_allocations_are_the_calls_alone_not_another_threads():
+    """The failing allocator is the whole process's: a thread that allocates while a call runs
+    under it (pytest-xdist's worker receives its commands in one) would be handed the failure,
+    and it was (a MemoryError in xdist's own lock killed a worker of `make test` and hung the
+    run). While one is set, no other thread runs."""
+    stop, failed = threading.Event(), []
+
+    def allocate() -> None:  # as xdist's thread does: let go of the interpreter, then allocate
+        while not stop.is_set():
+            time.sleep(0)
+            try:
+                [str(n) for n in range(2000)]
+            except MemoryError:
+                failed.append(1)
+
+    other = threading.Thread(target=allocate)
+    other.start()
+    try:
+        for _ in range(20):  # about a second, some two hundred switch intervals
+            for _name, call in cases():
+                outcomes(call)
+    finally:
+        stop.set()
+        other.join()
+    assert failed == []
