@@ -76,8 +76,9 @@ $(CORE_STAMP): $(HOT_PATH) $(NATIVE) rules_core/compiled.py compile_core.py $(SE
 	touch $@
 
 # Every suit no meld holds a tile of (405,350), searched once with the compiled search and written
-# beside it with a witness per slot (rules_core/unmelded_suits.py): advice reads a suit seen first
-# from it, and a suit a meld holds tiles of where the witnesses prove its overlaps. About a minute.
+# beside it with a witness per slot with chows (rules_core/unmelded_suits.py; 37 MB): advice reads a
+# suit seen first from it, and a suit a meld holds tiles of where the witnesses, or a walk for
+# another target part (rules_core/melded_suits.py), prove its overlaps. About a minute.
 $(SUIT_TABLE): rules_core/target_parts.py rules_core/unmelded_suits.py rules_core/unmelded_suits_build.py $(CORE_STAMP)
 	$(PY) -c 'import rules_core.unmelded_suits_build as table; print(table.build(), "suits written to", table.TABLE_FILE)'
 

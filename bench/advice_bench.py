@@ -19,8 +19,9 @@ profiles in turn (no dragon among the tiles where dragons are flowers), and `adv
 profile on the 13-tile and the 14-tile holdings: median and maximum of each.
 
 rules_core keeps per-suit tables of what a target can keep, filled on first sight of a suit's
-tiles: each figure is given on first sight (a fresh process, every table empty) and again on a
-second pass over the same holdings (the tables a service has after its first calls).
+tiles: each figure is given on first sight (as in a fresh process: every table empty, the suits'
+table file not mapped) and again on a second pass over the same holdings (the tables a service
+has after its first calls). `mahjong` keeps nothing between calls: its first pass is its own.
 `mahjong`'s top-level package would shadow the generated `mahjong.shanghai.v1`: rules_core
 never imports that, so the reference path goes first on this process's path.
 """
@@ -36,7 +37,7 @@ import sys
 import time
 
 from generators.record_simulator import simulate_records
-from rules_core import BUILD
+from rules_core import BUILD, unmelded_suits
 from rules_core.advice import advise, holding_paths
 from rules_core.advice_values import AdviseRequest
 from rules_core.builtin_profiles import BUILTIN_PROFILES
@@ -222,9 +223,10 @@ def run(count: int, records: int, seed: int, reference_path: str, profiles: tupl
     acting = [with_a_draw(h, rng) for h in holdings]
     simulated = simulate_records(records, seed)
     generated = time.perf_counter() - generated
-    # The tables were filled while the holdings were chosen (by their shanten): empty them, so
-    # that the first pass is a first sight.
+    # The tables were filled while the holdings were chosen (by their shanten): empty them, and
+    # drop the suits' table file's mapping, so that the first pass is a first sight.
     clear_tables()
+    unmelded_suits.unmap()
     first = {
         "paths": time_paths(holdings, shanten),
         "advice": time_advice(acting, shanten),

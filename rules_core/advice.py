@@ -106,26 +106,35 @@ _PATHS: list[Path | None] = [None] * (16 << 12)
 
 
 def _paths(rules: list[int], overlaps: list[int], size: int) -> tuple[Path, ...]:
-    """The paths some target carries, by shanten, then pattern, then suit."""
-    keys = []
-    for index in range(len(rules)):
-        overlap = overlaps[index]
+    """The paths some target carries, by shanten, then pattern, then suit: ``rules`` come in
+    pattern order, then suit order (`path_rules`), so they are taken in turn for each distance,
+    from the least (a few distances, where a sort would compare every pair)."""
+    least = size + 1
+    most = -1
+    for overlap in overlaps:
         if overlap >= 0:
-            rule = rules[index]
-            keys.append((size - overlap) << 12 | rule_pattern(rule) << 4 | (rule_suit(rule) + 1))
-    keys.sort()
+            if size - overlap < least:
+                least = size - overlap
+            if size - overlap > most:
+                most = size - overlap
     paths = []
-    for key in keys:
-        path = _PATHS[key]
-        if path is None:
-            suit = (key & 15) - 1
-            pattern = key >> 4 & 255
-            path = _PATHS[key] = Path(
-                None if pattern == ORDINARY else Pattern(pattern),
-                None if suit == NO_SUIT else _SUITS[suit],
-                (key >> 12) - 1,
-            )
-        paths.append(path)
+    known = _PATHS  # a local: compiled, each read of a module's variable is a look-up
+    for distance in range(least, most + 1):
+        overlap = size - distance
+        for index in range(len(rules)):
+            if overlaps[index] == overlap:
+                rule = rules[index]
+                key = distance << 12 | rule_pattern(rule) << 4 | (rule_suit(rule) + 1)
+                path = known[key]
+                if path is None:
+                    suit = (key & 15) - 1
+                    pattern = key >> 4 & 255
+                    path = known[key] = Path(
+                        None if pattern == ORDINARY else Pattern(pattern),
+                        None if suit == NO_SUIT else _SUITS[suit],
+                        distance - 1,
+                    )
+                paths.append(path)
     return tuple(paths)
 
 
@@ -167,7 +176,7 @@ class _Valuer:
         self.known: dict[tuple[int, ...], float] = {}
 
     def value(self, counts: list[int], tile: Tile) -> float:
-        counts[tile] += 1
+        counts[tile] = counts[tile] + 1  # not +=: mypyc adds to a list's item generically
         key = tuple(counts)
         value = self.known.get(key)
         if value is None:
@@ -177,7 +186,7 @@ class _Valuer:
             winner = Winner(self.seat, completed, (), False, False)
             result = evaluate_winner(self.profile, ON_SELF_DRAW, self.dealer_seat, self.multi, winner, counts)
             value = self.known[key] = result.value
-        counts[tile] -= 1
+        counts[tile] = counts[tile] - 1
         return value
 
 
@@ -199,7 +208,7 @@ def _options(
     for tile in range(TILE_KINDS):
         if not counts[tile]:
             continue
-        counts[tile] -= 1
+        counts[tile] = counts[tile] - 1  # not -=: mypyc adds to a list's item generically
         part = 3 if tile >= FIRST_HONOUR else tile // 9
         changed = tables[:]
         melded = bool(melds.keyed >> part & 1)
@@ -212,7 +221,7 @@ def _options(
         live_value = 0.0
         if shanten == 0:
             waits, live_value = _waits(useful, valuer, counts)
-        counts[tile] += 1
+        counts[tile] = counts[tile] + 1
         found.append(DiscardOption(ALL_TILES[tile], shanten, useful, live_total, waits, live_value, False))
     found.sort(key=lambda o: (o.shanten, -o.live_value, -o.live_total, o.tile))
     first = found[0]

@@ -40,6 +40,7 @@ from rules_core.distance_families import (
     standard_overlap,
 )
 from rules_core.patterns import Pattern
+from rules_core.pung_parts import pung_overlaps
 from rules_core.requests import CHOW, CONCEALED_KONG, Meld
 from rules_core.shapeless_honours import shapeless_overlap
 from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
@@ -83,19 +84,30 @@ def rule_suit(code: int) -> int:
     return (code >> 8 & 15) - 1
 
 
-class Melds(NamedTuple):
+class Melds:
     """What a holding's melds say about its targets: how many, their tile counts (the four-copies
     limit; four of each dragon under `dragons_are_flowers`), the suits they show, whether one is
     a chow, whether all are concealed kongs; ``keyed``: the parts whose tables depend on
-    ``held`` (bits as ``suits``); ``family``: the rules of section 14's fields, if any."""
+    ``held`` (bits as ``suits``); ``family``: the rules of section 14's fields, if any. A class,
+    not a named tuple: compiled, one is made and read without a call into Python."""
 
-    meld_count: int
-    held: list[int]
-    suits: int
-    has_chow: bool
-    all_concealed: bool
-    keyed: int = 0
-    family: FamilyRules | None = None
+    def __init__(
+        self,
+        meld_count: int,
+        held: list[int],
+        suits: int,
+        has_chow: bool,
+        all_concealed: bool,
+        keyed: int = 0,
+        family: FamilyRules | None = None,
+    ):
+        self.meld_count = meld_count
+        self.held = held
+        self.suits = suits
+        self.has_chow = has_chow
+        self.all_concealed = all_concealed
+        self.keyed = keyed
+        self.family = family
 
 
 def meld_summary(melds: tuple[Meld, ...], family: FamilyRules | None = None) -> Melds:
@@ -108,7 +120,7 @@ def meld_summary(melds: tuple[Meld, ...], family: FamilyRules | None = None) -> 
             for dragon in range(FIRST_DRAGON, TILE_KINDS):
                 held[dragon] = 4  # no target holds a dragon: they are flowers
             keyed |= _HONOUR_BIT
-        return summary._replace(held=held, keyed=keyed, family=family)
+        return Melds(summary.meld_count, held, summary.suits, summary.has_chow, summary.all_concealed, keyed, family)
     if not melds:
         return _NO_MELDS
     held = [0] * TILE_KINDS
@@ -117,7 +129,7 @@ def meld_summary(melds: tuple[Meld, ...], family: FamilyRules | None = None) -> 
     all_concealed = True
     for meld in melds:
         for tile in meld.tiles:
-            held[tile] += 1  # type: ignore[index]  # validated: no None
+            held[tile] = held[tile] + 1  # type: ignore[index]  # validated: no None; not +=: mypyc adds generically
         first: int = meld.tiles[0]  # type: ignore[assignment]
         suits |= _HONOUR_BIT if first >= FIRST_HONOUR else 1 << (first // 9)
         if meld.kind == CHOW:
@@ -221,7 +233,7 @@ def overlap_tables(rules: list[int], counts: list[int], melds: Melds) -> list[Pa
         if parts >> part & 1:
             tables[part] = suit_table(counts, held, part * 9, bool(keyed >> part & 1), False)
     if parts & _HONOUR_BIT:
-        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT))
+        tables[3] = honour_table(counts, held, bool(keyed & _HONOUR_BIT), False)
     return tables
 
 
@@ -267,7 +279,10 @@ def useful_of_best(
     suits = melds.suits
     sets = 4 - melds.meld_count
     size = 14 - 3 * melds.meld_count
-    best = max(overlaps)
+    best = NO_TARGET  # a loop: mypyc calls the builtin max through Python
+    for overlap in overlaps:
+        if overlap > best:
+            best = overlap
     useful = 0
     for index in range(len(rules)):
         if overlaps[index] == best:
@@ -300,8 +315,10 @@ def _searched(
     mask = 0
     if accept:
         if key == _ALL_HONOURS_KEY and accept == family.carried.get(key, 0):  # the honours' table has them
-            honours = tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT))
-            best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count)
+            honours = (
+                tables[3] if tables is not None else honour_table(counts, held, bool(melds.keyed & _HONOUR_BIT), useful)
+            )
+            best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count, useful)
         else:
             best, mask = standard_overlap(family, accept, counts, held, melds, changed_part)
     if key == _ALL_HONOURS_KEY and family.shapeless_legal and not melds.suits & 7:
@@ -368,6 +385,12 @@ def _overlap(
     combine = rule >> 12 & 15
     if combine == _ALL_PARTS_PUNGS:
         return _pungs_overlap(counts, held, sets)
+    if combine == _ONE_SUIT or combine == _HONOURS_PUNGS:  # `_one_part`'s overlap, read at once
+        if combine == _ONE_SUIT:
+            value = tables[(rule >> 8 & 15) - 1][rule >> 16 & 1][2 * sets + 1]
+        else:
+            value = tables[3][1][2 * sets + 1]
+        return value if value >= 0 else NO_TARGET
     if combine == _SUIT_AND_HONOURS:
         suit = (rule >> 8 & 15) - 1
         suited = tables[suit][rule >> 16 & 1]
@@ -423,49 +446,9 @@ def _combine(
 
 
 def _pungs_overlap(counts: list[int], held: list[int], sets: int) -> int:
-    """`_all_parts` with pungs only, without its useful tiles, tile by tile: the best ``sets``
-    pungs and a pair on another tile. A pung keeps up to 3 copies of a tile the melds hold at
-    most one of, the pair up to 2 of a tile they hold at most two of. The pungs take the tiles
-    that keep most; a pair on one of those hands its place to the next best. Tiles alike (what
-    a pung of them keeps, and whether one fits) are alike for the pair too: counted by kind."""
-    gains = [0, 0, 0, 0]  # how many tiles a pung would keep 0, 1, 2, 3 copies of
-    pair_only = -1  # the most a pair keeps of a tile with room for a pair but not a pung
-    for tile in range(TILE_KINDS):
-        in_melds = held[tile]
-        if in_melds <= 1:
-            count = counts[tile]
-            gains[3 if count > 3 else count] += 1
-        elif in_melds == 2:
-            count = counts[tile]
-            pair = 2 if count > 2 else count
-            if pair > pair_only:
-                pair_only = pair
-    total = 0  # kept by the `sets` best pungs
-    taken = 0
-    following = -1  # what the next best pung keeps (-1: no tile left for one)
-    for gain in range(3, -1, -1):
-        number = gains[gain]
-        while number and taken < sets:
-            total += gain
-            taken += 1
-            number -= 1
-        if number and following < 0 and taken == sets:
-            following = gain
-    if taken < sets:
-        return NO_TARGET
-    best = NO_TARGET if pair_only < 0 else total + pair_only
-    for pung in range(4):
-        if not gains[pung]:
-            continue
-        kept = total
-        if sets:  # a tile the pungs could take: they must do without it
-            if following < 0:
-                continue
-            kept = total + following - (pung if pung > following else following)
-        kept += 2 if pung > 2 else pung  # the pair
-        if kept > best:
-            best = kept
-    return best
+    """`_all_parts` with pungs only, without its useful tiles: the best ``sets`` pungs and a pair
+    on another tile, counted tile by tile over every part (`pung_parts`)."""
+    return pung_overlaps(counts, held, 0, TILE_KINDS, sets)[2 * sets + 1]
 
 
 def _one_part(tables: list[PartTable], part: int, which: int, sets: int, useful: bool = True) -> tuple[int, int]:

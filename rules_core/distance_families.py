@@ -99,17 +99,28 @@ class FamilyRules(NamedTuple):
     folds: dict[tuple[int, int, int], dict[int, int]]
 
 
+# Whether each profile seen uses the rules of section 14 (`uses_family_rules`): a profile is
+# hashed by identity, where reading its fields costs a generic attribute look-up each.
+_USES: dict[RuleProfile, bool] = {}
+MAX_PROFILES: Final = 4096
+
+
 def uses_family_rules(profile: RuleProfile) -> bool:
     """Whether a profile sets a field of section 14 that changes targets."""
-    return bool(
-        profile.dragons_are_flowers
-        or profile.seven_pairs
-        or profile.all_honours_need_shape
-        or profile.standard_shape_only
-        or profile.ordinary_hand_wins
-        or profile.min_fan
-        or _no_flowers_qualifies(profile)
-    )
+    uses = _USES.get(profile)
+    if uses is None:
+        if len(_USES) >= MAX_PROFILES:
+            _USES.clear()
+        uses = _USES[profile] = bool(
+            profile.dragons_are_flowers
+            or profile.seven_pairs
+            or profile.all_honours_need_shape
+            or profile.standard_shape_only
+            or profile.ordinary_hand_wins
+            or profile.min_fan
+            or _no_flowers_qualifies(profile)
+        )
+    return uses
 
 
 def _no_flowers_qualifies(profile: RuleProfile) -> bool:

@@ -27,15 +27,18 @@ where there is one: the same answers without the search.
 A target holds four sets in all, its melds counted: a suit its melds hold h tiles of (at least
 h / 4 melds, rounded up) holds at most 4 - ceil(h / 4) sets more, and its table says `NO_TARGET`
 past them. Where only the overlaps are asked (`suit_table`'s ``useful`` false), such a suit is
-first looked up in the same table, whose witnesses prove most of them (`unmelded_suits.
-melded_values`); its useful tiles are searched when first asked for.
+first looked up in the same table: with chows its witnesses prove most of them
+(`unmelded_suits.melded_values`) and a walk for one target part most of the rest
+(`rules_core.melded_suits`); pungs only, and for the honours, each tile counts alone
+(`rules_core.pung_parts`). Their useful tiles are searched when first asked for.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from rules_core import unmelded_suits
+from rules_core import melded_suits, unmelded_suits
+from rules_core.pung_parts import clear_pung_overlaps, overlaps_of, pung_key, pung_overlaps
 
 NO_TARGET: Final = -1000  # an overlap no target reaches: far below any sum of real ones
 MAX_PART_PATTERNS: Final = 65_536
@@ -48,11 +51,14 @@ def slot(sets: int, pairs: int) -> int:
 
 
 # A part's answer: (overlaps with chows, overlaps pungs only, useful masks with chows, pungs only),
-# each a list of SLOTS entries indexed by `slot`.
-PartTable = tuple[list[int], list[int], list[int], list[int]]
+# each a list of SLOTS entries indexed by `slot`. Four entries, typed as a tuple of any length:
+# compiled, a tuple of four is a C struct, made into a new object whenever it is stored or indexed
+# by a variable.
+PartTable = tuple[list[int], ...]
 
 _SUIT_TABLES: dict[int, PartTable] = {}
 _HONOUR_TABLES: dict[int, PartTable] = {}
+_HONOUR_KINDS: dict[int, PartTable] = {}  # the honours' overlaps alone, by `pung_parts.pung_key`
 
 
 def part_key(counts: list[int], held: list[int], start: int, size: int, melded: bool) -> int:
@@ -92,10 +98,12 @@ def suit_table(counts: list[int], held: list[int], start: int, melded: bool = Tr
                 values = unmelded_suits.values(counts, start)
         if built is None and values is None:
             caps = [4 - held[t] for t in range(start, start + 9)]
-            in_melds = 36 - sum(caps)
+            in_melds = 0  # a loop: mypyc calls the builtin sum through Python
+            for tile in range(start, start + 9):
+                in_melds += held[tile]
             most_sets = 4 - (in_melds + 3) // 4
             if not useful and in_melds:
-                values = unmelded_suits.melded_values(counts, start, caps, most_sets)
+                values = _melded_values(counts, held, start, caps, most_sets)
             if values is None:
                 part = counts[start : start + 9]
                 mixed, mixed_useful = _search(part, caps, True)
@@ -112,16 +120,42 @@ def suit_table(counts: list[int], held: list[int], start: int, melded: bool = Tr
     return table
 
 
-def honour_table(counts: list[int], held: list[int], melded: bool = True) -> PartTable:
-    """The table of the honours (tiles 27-33): pungs only, whatever is asked."""
+def _melded_values(
+    counts: list[int], held: list[int], start: int, caps: list[int], most_sets: int
+) -> tuple[list[int], list[int]] | None:
+    """The overlaps of a suit the melds hold tiles of, with chows and pungs only, without its
+    search: with chows the table's where each slot's witness fits the caps or another target
+    part reaches it (`melded_suits.all_reached`), pungs only tile by tile. None where a slot keeps
+    less than without melds, or without a table file (search it)."""
+    found = unmelded_suits.melded_values(counts, start, caps, most_sets)
+    if found is None:
+        return None
+    mixed, unproven = found
+    if unproven and not melded_suits.all_reached(counts, start, caps, mixed, unproven):
+        return None
+    return mixed, pung_overlaps(counts, held, start, 9, most_sets)
+
+
+def honour_table(counts: list[int], held: list[int], melded: bool = True, useful: bool = True) -> PartTable:
+    """The table of the honours (tiles 27-33): pungs only, whatever is asked. Without
+    ``useful``, its overlaps alone, counted tile by tile (`pung_parts`): its masks `UNASKED`."""
+    if not useful:
+        kinds = pung_key(counts, held, 27, 7, 4)
+        table = _HONOUR_KINDS.get(kinds)
+        if table is None:
+            if len(_HONOUR_KINDS) >= MAX_PART_PATTERNS:
+                _HONOUR_KINDS.clear()
+            values = overlaps_of(kinds)
+            table = _HONOUR_KINDS[kinds] = (values, values, UNASKED, UNASKED)
+        return table
     key = part_key(counts, held, 27, 7, melded)
     table = _HONOUR_TABLES.get(key)
     if table is None:
         if len(_HONOUR_TABLES) >= MAX_PART_PATTERNS:
             _HONOUR_TABLES.clear()
         caps = [4 - held[t] for t in range(27, 34)]
-        pungs, useful = _search(counts[27:34], caps, False)
-        table = _HONOUR_TABLES[key] = (pungs, pungs, useful, useful)
+        pungs, useful_masks = _search(counts[27:34], caps, False)
+        table = _HONOUR_TABLES[key] = (pungs, pungs, useful_masks, useful_masks)
     return table
 
 
@@ -135,7 +169,9 @@ def clear_tables() -> None:
     """Forget every part seen (what a fresh process starts with)."""
     _SUIT_TABLES.clear()
     _HONOUR_TABLES.clear()
+    _HONOUR_KINDS.clear()
     _SUFFIXES.clear()
+    clear_pung_overlaps()
 
 
 def _search(part: list[int], caps: list[int], chows: bool) -> tuple[list[int], list[int]]:
@@ -185,13 +221,7 @@ def _suffix(
         if carried <= cap:
             most_chows = 0
             if chows and left > 2:  # within the copies of the chow's three tiles
-                most_chows = 4
-                if cap - carried < most_chows:
-                    most_chows = cap - carried
-                if caps[i + 1] - one_back < most_chows:
-                    most_chows = caps[i + 1] - one_back
-                if caps[i + 2] < most_chows:
-                    most_chows = caps[i + 2]
+                most_chows = melded_suits.chows_within(4, cap - carried, caps, i, one_back)
             for c in range(most_chows + 1):
                 after = _suffix(part, caps, counts_code, caps_code, size, i + 1, one_back, c, chows)
                 for choice in range(3):  # nothing more, a pung, the pair

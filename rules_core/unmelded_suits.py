@@ -10,14 +10,16 @@ as one record of `RECORD_SIZE` bytes:
 - the ten best overlaps with chows, then the ten pungs only, one byte each (`NONE_BYTE`: no
   target part of that slot);
 - the ten useful masks with chows, then the ten pungs only, two bytes each, little-endian;
-- for the slots of up to three sets (`SHOWN_SLOTS`), with chows, then pungs only, one best
-  target part's counts (its witness), three bits a tile, first tile lowest, four bytes each:
-  of the best target parts, one that holds fewest copies beyond the suit's counts.
+- for the slots of up to three sets (`SHOWN_SLOTS`), with chows, one best target part's
+  counts (its witness), three bits a tile, first tile lowest, four bytes each: of the best
+  target parts, one that holds fewest copies beyond the suit's counts.
 
 The witnesses answer for a suit some meld holds tiles of (`melded_values`). The melds leave a
 target fewer copies of their tiles (its caps), so its best overlap in a slot is at most the
 unmelded one; where that slot's witness fits within the caps, it reaches that overlap, which is
-then the answer. A witness that does not fit proves nothing, and the suit is searched.
+then the answer. A witness that does not fit proves nothing: `rules_core.melded_suits` looks
+for another part that reaches it. Pungs only, each tile counts alone (`rules_core.pung_parts`):
+no witness is needed.
 
 The file begins with `MAGIC` and the SHA-256 of the search (target_parts.py) and of the writer
 (`BUILD_FILE`, which picks the witnesses): a table written by another is not read, and neither
@@ -41,8 +43,8 @@ NONE_BYTE: Final = 255
 SHOWN_SLOTS: Final = 8  # the slots of up to three sets: what a suit a meld shows may still hold
 WITNESS_BITS: Final = 3
 WITNESSES_AT: Final = 2 * SLOTS + 4 * SLOTS
-RECORD_SIZE: Final = WITNESSES_AT + 2 * 4 * SHOWN_SLOTS
-MAGIC: Final = b"SHMJ unmelded suits 2\n"
+RECORD_SIZE: Final = WITNESSES_AT + 4 * SHOWN_SLOTS
+MAGIC: Final = b"SHMJ unmelded suits 3\n"
 HEAD_SIZE: Final = len(MAGIC) + 32  # then the SHA-256 of the search
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # Not Final: the tests point them elsewhere.
@@ -51,7 +53,7 @@ SEARCH_FILE = os.path.join(_HERE, "target_parts.py")
 BUILD_FILE = os.path.join(_HERE, "unmelded_suits_build.py")
 _MASKS = struct.Struct("<20H")
 _RECORD = struct.Struct("<20B20H")
-_WITNESSES = struct.Struct("<16I")
+_WITNESSES = struct.Struct("<8I")
 
 
 def _count_suits(tiles: int, most: int) -> int:
@@ -128,6 +130,14 @@ def records() -> mmap.mmap | bytes | None:
     return _RECORDS
 
 
+def unmap() -> None:
+    """Forget the table file's mapping, as a fresh process starts without one: the next read maps
+    it again (its pages are then first touched again)."""
+    global _RECORDS, _LOADED
+    _RECORDS = None
+    _LOADED = False
+
+
 def table(counts: list[int], start: int) -> tuple[list[int], list[int], list[int], list[int]] | None:
     """The suit's table (target_parts.PartTable) from the file, or None without one or for a
     suit of more than 14 tiles."""
@@ -164,11 +174,12 @@ def values(counts: list[int], start: int) -> tuple[list[int], list[int]] | None:
     return mixed, pungs
 
 
-def melded_values(counts: list[int], start: int, caps: list[int], most_sets: int) -> tuple[list[int], list[int]] | None:
-    """The best overlaps, with chows and pungs only, of the suit at ``counts[start:start + 9]``
-    where a target may hold at most ``caps[t]`` of its tile t (``caps`` indexed from ``start``)
-    and at most ``most_sets`` (0-3) sets; `NO_TARGET` past them. None without a table file, for
-    a suit of more than 14 tiles, or where a witness does not fit the caps (search it)."""
+def melded_values(counts: list[int], start: int, caps: list[int], most_sets: int) -> tuple[list[int], int] | None:
+    """The best overlaps with chows of the suit at ``counts[start:start + 9]`` without melds, up
+    to ``most_sets`` (0-3) sets (`NO_TARGET` past them), and the slots (bit `slot`) whose witness
+    does not fit ``caps``, the copies of each tile the melds leave (indexed from ``start``):
+    where it fits, the overlap is the suit's within the caps too. None without a table file or
+    for a suit of more than 14 tiles."""
     data = records()
     offset = _record_at(counts, start)
     if data is None or offset < 0:
@@ -184,20 +195,17 @@ def melded_values(counts: list[int], start: int, caps: list[int], most_sets: int
             over |= 4 << tile * WITNESS_BITS
     record = data[offset : offset + RECORD_SIZE]  # bytes: read by index without a call
     mixed = [NO_TARGET] * SLOTS
-    pungs = [NO_TARGET] * SLOTS
-    shown = 2 * most_sets + 2
-    for variant in range(2):
-        found = pungs if variant else mixed
-        for index in range(shown):
-            value = record[variant * SLOTS + index]
-            if value == NONE_BYTE:
-                continue  # no target part even without the caps
-            at = WITNESSES_AT + 4 * (variant * SHOWN_SLOTS + index)  # little-endian
-            witness = record[at] | record[at + 1] << 8 | record[at + 2] << 16 | record[at + 3] << 24
-            if (witness + raised) & over:
-                return None
-            found[index] = value
-    return mixed, pungs
+    unproven = 0
+    for index in range(2 * most_sets + 2):
+        value = record[index]
+        if value == NONE_BYTE:
+            continue  # no target part even without the caps
+        mixed[index] = value
+        at = WITNESSES_AT + 4 * index  # little-endian
+        witness = record[at] | record[at + 1] << 8 | record[at + 2] << 16 | record[at + 3] << 24
+        if (witness + raised) & over:
+            unproven |= 1 << index
+    return mixed, unproven
 
 
 def encode(
@@ -207,8 +215,8 @@ def encode(
     pungs_useful: list[int],
     witnesses: list[int],
 ) -> bytes:
-    """A suit's record: its table as the search answers it, and its witnesses (`SHOWN_SLOTS`
-    with chows, then as many pungs only)."""
+    """A suit's record: its table as the search answers it, and its witnesses (`SHOWN_SLOTS`,
+    with chows)."""
     values = bytes(NONE_BYTE if value == NO_TARGET else value for value in mixed + pungs)
     return values + _MASKS.pack(*mixed_useful, *pungs_useful) + _WITNESSES.pack(*witnesses)
 

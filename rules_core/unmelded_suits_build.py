@@ -5,8 +5,8 @@
 
 Apart from the table's reader, which the search imports, so that neither imports the other.
 Beside each suit's answer it writes the witnesses (`witnesses`): per slot of up to three sets,
-one best target part, the one that holds fewest copies beyond the suit's counts, as the melds
-of a hand may leave fewer copies of a tile than a target part needs only there.
+with chows, one best target part, the one that holds fewest copies beyond the suit's counts, as
+the melds of a hand may leave fewer copies of a tile than a target part needs only there.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def build(path: str = TABLE_FILE) -> int:
     for counts in every_suit():
         mixed, mixed_useful = _search(counts, caps, True)
         pungs, pungs_useful = _search(counts, caps, False)
-        found = witnesses(counts, True, memo) + witnesses(counts, False, memo)
-        for index in range(2 * SHOWN_SLOTS):
-            value = (pungs if index >= SHOWN_SLOTS else mixed)[index % SHOWN_SLOTS]
+        found = witnesses(counts, memo)
+        for index in range(SHOWN_SLOTS):
+            value = mixed[index]
             if value != NO_TARGET and overlap(counts, found[index]) != value:
                 raise RuntimeError(f"the witness of slot {index} of {counts} keeps less than the search")
         offset = rank(counts, 0) * RECORD_SIZE
@@ -79,23 +79,23 @@ def overlap(counts: list[int], witness: int) -> int:
     return kept
 
 
-def witnesses(counts: list[int], chows: bool, memo: dict[int, list[int]] | None = None) -> list[int]:
-    """Per slot of up to three sets (`SHOWN_SLOTS`), one best target part of the suit ``counts``
+def witnesses(counts: list[int], memo: dict[int, list[int]] | None = None) -> list[int]:
+    """Per slot of up to three sets (`SHOWN_SLOTS`), one best target part with chows of the suit ``counts``
     (0 where there is none): of those, one holding fewest copies of the tiles it holds more of
     than ``counts``. ``memo`` keeps the answers of the suit's last tiles, shared with the next suits."""
     code = [0] * (TILES + 1)
     for i in range(TILES - 1, -1, -1):
         code[i] = code[i + 1] * 5 + counts[i]
-    found = _suffix(counts, code, 0, 0, 0, chows, {} if memo is None else memo)
+    found = _suffix(counts, code, 0, 0, 0, {} if memo is None else memo)
     return found[SHOWN_SLOTS:]
 
 
 def _suffix(
-    counts: list[int], code: list[int], i: int, two_back: int, one_back: int, chows: bool, memo: dict[int, list[int]]
+    counts: list[int], code: list[int], i: int, two_back: int, one_back: int, memo: dict[int, list[int]]
 ) -> list[int]:
     """The best scores of the tiles from ``i`` on, per slot, then the part reaching each (the
     search's programme, `target_parts._suffix`, with every cap four and a score for an overlap)."""
-    key = ((((code[i] << 4 | i) << 3 | two_back) << 3 | one_back) << 1) | chows
+    key = (((code[i] << 4 | i) << 3 | two_back) << 3) | one_back
     known = memo.get(key)
     if known is not None:
         return known
@@ -108,10 +108,10 @@ def _suffix(
         held = counts[i]
         if carried <= 4:
             most_chows = 0
-            if chows and left > 2:
+            if left > 2:
                 most_chows = min(4 - carried, 4 - one_back)
             for c in range(most_chows + 1):
-                after = _suffix(counts, code, i + 1, one_back, c, chows, memo)
+                after = _suffix(counts, code, i + 1, one_back, c, memo)
                 for extra, extra_slots in _CHOICES:
                     tiles = carried + c + extra
                     added = 2 * c + extra_slots

@@ -3,10 +3,12 @@ from the search.
 
 The melds leave a target fewer copies of their tiles (its caps), and a suit holding a meld's
 tiles at most 4 - ceil(h / 4) sets more (h: the tiles they hold there). Asked for overlaps only,
-such a suit is looked up in the table of unmelded suits: each slot's witness, a best target part
-holding fewest copies beyond the suit's counts, proves the unmelded overlap where it fits the
-caps (no target keeps more with fewer copies), and the suit is searched where one does not fit.
-Its useful tiles are always searched. Every answer is held to the search: every single meld
+such a suit is looked up in the table of unmelded suits: with chows, each slot's witness, a best
+target part holding fewest copies beyond the suit's counts, proves the unmelded overlap where it
+fits the caps (no target keeps more with fewer copies); where it does not, a walk looks for
+another part within the caps that keeps as many, and the suit is searched where none does.
+Pungs only, each tile counts alone (tests/rules_core/test_pung_parts.py). Its useful tiles are
+always searched. Every answer is held to the search: every single meld
 and pairs of melds over sampled suits, and the paths of generated holdings with melds.
 """
 
@@ -16,7 +18,7 @@ import random
 
 import pytest
 
-from rules_core import target_parts, unmelded_suits
+from rules_core import melded_suits, target_parts, unmelded_suits
 from rules_core.advice import _paths, holding_paths
 from rules_core.builtin_profiles import BUILTIN_PROFILES
 from rules_core.distance import meld_summary, part_tables, path_overlaps, path_rules
@@ -72,27 +74,26 @@ def both_ways(part: list[int], held: list[int]) -> tuple[tuple, tuple, bool]:
     return overlaps_only, whole, overlaps_only[2] is UNASKED
 
 
-def test_each_witness_is_a_best_target_part_holding_fewest_copies_beyond_the_suit():
+def test_each_witness_is_a_best_target_part_with_chows_holding_fewest_copies_beyond_the_suit():
     for part in some_suits(25, seed=31):
-        for chows in (True, False):
-            found = witnesses(part, chows)
-            best: dict[int, int] = {}  # per slot: the best overlap, then the fewest copies beyond
-            beyond: dict[int, int] = {}
-            parts_by_slot: dict[int, set[tuple[int, ...]]] = {}
-            for sets, pairs, held in listed_targets(9, [4] * 9, chows):
-                index = slot(sets, pairs)
-                if index >= unmelded_suits.SHOWN_SLOTS:
-                    continue
-                kept = sum(min(held[t], part[t]) for t in range(9))
-                extra = sum(held[t] for t in range(9) if held[t] > part[t])
-                if kept > best.get(index, -1) or (kept == best[index] and extra < beyond[index]):
-                    best[index], beyond[index] = kept, extra
-                parts_by_slot.setdefault(index, set()).add(tuple(held))
-            for index in range(unmelded_suits.SHOWN_SLOTS):
-                held = tuple(found[index] >> 3 * t & 7 for t in range(9))
-                assert held in parts_by_slot[index], (part, chows, index)
-                assert overlap(part, found[index]) == best[index], (part, chows, index)
-                assert sum(n for n, c in zip(held, part, strict=True) if n > c) == beyond[index], (part, chows)
+        found = witnesses(part)
+        best: dict[int, int] = {}  # per slot: the best overlap, then the fewest copies beyond
+        beyond: dict[int, int] = {}
+        parts_by_slot: dict[int, set[tuple[int, ...]]] = {}
+        for sets, pairs, held in listed_targets(9, [4] * 9, True):
+            index = slot(sets, pairs)
+            if index >= unmelded_suits.SHOWN_SLOTS:
+                continue
+            kept = sum(min(held[t], part[t]) for t in range(9))
+            extra = sum(held[t] for t in range(9) if held[t] > part[t])
+            if kept > best.get(index, -1) or (kept == best[index] and extra < beyond[index]):
+                best[index], beyond[index] = kept, extra
+            parts_by_slot.setdefault(index, set()).add(tuple(held))
+        for index in range(unmelded_suits.SHOWN_SLOTS):
+            held = tuple(found[index] >> 3 * t & 7 for t in range(9))
+            assert held in parts_by_slot[index], (part, index)
+            assert overlap(part, found[index]) == best[index], (part, index)
+            assert sum(n for n, c in zip(held, part, strict=True) if n > c) == beyond[index], part
 
 
 @needs_table
@@ -130,18 +131,74 @@ def test_two_and_more_melds_of_one_suit_answer_as_the_search():
 
 
 @needs_table
-def test_a_witness_that_needs_a_copy_the_melds_hold_sends_the_suit_to_the_search():
-    # A lone 1 beside a pung of 1s: unmelded, its best pair is of 1s and keeps it; the pung
-    # leaves one copy, so no pair of 1s: the best pair keeps nothing.
-    part = [1, 0, 0, 0, 0, 0, 0, 0, 0]
-    held = PUNGS[0]
+@pytest.mark.parametrize(
+    ("part", "held", "index", "unmelded", "within"),
+    [
+        # 2 and 3 of a suit: its best set (a chow, keeping both) is witnessed by 234; a kong of
+        # 4s leaves no 4, and 123 keeps both too: read from the table.
+        ([0, 1, 1, 0, 0, 0, 0, 0, 0], KONGS[3], slot(1, 0), 2, 2),
+        # A lone 1 beside a pung of 1s: unmelded, its best pair is of 1s and keeps it; the pung
+        # leaves one copy, so no pair of 1s: the best pair keeps nothing, and the suit is searched.
+        ([1, 0, 0, 0, 0, 0, 0, 0, 0], PUNGS[0], slot(0, 1), 1, 0),
+    ],
+)
+def test_a_witness_that_does_not_fit_gives_way_to_a_part_that_keeps_as_many_or_to_the_search(
+    part, held, index, unmelded, within
+):
     counts = [0] * 9 + part + [0] * 16
     caps = [4 - n for n in held]
-    assert unmelded_suits.melded_values(counts, 9, caps, 3) is None
+    mixed, unproven = unmelded_suits.melded_values(counts, 9, caps, 3)
+    assert mixed[index] == unmelded and unproven >> index & 1
+    assert melded_suits.all_reached(counts, 9, caps, mixed, 1 << index) == (within == unmelded)
+    mixed[index] = within
+    assert melded_suits.all_reached(counts, 9, caps, mixed, 1 << index)
+    overlaps_only, _, from_table = both_ways(part, held)
+    assert from_table == (within == unmelded)
+    assert overlaps_only[0][index] == within
+    assert overlaps_only[:2] == searched(part, held)[:2]
+
+
+@needs_table
+def test_walks_that_would_cost_more_than_the_search_give_up_to_it():
+    # A lone 9 beside a kong of 8s and a pung of 9s: no set or pair holds the 9 within the
+    # caps, and three sets and a pair have many ways to keep nothing else: the walk gives up.
+    part = [0, 0, 0, 0, 0, 0, 0, 0, 1]
+    held = [a + b for a, b in zip(KONGS[7], PUNGS[8], strict=True)]
+    caps = [4 - n for n in held]
+    index = slot(3, 1)
+    assert target_parts._search(part, [4] * 9, True)[0][index] == 1
+    walk = melded_suits._Walk(part, 0, caps)
+    assert not walk.fits(0, 0, 0, 3, 1, 3 * 3 + 2 - 1)
+    assert walk.steps > melded_suits.MAX_STEPS
     overlaps_only, _, from_table = both_ways(part, held)
     assert not from_table
-    assert unmelded_suits.table(counts, 9)[0][slot(0, 1)] == 1
-    assert overlaps_only[0][slot(0, 1)] == 0 and overlaps_only[0][slot(1, 0)] == 1
+    assert overlaps_only[:2] == searched(part, held)[:2]
+    assert overlaps_only[0][slot(2, 1)] == 0 and overlaps_only[0][index] == NO_TARGET  # 7 tiles in melds: 2 sets more
+
+
+def test_a_part_that_keeps_as_many_within_the_caps_is_found_exactly_where_the_search_finds_one():
+    rng = random.Random(9)
+    walks = 0
+    for _ in range(1500):
+        held = [0] * 9
+        for meld in rng.sample(ONE_MELD, rng.choice((1, 1, 2, 3))):
+            held = [a + b for a, b in zip(held, meld, strict=True)]
+        if max(held) > 4:
+            continue
+        part = concealed_beside(rng, held, 11)
+        caps = [4 - n for n in held]
+        within, _ = target_parts._search(part, caps, True)
+        unmelded, _ = target_parts._search(part, [4] * 9, True)
+        for index in range(unmelded_suits.SHOWN_SLOTS):
+            if unmelded[index] != NO_TARGET:
+                found = melded_suits.all_reached(part, 0, caps, unmelded, 1 << index)
+                assert found == (within[index] == unmelded[index]), (part, held, index)
+                walks += 1
+            if within[index] != NO_TARGET:
+                assert melded_suits.all_reached(part, 0, caps, within, 1 << index), (part, held, index)
+        proven = sum(1 << index for index in range(unmelded_suits.SHOWN_SLOTS) if unmelded[index] == within[index] >= 0)
+        assert melded_suits.all_reached(part, 0, caps, unmelded, proven), (part, held)
+    assert walks > 5000
 
 
 def test_a_suit_with_a_meld_holds_no_four_sets_more():

@@ -50,14 +50,15 @@ def test_a_suit_is_ranked_wherever_it_sits_in_the_counts():
 def test_a_record_holds_the_search_answer_exactly():
     for part in some_suits(300, seed=5):
         answer = searched(part)
-        found = witnesses(part, True) + witnesses(part, False)
+        found = witnesses(part)
         record = unmelded_suits.encode(*answer, found)
+        assert len(record) == unmelded_suits.RECORD_SIZE == 92
         assert unmelded_suits.decode(record, 0) == answer, part
-        assert list(struct.unpack_from("<16I", record, unmelded_suits.WITNESSES_AT)) == found, part
+        assert list(struct.unpack_from("<8I", record, unmelded_suits.WITNESSES_AT)) == found, part
 
 
 def test_the_record_of_a_suit_no_target_part_fits_says_so():
-    record = unmelded_suits.encode([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS, [0] * 16)
+    record = unmelded_suits.encode([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS, [0] * 8)
     assert len(record) == unmelded_suits.RECORD_SIZE
     assert unmelded_suits.decode(record, 0) == ([NO_TARGET] * SLOTS, [0] * SLOTS, [0] * SLOTS, [511] * SLOTS)
 
