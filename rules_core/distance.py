@@ -42,6 +42,7 @@ from rules_core.distance_families import (
 from rules_core.patterns import Pattern
 from rules_core.pung_parts import pung_overlaps
 from rules_core.requests import CHOW, CONCEALED_KONG, Meld
+from rules_core.shapeless_honours import shapeless_overlap
 from rules_core.target_parts import NO_TARGET, PartTable, honour_table, slot, suit_table
 from rules_core.tiles import FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS
 
@@ -320,6 +321,13 @@ def _searched(
             best, mask = _one_part([honours, honours, honours, honours], 3, 1, 4 - melds.meld_count, useful)
         else:
             best, mask = standard_overlap(family, accept, counts, held, melds, changed_part)
+    if key == _ALL_HONOURS_KEY and family.shapeless_legal and not melds.suits & 7:
+        size = 14 - 3 * melds.meld_count
+        shapeless, over = shapeless_overlap(family.shapeless_legal, family.seven_pairs, counts, held, size)
+        if shapeless > best:
+            best, mask = shapeless, over
+        elif shapeless == best:
+            mask |= over
     if pairs:
         paired = seven_pairs_overlap(family, pairs, counts, held)
         if paired > best:

@@ -75,7 +75,10 @@ class FamilyRules(NamedTuple):
     of four sets and a pair that carry its pattern, legal or not; ``searched``: the path keys
     searched here rather than by `rules_core.distance`'s tables. ``base_flowers``: the 花 of the
     flower tiles (dragon flowers too) and the melds; ``pung_flowers``: of a concealed suited,
-    wind and dragon pung. ``searches`` and ``folds``: the searches of one holding and the folds
+    wind and dragon pung. ``shapeless_legal``: where 乱风向 of any shape is legal by its 花
+    alone, bit P set when a shapeless all-honour target whose honours of three or more copies
+    are the set P (bit t - 27 for tile t) is legal; 0 where no such target is, or every one is
+    (then `rules_core.distance`'s tables have them). ``searches`` and ``folds``: the searches of one holding and the folds
     of its parts, remembered while it is advised on (its options ask for the same path of the
     same tiles twice, and a discard changes one part)."""
 
@@ -91,6 +94,7 @@ class FamilyRules(NamedTuple):
     pair_accepts: dict[int, int]
     carried: dict[int, int]
     searched: frozenset[int]
+    shapeless_legal: int
     searches: dict[tuple[int, int], tuple[int, int, bool]]
     folds: dict[tuple[int, int, int], dict[int, int]]
 
@@ -181,12 +185,17 @@ def _family_rules(profile: RuleProfile, situational: int, has_chow: bool, no_mel
     if profile.ordinary_hand_wins:
         searched.add(ordinary)
     honours = path_key(Pattern.ALL_HONOURS, NO_SUIT)
+    shapeless_legal = 0
     if shaped:
         searched.add(honours)
     elif _shapeless_always_legal(profile, situational, base, pungs):
         # 乱风向 of any shape: `rules_core.distance` keeps any honours, and every other reading of
         # them carries more patterns
         searched.discard(honours)
+    elif not standard_only:
+        shapeless_legal = _shapeless_legal(profile, situational, base, pungs)
+        if shapeless_legal:
+            searched.add(honours)
     return FamilyRules(
         bool(profile.dragons_are_flowers),
         seven_pairs,
@@ -200,6 +209,7 @@ def _family_rules(profile: RuleProfile, situational: int, has_chow: bool, no_mel
         pair_accepts,
         carried,
         frozenset(searched),
+        shapeless_legal,
         {},
         {},
     )
@@ -214,6 +224,21 @@ def _shapeless_always_legal(profile: RuleProfile, situational: int, base: int, p
         possible.append(base if base > 0 else 1)
     shape = _ALL_HONOURS | (situational & _CONCEALED)
     return all(_legal_keys(profile, shape, _HONOUR_BIT, raw, True) for raw in possible)
+
+
+def _shapeless_legal(profile: RuleProfile, situational: int, base: int, pungs: tuple[int, int, int]) -> int:
+    """Per set of honours held three or more times (bit t - 27 for tile t), whether a shapeless
+    all-honour target holding them is legal: its 花 are the base's and those honour pungs'."""
+    shape = _ALL_HONOURS | (situational & _CONCEALED)
+    legal = 0
+    for held_thrice in range(1 << (TILE_KINDS - FIRST_HONOUR)):
+        raw = base
+        for tile in range(FIRST_HONOUR, TILE_KINDS):
+            if held_thrice >> (tile - FIRST_HONOUR) & 1:
+                raw += pungs[1] if tile < FIRST_DRAGON else pungs[2]
+        if _legal_keys(profile, shape, _HONOUR_BIT, raw, True):
+            legal |= 1 << held_thrice
+    return legal
 
 
 def _path_keys(mask: int, suits: int, with_no_flowers: bool) -> list[int]:

@@ -188,3 +188,19 @@ def test_holdings_under_min_fan_and_unqualified_seven_pairs_agree_with_the_refer
     for index in range(30 * SCALE):
         profile = FAMILY_PROFILES[index % 3] if switches == "min_fan" else FAMILY_PROFILES[1 + index % 2]
         assert_agrees(random_family_request(rng, waiting=rng.random() < 0.85, profile=profile, switches=switches))
+
+
+# qinghunpeng with 乱风向 of any shape and `min_fan` 2: a shapeless all-honour hand reaches two 番
+# only with 无花果, so it is a target exactly when no honour is held thrice and no flower is held.
+SHAPELESS_BY_FLOWERS = {"allHonoursNeedShape": False, "minFan": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "shanten"),
+    [("E S W N C F P E S W N C F", 0), ("E S W N C F P E S W N C F 1f", 3), ("E S W N C F P E S W N C F P", -1)],
+)
+def test_shapeless_all_honours_decided_by_their_flowers_agree_with_the_reference(text, shanten):
+    request = _request(text, "qinghunpeng", SHAPELESS_BY_FLOWERS)
+    expected = advise(request)
+    assert expected.get("shanten") == shanten
+    assert engine_answer(advise_json(request)) == expected

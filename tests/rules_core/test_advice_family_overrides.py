@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+import random
+
 from rules_core.build import hand
 from rules_core.patterns import Pattern
-from rules_core.tiles import ALL_TILES
+from rules_core.requests import Hand, Meld, MeldKind
+from rules_core.tiles import ALL_TILES, FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, Flower
 from tests.rules_core.advice_helpers import paths, waits
 from tests.rules_core.test_advice_brute_force import counts_of
 from tests.rules_core.test_advice_families import advice
@@ -144,3 +147,68 @@ def test_an_acting_holding_under_overrides_wins_or_is_one_exchange_away_as_its_s
 @pytest.mark.parametrize("seed", [23, 24, 25])
 def test_a_waiting_holding_under_overrides_is_ready_exactly_on_its_winning_tiles(seed):
     check_waiting(holdings(seed, 48, waiting=True, tables=OVERRIDE_TABLES))
+
+
+# 乱风向 of any shape with the dragons as tiles, and a 番 minimum that only 无花果 reaches.
+SHAPELESS_NO_FLOWERS = {"all_honours_need_shape": False, "dragons_are_flowers": False, "min_fan": 3}
+
+
+def test_a_shapeless_all_honour_hand_is_a_target_exactly_when_its_flowers_make_it_legal():
+    # qiaoma_lezi: a wind pung is 1 花, a dragon pung none. The seven honours twice less 白 wait
+    # on a shapeless 乱风向 of 0 花 (无花果 brings the third 番) by 中, 发 or 白; a wind makes a pung
+    # of 1 花, too few 番. With a flower no shapeless hand has 0 花: no tile wins, the holding is
+    # three from 乱风向 of four pungs.
+    text = "E S W N C F P E S W N C F"
+    result = advice(text, "qiaoma_lezi", overrides=SHAPELESS_NO_FLOWERS)
+    assert winning(text, "qiaoma_lezi", SHAPELESS_NO_FLOWERS) == "C F P"
+    assert (result.shanten, paths(result)[0]) == (0, "ALL_HONOURS 0")
+    assert [w.tile.notation for w in result.waits] == ["C", "F", "P"]
+    flowered = advice(f"{text} 1f", "qiaoma_lezi", overrides=SHAPELESS_NO_FLOWERS)
+    assert winning(f"{text} 1f", "qiaoma_lezi", SHAPELESS_NO_FLOWERS) == ""
+    assert (flowered.shanten, paths(flowered)[:2]) == (3, ["ALL_PUNGS 3", "ALL_HONOURS 3"])
+
+SHAPELESS_TABLES = (
+    ("qiaoma_lezi", SHAPELESS_NO_FLOWERS),
+    ("qiaoma_lezi", {**SHAPELESS_NO_FLOWERS, "seven_pairs": True}),
+    ("qiaoma_lezi", {"all_honours_need_shape": False, "min_fan": 3}),
+    ("qiaoma", {"all_honours_need_shape": False, "dragons_are_flowers": False, "min_fan": 1}),
+)
+
+
+def honour_holding(rng: random.Random, profile, waiting: bool) -> Hand:
+    """Honours alone, mostly in ones and twos (a shapeless hand of 0 花 is near), now and then
+    a pung of honours laid down, a flower or a tile of a suit."""
+    kinds = list(range(FIRST_HONOUR, FIRST_DRAGON if profile.dragons_are_flowers else TILE_KINDS))
+    used = [0] * TILE_KINDS
+    melds = ()
+    if rng.random() < 0.25:
+        tile = rng.choice(kinds)
+        used[tile] = 3
+        melds = (Meld(MeldKind.PUNG, (ALL_TILES[tile],) * 3, 2),)
+    size = 14 - 3 * len(melds) - (1 if waiting else 0)
+    concealed = []
+    while len(concealed) < size:
+        tile = rng.choice(kinds) if rng.random() < 0.95 else rng.randrange(FIRST_HONOUR)
+        if used[tile] < (4 if rng.random() < 0.15 else 2):
+            used[tile] += 1
+            concealed.append(tile)
+    flowers = tuple(rng.sample(list(Flower), rng.choice((0, 0, 0, 1))))
+    return Hand(tuple(ALL_TILES[t] for t in sorted(concealed)), None, melds, flowers)
+
+
+def honour_holdings(seed: int, count: int, waiting: bool):
+    rng = random.Random(seed)
+    for number in range(count):
+        name, overrides = SHAPELESS_TABLES[number % len(SHAPELESS_TABLES)]
+        profile = profile_of(name, overrides)
+        yield name, overrides, profile, honour_holding(rng, profile, waiting)
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_an_acting_honour_holding_is_as_far_from_a_shapeless_win_as_its_shanten_says(seed):
+    check_acting(honour_holdings(seed, 24, waiting=False))
+
+
+@pytest.mark.parametrize("seed", [33, 34])
+def test_a_waiting_honour_holding_is_ready_exactly_on_its_shapeless_winning_tiles(seed):
+    check_waiting(honour_holdings(seed, 40, waiting=True))

@@ -14,6 +14,7 @@ its overrides applied; nothing here reads the engine."""
 from __future__ import annotations
 
 from functools import cache
+from itertools import product
 
 from tests.rules_core.reference_families.profiles import FLOWER_VALUES, PATTERN_NUMBER, PROFILES, Profile
 
@@ -225,12 +226,37 @@ def _shapeless(counts: list, caps: list, profile: Profile, melds: FamilyMelds, k
     """`all_honours_any_shape` (an override under these profiles): any 14 - 3m honours."""
     if profile.standard_shape_only or not profile.all_honours_any_shape or melds.suits:
         return
-    if profile.min_fan or (profile.ordinary_hand_wins and "ALL_HONOURS" not in profile.qualifying):
+    if profile.ordinary_hand_wins and "ALL_HONOURS" not in profile.qualifying:
         raise NotImplementedError("the reference advice does not model shapeless all honours with these overrides")
     honours = [t for t in range(27, 34) if not (profile.dragons_are_flowers and t in DRAGONS)]
+    if profile.min_fan:
+        _shapeless_by_flowers(counts, caps, profile, melds, kept, honours)
+        return
     room = min(sum(min(counts[t], caps[t]) for t in honours), 14 - 3 * melds.count)
     for key in reading_paths(profile, melds, SHAPELESS, set(), True, False, 0):
         kept[key] = max(kept.get(key, -1), room)
+
+
+def _shapeless_by_flowers(counts: list, caps: list, profile: Profile, melds: FamilyMelds, kept: dict, honours: list) -> None:
+    """With a 番 minimum, 无花果 may decide: every honour target of the size that is read as
+    shapeless (not four sets and a pair; not seven pairs where they are read), judged with the
+    花 of the honours it holds three or more times."""
+    size = 14 - 3 * melds.count
+    for target in product(*(range(min(caps[t], 4) + 1) for t in honours)):
+        if sum(target) != size:
+            continue
+        chosen = [0] * 34
+        for t, n in zip(honours, target):
+            chosen[t] = n
+        if is_four_sets_and_a_pair(chosen[:]):
+            continue
+        if profile.seven_pairs and not melds.count and all(n % 2 == 0 for n in target):
+            continue
+        winds = sum(1 for t in honours if chosen[t] >= 3 and t not in DRAGONS)
+        dragons = sum(1 for t in honours if chosen[t] >= 3 and t in DRAGONS)
+        value = sum(min(counts[t], chosen[t]) for t in honours)
+        for key in reading_paths(profile, melds, SHAPELESS, set(), True, False, pung_hua(profile, winds, dragons)):
+            kept[key] = max(kept.get(key, -1), value)
 
 
 def family_path_distances(counts: list, melds: FamilyMelds, profile: Profile) -> dict:
