@@ -456,13 +456,13 @@ def test_hand_record_lines_are_settled_on_the_cluster_as_locally(tmp_path, sched
     capsys.readouterr()
     assert rescore(source, "-o", cluster, "--dask", scheduler, "--block-size", 0.01) == 0
     said = capsys.readouterr().err
-    assert "54 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
+    assert "60 lines settled 已结算行, 1 rejected 被拒行; their claimed wins 所报胡牌: " in said
     assert "; 3 hand record(s) whose recorded deltas differ 记录与结算不符的牌谱;" in said
     assert parts(cluster) == local.read_text()
     summary = json.loads((cluster / "summary.json").read_text())
     assert (summary["records"], summary["settled"], summary["rejected"], summary["mismatched_records"]) == (
-        55,
-        54,
+        61,
+        60,
         1,
         3,
     )
