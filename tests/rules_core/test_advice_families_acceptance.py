@@ -197,7 +197,16 @@ SHAPELESS_BY_FLOWERS = {"allHonoursNeedShape": False, "minFan": 2}
 
 @pytest.mark.parametrize(
     ("text", "shanten"),
-    [("E S W N C F P E S W N C F", 0), ("E S W N C F P E S W N C F 1f", 3), ("E S W N C F P E S W N C F P", -1)],
+    [
+        ("E S W N C F P E S W N C F", 0),
+        ("E S W N C F P E S W N C F 1f", 3),
+        # the reference judges every discard of a 14-tile holding: 30 s, so in make advice-differential
+        pytest.param(
+            "E S W N C F P E S W N C F P",
+            -1,
+            marks=pytest.mark.skipif(SCALE == 1, reason="30 s of the reference: make advice-differential"),
+        ),
+    ],
 )
 def test_shapeless_all_honours_decided_by_their_flowers_agree_with_the_reference(text, shanten):
     request = _request(text, "qinghunpeng", SHAPELESS_BY_FLOWERS)
