@@ -8,9 +8,9 @@ overrides are held to brute force as the profiles' own are."""
 
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from rules_core.build import hand
 from rules_core.patterns import Pattern

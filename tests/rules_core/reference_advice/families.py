@@ -246,7 +246,7 @@ def _shapeless_by_flowers(counts: list, caps: list, profile: Profile, melds: Fam
         if sum(target) != size:
             continue
         chosen = [0] * 34
-        for t, n in zip(honours, target):
+        for t, n in zip(honours, target, strict=True):
             chosen[t] = n
         if is_four_sets_and_a_pair(chosen[:]):
             continue
