@@ -167,6 +167,7 @@ def test_a_shapeless_all_honour_hand_is_a_target_exactly_when_its_flowers_make_i
     assert winning(f"{text} 1f", "qiaoma_lezi", SHAPELESS_NO_FLOWERS) == ""
     assert (flowered.shanten, paths(flowered)[:2]) == (3, ["ALL_PUNGS 3", "ALL_HONOURS 3"])
 
+
 SHAPELESS_TABLES = (
     ("qiaoma_lezi", SHAPELESS_NO_FLOWERS),
     ("qiaoma_lezi", {**SHAPELESS_NO_FLOWERS, "seven_pairs": True}),

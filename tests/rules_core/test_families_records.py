@@ -77,7 +77,9 @@ def test_a_dealt_dragon_goes_in_dragon_flowers_never_in_tiles():
         )
     ]
     not_a_dragon = (deal(0, "123m 123p 123s 789m N 9p", dragon_flowers="E"), *DEALS[1:], *PLAY)
-    assert fault("qiaoma", not_a_dragon) == [("events[0].dragon_flowers[0]", "must be a dragon 中发白 (C, F, P), got E")]
+    assert fault("qiaoma", not_a_dragon) == [
+        ("events[0].dragon_flowers[0]", "must be a dragon 中发白 (C, F, P), got E")
+    ]
 
 
 def test_dragon_flowers_are_malformed_where_dragons_are_tiles():

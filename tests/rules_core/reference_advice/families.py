@@ -237,7 +237,9 @@ def _shapeless(counts: list, caps: list, profile: Profile, melds: FamilyMelds, k
         kept[key] = max(kept.get(key, -1), room)
 
 
-def _shapeless_by_flowers(counts: list, caps: list, profile: Profile, melds: FamilyMelds, kept: dict, honours: list) -> None:
+def _shapeless_by_flowers(
+    counts: list, caps: list, profile: Profile, melds: FamilyMelds, kept: dict, honours: list
+) -> None:
     """With a 番 minimum, 无花果 may decide: every honour target of the size that is read as
     shapeless (not four sets and a pair; not seven pairs where they are read), judged with the
     花 of the honours it holds three or more times."""
