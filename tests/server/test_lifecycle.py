@@ -186,7 +186,9 @@ def test_sigterm_drains_in_flight_calls_and_reports_not_serving(tmp_path):
 def test_two_workers_share_the_port(tmp_path):
     with run_server(tmp_path, workers=2) as server:
         for _ in range(30):
-            channel = server.channel()  # each new connection goes to either worker
+            # each new connection goes to either worker; a subchannel pool of the channel's own,
+            # or gRPC may carry the next channel on the connection the last one left open
+            channel = grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
             scoring_service_pb2_grpc.ScoringServiceStub(channel).Settle(EXAMPLE)
             channel.close()
         time.sleep(0.3)
