@@ -34,7 +34,7 @@ from rules_core.requests import (
     Winner,
 )
 from rules_core.results import ValueItem
-from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
+from rules_core.shape import Shape, fewest_suited_pungs, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR, TILE_KINDS
 from rules_core.valuation import fan_total, hand_value
 
@@ -67,6 +67,7 @@ _PUNGS_ONLY: Final = Pattern.ALL_PUNGS.bit | Pattern.HALF_FLUSH_PUNGS.bit | Patt
 _SITUATIONAL: Final = (_BIG_HANGING, _HEAVENLY, _EARTHLY, _KONG_BLOOM, _CONCEALED, _ROBBING_KONG, _LAST_TILE)
 
 _FLOWER_TILE: Final = FlowerSource.FLOWER_TILE
+_SUITED_PUNG: Final = FlowerSource.SUITED_PUNG
 
 # Suit presence bits: 1 万, 2 筒, 4 条, 8 honours.
 _HONOUR_BIT: Final = 8
@@ -165,7 +166,17 @@ def judge(
                 profile, outcome, counts, melds, flower_tiles, chow, chow_pungs, kind, missed, not_declared
             )
             if _rank(profile, other) > _rank(profile, found):
-                return other
+                found = other
+    if suited_pungs and profile.no_flowers_named and profile.flower_values.get(_SUITED_PUNG, 0):
+        # Suited pungs carry 花: the reading with the fewest may be the one without 花 (无花).
+        # Between the most and the fewest, a reading has more 花 than the fewest and fewer than
+        # the most, so it is worth no more than one of them.
+        fewest = fewest_suited_pungs(counts)
+        if fewest < suited_pungs:
+            chow = mask & ~_PUNGS_ONLY  # fewer pungs than the most: a chow among the sets
+            other = _reading(profile, outcome, counts, melds, flower_tiles, chow, fewest, kind, missed, not_declared)
+            if _rank(profile, other) > _rank(profile, found):
+                found = other
     return found
 
 

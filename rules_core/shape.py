@@ -12,7 +12,8 @@ alone. A hand that splits into pungs only splits so one way (every count is 2
 or 3), and that way holds the most suited pungs; `shape_of` answers for it.
 `most_pungs_with_a_chow` answers for the best of the other ways, which
 `rules_core.legality` weighs against it when the profile does not make the
-all-pungs reading the better one outright.
+all-pungs reading the better one outright; `fewest_suited_pungs` for the way
+with the fewest, which may be the one without 花 (无花) when suited pungs carry 花.
 """
 
 from __future__ import annotations
@@ -123,6 +124,68 @@ def most_pungs_with_a_chow(counts: list[int]) -> int:
         if chowed >= 0 and (best_change is None or chowed - pungs > best_change):
             best_change = chowed - pungs
     return _NO_SPLIT if best_change is None else total + best_change
+
+
+def _fewest_pungs(counts: list[int]) -> int:
+    """The fewest pungs among the ways to split ``counts`` into sets only, or -1."""
+    for i in range(9):
+        if counts[i]:
+            break
+    else:
+        return 0
+    best = _NO_SPLIT
+    if i < 7 and counts[i + 1] and counts[i + 2]:
+        counts[i] = counts[i] - 1
+        counts[i + 1] = counts[i + 1] - 1
+        counts[i + 2] = counts[i + 2] - 1
+        best = _fewest_pungs(counts)
+        counts[i] = counts[i] + 1
+        counts[i + 1] = counts[i + 1] + 1
+        counts[i + 2] = counts[i + 2] + 1
+    if counts[i] >= 3:
+        counts[i] = counts[i] - 3
+        rest = _fewest_pungs(counts)
+        counts[i] = counts[i] + 3
+        if rest >= 0 and (best < 0 or rest + 1 < best):
+            best = rest + 1
+    return best
+
+
+def _suit_fewest(code: int) -> int:
+    counts = _suit_counts(code)
+    if sum(counts) % 3 == 0:
+        return _fewest_pungs(counts)
+    best = _NO_SPLIT
+    for i in range(9):
+        if counts[i] >= 2:
+            counts[i] = counts[i] - 2
+            rest = _fewest_pungs(counts)
+            counts[i] = counts[i] + 2
+            if rest >= 0 and (best < 0 or rest < best):
+                best = rest
+    return best
+
+
+# counts of one suit -> the fewest pungs in a split as `_SUIT_TABLE`'s, -1 where there is none.
+_FEWEST_TABLE: dict[int, int] = {}
+
+
+def fewest_suited_pungs(counts: list[int]) -> int:
+    """The fewest concealed suited pungs among the decompositions of a complete hand's concealed
+    tiles into sets and one pair. Under a profile that gives suited pungs 花, a reading with
+    fewer may be the one without 花 (无花)."""
+    total = 0
+    for start in (0, 9, 18):
+        key = _suit_code(counts, start)
+        if not key:
+            continue
+        fewest = _FEWEST_TABLE.get(key)
+        if fewest is None:
+            if len(_FEWEST_TABLE) >= MAX_SUIT_PATTERNS:
+                _FEWEST_TABLE.clear()
+            fewest = _FEWEST_TABLE[key] = _suit_fewest(key)
+        total += fewest
+    return total
 
 
 def suit_splits(code: int) -> bool:

@@ -14,6 +14,7 @@ import pytest
 
 from rules_core.build import hand
 from rules_core.patterns import Pattern
+from rules_core.profile import FlowerSource
 from rules_core.requests import Hand, Meld, MeldKind
 from rules_core.tiles import ALL_TILES, FIRST_DRAGON, FIRST_HONOUR, TILE_KINDS, Flower
 from tests.rules_core.advice_helpers import paths, waits
@@ -127,6 +128,17 @@ def test_no_flowers_is_a_path_where_it_qualifies():
     assert (flowered.shanten, paths(flowered)[0]) == (6, "HALF_FLUSH 条 6")
 
 
+def test_no_flowers_is_reached_by_the_chow_reading_where_suited_pungs_carry_flowers():
+    # A suited pung worth 1 花: 111 222 333m read as pungs is 3 花, read as 123m three times 0 花
+    # and 无花. A legal reading counts before an illegal one (section 4), so the hand waits on 7s
+    # through NO_FLOWERS, as the settlement judges it.
+    overrides = {**NO_FLOWERS_QUALIFIES, "flower_values": {FlowerSource.SUITED_PUNG: 1}}
+    text = "111222333m 456p 7s"
+    result = advice(text, "classic", overrides=overrides)
+    assert (result.shanten, paths(result)[:2], waits(result.waits)) == (0, ["NO_FLOWERS 0", "ALL_PUNGS 2"], "7s:3=6")
+    assert winning(text, "classic", overrides) == "7s"
+
+
 OVERRIDE_TABLES = (
     ("qiaoma", {"min_fan": 1}),
     ("qiaoma_lezi", {"min_fan": 2}),
@@ -139,14 +151,35 @@ OVERRIDE_TABLES = (
 )
 
 
-@pytest.mark.parametrize("seed", [21, 22])
-def test_an_acting_holding_under_overrides_wins_or_is_one_exchange_away_as_its_shanten_says(seed):
-    check_acting(holdings(seed, 32, waiting=False, tables=OVERRIDE_TABLES))
+# Suited pungs worth 花, where 无花 is named: a target's 花 depend on its reading.
+SUITED_PUNG_TABLES = (
+    ("classic", {**NO_FLOWERS_QUALIFIES, "flower_values": {FlowerSource.SUITED_PUNG: 1}}),
+    ("qiaoma", {"flower_values": {FlowerSource.SUITED_PUNG: 1}}),
+    ("qinghunpeng", {**NO_FLOWERS_QUALIFIES, "flower_values": {FlowerSource.SUITED_PUNG: 2}}),
+)
 
 
-@pytest.mark.parametrize("seed", [23, 24, 25])
-def test_a_waiting_holding_under_overrides_is_ready_exactly_on_its_winning_tiles(seed):
-    check_waiting(holdings(seed, 48, waiting=True, tables=OVERRIDE_TABLES))
+@pytest.mark.parametrize(
+    ("tables", "seed"),
+    [(OVERRIDE_TABLES, 21), (OVERRIDE_TABLES, 22), (SUITED_PUNG_TABLES, 26), (SUITED_PUNG_TABLES, 27)],
+)
+def test_an_acting_holding_under_overrides_wins_or_is_one_exchange_away_as_its_shanten_says(tables, seed):
+    check_acting(holdings(seed, 32, waiting=False, tables=tables))
+
+
+@pytest.mark.parametrize(
+    ("tables", "seed"),
+    [
+        (OVERRIDE_TABLES, 23),
+        (OVERRIDE_TABLES, 24),
+        (OVERRIDE_TABLES, 25),
+        (SUITED_PUNG_TABLES, 28),
+        (SUITED_PUNG_TABLES, 29),
+        (SUITED_PUNG_TABLES, 30),
+    ],
+)
+def test_a_waiting_holding_under_overrides_is_ready_exactly_on_its_winning_tiles(tables, seed):
+    check_waiting(holdings(seed, 48, waiting=True, tables=tables))
 
 
 # 乱风向 of any shape with the dragons as tiles, and a 番 minimum that only 无花果 reaches.

@@ -91,6 +91,49 @@ def test_equal_values_choose_the_all_pungs_reading():
     assert winner["value"] == 20.0
 
 
+# A suited pung worth 1 花 and 无花 qualifying: 111 222 333m read as pungs is 3 花 and no qualifying
+# pattern; read as 123m three times it is 0 花, 无花, and legal. The legal reading counts (section 4).
+SUITED_PUNG_FLOWERS = {
+    "profile": "classic",
+    "outcome": "OUTCOME_SELF_DRAW",
+    "overrides": {
+        "flowerValues": [{"source": "FLOWER_SOURCE_SUITED_PUNG", "value": 1}],
+        "qualifyingPatterns": ["PATTERN_ALL_PUNGS", "PATTERN_HALF_FLUSH", "PATTERN_NO_FLOWERS"],
+    },
+    "winners": [
+        {
+            "seat": 0,
+            "hand": {
+                "concealed": tiles(("M1", 3), ("M2", 3), ("M3", 3), ("P4", 1), ("P5", 1), ("P6", 1), ("S7", 2)),
+                "winningTile": "TILE_S7",
+            },
+        }
+    ],
+}
+
+
+def test_a_reading_with_fewer_pungs_wins_through_no_flowers():
+    response = settle_json(SUITED_PUNG_FLOWERS)
+    (winner,) = response["winners"]
+    assert (winner["legal"], winner["patterns"], winner["flowers"]) == (
+        True,
+        ["PATTERN_CONCEALED", "PATTERN_NO_FLOWERS"],
+        0,
+    )
+    assert response["seatDeltas"] == [18.0, -6.0, -6.0, -6.0]  # (3 + 0 花) x 2 (门清), by each other seat
+
+
+def test_a_flower_tile_leaves_the_reading_with_more_pungs_to_count():
+    flowered = json.loads(json.dumps(SUITED_PUNG_FLOWERS))
+    flowered["winners"][0]["hand"]["flowers"] = ["FLOWER_SPRING"]
+    (winner,) = settle_json(flowered)["winners"]
+    assert (winner["legal"], winner["illegalReasons"], winner["flowers"]) == (
+        False,
+        ["ILLEGAL_REASON_NO_QUALIFYING_PATTERN"],
+        4,
+    )
+
+
 # --- 2. dice 荒番 values above 2 -----------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core.notation import parse_tiles
-from rules_core.shape import Shape, most_pungs_with_a_chow, shape_of
+from rules_core.shape import Shape, fewest_suited_pungs, most_pungs_with_a_chow, shape_of
 from rules_core.tiles import FIRST_HONOUR
 
 
@@ -76,12 +76,28 @@ def test_one_suit_hands_agree_with_brute_force(drawn):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=8), min_size=14, max_size=14), st.integers(0, 2))
-def test_the_best_split_with_a_chow_agrees_with_brute_force(drawn, suit):
+def test_the_best_split_with_a_chow_and_the_fewest_pungs_agree_with_brute_force(drawn, suit):
     counts = counts_of(t + 9 * suit for t in drawn)
     if max(counts) > 4 or not brute_force(tuple(counts), True):
         return
     with_a_chow = [pungs for pungs, only_pungs in brute_force(tuple(counts), True) if not only_pungs]
     assert most_pungs_with_a_chow(counts) == max(with_a_chow, default=-1)
+    assert fewest_suited_pungs(counts) == min(pungs for pungs, _ in brute_force(tuple(counts), True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiles)
+def test_the_fewest_pungs_of_any_complete_hand_agree_with_brute_force(drawn):
+    counts = counts_of(drawn)
+    if max(counts) > 4 or len(drawn) % 3 != 2 or not brute_force(tuple(counts), True):
+        return
+    assert fewest_suited_pungs(counts) == min(pungs for pungs, _ in brute_force(tuple(counts), True))
+
+
+def test_known_splits_with_the_fewest_pungs():
+    assert fewest_suited_pungs(counts_of(parse_tiles("111222333m 456p 77s"))) == 0  # 123m x3
+    assert fewest_suited_pungs(counts_of(parse_tiles("111m 555m 999p EEE 77s"))) == 3  # the honours' pung aside
+    assert fewest_suited_pungs(counts_of(parse_tiles("11122233344455m"))) == 1  # 123 x3, 444, or 234 x3, 111
 
 
 def test_known_splits_with_a_chow():
