@@ -38,7 +38,7 @@ class Judged:
     items: list[tuple[str, str, float, int]]  # (kind, code, contribution, count)
     base_value: float
     value: float
-    fan: int = 0  # for choosing a reading
+    fan: int = 0  # for choosing a reading: the 番 of 14.4 item 2, before `max_fan`
 
 
 def _ordered(patterns: set[str]) -> list[str]:
@@ -220,8 +220,11 @@ def _judge_reading(
             reasons.append("TOO_FEW_FLOWERS")
     if profile.win_requires_declaration and seat not in table.declared:
         reasons.append("NOT_DECLARED")
-    items, base, value, fan = _value(profile, table, patterns, sources, flowers)
-    if profile.min_fan and _min_fan_count(profile, patterns) < profile.min_fan:
+    items, base, value, _ = _value(profile, table, patterns, sources, flowers)
+    # The 番 that rank readings are the patterns' (section 4: "under sections 1-13 番 do not depend
+    # on the reading"), not those a fixed value happens to use.
+    fan = _min_fan_count(profile, patterns)
+    if profile.min_fan and fan < profile.min_fan:
         reasons.append("TOO_FEW_FAN")
     if reasons:
         return Judged(seat, False, reasons, _ordered(patterns), flowers, [], 0.0, 0.0, fan)
