@@ -255,7 +255,8 @@ LEZI = replace(
     liability_discard_share=1,
 )
 
-PROFILES = {p.name: p for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG, CLASSIC, SANKOU, LEZI)}
+PROFILES = {p.name: p for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG)}  # section 14's (the advice reference's too)
+ALL_PROFILES = PROFILES | {p.name: p for p in (CLASSIC, SANKOU, LEZI)}
 
 # The overrides the generator sends, by their proto3 JSON name, and the field each sets.
 OVERRIDES = {
@@ -297,7 +298,7 @@ def effective(name: str, overrides: dict | None) -> Profile:
     wire spelling of `cap_lazi` - 1 (the start of section 14); ``qualifyingPatterns`` replaces the
     list, as a repeated override field does."""
     overrides = dict(overrides or {})
-    profile = PROFILES[name]
+    profile = ALL_PROFILES[name]
     lazi = overrides.pop("laziValue", profile.lazi_value)
     cap_lazi = 1 + overrides.pop("capLaziExtra", (profile.cap or profile.lazi_value) // profile.lazi_value - 1)
     uncapped = overrides.pop("uncapped", profile.cap is None)  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
