@@ -23,6 +23,7 @@ Every request is well formed (the engine must settle it)."""
 from __future__ import annotations
 
 from tests.rules_core.reference_families.generate import FamilyHands
+from tests.rules_core.reference_families.profiles import ALL_PROFILES
 from tests.rules_core.reference_families.tiles import DRAGONS, SUITS, TILE_NAME, WINDS
 
 PROFILES = ("classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng")
@@ -119,8 +120,15 @@ class OverrideHands(FamilyHands):
                 {"source": f"FLOWER_SOURCE_{s}", "value": rng.choice((0, 1, 2, 3))}
                 for s in rng.sample(SOURCES, rng.randint(1, 3))
             ]
-        if rng.random() < 0.35:
-            out["qualifyingPatterns"] = [f"PATTERN_{p}" for p in rng.sample(PATTERNS, rng.randint(1, 6))]
+        if rng.random() < 0.4:
+            if rng.random() < 0.5:  # the profile's list and a few more (无花, 门清, 七对, ...)
+                more = rng.sample(
+                    ("NO_FLOWERS", "CONCEALED", "SEVEN_PAIRS", "KONG_BLOOM", "BIG_HANGING"), rng.choice((1, 2))
+                )
+                chosen = sorted(ALL_PROFILES[profile].qualifying | set(more))
+            else:
+                chosen = rng.sample(PATTERNS, rng.randint(1, 6))
+            out["qualifyingPatterns"] = [f"PATTERN_{p}" for p in chosen]
         for table, values in (("fan", (0, 1, 2, 3)), ("shapeFan", (0, 1, 2, 4)), ("fixedValues", (0, 10, 20, 40))):
             if rng.random() < 0.2:
                 out[table] = [
