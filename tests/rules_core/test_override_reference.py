@@ -10,9 +10,9 @@ floors and the sankou threshold, with hands that split several ways.
 The generator (`generate_overrides.py`) leaves out what RULES.md does not settle, each reported
 as open rather than guessed:
 
-- `SUITED_PUNG` worth 花: the engine never values the fewest-pungs reading (`111222333m 456p
-  77s` with 无花 named is judged on its three pungs; being fixed), and readings of equal rank
-  may then carry different 花 (清一色 `111222333m 456m 77m`: 3 or 0 花, section 4 ranks no
+- `SUITED_PUNG` worth 花: then the fewest-pungs reading may be the one that counts
+  (`111222333m 456p 77s` with 无花 named: 0 花 and 无花 as three chows), and readings of equal
+  rank may carry different 花 (清一色 `111222333m 456m 77m`: 3 or 0 花; section 4 ranks no
   further than 番 and 碰碰胡);
 - 漏胡 on the winning tile, where every reading is illegal and section 4 does not say which
   one an illegal winner reports;
