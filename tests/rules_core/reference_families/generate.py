@@ -26,6 +26,8 @@ _STYLE_WEIGHTS = (30, 16, 12, 14, 6, 10, 5, 10)
 
 
 class FamilyHands:
+    profiles = PROFILES  # those `request` draws from
+
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
@@ -180,7 +182,7 @@ class FamilyHands:
     # ---- a request -----------------------------------------------------------------------
     def request(self) -> dict:
         rng = self.rng
-        profile = rng.choice(PROFILES)
+        profile = rng.choice(self.profiles)
         outcome = rng.choices(_OUTCOMES, _OUTCOME_WEIGHTS)[0]
         req: dict = {"profile": profile, "outcome": f"OUTCOME_{outcome}", "dealerSeat": rng.randrange(4)}
         discarder = rng.randrange(4)

@@ -38,7 +38,7 @@ class Judged:
     items: list[tuple[str, str, float, int]]  # (kind, code, contribution, count)
     base_value: float
     value: float
-    fan: int = 0  # for choosing a reading
+    fan: int = 0  # for choosing a reading: the 番 of 14.4 item 2, before `max_fan`
 
 
 def _ordered(patterns: set[str]) -> list[str]:
@@ -68,10 +68,26 @@ def _situational(profile: Profile, table: Table, winner: dict, melds: list[Meld]
     return found
 
 
+def huangfan_after_dice(profile: Profile, table: Table) -> int:
+    """Section 7: under dice 荒番, 1-1 or 4-4 add 2 to this hand's count; any other double, or
+    any throw with a 1 or a 4, adds 1."""
+    count = table.huangfan
+    if profile.dice_huangfan and table.dice is not None:
+        a, b = table.dice
+        if a == b and a in (1, 4):
+            count += 2
+        elif a == b or {1, 4} & {a, b}:
+            count += 1
+    return count
+
+
 def _multipliers(profile: Profile, table: Table) -> list[tuple[str, str, float, int]]:
     items = []
-    if profile.huangfan_per_level and table.huangfan > 0:
-        items.append(("ITEM_KIND_MULTIPLIER", "HUANGFAN", float(2**table.huangfan), 1))
+    count = huangfan_after_dice(profile, table)
+    if profile.huangfan_per_level and count > 0:
+        items.append(("ITEM_KIND_MULTIPLIER", "HUANGFAN", float(2**count), 1))
+    elif profile.huangfan_once and count > 0:  # section 7: ×2 once, whatever the count
+        items.append(("ITEM_KIND_MULTIPLIER", "HUANGFAN", 2.0, 1))
     if profile.kaibao and table.dice is not None:
         a, b = table.dice
         if a == b or {a, b} == {1, 4}:
@@ -116,10 +132,16 @@ def _value(profile: Profile, table: Table, patterns: set[str], sources: dict, fl
             items.append(("ITEM_KIND_CAP", "FAN_CAP", float(profile.max_fan - fan), 1))
         points = profile.ordinary_base + flowers
         raw = points * max(1, used) if profile.additive else points * 2**used
+        if profile.lazi_threshold and profile.lazi_threshold <= raw < profile.lazi_value:  # section 6, sankou
+            items.append(("ITEM_KIND_THRESHOLD", "LAZI_THRESHOLD", float(profile.lazi_value - raw), 1))
+            raw = profile.lazi_value
     capped = profile.cap is not None and (profile.cap_fixed_values or not fixed)
     base = min(raw, profile.cap) if capped else raw
     if base < raw:
         items.append(("ITEM_KIND_CAP", "LAZI_CAP", float(base - raw), 1))
+    if patterns & profile.floor_patterns and base < profile.lazi_value:  # section 6, lezi 杠开 / 大吊车
+        items.append(("ITEM_KIND_FLOOR", "LAZI_FLOOR", float(profile.lazi_value - base), 1))
+        base = profile.lazi_value
     multipliers = _multipliers(profile, table)
     value = base
     for item in multipliers:
@@ -148,7 +170,7 @@ def _hand(winner: dict) -> tuple[list[str], list[Meld], int, int]:
 
 def _eight_flowers(profile: Profile, table: Table, winner: dict) -> Judged:
     _, melds, seasons, dragons = _hand(winner)
-    sources = flower_sources(Reading((), None), [], melds, seasons + dragons)
+    sources = flower_sources(Reading((), None), [], melds, seasons + dragons, profile.flower_values)
     flowers = sum(v for v, _ in sources.values())
     patterns = set()
     if seasons == 8:
@@ -176,7 +198,9 @@ def _judge_reading(
         patterns.add("SEVEN_PAIRS")
     if reading.shapeless:  # section 4: 天胡, 地胡 and 大吊车 need a complete shape
         patterns -= {"HEAVENLY", "EARTHLY", "BIG_HANGING"}
-    sources = flower_sources(reading if reading.standard else None, concealed, melds, seasons + dragons)
+    sources = flower_sources(
+        reading if reading.standard else None, concealed, melds, seasons + dragons, profile.flower_values
+    )
     flowers = sum(v for v, _ in sources.values())
     if flowers == 0 and profile.evaluates_no_flowers:
         patterns.add("NO_FLOWERS")
@@ -196,8 +220,11 @@ def _judge_reading(
             reasons.append("TOO_FEW_FLOWERS")
     if profile.win_requires_declaration and seat not in table.declared:
         reasons.append("NOT_DECLARED")
-    items, base, value, fan = _value(profile, table, patterns, sources, flowers)
-    if profile.min_fan and _min_fan_count(profile, patterns) < profile.min_fan:
+    items, base, value, _ = _value(profile, table, patterns, sources, flowers)
+    # The 番 that rank readings are the patterns' (section 4: "under sections 1-13 番 do not depend
+    # on the reading"), not those a fixed value happens to use.
+    fan = _min_fan_count(profile, patterns)
+    if profile.min_fan and fan < profile.min_fan:
         reasons.append("TOO_FEW_FAN")
     if reasons:
         return Judged(seat, False, reasons, _ordered(patterns), flowers, [], 0.0, 0.0, fan)
@@ -219,7 +246,7 @@ def judge(profile: Profile, table: Table, winner: dict) -> Judged:
         readings = [Reading((), None, shapeless=True)]  # never incomplete (section 4)
     if not readings:  # INCOMPLETE_SHAPE: the situational patterns that do not need a shape
         situational = _situational(profile, table, winner, melds) & {"CONCEALED", "KONG_BLOOM", "ROBBING_KONG"}
-        sources = flower_sources(None, concealed, melds, seasons + dragons)
+        sources = flower_sources(None, concealed, melds, seasons + dragons, profile.flower_values)
         flowers = sum(v for v, _ in sources.values())
         return Judged(winner["seat"], False, ["INCOMPLETE_SHAPE"], _ordered(situational), flowers, [], 0.0, 0.0)
     judged = [_judge_reading(profile, table, winner, r, concealed, melds) for r in readings]

@@ -1,9 +1,10 @@
-"""The three profiles of RULES.md section 14 as plain data, copied from the tables of 14.2
-("Every field") and 14.10.9, and the few overrides the differential test sends."""
+"""The six built-in profiles as plain data: the three of RULES.md section 14, copied from the
+tables of 14.2 ("Every field") and 14.10.9, and `classic`, `sankou` and `lezi` from sections 4-8;
+and the overrides the differential tests send."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 # Pattern codes, by their proto enum number (IllegalReason likewise): lists are reported in this order.
 PATTERNS = (
@@ -74,7 +75,7 @@ class Profile:
     huangfan_max_count: int  # 0: no limit
     kaibao: bool  # a double, or 1 and 4, doubles
     robbing_kong_share: int
-    liability: str  # "BAOSANKOU" or "CONTRACT"
+    liability: str  # "NONE", "SANKOU", "ADDITIVE", "BAOSANKOU" or "CONTRACT"
     liability_self_draw_share: int
     liability_discard_share: int
     threshold: int = 3
@@ -84,6 +85,12 @@ class Profile:
     multi_win_discarder_deals: bool = True
     huangfan_reset_after_win: bool = True
     all_honours_any_shape: bool = False
+    flower_values: dict = field(default_factory=lambda: dict(FLOWER_VALUES))  # section 5 by source
+    # Sections 6-8, for `classic`, `sankou` and `lezi` (the defaults are section 14's):
+    floor_patterns: frozenset = frozenset()  # raise a value below 1 勒 to 1 勒 (lezi)
+    lazi_threshold: int = 0  # an ordinary value at least this, below 1 喇, becomes 1 喇 (sankou 8)
+    huangfan_once: bool = False  # 荒番 doubles once, whatever the count
+    dice_huangfan: bool = False  # section 7's dice 荒番 (classic, sankou)
 
     @property
     def evaluates_no_flowers(self) -> bool:
@@ -175,7 +182,81 @@ QIAOMA = replace(
     threshold_unconditional=4,
 )
 
-PROFILES = {p.name: p for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG)}
+# Sections 4-8: the profiles of the source texts.
+_SECTION_5_FLOWERS = dict(FLOWER_VALUES, DRAGON_PUNG=2, DRAGON_EXPOSED_KONG=3, DRAGON_CONCEALED_KONG=4)
+_SHAPE_PATTERNS = frozenset(
+    ("ALL_PUNGS", "HALF_FLUSH", "FULL_FLUSH", "HALF_FLUSH_PUNGS", "FULL_FLUSH_PUNGS", "ALL_HONOURS",
+     "ALL_HONOURS_PUNGS", "EIGHT_FLOWERS")
+)  # fmt: skip
+CLASSIC = replace(
+    QIAOMA_LEZI,
+    name="classic",
+    unit="UNIT_FLOWER",
+    lazi_value=20,
+    ordinary_base=3,
+    base_fan=0,
+    additive=False,
+    fixed_values={
+        "HEAVENLY": 200,
+        "EARTHLY": 160,
+        "EIGHT_FLOWERS": 120,
+        "ALL_HONOURS_PUNGS": 80,
+        "ALL_HONOURS": 40,
+        "FULL_FLUSH_PUNGS": 40,
+        "FULL_FLUSH": 20,
+        "HALF_FLUSH_PUNGS": 20,
+        "BIG_HANGING": 20,
+    },  # fmt: skip
+    fan={"KONG_BLOOM": 1, "CONCEALED": 1},
+    shape_fan={},
+    qualifying=_SHAPE_PATTERNS | {"BIG_HANGING", "HEAVENLY", "EARTHLY", "KONG_BLOOM"},
+    ordinary_hand_wins=False,
+    dragons_are_flowers=False,
+    no_flowers_self_draw_only=False,
+    earthly_self_draw_only=False,
+    eight_flowers_lists_concealed=False,
+    cap=20,  # 1 喇, on ordinary hands
+    fan_on_fixed=False,
+    cap_fixed_values=False,
+    huangfan_per_level=False,
+    huangfan_once=True,
+    dice_huangfan=True,
+    huangfan_max_count=0,
+    kaibao=False,
+    liability="NONE",
+    multi_win_discarder_deals=False,
+    huangfan_reset_after_win=False,
+    all_honours_any_shape=True,
+    flower_values=_SECTION_5_FLOWERS,
+)
+SANKOU = replace(CLASSIC, name="sankou", ordinary_base=1, lazi_threshold=8, liability="SANKOU")
+LEZI = replace(
+    CLASSIC,
+    name="lezi",
+    unit="UNIT_POINT",
+    lazi_value=10,
+    ordinary_base=2,
+    fixed_values={
+        "ALL_HONOURS_PUNGS": 40,
+        "ALL_HONOURS": 20,
+        "FULL_FLUSH_PUNGS": 20,
+        "EIGHT_FLOWERS": 20,
+        "FULL_FLUSH": 10,
+        "HALF_FLUSH_PUNGS": 10,
+    },  # fmt: skip
+    fan={},
+    qualifying=_SHAPE_PATTERNS,
+    cap=10,  # 1 勒
+    floor_patterns=frozenset(("KONG_BLOOM", "BIG_HANGING")),
+    dice_huangfan=False,
+    kaibao=True,
+    liability="ADDITIVE",
+    liability_self_draw_share=3,
+    liability_discard_share=1,
+)
+
+PROFILES = {p.name: p for p in (QIAOMA, QIAOMA_LEZI, QINGHUNPENG)}  # section 14's (the advice reference's too)
+ALL_PROFILES = PROFILES | {p.name: p for p in (CLASSIC, SANKOU, LEZI)}
 
 # The overrides the generator sends, by their proto3 JSON name, and the field each sets.
 OVERRIDES = {
@@ -199,7 +280,16 @@ OVERRIDES = {
     "winRequiresDeclaration": "win_requires_declaration",
     "multiWinDiscarderDeals": "multi_win_discarder_deals",
     "huangfanResetAfterWin": "huangfan_reset_after_win",
+    "ordinaryLaziThreshold": "lazi_threshold",
 }
+# Tables an override merges entry by entry (profile.proto): wire name -> (field, entry key).
+_TABLES = {
+    "flowerValues": ("flower_values", "source"),
+    "fan": ("fan", "pattern"),
+    "shapeFan": ("shape_fan", "pattern"),
+    "fixedValues": ("fixed_values", "pattern"),
+}
+_KEY_PREFIX = {"source": "FLOWER_SOURCE_", "pattern": "PATTERN_"}
 _NEGATED = {"allHonoursNeedShape": "all_honours_any_shape"}  # wire spellings whose true is the field's false
 
 
@@ -208,19 +298,24 @@ def effective(name: str, overrides: dict | None) -> Profile:
     wire spelling of `cap_lazi` - 1 (the start of section 14); ``qualifyingPatterns`` replaces the
     list, as a repeated override field does."""
     overrides = dict(overrides or {})
-    profile = PROFILES[name]
-    extra = overrides.pop("capLaziExtra", None)
-    uncapped = overrides.pop("uncapped", profile.cap is None)
-    if uncapped:
-        profile = replace(profile, cap=None)
-    elif extra is not None or profile.cap is None:  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
-        profile = replace(profile, cap=(1 + (extra or 0)) * profile.lazi_value)
-    if "qualifyingPatterns" in overrides:  # a list replaces the profile's (enum names on the wire)
-        names = overrides.pop("qualifyingPatterns")
-        profile = replace(profile, qualifying=frozenset(p.removeprefix("PATTERN_") for p in names))
+    profile = ALL_PROFILES[name]
+    lazi = overrides.pop("laziValue", profile.lazi_value)
+    cap_lazi = 1 + overrides.pop("capLaziExtra", (profile.cap or profile.lazi_value) // profile.lazi_value - 1)
+    uncapped = overrides.pop("uncapped", profile.cap is None)  # qiaoma's cap_lazi_extra is 0: 1 x lazi_value
+    profile = replace(profile, lazi_value=lazi, cap=None if uncapped else cap_lazi * lazi)
+    for wire, name in (("qualifyingPatterns", "qualifying"), ("floorPatterns", "floor_patterns")):
+        names = overrides.pop(wire, None)
+        if names:  # a list replaces the profile's when not empty (enum names on the wire)
+            profile = replace(profile, **{name: frozenset(p.removeprefix("PATTERN_") for p in names)})
     for wire, name in _NEGATED.items():
         if wire in overrides:
             profile = replace(profile, **{name: not overrides.pop(wire)})
+    for wire, (name, key) in _TABLES.items():
+        if wire in overrides:  # a table is merged entry by entry; a value left out is 0
+            merged = dict(getattr(profile, name))
+            for entry in overrides.pop(wire):
+                merged[entry[key].removeprefix(_KEY_PREFIX[key])] = entry.get("value", 0)
+            profile = replace(profile, **{name: merged})
     unknown = set(overrides) - set(OVERRIDES)
     if unknown:
         raise ValueError(f"the reference does not model the overrides {sorted(unknown)}")

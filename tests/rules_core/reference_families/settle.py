@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tests.rules_core.reference_families.judge import Judged, Table, judge
+from tests.rules_core.reference_families.judge import Judged, Table, huangfan_after_dice, judge
 from tests.rules_core.reference_families.profiles import Profile, effective
 
 _OUTCOME_REASON = {
@@ -64,6 +64,8 @@ def _payments(profile: Profile, request: dict, table: Table, j: Judged) -> list[
     outcome = table.outcome
     d = request.get("discarderSeat", 0)
     others = [s for s in range(4) if s != w]
+    if profile.liability in ("NONE", "SANKOU", "ADDITIVE"):
+        return _section_8_payments(profile, request, table, j)
     if profile.liability == "BAOSANKOU":
         if outcome == "EIGHT_FLOWERS":  # 14.5: no liability on eight flowers
             return [(s, w, v, "EIGHT_FLOWERS") for s in others]
@@ -91,9 +93,45 @@ def _payments(profile: Profile, request: dict, table: Table, j: Judged) -> list[
     return ordinary + liable
 
 
+def _section_8_payments(profile: Profile, request: dict, table: Table, j: Judged) -> list:
+    """Section 8: the ordinary payments, then `sankou`'s three-claims table or `lezi`'s additive
+    liability (1 V on a discard, 3 V on a self-draw, eight flowers or a robbed kong, per
+    direction of the relation)."""
+    v, w = j.value, j.seat
+    outcome = table.outcome
+    d = request.get("discarderSeat", 0)
+    others = [(w + k) % 4 for k in (1, 2, 3)]
+    reason = _OUTCOME_REASON[outcome]
+    if outcome in ("SELF_DRAW", "EIGHT_FLOWERS"):
+        ordinary = [(s, w, v, reason) for s in others]
+    elif outcome == "DISCARD":
+        ordinary = [(d, w, v, reason)]
+    else:
+        ordinary = [(d, w, profile.robbing_kong_share * v, reason)]
+    claims = _claims(request)
+    times = {
+        x: (claims.get((w, x), (0, False))[0] >= profile.threshold)
+        + (claims.get((x, w), (0, False))[0] >= profile.threshold)
+        for x in others
+    }
+    related = [x for x in others if times[x]]
+    if profile.liability == "ADDITIVE":
+        share = 1 if outcome == "DISCARD" else 3
+        return ordinary + [(x, w, share * times[x] * v, "LIABILITY") for x in related]
+    if profile.liability == "NONE" or not related or outcome == "ROBBING_KONG":
+        return ordinary
+    if outcome in ("SELF_DRAW", "EIGHT_FLOWERS"):
+        share = {1: 5, 2: 3.5, 3: 3}[len(related)]
+        return [(x, w, share * v, "SANKOU") for x in related]
+    if d in related:
+        return [(d, w, 2 * v, "SANKOU")]
+    return ordinary + [(x, w, v, "SANKOU") for x in related]
+
+
 def _next_hand(profile: Profile, request: dict, table: Table, legal: list[Judged]) -> dict | None:
+    after_dice = huangfan_after_dice(profile, table)
     if table.outcome == "EXHAUSTIVE_DRAW":
-        count = table.huangfan + 1
+        count = after_dice + 1
         if profile.huangfan_max_count:
             count = min(count, profile.huangfan_max_count)
         return {"dealerSeat": table.dealer, "huangfanCount": count}
@@ -106,7 +144,7 @@ def _next_hand(profile: Profile, request: dict, table: Table, legal: list[Judged
         dealer = discarder
     else:  # the first legal winner after the discarder in turn order
         dealer = min((j.seat for j in legal), key=lambda s: (s - discarder) % 4)
-    count = 0 if profile.huangfan_reset_after_win else max(0, table.huangfan - 1)
+    count = 0 if profile.huangfan_reset_after_win else max(0, after_dice - 1)
     return {"dealerSeat": dealer, "huangfanCount": count}
 
 
@@ -124,7 +162,7 @@ def _winner_dict(j: Judged) -> dict:
 
 
 def reference_settle(request: dict) -> dict:
-    """A `SettleRequest` (proto3 JSON) under `qiaoma`, `qiaoma_lezi` or `qinghunpeng`, settled."""
+    """A `SettleRequest` (proto3 JSON) under a built-in profile, settled."""
     profile = effective(request["profile"], request.get("overrides"))
     dice = request.get("dice")
     table = Table(
@@ -149,7 +187,7 @@ def reference_settle(request: dict) -> dict:
             {"fromSeat": s, "toSeat": t, "amount": a, "reason": f"PAYMENT_REASON_{r}"} for s, t, a, r in payments
         ],
         "seatDeltas": [deltas[s] + 0.0 for s in range(4)],
-        "huangfanAfterDice": table.huangfan,
+        "huangfanAfterDice": huangfan_after_dice(profile, table),
     }
     next_hand = _next_hand(profile, request, table, legal)
     if next_hand is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from tests.rules_core.reference_families.profiles import FLOWER_SOURCES, FLOWER_VALUES
+from tests.rules_core.reference_families.profiles import FLOWER_SOURCES
 from tests.rules_core.reference_families.tiles import is_dragon, is_honour, is_wind, suit
 
 
@@ -92,12 +92,13 @@ def is_seven_pairs(concealed: list[str], melds: list[Meld]) -> bool:
 
 
 def flower_sources(
-    reading: Reading | None, concealed: list[str], melds: list[Meld], flower_tiles: int
+    reading: Reading | None, concealed: list[str], melds: list[Meld], flower_tiles: int, values: dict
 ) -> dict[str, tuple[int, int]]:
     """花 by source: {source: (花, how many sources)}, sources worth 0 left out.
 
     ``reading`` None: a hand not read as four sets and a pair (seven pairs, or incomplete):
-    three or more concealed copies of an honour count as one concealed pung (14.4)."""
+    three or more concealed copies of an honour count as one concealed pung (14.4). ``values``:
+    the profile's `flower_values`."""
     found: Counter = Counter()
     found["FLOWER_TILE"] += flower_tiles
     for meld in melds:
@@ -119,9 +120,9 @@ def flower_sources(
         kind = "WIND" if is_wind(tile) else "DRAGON" if is_dragon(tile) else "SUITED"
         found[f"{kind}_PUNG"] += 1
     return {  # in FlowerSource order, as the items list them
-        source: (FLOWER_VALUES[source] * found[source], found[source])
+        source: (values.get(source, 0) * found[source], found[source])
         for source in FLOWER_SOURCES
-        if FLOWER_VALUES[source] * found[source]
+        if values.get(source, 0) * found[source]
     }
 
 

@@ -102,3 +102,47 @@ EXAMPLES = [
     ("E3-unknocked", _q("rob", [_E3], discarder=1, declared=[3], liabilities=_E3_LIABILITIES), [0, -48, 0, 48], [16], (3, 0)),
     ("E4", _q("discard", [win(0, "123m 345m 678m 999m 55m 1f", "5m"), win(3, "456m 234p 789s NN [EEE@1] 3f 4f", "5m")], discarder=2, declared=[0, 3]), [16, 0, -20, 4], [16, 4], (2, 0)),
 ]  # fmt: skip
+
+# Section 12: the examples of `classic`, `sankou` and `lezi`, in the same form.
+C, S, L = "classic", "sankou", "lezi"
+_X1 = win(0, "111m 555m 999p EEE 77s 1f 5f", "7s")
+_X4 = win(2, "456p 789p 111p 55p [123p@1]", "5p")
+_X7 = win(0, "7s 7s [123m@3] [456p@3] [789s@3] [EEE@1]", "7s")
+_X9 = "222m 333p 999s 55m [EEE@2] 2f 3f 4f"
+_X13 = win(1, "456s 99s [111s@2] [222s@2] [333s@2]", "9s")
+_X13_SELF = win(1, "456s 99s [111s@2] [222s@2] [333s@2]", "9s")
+_ONE_WAY = [relation(1, 2, 3)]
+
+SECTION_12_EXAMPLES = [
+    ("12-1", request(C, "self", [_X1]), [36, -12, -12, -12], [12], (0, 0)),
+    ("12-2", request(C, "self", [_X1], huangfan=2), [72, -24, -24, -24], [24], (0, 1)),
+    ("12-3", request(C, "self", [_X1], dice=(2, 2)), [72, -24, -24, -24], [24], (0, 0)),
+    ("12-4", request(C, "discard", [_X4], discarder=1), [0, -20, 20, 0], [20], (2, 0)),
+    ("12-5", request(L, "discard", [_X4], discarder=1), [0, -10, 10, 0], [10], (2, 0)),
+    ("12-6", request(C, "discard", [win(1, "456p 789s 234s EE [123m@0]", "E")], discarder=3), _ZERO, [["NO_QUALIFYING_PATTERN"]], None),
+    ("12-7", request(C, "discard", [_X7], discarder=2), [20, 0, -20, 0], [20], (0, 0)),
+    ("12-7-lezi", request(L, "discard", [_X7], discarder=2), _ZERO, [["NO_QUALIFYING_PATTERN"]], None),
+    ("12-8", request(C, "self", [win(0, "123m 456p 789s 234s EE", "E", firstGoAround=True)]), [600, -200, -200, -200], [200], (0, 0)),
+    ("12-9", request(L, "self", [win(3, _X9, "5m")], dice=(3, 3)), [-12, -12, -12, 36], [12], (3, 0)),
+    ("12-10", request(L, "self", [win(3, _X9, "5m")], dice=(3, 3), huangfan=1), [-24, -24, -24, 72], [24], (3, 0)),
+    ("12-11", request(L, "self", [win(1, "111p 555s 777s 33m [9999m@0] 6f", "3m", replacementDraw=True)]), [-10, 30, -10, -10], [10], (1, 0)),
+    ("12-12", request(L, "rob", [win(0, "678p 99p [WWW@1] [NNN@1] [SSS@1]", "8p")], discarder=2, liabilities=[relation(0, 1, 3)]), [30, -15, -15, 0], [5], (0, 0)),
+    ("12-13", request(L, "discard", [_X13], discarder=0, liabilities=_ONE_WAY), [-10, 20, -10, 0], [10], (1, 0)),
+    ("12-13-both", request(L, "discard", [_X13], discarder=0, liabilities=[*_ONE_WAY, relation(2, 1, 3)]), [-10, 30, -20, 0], [10], (1, 0)),
+    ("12-14", request(L, "self", [_X13_SELF], liabilities=_ONE_WAY), [-10, 60, -40, -10], [10], (1, 0)),
+    ("12-15", request(S, "discard", [_X13], discarder=0, liabilities=_ONE_WAY), [-20, 40, -20, 0], [20], (1, 0)),
+    ("12-15-related", request(S, "discard", [_X13], discarder=2, liabilities=_ONE_WAY), [0, 40, -40, 0], [20], (1, 0)),
+    ("12-16", request(S, "self", [win(2, "222m 444p 666s WWW 88s 1f 2f 3f", "8s")], liabilities=[relation(3, 2, 3)]), [0, 0, 100, -100], [20], (2, 0)),
+    (
+        "12-17",
+        request(C, "discard", [win(0, "111m 999m 55m [EEE@3] [SSS@1]", "5m"), win(2, "888s 55m [222s@0] [444s@3] [666s@1] 1f 2f", "5m")], discarder=3),
+        [20, 0, 5, -25],
+        [20, 5],
+        (0, 0),
+    ),
+    ("12-18", request(L, "eight", [win(2, "123m 456m 789p 11s EE 1f 2f 3f 4f 5f 6f 7f 8f")]), [-20, -20, 60, -20], [20], (2, 0)),
+    ("12-19", request(L, "discard", [win(3, _X9, "5m", passed="5m")], discarder=1), _ZERO, [["MISSED_WIN"]], None),
+    ("12-19-self", request(L, "self", [win(3, _X9, "5m", passed="5m")]), [-6, -6, -6, 18], [6], (3, 0)),
+    ("12-19-other", request(L, "discard", [win(3, _X9, "5m", passed="9s")], discarder=1), [0, -6, 0, 6], [6], (3, 0)),
+    ("12-20", request(C, "draw", [], dealer=2, huangfan=1, dice=(1, 1)), _ZERO, [], (2, 4)),
+]  # fmt: skip
