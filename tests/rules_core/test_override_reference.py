@@ -5,15 +5,14 @@ The reference reproduces the worked examples of RULES.md section 12 (its `classi
 `lezi`); then the engine's `settle_json` and the reference must agree exactly on seeded requests
 that override `flower_values`, `qualifying_patterns`, the `fan`, `shape_fan` and `fixed_values`
 tables, `no_flowers_value`, the 垃圾胡 花 minimums, `min_fan`, `max_fan`, caps, `lazi_value`,
-floors and the sankou threshold, with hands that split several ways.
+floors and the sankou threshold, with hands that split several ways. With `SUITED_PUNG` worth 花
+the reading with the fewest pungs may count (`111222333m 456p 77s` with 无花 named: 0 花 and 无花
+as three chows); readings of equal rank may then carry different 花 (清一色 `111222333m 456m 77m`:
+3 or 0), which section 4 does not rank: both sides take the one with the most suited pungs.
 
 The generator (`generate_overrides.py`) leaves out what RULES.md does not settle, each reported
 as open rather than guessed:
 
-- `SUITED_PUNG` worth 花: then the fewest-pungs reading may be the one that counts
-  (`111222333m 456p 77s` with 无花 named: 0 花 and 无花 as three chows), and readings of equal
-  rank may carry different 花 (清一色 `111222333m 456m 77m`: 3 or 0 花; section 4 ranks no
-  further than 番 and 碰碰胡);
 - 漏胡 on the winning tile, where every reading is illegal and section 4 does not say which
   one an illegal winner reports;
 - under `classic`, `sankou` and `lezi`, `last_tile` and melds on an eight-flowers win: the
@@ -89,6 +88,36 @@ def test_an_empty_qualifying_list_overrides_nothing():
     assert (winner["legal"], winner["value"]) == (True, 12.0)
 
 
+SUITED_PUNG_1 = {"flowerValues": [{"source": "FLOWER_SOURCE_SUITED_PUNG", "value": 1}]}
+
+
+def test_a_reading_with_fewer_suited_pungs_wins_through_no_flowers():
+    """A suited pung worth 1 花 and 无花 qualifying: `111222333m` as pungs is 3 花 and no pattern;
+    as three chows 0 花, 无花, legal (section 4: a legal reading counts before an illegal one)."""
+    overrides = {**SUITED_PUNG_1, "qualifyingPatterns": ["PATTERN_ALL_PUNGS", "PATTERN_NO_FLOWERS"]}
+    req = request("classic", "self", [win(0, "111222333m 456p 77s", "7s")], overrides=overrides)
+    winner = _winner(req)
+    assert (winner["legal"], winner["patterns"], winner["flowers"], winner["value"]) == (
+        True,
+        ["PATTERN_CONCEALED", "PATTERN_NO_FLOWERS"],
+        0,
+        6.0,
+    )
+
+
+def test_readings_of_equal_rank_report_the_flowers_of_the_most_suited_pungs():
+    """清一色 (20) as `111 222 333m 456m 77m` or as `123m` three times: equal value, equal 番, no
+    碰碰胡 either way; section 4 ranks no further, and the reading with the most pungs counts."""
+    req = request("classic", "self", [win(0, "111222333m 456m 77m", "7m")], overrides=SUITED_PUNG_1)
+    winner = _winner(req)
+    assert (winner["legal"], winner["patterns"], winner["flowers"], winner["value"]) == (
+        True,
+        ["PATTERN_FULL_FLUSH", "PATTERN_CONCEALED"],
+        3,
+        20.0,
+    )
+
+
 # ---- generated requests ----------------------------------------------------------------------
 
 
@@ -131,7 +160,5 @@ def test_the_override_generator_is_seeded_and_well_formed():
     assert override_requests(7, 30) != override_requests(8, 30)
     for req in override_requests(7, 120):
         engine_settle(req)  # raises on a malformed request
-        sources = [e["source"] for e in req.get("overrides", {}).get("flowerValues", [])]
-        assert "FLOWER_SOURCE_SUITED_PUNG" not in sources
         for w in req["winners"]:
             assert w["hand"].get("winningTile") not in w.get("passedTiles", [])

@@ -6,8 +6,6 @@ the reading that counts matters (RULES.md section 4).
 
 Left out, because RULES.md does not settle them (see the differential test's docstring):
 
-- a `SUITED_PUNG` value above 0 (then the fewest-pungs reading may count, and readings of equal
-  rank may report different 花);
 - under `classic`, `sankou` and `lezi`: `last_tile`, and melds on an eight-flowers win (whether
   section 14's 海底捞月 and 14.4's meld 花 hold there once a section 14 field is overridden);
 - a win on a tile the winner passed (漏胡): when every reading of a hand is illegal, RULES.md
@@ -29,9 +27,9 @@ from tests.rules_core.reference_families.tiles import DRAGONS, SUITS, TILE_NAME,
 PROFILES = ("classic", "sankou", "lezi", "qiaoma", "qiaoma_lezi", "qinghunpeng")
 SECTION_8 = ("classic", "sankou", "lezi")
 
-# FlowerSource names but SUITED_PUNG (see above).
+# FlowerSource names.
 SOURCES = (
-    "FLOWER_TILE", "WIND_PUNG", "DRAGON_PUNG", "SUITED_EXPOSED_KONG", "SUITED_CONCEALED_KONG",
+    "FLOWER_TILE", "SUITED_PUNG", "WIND_PUNG", "DRAGON_PUNG", "SUITED_EXPOSED_KONG", "SUITED_CONCEALED_KONG",
     "WIND_EXPOSED_KONG", "WIND_CONCEALED_KONG", "DRAGON_EXPOSED_KONG", "DRAGON_CONCEALED_KONG",
 )  # fmt: skip
 SHAPE = ("ALL_PUNGS", "HALF_FLUSH", "FULL_FLUSH", "HALF_FLUSH_PUNGS", "FULL_FLUSH_PUNGS", "ALL_HONOURS",
@@ -108,7 +106,26 @@ class OverrideHands(FamilyHands):
         if req["profile"] in SECTION_8 and req["outcome"] == "OUTCOME_EIGHT_FLOWERS":
             for w in req["winners"]:
                 w["hand"].pop("melds", None)
+        elif self.rng.random() < 0.1:
+            self._without_flowers_but_pungs(req)
         return req
+
+    def _without_flowers_but_pungs(self, req: dict) -> None:
+        """Suited pungs worth 花, 无花 qualifying and winners without flower tiles: where a hand
+        splits several ways, the reading with the fewest pungs may be the one of 0 花."""
+        overrides = req.setdefault("overrides", {})
+        values = [e for e in overrides.get("flowerValues", []) if e["source"] != "FLOWER_SOURCE_SUITED_PUNG"]
+        values.append({"source": "FLOWER_SOURCE_SUITED_PUNG", "value": self.rng.choice((1, 2))})
+        overrides["flowerValues"] = values
+        qualifying = overrides.get("qualifyingPatterns") or [
+            f"PATTERN_{p}" for p in sorted(ALL_PROFILES[req["profile"]].qualifying)
+        ]
+        if "PATTERN_NO_FLOWERS" not in qualifying:
+            qualifying.append("PATTERN_NO_FLOWERS")
+        overrides["qualifyingPatterns"] = qualifying
+        for w in req["winners"]:
+            w["hand"].pop("flowers", None)
+            w["hand"].pop("dragonFlowers", None)
 
     def _overrides(self, profile: str) -> dict:
         rng = self.rng

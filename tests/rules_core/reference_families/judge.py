@@ -249,9 +249,15 @@ def judge(profile: Profile, table: Table, winner: dict) -> Judged:
         sources = flower_sources(None, concealed, melds, seasons + dragons, profile.flower_values)
         flowers = sum(v for v, _ in sources.values())
         return Judged(winner["seat"], False, ["INCOMPLETE_SHAPE"], _ordered(situational), flowers, [], 0.0, 0.0)
-    judged = [_judge_reading(profile, table, winner, r, concealed, melds) for r in readings]
+    judged = [(_judge_reading(profile, table, winner, r, concealed, melds), _suited_pungs(r)) for r in readings]
     # Section 4 / 14.10.4: one that may win, then the higher value, then more 番, then ALL_PUNGS.
-    return max(judged, key=lambda j: (j.legal, j.value, j.fan, "ALL_PUNGS" in j.patterns))
+    # Readings still equal may differ in 花 where suited pungs carry 花 (清一色 111222333m 456m
+    # 77m: 3 or 0); section 4 ranks no further, and the reading with the most suited pungs counts.
+    return max(judged, key=lambda jp: (jp[0].legal, jp[0].value, jp[0].fan, "ALL_PUNGS" in jp[0].patterns, jp[1]))[0]
+
+
+def _suited_pungs(reading: Reading) -> int:
+    return sum(1 for kind, first in reading.sets if kind == "pung" and not is_honour(first))
 
 
 def reason_order(reasons: list[str]) -> list[str]:
